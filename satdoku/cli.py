@@ -1,0 +1,54 @@
+"""`satdoku <command>`: every pipeline stage runnable by hand.
+
+Each command lives in its own module under ``satdoku/commands/`` exposing ``add_arguments(parser)``
+and ``run(args) -> int``; this file only wires them up, importing a command's module (and so its
+heavy dependencies) only when that command runs or asks for ``--help``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+#: name -> (module under satdoku.commands, one-line help). Add a command by adding one line.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "solve": ("solve", "solve every puzzle in a file; one line per instance in the input notation"),
+    "encode": ("encode", "write one DIMACS CNF file per puzzle of a file"),
+    "dpll": ("dpll", "run our own SAT solver on a DIMACS file (SAT-competition output)"),
+    "pipeline": ("pipeline", "stage commands used by the Snakemake rules (normalize, ...)"),
+}
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The top-level parser; ``only`` loads just that command's arguments (fast ``--help``)."""
+    parser = argparse.ArgumentParser(
+        prog="satdoku",
+        description="Sudoku-family puzzles to checked evidence: CNF, solvers, solutions, reports.",
+    )
+    from satdoku import __version__
+
+    parser.add_argument("--version", action="version", version=f"satdoku {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if only is None or only == name:
+            mod = importlib.import_module(f"satdoku.commands.{module}")
+            mod.add_arguments(p)
+            p.set_defaults(_module=mod)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    command = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser(command if command in COMMANDS else None)
+    args = parser.parse_args(argv)
+    if not getattr(args, "_module", None):
+        parser.print_help()
+        return 2
+    return int(args._module.run(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""CNF side of the pipeline: the formula type, DIMACS I/O, encodings and decoding."""

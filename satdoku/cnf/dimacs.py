@@ -1,0 +1,161 @@
+"""DIMACS CNF reading/writing and SAT-competition solver output lines.
+
+Reading accepts the quirks of real files (SATLIB's double spaces in ``p cnf`` and ``%`` trailer,
+clauses spanning lines, ``.gz`` / ``.xz`` / stdin) and rejects malformed input with a
+:class:`DimacsError` naming the line.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import lzma
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, TextIO
+
+from satdoku.cnf.formula import Cnf
+
+
+class DimacsError(ValueError):
+    """A malformed DIMACS file; the message names the source and line."""
+
+    def __init__(self, source: str, line: int, reason: str) -> None:
+        super().__init__(f"{source}:{line}: {reason}")
+        self.source, self.line, self.reason = source, line, reason
+
+
+def open_text(path: str | Path) -> TextIO:
+    """Open a text file, transparently decompressing ``.gz`` / ``.xz``; ``-`` is stdin."""
+    p = str(path)
+    if p == "-":
+        return sys.stdin
+    if p.endswith(".gz"):
+        return gzip.open(p, "rt", encoding="utf-8")
+    if p.endswith(".xz"):
+        return lzma.open(p, "rt", encoding="utf-8")
+    return open(p, encoding="utf-8")
+
+
+def read_dimacs(path: str | Path, clause_tolerance: int = 0) -> Cnf:
+    """Read a DIMACS CNF file (see :func:`parse_dimacs`)."""
+    with open_text(path) as fh:
+        return parse_dimacs(fh, str(path), clause_tolerance)
+
+
+def parse_dimacs(lines: Iterable[str], source: str = "<cnf>", clause_tolerance: int = 0) -> Cnf:
+    """Parse DIMACS text. ``clause_tolerance`` is how far the clause count may differ from the
+    header before the file is rejected (0: exact, as the format asks)."""
+    num_vars = num_clauses = -1
+    clauses: list[list[int]] = []
+    comments: list[str] = []
+    current: list[int] = []
+    lineno = 0
+    for lineno, raw in enumerate(lines, 1):  # noqa: B007 - lineno used after the loop
+        line = raw.strip()
+        if not line:
+            continue
+        head = line[0]
+        if head == "c":
+            if num_vars < 0:
+                comments.append(line[1:].strip())
+            continue
+        if head == "%":  # SATLIB trailer: everything after it is not part of the formula
+            break
+        if head == "p":
+            if num_vars >= 0:
+                raise DimacsError(source, lineno, "second 'p' header line")
+            parts = line.split()
+            if len(parts) != 4 or parts[1] != "cnf":
+                raise DimacsError(source, lineno, f"bad header {line!r}, expected 'p cnf V C'")
+            try:
+                num_vars, num_clauses = int(parts[2]), int(parts[3])
+            except ValueError:
+                raise DimacsError(source, lineno, f"bad header numbers in {line!r}") from None
+            if num_vars < 0 or num_clauses < 0:
+                raise DimacsError(source, lineno, "negative count in header")
+            continue
+        if num_vars < 0:
+            raise DimacsError(source, lineno, "clause before the 'p cnf' header")
+        for tok in line.split():
+            try:
+                lit = int(tok)
+            except ValueError:
+                raise DimacsError(source, lineno, f"not a literal: {tok!r}") from None
+            if lit == 0:
+                clauses.append(current)
+                current = []
+            elif -num_vars <= lit <= num_vars:
+                current.append(lit)
+            else:
+                raise DimacsError(
+                    source, lineno, f"literal {lit} out of range for {num_vars} variables"
+                )
+    if num_vars < 0:
+        raise DimacsError(source, lineno, "no 'p cnf' header")
+    if current:  # last clause without its terminating 0: accepted, as most solvers do
+        clauses.append(current)
+    if abs(len(clauses) - num_clauses) > clause_tolerance:
+        raise DimacsError(
+            source, lineno, f"header says {num_clauses} clauses, file has {len(clauses)}"
+        )
+    return Cnf(num_vars, clauses, comments)
+
+
+def format_dimacs(cnf: Cnf) -> str:
+    """The formula as DIMACS text (comment lines, header, one clause per line)."""
+    out = io.StringIO()
+    write_dimacs(cnf, out)
+    return out.getvalue()
+
+
+def write_dimacs(cnf: Cnf, fh: IO[str]) -> None:
+    """Write the formula as DIMACS: ``c`` lines, ``p cnf V C``, one clause per line."""
+    for c in cnf.comments:
+        fh.write(f"c {c}\n")
+    fh.write(f"p cnf {cnf.num_vars} {len(cnf.clauses)}\n")
+    fh.writelines(" ".join(map(str, cl)) + " 0\n" for cl in cnf.clauses)
+
+
+# --- solver output (SAT competition format) -------------------------------------------------
+STATUS_LINE = {"SAT": "s SATISFIABLE", "UNSAT": "s UNSATISFIABLE"}
+
+
+def format_solver_output(status: str, model: list[int] | None, width: int = 20) -> list[str]:
+    """``s`` line plus ``v`` lines (``width`` literals each, last line ends in 0)."""
+    lines = [STATUS_LINE.get(status, "s UNKNOWN")]
+    if status == "SAT" and model is not None:
+        for i in range(0, len(model), width):
+            lines.append("v " + " ".join(map(str, model[i : i + width])))
+        lines.append("v 0")
+    return lines
+
+
+def parse_solver_output(lines: Iterable[str]) -> tuple[str, list[int] | None]:
+    """Read back ``s``/``v`` lines: (SAT|UNSAT|UNKNOWN, model or None)."""
+    status = "UNKNOWN"
+    model: list[int] = []
+    for line in lines:
+        if line.startswith("s "):
+            word = line[2:].strip()
+            status = {"SATISFIABLE": "SAT", "UNSATISFIABLE": "UNSAT"}.get(word, "UNKNOWN")
+        elif line.startswith("v "):
+            model.extend(int(t) for t in line[2:].split() if t != "0")
+    return status, (model if status == "SAT" else None)
+
+
+def iter_blocks(lines: Iterable[str], marker: str = "c instance ") -> Iterator[tuple[str, list[str]]]:
+    """Split a bundle of concatenated blocks, each opened by ``c instance <id>``."""
+    key: str | None = None
+    block: list[str] = []
+    for raw in lines:
+        line = raw.rstrip("\n")
+        if line.startswith(marker):
+            if key is not None:
+                yield key, block
+            key, block = line[len(marker) :].strip(), []
+        elif key is not None:
+            block.append(line)
+    if key is not None:
+        yield key, block

@@ -1,0 +1,258 @@
+"""The one puzzle model: cells with domain 1..D, all-different groups, givens, extra relations.
+
+Sudoku of any box order, Latin squares, Futoshiki and 3-D Sudoku are all constructors of this one
+model, so encoders, solvers and verifiers never special-case a family. Cells are numbered
+row-major from 0 (for 3-D: ``(layer * N + row) * N + col``). A board is a tuple of ints, one per
+cell, 0 for empty. This module imports nothing of ours.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+
+SUDOKU, LATIN, FUTOSHIKI, SUDOKU3D, CUSTOM = "sudoku", "latin", "futoshiki", "sudoku3d", "custom"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The puzzle-independent structure shared by every instance of one family and size.
+
+    ``groups`` are the all-different cell sets (a group of exactly ``domain`` cells must hold
+    every value once). Layouts are cached per family and size, so a million 9x9 puzzles share one.
+    """
+
+    kind: str
+    shape: tuple[int, ...]
+    domain: int
+    groups: tuple[tuple[int, ...], ...]
+    box: int | None = None  # Sudoku box order n (N = n*n); None for other families
+
+    @property
+    def ncells(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def key(self) -> str:
+        """A short name for this layout, e.g. ``sudoku-9`` or ``latin-10``."""
+        return f"{self.kind}-{'x'.join(map(str, self.shape[:1] if self.is_square else self.shape))}"
+
+    @property
+    def is_square(self) -> bool:
+        return len(set(self.shape)) == 1
+
+    @cached_property
+    def groups_of(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the indices of the groups it belongs to."""
+        member: list[list[int]] = [[] for _ in range(self.ncells)]
+        for g, cells in enumerate(self.groups):
+            for c in cells:
+                member[c].append(g)
+        return tuple(tuple(m) for m in member)
+
+    @cached_property
+    def peers(self) -> tuple[frozenset[int], ...]:
+        """For each cell, every other cell sharing a group with it."""
+        out = []
+        for c in range(self.ncells):
+            ps: set[int] = set()
+            for g in self.groups_of[c]:
+                ps.update(self.groups[g])
+            ps.discard(c)
+            out.append(frozenset(ps))
+        return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def sudoku_layout(box: int) -> Layout:
+    """Rows, columns and boxes of a Sudoku of box order ``box`` (N = box², e.g. 3 → 9x9)."""
+    if box < 1:
+        raise ValueError(f"box order must be >= 1, got {box}")
+    n = box * box
+    rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
+    cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
+    boxes = [
+        tuple((br * box + r) * n + bc * box + c for r in range(box) for c in range(box))
+        for br in range(box)
+        for bc in range(box)
+    ]
+    return Layout(SUDOKU, (n, n), n, tuple(rows + cols + boxes), box)
+
+
+@lru_cache(maxsize=64)
+def latin_layout(n: int) -> Layout:
+    """Rows and columns of an n x n Latin square (also the grid of an n x n Futoshiki)."""
+    rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
+    cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
+    return Layout(LATIN, (n, n), n, tuple(rows + cols))
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One instance: a layout, its givens and extra relations.
+
+    ``less_than`` holds pairs ``(a, b)`` meaning value(cell a) < value(cell b) (Futoshiki).
+    ``extra_groups`` are instance-specific all-different groups (3-D boxes, custom groups).
+    """
+
+    layout: Layout
+    givens: tuple[int, ...]
+    less_than: tuple[tuple[int, int], ...] = ()
+    extra_groups: tuple[tuple[int, ...], ...] = ()
+    kind: str = field(default="")
+
+    def __post_init__(self) -> None:
+        if not self.kind:
+            object.__setattr__(self, "kind", self.layout.kind)
+        if len(self.givens) != self.layout.ncells:
+            raise ValueError(f"{len(self.givens)} givens for {self.layout.ncells} cells")
+
+    # --- shape -------------------------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        """Side length N of the grid (9 for a 9x9 Sudoku)."""
+        return self.layout.shape[0]
+
+    @property
+    def domain(self) -> int:
+        return self.layout.domain
+
+    @property
+    def ncells(self) -> int:
+        return self.layout.ncells
+
+    @property
+    def groups(self) -> tuple[tuple[int, ...], ...]:
+        if not self.extra_groups:
+            return self.layout.groups
+        return self.layout.groups + self.extra_groups
+
+    @property
+    def num_givens(self) -> int:
+        return sum(1 for v in self.givens if v)
+
+    @property
+    def is_closed(self) -> bool:
+        """True when every cell is filled."""
+        return all(self.givens)
+
+    def cell_name(self, cell: int) -> str:
+        """Human name of a cell, 1-based: ``r3c7`` (or ``l1r3c7`` in 3-D)."""
+        coords = []
+        rest = cell
+        for dim in reversed(self.layout.shape):
+            coords.append(rest % dim)
+            rest //= dim
+        coords.reverse()
+        labels = "rc" if len(coords) == 2 else "lrc"
+        return "".join(f"{lab}{x + 1}" for lab, x in zip(labels, coords, strict=True))
+
+    # --- checks ------------------------------------------------------------------------------
+    def conflicts(self, board: Sequence[int] | None = None) -> list[str]:
+        """Rule violations visible in a (partial) board: out-of-domain values, duplicates in a
+        group, violated inequalities. Empty cells (0) are ignored. Returns readable reasons."""
+        b = self.givens if board is None else board
+        reasons: list[str] = []
+        if len(b) != self.ncells:
+            return [f"board has {len(b)} cells, expected {self.ncells}"]
+        for c, v in enumerate(b):
+            if v < 0 or v > self.domain:
+                reasons.append(f"{self.cell_name(c)}={v} outside 1..{self.domain}")
+        for cells in self.groups:
+            seen: dict[int, int] = {}
+            for c in cells:
+                v = b[c]
+                if v:
+                    if v in seen:
+                        reasons.append(
+                            f"value {v} twice in one group ({self.cell_name(seen[v])}, "
+                            f"{self.cell_name(c)})"
+                        )
+                    else:
+                        seen[v] = c
+        for a, c in self.less_than:
+            if b[a] and b[c] and not b[a] < b[c]:
+                reasons.append(f"{self.cell_name(a)}={b[a]} not < {self.cell_name(c)}={b[c]}")
+        return reasons
+
+    def check_solution(self, board: Sequence[int]) -> list[str]:
+        """Why ``board`` is not a solution of this puzzle (empty list: it is one).
+
+        A solution fills every cell, keeps every given, and breaks no rule."""
+        if len(board) != self.ncells:
+            return [f"board has {len(board)} cells, expected {self.ncells}"]
+        reasons = [
+            f"{self.cell_name(c)} changed given {g} to {board[c]}"
+            for c, g in enumerate(self.givens)
+            if g and board[c] != g
+        ]
+        empty = sum(1 for v in board if not v)
+        if empty:
+            reasons.append(f"{empty} cells left empty")
+        reasons.extend(self.conflicts(board))
+        return reasons
+
+    def candidates(self, board: Sequence[int] | None = None) -> list[set[int]]:
+        """Values each empty cell may take without breaking a group with a filled peer
+        (filled cells get their own value). Inequalities with filled cells are respected."""
+        b = self.givens if board is None else board
+        full = set(range(1, self.domain + 1))
+        peers = self.layout.peers if not self.extra_groups else _peers(self.groups, self.ncells)
+        out: list[set[int]] = []
+        for c, v in enumerate(b):
+            if v:
+                out.append({v})
+                continue
+            cand = full - {b[p] for p in peers[c]}
+            out.append(cand)
+        for a, c in self.less_than:
+            if b[c]:
+                out[a] = {v for v in out[a] if v < b[c]} if not b[a] else out[a]
+            if b[a]:
+                out[c] = {v for v in out[c] if v > b[a]} if not b[c] else out[c]
+        return out
+
+
+def _peers(groups: Sequence[Sequence[int]], ncells: int) -> list[set[int]]:
+    out: list[set[int]] = [set() for _ in range(ncells)]
+    for cells in groups:
+        for c in cells:
+            out[c].update(cells)
+    for c in range(ncells):
+        out[c].discard(c)
+    return out
+
+
+# --- constructors ---------------------------------------------------------------------------
+def box_order_for(size: int) -> int | None:
+    """The box order n with n*n == size, or None if size is not a perfect square."""
+    n = math.isqrt(size)
+    return n if n * n == size and n >= 1 else None
+
+
+def sudoku(givens: Sequence[int], box: int | None = None) -> Puzzle:
+    """A Sudoku from its row-major givens (0 = empty); the box order is inferred if omitted."""
+    if box is None:
+        side = box_order_for(len(givens))
+        box = box_order_for(side) if side else None
+        if box is None:
+            raise ValueError(f"{len(givens)} cells is not the size of a Sudoku (n^4 cells)")
+    return Puzzle(sudoku_layout(box), tuple(givens))
+
+
+def latin(givens: Sequence[int], n: int | None = None) -> Puzzle:
+    """A Latin square completion problem of order n (0 = hole)."""
+    if n is None:
+        n = box_order_for(len(givens)) or 0
+        if n * n != len(givens) or n == 0:
+            raise ValueError(f"{len(givens)} cells is not an n x n square")
+    return Puzzle(latin_layout(n), tuple(givens))
+
+
+def futoshiki(
+    givens: Sequence[int], n: int, less_than: Sequence[tuple[int, int]] = ()
+) -> Puzzle:
+    """A Futoshiki of order n: a Latin square plus inequalities between cells."""
+    return Puzzle(latin_layout(n), tuple(givens), tuple(less_than), kind=FUTOSHIKI)

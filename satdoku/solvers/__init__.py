@@ -1,0 +1,1 @@
+"""Solvers behind one interface; ``registry`` is the only place solver names live."""

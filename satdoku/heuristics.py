@@ -1,0 +1,238 @@
+"""Human solving moves (naked single, hidden single per row/column/box) and their memory.
+
+The symbolic engine that ``satdoku classify`` uses for Q3 and that the LTN single formulas are
+checked against. A *naked single* is an empty cell with exactly one candidate; a *hidden single*
+is a value that fits in exactly one empty cell of a group (row, column or box). On a board that
+has a solution every single is forced, so applying them never loses a solution; on a board
+without one they can run into a contradiction, which :func:`apply_singles` reports instead of
+returning a broken board.
+
+:class:`MoveMemory` keeps what the original system called its memory: the history of moves, how
+often each heuristic fired and filled a cell (its effectiveness) and the time spent, saved as
+JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from satdoku.puzzle import SUDOKU, Puzzle
+
+NAKED = "naked_single"
+HIDDEN = "hidden_single"  # + "_row" / "_column" / "_box" / "_group"
+HEURISTICS = (NAKED, f"{HIDDEN}_row", f"{HIDDEN}_column", f"{HIDDEN}_box")
+
+
+@dataclass(frozen=True)
+class Move:
+    """One placement: ``value`` into ``cell`` because of ``heuristic`` (0-based row/col)."""
+
+    cell: int
+    value: int
+    heuristic: str
+    row: int
+    col: int
+    truth: float | None = None  # the LTN formula's truth value, when computed
+    round: int = 0
+
+    def key(self) -> tuple[int, int, str]:
+        return (self.cell, self.value, self.heuristic)
+
+
+def group_kind(puzzle: Puzzle, g: int) -> str:
+    """``row``, ``column``, ``box`` or ``group`` for group index ``g`` of ``puzzle``."""
+    n = puzzle.size
+    layout_groups = len(puzzle.layout.groups)
+    if g >= layout_groups or len(puzzle.layout.shape) != 2:
+        return "group"
+    if g < n:
+        return "row"
+    if g < 2 * n:
+        return "column"
+    return "box" if puzzle.layout.kind == SUDOKU else "group"
+
+
+def _move(puzzle: Puzzle, cell: int, value: int, heuristic: str, rnd: int = 0) -> Move:
+    n = puzzle.layout.shape[-1]
+    return Move(cell, value, heuristic, (cell // n) % puzzle.layout.shape[-2], cell % n,
+                round=rnd)
+
+
+def naked_singles(puzzle: Puzzle, board: Sequence[int] | None = None, rnd: int = 0) -> list[Move]:
+    """Every empty cell of ``board`` with exactly one candidate."""
+    b = puzzle.givens if board is None else board
+    out = []
+    for c, cand in enumerate(puzzle.candidates(b)):
+        if not b[c] and len(cand) == 1:
+            out.append(_move(puzzle, c, next(iter(cand)), NAKED, rnd))
+    return out
+
+
+def hidden_singles(puzzle: Puzzle, board: Sequence[int] | None = None, rnd: int = 0) -> list[Move]:
+    """Every (group, value) whose value fits in exactly one empty cell of a full-size group
+    and is not yet placed in that group; one move per group kind that finds it."""
+    b = puzzle.givens if board is None else board
+    cands = puzzle.candidates(b)
+    seen: set[tuple[int, int, str]] = set()
+    out = []
+    for g, cells in enumerate(puzzle.groups):
+        if len(cells) != puzzle.domain:
+            continue
+        placed = {b[c] for c in cells if b[c]}
+        name = f"{HIDDEN}_{group_kind(puzzle, g)}"
+        for v in range(1, puzzle.domain + 1):
+            if v in placed:
+                continue
+            where = [c for c in cells if not b[c] and v in cands[c]]
+            if len(where) == 1 and (where[0], v, name) not in seen:
+                seen.add((where[0], v, name))
+                out.append(_move(puzzle, where[0], v, name, rnd))
+    return out
+
+
+def find_singles(puzzle: Puzzle, board: Sequence[int] | None = None, rnd: int = 0) -> list[Move]:
+    """All naked and hidden singles applicable to ``board`` right now."""
+    return naked_singles(puzzle, board, rnd) + hidden_singles(puzzle, board, rnd)
+
+
+@dataclass
+class HeuristicStats:
+    found: int = 0  # moves proposed
+    applied: int = 0  # cells this heuristic filled first
+    seconds: float = 0.0
+
+    @property
+    def effectiveness(self) -> float:
+        """Share of this heuristic's proposals that filled a cell."""
+        return self.applied / self.found if self.found else 0.0
+
+
+@dataclass
+class MoveMemory:
+    """History of moves plus per-heuristic counts, effectiveness and time."""
+
+    history: list[dict] = field(default_factory=list)
+    stats: dict[str, HeuristicStats] = field(default_factory=dict)
+    boards: int = 0
+    contradictions: int = 0
+
+    def record(self, board_id: str | int, moves: Sequence[Move], applied: Sequence[Move],
+               seconds: dict[str, float]) -> None:
+        for m in moves:
+            self.stats.setdefault(m.heuristic, HeuristicStats()).found += 1
+        for m in applied:
+            self.stats.setdefault(m.heuristic, HeuristicStats()).applied += 1
+            self.history.append({"board": board_id, **asdict(m)})
+        for name, s in seconds.items():
+            self.stats.setdefault(name, HeuristicStats()).seconds += s
+
+    def summary(self) -> dict:
+        """Counts, effectiveness and time per heuristic, plus totals."""
+        return {
+            "boards": self.boards,
+            "moves_applied": len(self.history),
+            "contradictions": self.contradictions,
+            "heuristics": {
+                name: {"found": s.found, "applied": s.applied,
+                       "effectiveness": round(s.effectiveness, 4), "seconds": round(s.seconds, 6)}
+                for name, s in sorted(self.stats.items())
+            },
+        }
+
+    def to_json(self) -> dict:
+        return {"summary": self.summary(), "history": self.history}
+
+    def save(self, path: str | Path) -> None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+
+
+def _homeless_value(puzzle: Puzzle, b: Sequence[int], cands: list[set[int]]) -> str | None:
+    """A full-size group in which some missing value fits in no empty cell, described."""
+    for cells in puzzle.groups:
+        if len(cells) != puzzle.domain:
+            continue
+        missing = set(range(1, puzzle.domain + 1)) - {b[c] for c in cells}
+        for v in sorted(missing):
+            if not any(not b[c] and v in cands[c] for c in cells):
+                return f"value {v} fits nowhere in the group of {puzzle.cell_name(cells[0])}"
+    return None
+
+
+@dataclass
+class SinglesResult:
+    board: tuple[int, ...]
+    applied: list[Move]  # in order, one per filled cell
+    found: list[Move]  # every move proposed in every round
+    contradiction: str | None  # why the board cannot be completed, if singles showed it
+    rounds: int
+
+
+def apply_singles(
+    puzzle: Puzzle,
+    board: Sequence[int] | None = None,
+    memory: MoveMemory | None = None,
+    board_id: str | int = 0,
+    max_rounds: int = 1000,
+) -> SinglesResult:
+    """Fill cells with singles, round by round, until none applies.
+
+    Each round proposes every single on the current board and fills each proposed cell once
+    (naked singles first). A cell proposed with two different values, a cell left without a
+    candidate or a group that can no longer hold a value is reported as ``contradiction`` and the
+    board returned is the last consistent one."""
+    b = list(puzzle.givens if board is None else board)
+    applied: list[Move] = []
+    found: list[Move] = []
+    secs = {NAKED: 0.0, HIDDEN: 0.0}
+    contradiction = puzzle.conflicts(b)[0] if puzzle.conflicts(b) else None
+    rounds = 0
+    while contradiction is None and rounds < max_rounds:
+        t0 = time.perf_counter()
+        naked = naked_singles(puzzle, b, rounds)
+        t1 = time.perf_counter()
+        hidden = hidden_singles(puzzle, b, rounds)
+        t2 = time.perf_counter()
+        secs[NAKED] += t1 - t0
+        secs[HIDDEN] += t2 - t1
+        cands = puzzle.candidates(b)
+        dead = next((c for c in range(len(b)) if not b[c] and not cands[c]), None)
+        if dead is not None:
+            contradiction = f"{puzzle.cell_name(dead)} has no candidate"
+            break
+        contradiction = _homeless_value(puzzle, b, cands)
+        if contradiction:
+            break
+        moves = naked + hidden
+        if not moves:
+            break
+        rounds += 1
+        found.extend(moves)
+        chosen: dict[int, Move] = {}
+        for m in moves:
+            if m.cell in chosen and chosen[m.cell].value != m.value:
+                contradiction = (f"{puzzle.cell_name(m.cell)} forced to both "
+                                 f"{chosen[m.cell].value} and {m.value}")
+                break
+            chosen.setdefault(m.cell, m)
+        if contradiction:
+            break
+        trial = list(b)
+        for c, m in chosen.items():
+            trial[c] = m.value
+        problems = puzzle.conflicts(trial)
+        if problems:
+            contradiction = problems[0]
+            break
+        b = trial
+        applied.extend(chosen.values())
+    if memory is not None:
+        memory.boards += 1
+        memory.contradictions += contradiction is not None
+        memory.record(board_id, found, applied,
+                      {f"{HIDDEN}_*" if k == HIDDEN else k: v for k, v in secs.items()})
+    return SinglesResult(tuple(b), applied, found, contradiction, rounds)

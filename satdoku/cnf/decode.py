@@ -1,0 +1,36 @@
+"""From a SAT model back to a board, and a board to the literals that state it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from satdoku.puzzle import Puzzle
+
+
+class DecodeError(ValueError):
+    """A model that does not describe one value per cell."""
+
+
+def decode_model(model: Iterable[int], puzzle: Puzzle) -> tuple[int, ...]:
+    """The board a model describes under the direct encoding v(cell, d) = cell*D + d.
+
+    Raises DecodeError when a cell has no true value or more than one (a wrong model)."""
+    dom, n = puzzle.domain, puzzle.ncells
+    board = [0] * n
+    for lit in model:
+        if 0 < lit <= n * dom:
+            cell, d = divmod(lit - 1, dom)
+            if board[cell]:
+                raise DecodeError(
+                    f"{puzzle.cell_name(cell)} has two values ({board[cell]} and {d + 1})"
+                )
+            board[cell] = d + 1
+    missing = [puzzle.cell_name(c) for c, v in enumerate(board) if not v]
+    if missing:
+        raise DecodeError(f"no value for {len(missing)} cells (first: {missing[0]})")
+    return tuple(board)
+
+
+def board_literals(board: Iterable[int], domain: int) -> list[int]:
+    """The positive literals stating a (partial) board."""
+    return [c * domain + v for c, v in enumerate(board) if v]

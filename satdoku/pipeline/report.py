@@ -1,0 +1,47 @@
+"""Report and check stages of one set: text report + time plot, then the cross-solver check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from satdoku.pipeline.instances import read_instances
+from satdoku.pipeline.times import read_tsv
+from satdoku.report.agreement import find_problems
+
+
+def _runs(pairs: list[str]) -> dict[str, Path]:
+    """``run=path`` arguments as a mapping."""
+    out = {}
+    for p in pairs:
+        run, _, path = p.partition("=")
+        if not path:
+            raise ValueError(f"expected RUN=PATH, got {p!r}")
+        out[run] = Path(path)
+    return out
+
+
+def report_set(set_name: str, instance_shards: list[str], sols: list[str], times: list[str],
+               out_txt: str, out_png: str, time_limit: float | None = None) -> int:
+    """Write the text report and time plot; returns the number of problems found."""
+    from satdoku.report.plots import time_per_instance
+    from satdoku.report.text import build_report
+
+    records = [r for s in instance_shards for r in read_instances(s)]
+    sol_rows = {run: read_tsv(p) for run, p in _runs(sols).items()}
+    time_rows = {run: read_tsv(p) for run, p in _runs(times).items()}
+    Path(out_txt).write_text(build_report(set_name, records, sol_rows, time_rows),
+                             encoding="utf-8")
+    time_per_instance(set_name, time_rows, out_png, time_limit)
+    return len(find_problems(set_name, sol_rows))
+
+
+def check_set(set_name: str, sols: list[str], out: str) -> list[str]:
+    """Write the check file (``OK`` or one problem per line); returns the problems."""
+    sol_rows = {run: read_tsv(p) for run, p in _runs(sols).items()}
+    problems = find_problems(set_name, sol_rows)
+    n = sum(len(v) for v in sol_rows.values())
+    Path(out).write_text(
+        "\n".join(problems) + "\n" if problems else f"OK {set_name}: {n} answers checked\n",
+        encoding="utf-8",
+    )
+    return problems

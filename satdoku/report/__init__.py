@@ -1,0 +1,1 @@
+"""Reports: per-instance text, per-set tables and plots, cross-set summaries."""

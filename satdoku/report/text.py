@@ -1,0 +1,114 @@
+"""The per-set text report, in the shape users know from the original systems.
+
+Problems (failed verifications, solver disagreements) come first; then a table per run; then for
+each instance its number, the input board, and per run the answer (board or the timeout/unsat
+text) with its time in ms.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping, Sequence
+
+from satdoku.display import render_board
+from satdoku.formats import Record
+from satdoku.report.agreement import find_problems, unsat_support
+
+STATUS_ORDER = ("SAT", "UNSAT", "TIMEOUT", "INVALID", "ERROR")
+
+
+def _ms(row: Mapping[str, str] | None) -> str:
+    if not row or not row.get("total_seconds"):
+        return "-"
+    return f"{float(row['total_seconds']) * 1000:.1f} ms"
+
+
+def run_summary(sols: Sequence[Mapping[str, str]], times: Sequence[Mapping[str, str]]) -> dict:
+    """Counts per status, verified answers, and time figures (ms) of one run over one set."""
+    counts = {s: sum(1 for r in sols if r["status"] == s) for s in STATUS_ORDER}
+    solved = [float(t["total_seconds"]) * 1000 for t in times if t["status"] in ("SAT", "UNSAT")]
+    return {
+        **counts,
+        "verified": sum(1 for r in sols if r["verified"] in ("yes", "proof")),
+        "failed": sum(1 for r in sols if r["verified"] == "FAILED"),
+        "median_ms": statistics.median(solved) if solved else float("nan"),
+        "max_ms": max(solved) if solved else float("nan"),
+        "total_s": sum(float(t["total_seconds"]) for t in times),
+    }
+
+
+def build_report(set_name: str, records: Sequence[Record],
+                 sols: Mapping[str, list[dict[str, str]]],
+                 times: Mapping[str, list[dict[str, str]]]) -> str:
+    """The whole text report of a set; ``sols``/``times`` map run names to their rows."""
+    out: list[str] = []
+    invalid = sum(1 for r in records if r.puzzle is None)
+    out.append(f"satdoku report: set {set_name}: {len(records)} instances, {invalid} invalid")
+    out.append(f"runs (solver/encoding): {', '.join(sols)}")
+    problems = find_problems(set_name, sols)
+    out.append("")
+    if problems:
+        out.append(f"!!! {len(problems)} PROBLEM(S): wrong answers or solver disagreements")
+        out.extend(f"!!! {p}" for p in problems)
+    else:
+        out.append("All answers verified; no disagreement between solvers.")
+    support = unsat_support(sols)
+    if support:
+        kinds = {k: sum(1 for v in support.values() if v == k)
+                 for k in ("proof", "agreement", "single solver")}
+        out.append("UNSAT answers backed by: " + ", ".join(f"{v} {k}" for k, v in kinds.items()))
+    out.append("")
+    header = f"{'run':28} {'SAT':>5} {'UNSAT':>5} {'TIME':>5} {'INV':>5} {'ERR':>5} " \
+             f"{'verif':>5} {'median':>10} {'max':>10} {'total':>9}"
+    out.append(header)
+    out.append("-" * len(header))
+    for run in sols:
+        s = run_summary(sols[run], times.get(run, []))
+        out.append(f"{run:28} {s['SAT']:>5} {s['UNSAT']:>5} {s['TIMEOUT']:>5} {s['INVALID']:>5} "
+                   f"{s['ERROR']:>5} {s['verified']:>5} {s['median_ms']:>8.1f}ms "
+                   f"{s['max_ms']:>8.1f}ms {s['total_s']:>8.2f}s")
+    out.append("")
+    by_run = {run: {r["id"]: r for r in rows} for run, rows in sols.items()}
+    times_by_run = {run: {r["id"]: r for r in rows} for run, rows in times.items()}
+    for rec in records:
+        title = f"Instance {rec.id} (line {rec.line})" + (f": {rec.name}" if rec.name else "")
+        out.append("=" * 60)
+        out.append(title)
+        if rec.puzzle is None:
+            out.append(f"  Instance Invalid: {rec.error}")
+            continue
+        out.append(f"  input ({rec.puzzle.num_givens} givens):")
+        out.append(render_board(rec.puzzle, indent="    "))
+        shown: dict[str, str] = {}
+        for run, rows in by_run.items():
+            row = rows.get(rec.id)
+            t = _ms(times_by_run.get(run, {}).get(rec.id))
+            if row is None:
+                out.append(f"  {run}: no answer")
+                continue
+            label = f"  {run}: {row['status']}"
+            if row["verified"] != "-":
+                label += f" (verified: {row['verified']})"
+            out.append(f"{label}, {t}")
+            if row["status"] == "SAT" and row["verified"] == "yes":
+                if row["solution"] in shown:
+                    out.append(f"    same board as {shown[row['solution']]}")
+                else:
+                    shown[row["solution"]] = run
+                    board = _board_of(rec, row["solution"])
+                    out.append(render_board(rec.puzzle, board, indent="    "))
+            else:
+                out.append(f"    {row['solution']}")
+    return "\n".join(out) + "\n"
+
+
+def _board_of(rec: Record, text: str) -> tuple[int, ...]:
+    """Read back a SatSols board line written in the record's notation."""
+    from satdoku.formats.symbols import parse_board_chars
+
+    assert rec.puzzle is not None
+    if rec.notation == "grid" or rec.puzzle.domain > 35:
+        return tuple(int(x) for x in text.split())
+    body = text.split()[-1]
+    board, _ = parse_board_chars(body, rec.puzzle.domain)
+    return board or rec.puzzle.givens

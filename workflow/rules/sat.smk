@@ -1,0 +1,134 @@
+# SAT branch: normalize -> encode -> solve{solver} -> decode + verify -> gather (per set).
+# Every rule is a thin shell over `satdoku pipeline STAGE` (satdoku/pipeline/).
+
+
+rule normalize:
+    input:
+        lambda w: SETS[w.set]["path"],
+    output:
+        "results/Instances/{set}/{shard}.jsonl",
+    params:
+        shard=lambda w: int(w.shard),
+        shard_size=SHARD_SIZE,
+        fmt=lambda w: SETS[w.set].get("format", "auto"),
+        strict=lambda w: "--strict" if SETS[w.set].get("strict", config.get("strict")) else "",
+    log:
+        "results/logs/normalize/{set}/{shard}.log",
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    shell:
+        "{SATDOKU} pipeline normalize {input} {output} --shard {params.shard} "
+        "--shard-size {params.shard_size} --format {params.fmt} {params.strict} > {log} 2>&1"
+
+
+rule encode:
+    input:
+        "results/Instances/{set}/{shard}.jsonl",
+    output:
+        "results/SatInput/{encoding}/{set}/{shard}.cnfs",
+    log:
+        "results/logs/encode/{encoding}/{set}/{shard}.log",
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    shell:
+        "{SATDOKU} pipeline encode {input} {output} --set {wildcards.set} "
+        "--encoding {wildcards.encoding} > {log} 2>&1"
+
+
+rule solve_cnf:
+    input:
+        "results/SatInput/{encoding}/{set}/{shard}.cnfs",
+    output:
+        out="results/SatOutput/{solver}/{encoding}/{set}/{shard}.out",
+        times="results/SatOutputTimes/{solver}/{encoding}/{set}/shards/{shard}.tsv",
+    wildcard_constraints:
+        solver=_alternatives(SAT_SOLVERS),
+    params:
+        version=lambda w: solver_version(w.solver),
+        variant=lambda w: solver_variant(w.solver),
+        time_limit=TIME_LIMIT,
+    log:
+        "results/logs/solve/{solver}/{encoding}/{set}/{shard}.log",
+    threads: 1
+    resources:
+        solver_slots=1,
+        mem_mb=4000,
+        runtime=lambda w: 60 + int(TIME_LIMIT * SHARD_SIZE / 60),
+    shell:
+        "{SATDOKU} pipeline solve {input} --solver {wildcards.solver} --variants '{params.variant}' "
+        "--time-limit {params.time_limit} --output {output.out} --times {output.times} "
+        "> {log} 2>&1"
+
+
+rule solve_puzzle:
+    input:
+        "results/Instances/{set}/{shard}.jsonl",
+    output:
+        sols="results/SatSols/{solver}/direct/{set}/shards/{shard}.tsv",
+        times="results/SatOutputTimes/{solver}/direct/{set}/shards/{shard}.tsv",
+    wildcard_constraints:
+        solver=_alternatives(PUZZLE_SOLVERS),
+    params:
+        version=lambda w: solver_version(w.solver),
+        variant=lambda w: solver_variant(w.solver),
+        time_limit=TIME_LIMIT,
+    log:
+        "results/logs/solve/{solver}/direct/{set}/{shard}.log",
+    threads: 1
+    resources:
+        solver_slots=1,
+        mem_mb=4000,
+        runtime=lambda w: 60 + int(TIME_LIMIT * SHARD_SIZE / 60),
+    shell:
+        "{SATDOKU} pipeline solve {input} --solver {wildcards.solver} --variants '{params.variant}' "
+        "--time-limit {params.time_limit} --sols {output.sols} --times {output.times} "
+        "> {log} 2>&1"
+
+
+rule decode:
+    input:
+        instances="results/Instances/{set}/{shard}.jsonl",
+        out="results/SatOutput/{solver}/{encoding}/{set}/{shard}.out",
+    output:
+        "results/SatSols/{solver}/{encoding}/{set}/shards/{shard}.tsv",
+    wildcard_constraints:
+        solver=_alternatives(SAT_SOLVERS),
+    log:
+        "results/logs/decode/{solver}/{encoding}/{set}/{shard}.log",
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    shell:
+        "{SATDOKU} pipeline decode {input.instances} {input.out} {output} > {log} 2>&1"
+
+
+rule gather_sols:
+    input:
+        lambda w: expand(
+            "results/SatSols/{{solver}}/{{encoding}}/{{set}}/shards/{shard}.tsv",
+            shard=SHARDS[w.set],
+        ),
+    output:
+        tsv="results/SatSols/{solver}/{encoding}/{set}.tsv",
+        txt="results/SatSols/{solver}/{encoding}/{set}.txt",
+    log:
+        "results/logs/gather_sols/{solver}/{encoding}/{set}.log",
+    shell:
+        "{SATDOKU} pipeline gather {input} --kind sols --tsv {output.tsv} --txt {output.txt} "
+        "> {log} 2>&1"
+
+
+rule gather_times:
+    input:
+        lambda w: expand(
+            "results/SatOutputTimes/{{solver}}/{{encoding}}/{{set}}/shards/{shard}.tsv",
+            shard=SHARDS[w.set],
+        ),
+    output:
+        "results/SatOutputTimes/{solver}/{encoding}/{set}.tsv",
+    log:
+        "results/logs/gather_times/{solver}/{encoding}/{set}.log",
+    shell:
+        "{SATDOKU} pipeline gather {input} --kind times --tsv {output} > {log} 2>&1"

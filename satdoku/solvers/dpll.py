@@ -1,0 +1,360 @@
+"""DPLL, the teaching mode of our SAT solver: pure Python, every step easy to follow.
+
+The algorithm is the classic Davis-Putnam-Logemann-Loveland search, done properly:
+
+* **Unit propagation with two watched literals.** Each clause watches two of its literals
+  (kept in positions 0 and 1). A clause only needs attention when a watched literal becomes
+  false: then we look for another non-false literal to watch; if there is none, the clause is
+  unit (the other watch is implied) or, if the other watch is false too, in conflict.
+* **Optional pure-literal elimination.** A literal whose negation occurs in no open clause can
+  be set true without losing solutions.
+* **Chronological backtracking**, iteratively (an explicit stack of decision levels, no
+  recursion): on a conflict the most recent decision not yet flipped is flipped.
+* **Branching heuristics** chosen by name (see :data:`HEURISTICS`).
+
+For an UNSAT answer the solver can write a DRUP proof: every time the current stack of branch
+literals ``b1..bk`` is refuted (a conflict, or both branches of ``bk`` refuted) the clause
+``-b1 .. -bk`` follows by unit propagation from the formula and the clauses written before it,
+and the final refutation of the empty stack is the empty clause. Pure-literal steps are not
+unit-implied, so they are switched off while a proof is written.
+
+Literals are DIMACS integers throughout. ``value[lit]`` holds +1 (true), -1 (false) or 0
+(unassigned) for ``lit`` in ``±1..±n``: the list has ``2n + 1`` slots and Python's negative
+indexing puts ``-v`` at slot ``2n + 1 - v``, so both polarities live in one list without any
+index arithmetic in the hot loop.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from typing import ClassVar, TextIO
+
+from satdoku.solvers.base import SAT, TIMEOUT, UNSAT
+
+#: Branching heuristics by name.
+#: ``first`` lowest unassigned variable, true first; ``random`` a random unassigned variable and
+#: polarity (seeded); ``dlis`` the literal in most open clauses; ``moms`` the variable with most
+#: occurrences in the shortest open clauses; ``jw`` two-sided Jeroslow-Wang (weights 2^-|c| over
+#: open clauses); ``vsids`` variable activity bumped in conflict clauses and decayed over time.
+HEURISTICS = ("first", "random", "dlis", "moms", "jw", "vsids")
+
+TRUE, FALSE, UNSET = 1, -1, 0
+_CHECK_EVERY = 64  # search steps between two looks at the clock
+
+
+@dataclass
+class DpllStats:
+    """Search counters (DPLL never restarts and learns no clauses: those stay 0)."""
+
+    decisions: int = 0
+    propagations: int = 0
+    conflicts: int = 0
+    restarts: int = 0
+    learnt: int = 0
+    max_level: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+
+class Dpll:
+    """One DPLL search over a fixed formula (variables ``1..num_vars``, DIMACS clauses)."""
+
+    def __init__(
+        self,
+        num_vars: int,
+        clauses: Iterable[Iterable[int]],
+        heuristic: str = "jw",
+        pure_literals: bool = False,
+        seed: int = 0,
+        proof: TextIO | None = None,
+    ) -> None:
+        if heuristic not in HEURISTICS:
+            raise ValueError(
+                f"unknown heuristic {heuristic!r}; choose from {', '.join(HEURISTICS)}"
+            )
+        self.n = num_vars
+        self.heuristic = heuristic
+        self.pure_literals = pure_literals and proof is None
+        self.rng = random.Random(seed)
+        self.proof = proof
+        self.stats = DpllStats()
+        self.value = [UNSET] * (2 * num_vars + 1)
+        self.trail: list[int] = []  # assigned literals in assignment order
+        self.qhead = 0  # trail[qhead:] are assigned but not yet propagated
+        self.levels: list[tuple[int, bool, int]] = []  # (branch literal, flipped?, trail length)
+        self.watches: list[list[int]] = [[] for _ in range(2 * num_vars + 1)]
+        self.clauses: list[list[int]] = []
+        self.activity = [0.0] * (num_vars + 1)
+        self.bump = 1.0
+        self.empty_clause = False
+        units: list[int] = []
+        for raw in clauses:
+            clause = list(dict.fromkeys(raw))  # drop repeated literals, keep order
+            if any(-lit in clause for lit in clause):
+                continue  # a tautology constrains nothing
+            if not clause:
+                self.empty_clause = True
+            elif len(clause) == 1:
+                units.append(clause[0])
+            else:
+                index = len(self.clauses)
+                self.clauses.append(clause)
+                self.watches[clause[0]].append(index)
+                self.watches[clause[1]].append(index)
+            for lit in clause:  # initial VSIDS scores: occurrence counts
+                self.activity[abs(lit)] += 1.0
+        self.units = units
+
+    # --- assignment and unit propagation ----------------------------------------------------
+    def assign(self, lit: int) -> None:
+        """Make ``lit`` true (and ``-lit`` false) and queue it for propagation."""
+        self.value[lit] = TRUE
+        self.value[-lit] = FALSE
+        self.trail.append(lit)
+
+    def propagate(self) -> list[int] | None:
+        """Unit propagation over the watched literals; returns a conflicting clause or None."""
+        value, watches, clauses, trail = self.value, self.watches, self.clauses, self.trail
+        while self.qhead < len(trail):
+            false_lit = -trail[self.qhead]
+            self.qhead += 1
+            self.stats.propagations += 1
+            watching = watches[false_lit]
+            watches[false_lit] = keep = []
+            for k, index in enumerate(watching):
+                clause = clauses[index]
+                if clause[0] == false_lit:  # keep the false watch in position 1
+                    clause[0], clause[1] = clause[1], false_lit
+                other = clause[0]
+                if value[other] == TRUE:  # clause satisfied: nothing to do
+                    keep.append(index)
+                    continue
+                for pos in range(2, len(clause)):  # look for a new literal to watch
+                    lit = clause[pos]
+                    if value[lit] != FALSE:
+                        clause[1], clause[pos] = lit, false_lit
+                        watches[lit].append(index)
+                        break
+                else:  # no replacement: the clause is unit or conflicting
+                    keep.append(index)
+                    if value[other] == FALSE:
+                        keep.extend(watching[k + 1 :])
+                        return clause
+                    self.assign(other)
+        return None
+
+    def backtrack(self, trail_length: int) -> None:
+        """Undo every assignment made after the trail had ``trail_length`` literals."""
+        value, trail = self.value, self.trail
+        for lit in trail[trail_length:]:
+            value[lit] = value[-lit] = UNSET
+        del trail[trail_length:]
+        self.qhead = trail_length
+
+    # --- proof --------------------------------------------------------------------------------
+    def refute_stack(self) -> None:
+        """Write the clause saying the current branch literals cannot all hold (DRUP step)."""
+        if self.proof is not None:
+            self.proof.write(" ".join(str(-b) for b, _, _ in self.levels) + " 0\n")
+
+    # --- heuristics ---------------------------------------------------------------------------
+    def open_clauses(self) -> Iterable[list[int]]:
+        """The unassigned literals of every clause not yet satisfied (one scan of the formula)."""
+        value = self.value
+        for clause in self.clauses:
+            free = []
+            for lit in clause:
+                v = value[lit]
+                if v == TRUE:
+                    break
+                if v == UNSET:
+                    free.append(lit)
+            else:
+                if free:
+                    yield free
+
+    def choose(self) -> int | None:
+        """The next decision literal, or None when every variable is assigned."""
+        return self._choosers[self.heuristic](self)
+
+    def _first(self) -> int | None:
+        value = self.value
+        for var in range(1, self.n + 1):
+            if value[var] == UNSET:
+                return var
+        return None
+
+    def _random(self) -> int | None:
+        free = [var for var in range(1, self.n + 1) if self.value[var] == UNSET]
+        if not free:
+            return None
+        var = self.rng.choice(free)
+        return var if self.rng.random() < 0.5 else -var
+
+    def _scores(self, weight: Callable[[int], float]) -> dict[int, float]:
+        """Sum of ``weight(len(open clause))`` per literal over the open clauses."""
+        score: dict[int, float] = {}
+        for free in self.open_clauses():
+            w = weight(len(free))
+            for lit in free:
+                score[lit] = score.get(lit, 0.0) + w
+        return score
+
+    def _dlis(self) -> int | None:
+        score = self._scores(lambda size: 1.0)
+        if not score:
+            return self._first()  # no open clause left: any free variable completes a model
+        return max(score, key=score.__getitem__)
+
+    def _jw(self) -> int | None:
+        score = self._scores(lambda size: 2.0**-size)
+        if not score:
+            return self._first()
+        best = max(range(1, self.n + 1), key=lambda v: score.get(v, 0.0) + score.get(-v, 0.0))
+        return best if score.get(best, 0.0) >= score.get(-best, 0.0) else -best
+
+    def _moms(self) -> int | None:
+        shortest: list[list[int]] = []
+        size = self.n + 1
+        for free in self.open_clauses():
+            if len(free) < size:
+                size, shortest = len(free), [free]
+            elif len(free) == size:
+                shortest.append(free)
+        if not shortest:
+            return self._first()
+        count: dict[int, int] = {}
+        for free in shortest:
+            for lit in free:
+                count[lit] = count.get(lit, 0) + 1
+        k = 4  # Freeman's MOMS weighting: f(x) + f(-x) scaled, plus f(x) * f(-x)
+
+        def moms(v: int) -> int:
+            a, b = count.get(v, 0), count.get(-v, 0)
+            return (a + b) * 2**k + a * b
+
+        best = max({abs(lit) for lit in count}, key=moms)
+        return best if count.get(best, 0) >= count.get(-best, 0) else -best
+
+    def _vsids(self) -> int | None:
+        value, activity = self.value, self.activity
+        best, best_score = None, -1.0
+        for var in range(1, self.n + 1):
+            if value[var] == UNSET and activity[var] > best_score:
+                best, best_score = var, activity[var]
+        return best
+
+    def bump_conflict(self, clause: list[int]) -> None:
+        """VSIDS: bump the variables of a conflict clause, then decay all (by growing the bump)."""
+        for lit in clause:
+            self.activity[abs(lit)] += self.bump
+        self.bump /= 0.95
+        if self.bump > 1e100:  # rescale before floats overflow
+            self.activity = [a * 1e-100 for a in self.activity]
+            self.bump *= 1e-100
+
+    _choosers: ClassVar[dict[str, Callable[[Dpll], int | None]]] = {
+        "first": _first,
+        "random": _random,
+        "dlis": _dlis,
+        "moms": _moms,
+        "jw": _jw,
+        "vsids": _vsids,
+    }
+
+    def assign_pure_literals(self) -> bool:
+        """Set every pure literal of the open clauses true; whether any was set."""
+        seen: set[int] = set()
+        for free in self.open_clauses():
+            seen.update(free)
+        pure = [lit for lit in seen if -lit not in seen]
+        for lit in pure:
+            self.assign(lit)
+        return bool(pure)
+
+    # --- the search ---------------------------------------------------------------------------
+    def solve(
+        self, time_limit: float | None = None, max_decisions: int | None = None
+    ) -> tuple[str, list[int] | None]:
+        """Decide the formula: (SAT, model) / (UNSAT, None) / (TIMEOUT, None).
+
+        ``model`` has one signed literal per variable, in variable order.
+        """
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        stats = self.stats
+        steps = 0
+        if self.empty_clause:
+            return self._unsat()
+        for lit in self.units:
+            if self.value[lit] == FALSE:
+                return self._unsat()
+            if self.value[lit] == UNSET:
+                self.assign(lit)
+        while True:
+            steps += 1
+            if (
+                steps % _CHECK_EVERY == 0
+                and deadline is not None
+                and time.perf_counter() > deadline
+            ):
+                return TIMEOUT, None
+            conflict = self.propagate()
+            if conflict is not None:
+                stats.conflicts += 1
+                if self.heuristic == "vsids":
+                    self.bump_conflict(conflict)
+                if not self.resolve_conflict():
+                    return self._unsat(refuted=True)
+                continue
+            if self.pure_literals and self.assign_pure_literals():
+                continue
+            lit = self.choose()
+            if lit is None:
+                return SAT, [v if self.value[v] == TRUE else -v for v in range(1, self.n + 1)]
+            stats.decisions += 1
+            if max_decisions is not None and stats.decisions > max_decisions:
+                return TIMEOUT, None
+            self.levels.append((lit, False, len(self.trail)))
+            stats.max_level = max(stats.max_level, len(self.levels))
+            self.assign(lit)
+
+    def resolve_conflict(self) -> bool:
+        """Chronological backtracking: flip the latest unflipped decision; False if none is left.
+
+        Each refuted stack of branch literals is written to the proof before it is popped.
+        """
+        self.refute_stack()
+        while self.levels:
+            lit, flipped, trail_length = self.levels.pop()
+            self.backtrack(trail_length)
+            if flipped:  # both branches of this level failed: the smaller stack is refuted too
+                self.refute_stack()
+                continue
+            self.levels.append((-lit, True, trail_length))
+            self.assign(-lit)
+            return True
+        return False
+
+    def _unsat(self, refuted: bool = False) -> tuple[str, None]:
+        """UNSAT; unless the search already wrote it, the proof gets its empty clause."""
+        if not refuted:
+            self.levels.clear()
+            self.refute_stack()
+        return UNSAT, None
+
+
+def solve(
+    num_vars: int,
+    clauses: Iterable[Iterable[int]],
+    heuristic: str = "jw",
+    time_limit: float | None = None,
+    **options: object,
+) -> tuple[str, list[int] | None, dict[str, int]]:
+    """Convenience wrapper: (status, model, stats) for one formula."""
+    solver = Dpll(num_vars, clauses, heuristic, **options)  # type: ignore[arg-type]
+    status, model = solver.solve(time_limit)
+    return status, model, solver.stats.as_dict()

@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from itertools import pairwise
 
 SUDOKU, LATIN, FUTOSHIKI, SUDOKU3D, CUSTOM = "sudoku", "latin", "futoshiki", "sudoku3d", "custom"
 
@@ -36,8 +37,11 @@ class Layout:
 
     @property
     def key(self) -> str:
-        """A short name for this layout, e.g. ``sudoku-9`` or ``latin-10``."""
-        return f"{self.kind}-{'x'.join(map(str, self.shape[:1] if self.is_square else self.shape))}"
+        """A short name for this layout, e.g. ``sudoku-9``, ``latin-10`` or ``sudoku3d-4-d8``
+        (the domain is named when it differs from the side, so distinct layouts never share one)."""
+        dims = self.shape[:1] if self.is_square and self.kind != CUSTOM else self.shape
+        base = f"{self.kind}-{'x'.join(map(str, dims))}"
+        return base if self.domain == self.shape[0] else f"{base}-d{self.domain}"
 
     @property
     def is_square(self) -> bool:
@@ -146,7 +150,7 @@ class Puzzle:
             coords.append(rest % dim)
             rest //= dim
         coords.reverse()
-        labels = "rc" if len(coords) == 2 else "lrc"
+        labels = {1: "c", 2: "rc", 3: "lrc"}.get(len(coords), "x" * len(coords))
         return "".join(f"{lab}{x + 1}" for lab, x in zip(labels, coords, strict=True))
 
     # --- checks ------------------------------------------------------------------------------
@@ -256,3 +260,174 @@ def futoshiki(
 ) -> Puzzle:
     """A Futoshiki of order n: a Latin square plus inequalities between cells."""
     return Puzzle(latin_layout(n), tuple(givens), tuple(less_than), kind=FUTOSHIKI)
+
+
+# --- 3-D Sudoku and custom groups -----------------------------------------------------------
+Coord = tuple[int, int, int]
+
+
+@lru_cache(maxsize=32)
+def sudoku3d_layout(order: int, domain: int | None = None) -> Layout:
+    """Rows, columns and stacks of the n²×n²×n² cube of a 3-D Sudoku of order ``order``.
+
+    Cells are ``(layer * N + row) * N + col`` with N = order². ``domain`` defaults to N (every
+    line holds each value once); a larger domain (the original used n³) makes lines merely
+    all-different."""
+    if order < 1:
+        raise ValueError(f"3-D order must be >= 1, got {order}")
+    n = order * order
+    dom = n if domain is None else domain
+    if dom < n:
+        raise ValueError(f"domain {dom} is smaller than the cube side {n}: lines cannot differ")
+
+    def idx(la: int, r: int, c: int) -> int:
+        return (la * n + r) * n + c
+
+    rng = range(n)
+    rows = [tuple(idx(la, r, c) for c in rng) for la in rng for r in rng]
+    cols = [tuple(idx(la, r, c) for r in rng) for la in rng for c in rng]
+    stacks = [tuple(idx(la, r, c) for la in rng) for r in rng for c in rng]
+    return Layout(SUDOKU3D, (n, n, n), dom, tuple(rows + cols + stacks))
+
+
+@lru_cache(maxsize=64)
+def custom_layout(shape: tuple[int, ...], domain: int) -> Layout:
+    """Cells of a custom instance with no shared groups (its groups are the instance's own)."""
+    if domain < 1 or not shape or any(s < 1 for s in shape):
+        raise ValueError(f"bad custom layout shape {shape} domain {domain}")
+    return Layout(CUSTOM, tuple(shape), domain, ())
+
+
+def cube_cells(n: int, corner: Coord, size: Coord) -> tuple[int, ...]:
+    """Cells of the box with ``corner`` (layer, row, col, 0-based) and ``size`` in a side-n cube."""
+    (l0, r0, c0), (sl, sr, sc) = corner, size
+    if min(l0, r0, c0) < 0 or l0 + sl > n or r0 + sr > n or c0 + sc > n or min(sl, sr, sc) < 1:
+        raise ValueError(f"cube box at {corner} of size {size} leaves the {n}^3 cube")
+    return tuple((la * n + r) * n + c for la in range(l0, l0 + sl) for r in range(r0, r0 + sr)
+                 for c in range(c0, c0 + sc))
+
+
+def path_cells(n: int, start: Coord, end: Coord) -> tuple[int, ...]:
+    """Cells of the lattice path from vertex ``start`` to ``end`` (both included), moving first
+    along layers, then rows, then columns, one step at a time (a straight line when aligned)."""
+    for v in (start, end):
+        if len(v) != 3 or not all(0 <= x < n for x in v):
+            raise ValueError(f"path vertex {v} is outside the {n}^3 cube")
+    cur = list(start)
+    out = [(cur[0] * n + cur[1]) * n + cur[2]]
+    for axis in range(3):
+        step = 1 if end[axis] >= cur[axis] else -1
+        while cur[axis] != end[axis]:
+            cur[axis] += step
+            out.append((cur[0] * n + cur[1]) * n + cur[2])
+    return tuple(out)
+
+
+def _as_index(cell: int | Sequence[int], shape: tuple[int, ...]) -> int:
+    """A cell given as a flat index or as 0-based coordinates, as a flat index (checked)."""
+    total = math.prod(shape)
+    if isinstance(cell, int):
+        idx = cell
+    else:
+        coords = list(cell)
+        if len(coords) != len(shape) or not all(0 <= x < s for x, s in zip(coords, shape,
+                                                                           strict=True)):
+            raise ValueError(f"cell {coords} is outside shape {list(shape)}")
+        idx = 0
+        for x, s in zip(coords, shape, strict=True):
+            idx = idx * s + x
+    if not 0 <= idx < total:
+        raise ValueError(f"cell {cell} is outside 0..{total - 1}")
+    return idx
+
+
+def _check_group(cells: Sequence[int], domain: int, what: str) -> tuple[int, ...]:
+    if len(set(cells)) != len(cells):
+        raise ValueError(f"{what} lists a cell twice")
+    if len(cells) > domain:
+        raise ValueError(f"{what} has {len(cells)} cells but only {domain} values exist")
+    return tuple(cells)
+
+
+def sudoku3d(
+    order: int,
+    givens: Sequence[int] | None = None,
+    *,
+    domain: int | None = None,
+    cube_boxes: Sequence[Coord | tuple[Coord, Coord]] = (),
+    path_boxes: Sequence[tuple[Coord, Coord] | tuple[Coord, Coord, str | None]] = (),
+    generic_boxes: Sequence[dict[int | Coord, int] | Sequence[tuple[int | Coord, int]]] = (),
+) -> Puzzle:
+    """A 3-D Sudoku of order n: an n²×n²×n² cube, all-different rows, columns and stacks.
+
+    Optional instance groups (all-different; exactly-once when a group has ``domain`` cells):
+
+    - ``cube_boxes``: a corner ``(l, r, c)`` (a box of n×n×n cells, which needs domain >= n³)
+      or ``(corner, (sl, sr, sc))`` for another box size;
+    - ``path_boxes``: ``(start, end)`` or ``(start, end, order)``: the lattice path between two
+      vertices (:func:`path_cells`); ``order`` ``"asc"``/``"desc"`` also makes the values
+      strictly increase/decrease along the path;
+    - ``generic_boxes``: cell -> value maps (cells as index or ``(l, r, c)``); 0 means free, any
+      other value is a fixed cell (a given).
+
+    Coordinates are 0-based. ``domain`` defaults to n²; the original's n³ is accepted.
+    """
+    layout = sudoku3d_layout(order, domain)
+    n, dom = layout.shape[0], layout.domain
+    board = list(givens) if givens is not None else [0] * layout.ncells
+    if len(board) != layout.ncells:
+        raise ValueError(f"{len(board)} givens for {layout.ncells} cells")
+    groups: list[tuple[int, ...]] = []
+    less: list[tuple[int, int]] = []
+    for i, spec in enumerate(cube_boxes, 1):
+        if len(spec) == 2 and not isinstance(spec[0], int):
+            corner, size = spec  # type: ignore[misc]
+        else:
+            corner, size = spec, (order, order, order)
+        groups.append(_check_group(cube_cells(n, tuple(corner), tuple(size)), dom,  # type: ignore[arg-type]
+                                   f"cube box {i}"))
+    for i, spec in enumerate(path_boxes, 1):
+        start, end = spec[0], spec[1]
+        direction = spec[2] if len(spec) > 2 else None  # type: ignore[misc]
+        cells = _check_group(path_cells(n, tuple(start), tuple(end)), dom, f"path box {i}")
+        groups.append(cells)
+        if direction in ("asc", "desc"):
+            seq = cells if direction == "asc" else cells[::-1]
+            less.extend(pairwise(seq))
+        elif direction is not None:
+            raise ValueError(f"path box {i}: order must be 'asc', 'desc' or none, "
+                             f"got {direction!r}")
+    for i, spec in enumerate(generic_boxes, 1):
+        items = spec.items() if isinstance(spec, dict) else spec
+        cells = []
+        for cell, value in items:
+            c = _as_index(cell, layout.shape)
+            if not 0 <= value <= dom:
+                raise ValueError(f"generic box {i}: value {value} outside 0..{dom}")
+            if value:
+                if board[c] and board[c] != value:
+                    raise ValueError(f"generic box {i}: cell {cell} fixed to {value} "
+                                     f"and {board[c]}")
+                board[c] = value
+            cells.append(c)
+        groups.append(_check_group(cells, dom, f"generic box {i}"))
+    return Puzzle(layout, tuple(board), tuple(less), tuple(groups))
+
+
+def custom(
+    shape: Sequence[int],
+    domain: int,
+    groups: Sequence[Sequence[int | Sequence[int]]],
+    givens: Sequence[int] | None = None,
+    less_than: Sequence[tuple[int | Sequence[int], int | Sequence[int]]] = (),
+) -> Puzzle:
+    """A puzzle of any shape: cells 1..``domain``, the given all-different ``groups`` (cells as
+    flat indices or 0-based coordinates), optional givens and ``a < b`` relations."""
+    layout = custom_layout(tuple(shape), domain)
+    board = tuple(givens) if givens is not None else (0,) * layout.ncells
+    gs = tuple(
+        _check_group([_as_index(c, layout.shape) for c in g], domain, f"group {i}")
+        for i, g in enumerate(groups, 1)
+    )
+    lt = tuple((_as_index(a, layout.shape), _as_index(b, layout.shape)) for a, b in less_than)
+    return Puzzle(layout, board, lt, gs)

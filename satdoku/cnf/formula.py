@@ -21,7 +21,7 @@ class Cnf:
         return len(self.clauses)
 
     def extended(self, more: list[list[int]]) -> Cnf:
-        """A new formula with ``more`` clauses appended (the clause lists are shared, not copied)."""
+        """A new formula with ``more`` clauses appended (clause lists shared, not copied)."""
         return Cnf(self.num_vars, self.clauses + more, list(self.comments))
 
     def satisfied_by(self, model: list[int] | set[int]) -> list[int]:

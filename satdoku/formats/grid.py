@@ -46,8 +46,8 @@ def read_grids(lines: Iterable[tuple[int, str]], source: str) -> Iterator[Record
         values = _row_values(text)
         if values is None:
             if rows:  # a header or garbage in the middle of a grid: the grid is cut short
-                yield Record(source, start, 0, "grid", name=name,
-                             error=f"grid ends after {len(rows)} rows (line {lineno}: {text[:30]!r})")
+                why = f"grid ends after {len(rows)} rows (line {lineno}: {text[:30]!r})"
+                yield Record(source, start, 0, "grid", name=name, error=why)
                 rows = []
             if text.split()[0].isalpha():
                 start, name = lineno, text

@@ -1,0 +1,31 @@
+# satdoku: `make run` runs the whole pipeline on the embedded data, `make test` runs the tests.
+# Both create .venv if missing and install the pinned requirements first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+CORES ?= 8
+
+.PHONY: run test lint report clean install
+
+install: $(STAMP)
+
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet -r requirements.txt
+	$(BIN)/pip install --quiet --no-deps -e .
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/snakemake --cores $(CORES)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check satdoku tests benchmarks scripts
+	$(BIN)/snakemake --lint
+
+clean:
+	rm -rf results reports .snakemake

@@ -1,0 +1,118 @@
+from collections import Counter
+
+import pytest
+
+from satdoku.formats import format_board, read_records
+from satdoku.formats.record import Record
+
+SUDOKU_FILES = {
+    # file: (reader, count, side)
+    "ci5437_murillo/20_instancias_de_sudoku.txt": ("line", 20, 9),
+    "ci5437_sudokusolver/InstanciasSudoku.txt": ("ndigits", 46, 9),
+    "ci5437_sudokusolver/InstanciasSudoku1.txt": ("ndigits", 1, 9),
+    "ci5437_sudokusolver/sudoku2x2.txt": ("ndigits", 7, 4),
+    "norvig/top95.txt": ("line", 95, 9),
+    "norvig/hardest.txt": ("line", 11, 9),
+    "norvig/easy50.txt": ("line", 50, 9),
+    "norvig/sudoku_grids_euler96_style.txt": ("grid", 50, 9),
+    "tdoku_benchmarks/puzzles3_magictour_top1465.txt": ("line", 1465, 9),
+    "tdoku_benchmarks/puzzles6_forum_hardest_1106.txt": ("line", 375, 9),
+    "vu_kr_sudoku/4x4.txt": ("line", 100, 4),
+    "vu_kr_sudoku/9x9.txt": ("line", 100, 9),
+    "vu_kr_sudoku/16x16.txt": ("line", 100, 16),
+    "vu_kr_sudoku/top100.txt": ("line", 100, 9),
+    "vu_kr_sudoku/hard.txt": ("line", 35, 9),
+    "large_grids_bnguyen/4x4.txt": ("grid", 1, 4),
+    "large_grids_bnguyen/16x16.txt": ("grid", 1, 16),
+    "large_grids_bnguyen/25x25.txt": ("grid", 1, 25),
+    "large_grids_bnguyen/25x25s.txt": ("grid", 1, 25),
+    "kaggle_style_sample/sudoku_puzzle_solution_sample.csv": ("csv", 7034, 9),
+    "ltn_sudoku_torch/sudokus/exemplo_9x9_aberto_valido.csv": ("csv", 1, 9),
+    "ltn_sudoku_torch/data/4x4/sudoku_4x4_open_solvable.csv": ("csv", 50000, 4),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SUDOKU_FILES))
+def test_every_shared_sudoku_file_reads(shared_data, name):
+    reader, count, side = SUDOKU_FILES[name]
+    recs = list(read_records(shared_data / name))
+    assert len(recs) == count
+    assert {r.notation for r in recs} == {reader}
+    assert all(r.puzzle is not None and r.puzzle.size == side for r in recs), [
+        r.error for r in recs if r.error
+    ][:3]
+    assert [r.index for r in recs] == list(range(1, count + 1))
+
+
+def test_names_lines_and_solutions(shared_data):
+    recs = list(read_records(shared_data / "ci5437_murillo/20_instancias_de_sudoku.txt"))
+    assert recs[0].name == "near worst case for brute-force solver (wiki)"
+    tdoku = list(read_records(shared_data / "tdoku_benchmarks/puzzles6_forum_hardest_1106.txt"))
+    assert tdoku[0].line == 3  # two comment lines come first
+    kag = next(read_records(shared_data / "kaggle_style_sample/sudoku_puzzle_solution_sample.csv"))
+    assert kag.line == 2 and kag.solution is not None
+    assert kag.puzzle.check_solution(kag.solution) == []
+
+
+def test_16x16_letters(shared_data):
+    rec = next(read_records(shared_data / "vu_kr_sudoku/16x16.txt"))
+    assert rec.puzzle.givens[0] == 1 and rec.puzzle.givens[2] == 13  # 'D' = 13
+    assert max(rec.puzzle.givens) <= 16
+
+
+def test_malformed_lines_become_invalid_rows(tmp_path):
+    f = tmp_path / "bad.txt"
+    good = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    f.write_text("\n".join([
+        "# comment", good, good[:-1], good[:-1] + "X", "", good + "1", "0 0 0", good + "\tnamed",
+    ]) + "\n")
+    recs = list(read_records(f))
+    assert [r.line for r in recs] == [2, 3, 4, 6, 7, 8]
+    assert [r.valid for r in recs] == [True, False, False, False, False, True]
+    assert "80 cells" in recs[1].error
+    assert "'X'" in recs[2].error
+    assert "82 cells" in recs[3].error
+    assert recs[5].name == "named"
+    with pytest.raises(ValueError, match=r"bad.txt:3: 80 cells"):
+        list(read_records(f, strict=True))
+
+
+def test_ndigits_and_grid_errors(tmp_path):
+    f = tmp_path / "n.txt"
+    f.write_text("2 0240100340020130\n2 024010034002013\n3 0240100340020130\n")
+    recs = list(read_records(f))
+    assert recs[0].valid and recs[0].puzzle.size == 4
+    assert "needs 16 digits" in recs[1].error
+    assert "needs 81 digits" in recs[2].error
+    g = tmp_path / "g.txt"
+    g.write_text("1 2 3 4\n3 4 1 2\n\n2 1 4 3\n4 3 2\n")
+    grec = list(read_records(g))
+    assert len(grec) == 1 and "different lengths" in grec[0].error
+
+
+def test_shard_reading_matches_whole_file(shared_data):
+    path = shared_data / "tdoku_benchmarks/puzzles6_forum_hardest_1106.txt"
+    whole = list(read_records(path))
+    parts = [list(read_records(path, start_line=s, stop_line=s + 100)) for s in range(1, 400, 100)]
+    flat = [r for p in parts for r in p]
+    assert [(r.index, r.line, r.puzzle.givens) for r in flat] == [
+        (r.index, r.line, r.puzzle.givens) for r in whole
+    ]
+    csvp = shared_data / "kaggle_style_sample/sudoku_puzzle_solution_sample.csv"
+    part = list(read_records(csvp, start_line=101, stop_line=201))
+    assert part[0].index == 100 and part[0].solution is not None and len(part) == 100
+
+
+def test_format_board_roundtrip():
+    board = tuple(range(1, 17)) * 16
+    assert format_board(board[:16], "line", 4).startswith("123456789ABCDEFG")
+    assert format_board((1, 2, 3, 4) * 4, "ndigits", 4) == "2 1234123412341234"
+    assert format_board((10, 25) * 2, "grid", 25) == "10 25 10 25"
+
+
+def test_counter_of_invalid_ltn_rows(shared_data):
+    # the original LTN 'closed invalid' 9x9 file has lines of 82 symbols: reported, not dropped
+    recs = list(read_records(shared_data / "ltn_sudoku_torch/data/9x9/sudoku_closed_invalid.csv"))
+    c = Counter(r.valid for r in recs)
+    assert c[True] + c[False] == 5000 and c[False] > 0
+    assert all(isinstance(r, Record) for r in recs)

@@ -1,0 +1,50 @@
+import pytest
+
+from satdoku.cnf.encode import encode
+from satdoku.formats import read_records
+from satdoku.puzzle import sudoku
+from satdoku.solvers.base import SAT, TIMEOUT, UNSAT
+from satdoku.solvers.registry import make_solver, resolve, solver_version
+
+REFERENCES = ["minisat22", "glucose4", "cadical195"]
+
+
+@pytest.mark.parametrize("name", REFERENCES)
+def test_reference_solvers_solve_and_verify(shared_data, name):
+    solver = make_solver(name)
+    recs = list(read_records(shared_data / "norvig/hardest.txt"))[:3]
+    for rec in recs:
+        res = solver.solve_cnf(encode(rec.puzzle), time_limit=10)
+        assert res.status == SAT
+        from satdoku.cnf.decode import decode_model
+
+        assert rec.puzzle.check_solution(decode_model(res.model, rec.puzzle)) == []
+        assert res.total_seconds >= res.solve_seconds >= 0
+    assert solver.solve_cnf(encode(sudoku([1, 1] + [0] * 14)), 10).status == UNSAT
+
+
+def _hard_cnf():
+    # pigeonhole 10 into 9: hard for resolution-based solvers, far beyond a 0.2 s limit
+    from pysat.examples.genhard import PHP
+
+    return PHP(9).clauses
+
+
+@pytest.mark.parametrize("name", REFERENCES)
+def test_time_limit_reports_timeout(name):
+    from satdoku.cnf.formula import Cnf
+
+    clauses = _hard_cnf()
+    cnf = Cnf(max(abs(x) for c in clauses for x in c), clauses)
+    res = make_solver(name).solve_cnf(cnf, time_limit=0.3)
+    assert res.status == TIMEOUT
+    assert res.total_seconds < 5  # the deadline was enforced (CaDiCaL by killing its process)
+
+
+def test_registry_variants_and_versions():
+    variants = {"fast": {"solver": "minisat22"}, "minisat22": {}}
+    assert resolve("fast", variants)[0] == "minisat22"
+    with pytest.raises(KeyError, match="unknown solver"):
+        resolve("nosuch", {})
+    assert "python-sat" in solver_version("minisat22")
+    assert solver_version("minisat22") != solver_version("glucose4")

@@ -13,7 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from satdoku.formats.csvboards import read_csv_boards
+from satdoku.formats.families import detect_family_format, format_family_board
+from satdoku.formats.futoshiki import read_futoshiki_dat, read_futoshiki_grid
 from satdoku.formats.grid import read_grids
+from satdoku.formats.jsonpuzzle import read_json_puzzles
+from satdoku.formats.latin import read_latin_grids, read_latin_lists
 from satdoku.formats.lines import read_line_boards, read_ndigit_lines
 from satdoku.formats.record import Record
 from satdoku.formats.symbols import board_chars
@@ -27,6 +31,11 @@ FORMATS = {
     "ndigits": read_ndigit_lines,
     "csv": read_csv_boards,
     "grid": read_grids,
+    "futoshiki": read_futoshiki_dat,
+    "futoshiki_grid": read_futoshiki_grid,
+    "latin": read_latin_lists,
+    "latin_grid": read_latin_grids,
+    "json": read_json_puzzles,
 }
 
 
@@ -35,7 +44,7 @@ class StrictError(ValueError):
 
 
 #: Readers whose instances are one line each (a shard can skip straight to its lines).
-LINE_FORMATS = ("line", "ndigits", "csv")
+LINE_FORMATS = ("line", "ndigits", "csv", "latin")
 
 
 def _is_content(line: str) -> bool:
@@ -79,6 +88,9 @@ def _count_content_before(path: Path, start: int) -> int:
 
 def detect_format(path: Path, lines: list[tuple[int, str]]) -> str:
     """Name of the reader for a file, from its name and first content lines."""
+    family = detect_family_format(path, lines)
+    if family:
+        return family
     if path.suffix.lower() == ".csv" or (lines and "," in lines[0][1]):
         return "csv"
     if not lines:
@@ -107,7 +119,7 @@ def read_records(path: str | Path, fmt: str = "auto", strict: bool = False,
     lines start_line <= line < stop_line are read (a shard); one-line formats skip straight there.
     """
     p = Path(path)
-    head = _head(p)
+    head = _head(p, 12)
     name = detect_format(p, head) if fmt == "auto" else fmt
     if name not in FORMATS:
         raise ValueError(f"unknown format {name!r}; known: {', '.join(FORMATS)}")
@@ -138,6 +150,9 @@ def read_records(path: str | Path, fmt: str = "auto", strict: bool = False,
 def format_board(board: tuple[int, ...] | list[int], notation: str, side: int,
                  empty: str = ".") -> str:
     """A board written in the notation its input used (one line; grids as integers)."""
+    family = format_family_board(board, notation, side)
+    if family is not None:
+        return family
     if notation == "grid" or side > 35:
         return " ".join(map(str, board))
     text = board_chars(board, empty)

@@ -5,6 +5,8 @@ Fields: ``id`` (1-based index in the input file), ``line`` (1-based line where i
 either ``error`` (INVALID reason) or the puzzle: ``kind``, ``box`` (Sudoku box order) or ``size``,
 ``givens`` (cell symbols as a string when the domain allows, else a list of ints), optional
 ``less_than`` ([[a, b], ...] cell pairs) and ``solution`` (a solution the input provided).
+3-D and custom puzzles use the JSON format's fields (satdoku/formats/jsonpuzzle.py: ``order``,
+``shape``, ``domain``, expanded ``groups``).
 """
 
 from __future__ import annotations
@@ -15,8 +17,19 @@ from pathlib import Path
 from typing import Any
 
 from satdoku.formats import Record, read_records
+from satdoku.formats.jsonpuzzle import puzzle_from_json, puzzle_to_json
 from satdoku.formats.symbols import ALPHABET, parse_board_chars
-from satdoku.puzzle import FUTOSHIKI, LATIN, SUDOKU, Puzzle, futoshiki, latin, sudoku
+from satdoku.puzzle import (
+    CUSTOM,
+    FUTOSHIKI,
+    LATIN,
+    SUDOKU,
+    SUDOKU3D,
+    Puzzle,
+    futoshiki,
+    latin,
+    sudoku,
+)
 
 
 def _board_out(board: tuple[int, ...], domain: int) -> str | list[int]:
@@ -35,6 +48,8 @@ def _board_in(value: str | list[int], domain: int) -> tuple[int, ...]:
 
 
 def puzzle_to_dict(p: Puzzle) -> dict[str, Any]:
+    if p.kind in (SUDOKU3D, CUSTOM):  # order/shape, domain, expanded groups: the JSON format
+        return puzzle_to_json(p)
     d: dict[str, Any] = {"kind": p.kind}
     if p.layout.box is not None:
         d["box"] = p.layout.box
@@ -48,6 +63,8 @@ def puzzle_to_dict(p: Puzzle) -> dict[str, Any]:
 
 def puzzle_from_dict(d: dict[str, Any]) -> Puzzle:
     kind = d["kind"]
+    if kind in (SUDOKU3D, CUSTOM):
+        return puzzle_from_json(d)
     if kind == SUDOKU:
         box = int(d["box"])
         return sudoku(_board_in(d["givens"], box * box), box)

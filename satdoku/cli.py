@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "encode": ("encode", "write one DIMACS CNF file per puzzle of a file"),
     "dpll": ("dpll", "run our own SAT solver on a DIMACS file (SAT-competition output)"),
     "pipeline": ("pipeline", "stage commands used by the Snakemake rules (normalize, ...)"),
+    "report": ("report", "tables, cactus/scatter/encoding plots and summary pages of results"),
 }
 
 

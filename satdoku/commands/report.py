@@ -1,0 +1,94 @@
+"""`satdoku report STAGE ...`: tables, plots and summary pages (the report rules call these).
+
+table (per set) ; sizes (formula sizes of a set's bundles) ; cactus ; scatter ; encodings ;
+summary. Cross-set stages read the stage files of ``--results`` by the documented layout
+(results/SatSols/SOLVER/ENCODING/SET.tsv, ...), for the given ``--sets`` and ``--runs``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def _cross(s: argparse.ArgumentParser) -> None:
+    s.add_argument("--results", default="results", help="results directory (stage files)")
+    s.add_argument("--sets", nargs="+", required=True)
+    s.add_argument("--runs", nargs="*", default=[], help="SOLVER/ENCODING runs to include")
+    s.add_argument("--time-limit", type=float)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    sub = p.add_subparsers(dest="stage", metavar="STAGE", required=True)
+
+    s = sub.add_parser("table", help="per-set solver table: Markdown, CSV, HTML")
+    s.add_argument("--set", dest="set_name", required=True)
+    s.add_argument("--instances", nargs="+", required=True, help="Instances JSONL shards")
+    s.add_argument("--sols", nargs="*", default=[], help="RUN=PATH of gathered SatSols TSVs")
+    s.add_argument("--times", nargs="*", default=[], help="RUN=PATH of gathered times TSVs")
+    s.add_argument("--time-limit", type=float)
+    s.add_argument("--md", required=True)
+    s.add_argument("--csv", required=True)
+    s.add_argument("--html")
+
+    s = sub.add_parser("sizes", help="variables / clauses / bytes of every instance of bundles")
+    s.add_argument("bundles", nargs="+")
+    s.add_argument("--encoding", default="")
+    s.add_argument("--out", required=True)
+
+    s = sub.add_parser("cactus", help="one cactus plot per instance family")
+    _cross(s)
+    s.add_argument("--out-dir", required=True)
+
+    s = sub.add_parser("scatter", help="our cdcl/dpll against each reference solver")
+    _cross(s)
+    s.add_argument("--out-dir", required=True)
+    s.add_argument("--variants", default="{}", help="JSON of configured solvers (variants)")
+
+    s = sub.add_parser("encodings", help="encoding comparison: table + plot")
+    _cross(s)
+    s.add_argument("--sizes", nargs="*", default=[], help="ENCODING/SET=PATH size files")
+    s.add_argument("--md", required=True)
+    s.add_argument("--csv", required=True)
+    s.add_argument("--png", required=True)
+
+    s = sub.add_parser("summary", help="summary.md/.csv/.html across sets, problems first")
+    _cross(s)
+    s.add_argument("--md", required=True)
+    s.add_argument("--csv", required=True)
+    s.add_argument("--html", required=True)
+    s.add_argument("--problems", required=True, help="HTML fragment of the problems (red)")
+    s.add_argument("--plots", nargs="*", default=[], help="SECTION=DIR of PNGs to link")
+    s.add_argument("--encodings-md")
+    s.add_argument("--encodings-csv")
+    s.add_argument("--pages-dir", default="results/Reports",
+                   help="where CSP/LTN pages are looked for")
+
+
+def run(args: argparse.Namespace) -> int:
+    from satdoku.report import build
+
+    if args.stage == "table":
+        n = build.set_table(args.set_name, args.instances, args.sols, args.times,
+                            args.time_limit, args.md, args.csv, args.html)
+        print(f"table {args.set_name}: {n} problems")
+    elif args.stage == "sizes":
+        print(f"sizes: {build.cnf_sizes(args.bundles, args.encoding, args.out)} instances")
+    elif args.stage == "cactus":
+        fams = build.cactus_plots(args.results, args.sets, args.runs, args.time_limit,
+                                  args.out_dir)
+        print(f"cactus: families {', '.join(fams) or '(none with data)'}")
+    elif args.stage == "scatter":
+        names = build.scatter_plots(args.results, args.sets, args.runs, args.time_limit,
+                                    args.out_dir, build.parse_variants(args.variants))
+        print(f"scatter: {', '.join(names) or '(no pair of our solver and a reference)'}")
+    elif args.stage == "encodings":
+        n = build.encoding_report(args.results, args.sets, args.runs, args.sizes, args.md,
+                                  args.csv, args.png)
+        print(f"encodings: {n} family x encoding rows")
+    elif args.stage == "summary":
+        plots = dict(p.split("=", 1) for p in args.plots)
+        n = build.summary(args.results, args.sets, args.runs, args.time_limit, args.md,
+                          args.csv, args.html, args.problems, plots, args.encodings_md,
+                          args.encodings_csv, args.pages_dir)
+        print(f"summary: {n} problems -> {args.md}")
+    return 0

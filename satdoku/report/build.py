@@ -1,0 +1,190 @@
+"""Report stages: read stage files, write tables / plots / pages. One function per rule.
+
+Every function tolerates missing solvers and empty families: a configuration with only reference
+solvers gets no scatter plots, a family without instances gets no cactus plot, and nothing
+crashes for it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from satdoku.report.collect import load_results, load_set
+from satdoku.report.families import sort_key
+
+
+def _runs(pairs: Sequence[str]) -> dict[str, str]:
+    out = {}
+    for p in pairs:
+        run, _, path = p.partition("=")
+        if not path:
+            raise ValueError(f"expected RUN=PATH, got {p!r}")
+        out[run] = path
+    return out
+
+
+def set_table(set_name: str, instances: Sequence[str], sols: Sequence[str],
+              times: Sequence[str], time_limit: float | None, out_md: str, out_csv: str,
+              out_html: str | None = None) -> int:
+    """The per-set solver table (Markdown + CSV [+ HTML]); returns the number of problems."""
+    from satdoku.report.summary import problems, set_page_html, set_page_markdown
+    from satdoku.report.tables import solver_table, write_csv
+
+    _parents(out_md, out_csv, out_html)
+    df = load_set(set_name, instances, _runs(sols), _runs(times))
+    table = solver_table(df, time_limit)
+    probs = problems(df)
+    Path(out_md).write_text(set_page_markdown(set_name, table, probs, time_limit),
+                            encoding="utf-8")
+    write_csv(table, out_csv)
+    if out_html:
+        Path(out_html).write_text(set_page_html(set_name, table, probs, time_limit),
+                                  encoding="utf-8")
+    return len(probs)
+
+
+def cnf_sizes(bundles: Sequence[str], encoding: str, out: str) -> int:
+    """Size rows (vars, clauses, bytes) of every instance of a set's bundles for one encoding."""
+    from satdoku.report.encodings import bundle_sizes, write_sizes
+
+    _parents(out)
+    return write_sizes((r for b in bundles for r in bundle_sizes(b, encoding)), out)
+
+
+def _parents(*paths: str | None) -> None:
+    """Create the directories of output files (the rules get this from Snakemake; by hand not)."""
+    for p in paths:
+        if p:
+            Path(p).parent.mkdir(parents=True, exist_ok=True)
+
+
+def _clear_pngs(d: Path) -> None:
+    d.mkdir(parents=True, exist_ok=True)
+    for old in d.glob("*.png"):
+        old.unlink()
+
+
+def cactus_plots(results: str, sets: Sequence[str], runs: Sequence[str],
+                 time_limit: float | None, out_dir: str) -> list[str]:
+    """One cactus plot per family with data, in ``out_dir``; returns the families plotted."""
+    from satdoku.report.plots import cactus
+    from satdoku.report.summary import cactus_data, family_file
+
+    d = Path(out_dir)
+    _clear_pngs(d)
+    done = []
+    for fam, (total, by_run) in cactus_data(load_results(results, sets, runs)).items():
+        if total == 0 or not by_run:
+            continue
+        cactus(f"{fam} ({total} instances)", by_run, d / family_file(fam), total, time_limit)
+        done.append(fam)
+    return done
+
+
+def scatter_plots(results: str, sets: Sequence[str], runs: Sequence[str],
+                  time_limit: float | None, out_dir: str,
+                  variants: Mapping[str, Mapping] | None = None) -> list[str]:
+    """One scatter plot per (our solver, reference) pair present; returns the file names."""
+    from satdoku.report.plots import scatter
+    from satdoku.report.summary import scatter_pairs
+
+    d = Path(out_dir)
+    _clear_pngs(d)
+    names = []
+    solvers = list(dict.fromkeys(r.split("/")[0] for r in runs))
+    for k, ((ours, ref), pts) in enumerate(scatter_pairs(load_results(results, sets, runs),
+                                                         variants).items()):
+        name = f"{ours}_vs_{ref}.png"
+        idx = solvers.index(ours) if ours in solvers else k
+        scatter(ours, ref, pts, d / name, time_limit, idx)
+        names.append(name)
+    return names
+
+
+def _sizes_frame(sizes: Mapping[str, str]):
+    import pandas as pd
+
+    frames = [pd.read_csv(p, sep="\t", dtype={"id": str}).assign(set=name.split("/")[-1])
+              for name, p in sizes.items()]
+    frames = [f for f in frames if len(f)]
+    cols = ["set", "id", "family", "encoding", "vars", "clauses", "bytes"]
+    return pd.concat(frames, ignore_index=True)[cols] if frames else pd.DataFrame(columns=cols)
+
+
+def encoding_report(results: str, sets: Sequence[str], runs: Sequence[str],
+                    sizes: Sequence[str], out_md: str, out_csv: str, out_png: str) -> int:
+    """Encoding comparison table (Markdown + CSV) and plot; ``sizes`` are ENCODING/SET=PATH
+    size files. Returns the number of (family, encoding) rows."""
+    from satdoku.report.encodings import size_table
+    from satdoku.report.plots import encodings
+
+    _parents(out_md, out_csv, out_png)
+    table, times = size_table(_sizes_frame(_runs(sizes)), load_results(results, sets, runs))
+    table["_order"] = [sort_key(f)[0] for f in table["family"]]
+    table = (table.sort_values(["_order", "family", "encoding"]).drop(columns="_order")
+             .reset_index(drop=True))
+    table.to_csv(out_csv, index=False, float_format="%.6g")
+    shown = table.copy()
+    if len(shown):
+        shown["bytes"] = shown["bytes"] / 1024
+    shown = shown.rename(columns={"bytes": "KB", "vars": "variables", **{
+        c: f"median s {c[len('median_s_'):]}" for c in shown.columns if c.startswith("median_s_")}})
+    Path(out_md).write_text(
+        "Means per instance of each family; time columns: median seconds of solved instances.\n\n"
+        + _plain_markdown(shown), encoding="utf-8")
+    encodings(table.to_dict("records"), times, out_png)
+    return len(table)
+
+
+def _plain_markdown(df) -> str:
+    if df.empty:
+        return "(no CNF inputs)\n"
+    cols = list(df.columns)
+    lines = ["| " + " | ".join(cols) + " |", "| " + " | ".join("---" for _ in cols) + " |"]
+    for row in df.itertuples(index=False):
+        cells = [f"{v:,.4g}" if isinstance(v, float) and v < 1 else
+                 f"{v:,.1f}" if isinstance(v, float) else str(v) for v in row]
+        lines.append("| " + " | ".join(c.replace("nan", "-") for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def summary(results: str, sets: Sequence[str], runs: Sequence[str], time_limit: float | None,
+            out_md: str, out_csv: str, out_html: str, out_problems: str,
+            plot_dirs: Mapping[str, str] | None = None, encodings_md: str | None = None,
+            encodings_csv: str | None = None, pages_dir: str = "results/Reports") -> int:
+    """summary.md / .csv / .html and the problems fragment; returns the number of problems."""
+    import pandas as pd
+
+    from satdoku.report.summary import (
+        find_pages,
+        problems,
+        problems_html,
+        summary_html,
+        summary_markdown,
+    )
+    from satdoku.report.tables import solver_table, write_csv
+
+    _parents(out_md, out_csv, out_html, out_problems)
+    df = load_results(results, sets, runs)
+    table = solver_table(df, time_limit)
+    probs = problems(df)
+    md_dir = Path(out_md).parent
+    plots = {section: sorted(str(p.relative_to(md_dir)) if p.is_relative_to(md_dir) else str(p)
+                             for p in Path(d).glob("*.png"))
+             for section, d in (plot_dirs or {}).items()}
+    pages = find_pages(pages_dir)
+    enc_md = Path(encodings_md).read_text(encoding="utf-8") if encodings_md else ""
+    enc_table = pd.read_csv(encodings_csv) if encodings_csv else None
+    Path(out_md).write_text(summary_markdown(table, probs, time_limit, plots, pages, enc_md),
+                            encoding="utf-8")
+    write_csv(table, out_csv)
+    Path(out_html).write_text(summary_html(table, probs, time_limit, pages, enc_table),
+                              encoding="utf-8")
+    Path(out_problems).write_text(problems_html(probs), encoding="utf-8")
+    return len(probs)
+
+
+def parse_variants(text: str | None) -> dict:
+    return json.loads(text) if text else {}

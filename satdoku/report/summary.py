@@ -1,0 +1,206 @@
+"""Cross-set reports: summary (Markdown, CSV, HTML), cactus data per family, scatter pairs.
+
+Problems (failed verifications, solver disagreements) always come first: a wrong answer must be
+the first thing a reader sees, in red in HTML. Extra pages made by other stages (CSP variants
+table and "largest n" plot, LTN metrics pages under results/Reports/) are included when present.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from satdoku.report.agreement import find_problems
+from satdoku.report.families import INVALID_FAMILY, slug, sort_key
+
+#: Our solvers that get scatter plots against every reference solver.
+OURS = ("cdcl", "dpll")
+
+#: Glob patterns (under results/Reports) of pages other stages write, shown when present.
+EXTRA_PAGES = {"CSP variants": ("csp*.md", "csp*.png", "csp*.csv"),
+               "LTN metrics": ("ltn_*.md", "ltn_*.png")}
+
+_CSS = """body{font-family:sans-serif;margin:1.5em;max-width:90em}
+table{border-collapse:collapse;margin:0.6em 0 1.4em 0;font-size:0.9em}
+td,th{border:1px solid #bbb;padding:0.2em 0.5em;text-align:right}
+th{background:#eee} td:nth-child(-n+3){text-align:left}
+.problems{color:#b00000;border:2px solid #b00000;padding:0.5em 1em;background:#fff0f0}
+.ok{color:#006000} pre{background:#f6f6f6;padding:0.6em;overflow-x:auto}"""
+
+
+def problems(df) -> list[str]:
+    """Every failed verification and SAT/UNSAT disagreement, set by set."""
+    from satdoku.report.collect import sols_by_run
+
+    out: list[str] = []
+    for name, runs in sols_by_run(df).items():
+        out += find_problems(name, runs)
+    return out
+
+
+def problems_markdown(items: Sequence[str]) -> str:
+    if not items:
+        return "**All answers verified; no disagreement between solvers.**\n"
+    lines = [f"## !!! {len(items)} PROBLEM(S): wrong answers or solver disagreements", ""]
+    return "\n".join(lines + [f"- **{p}**" for p in items]) + "\n"
+
+
+def problems_html(items: Sequence[str]) -> str:
+    """A self-contained fragment: problems in red, or a green all-clear line."""
+    if not items:
+        return ('<p class="ok" style="color:#006000"><b>All answers verified; no disagreement '
+                "between solvers.</b></p>\n")
+    lis = "".join(f"<li>{html.escape(p)}</li>" for p in items)
+    return ('<div class="problems" style="color:#b00000;border:2px solid #b00000;'
+            'padding:0.5em 1em;background:#fff0f0">'
+            f"<b>{len(items)} PROBLEM(S): wrong answers or solver disagreements</b>"
+            f"<ul>{lis}</ul></div>\n")
+
+
+def cactus_data(df) -> dict[str, tuple[int, dict[str, list[float]]]]:
+    """{family: (valid instances in the family, {run: times of the instances it solved})}."""
+    out: dict[str, tuple[int, dict[str, list[float]]]] = {}
+    valid = df[(df["family"] != INVALID_FAMILY) & (df["status"] != "INVALID")]
+    for fam in sorted(valid["family"].unique(), key=sort_key):
+        g = valid[valid["family"] == fam]
+        total = len(g[["set", "id"]].drop_duplicates())
+        runs = {str(run): [float(t) for t in r.loc[r["solved"], "seconds"].dropna()]
+                for run, r in g.groupby("run", sort=False)}
+        out[str(fam)] = (total, runs)
+    return out
+
+
+def _base(solver: str, variants: Mapping[str, Mapping] | None) -> str:
+    from satdoku.solvers.registry import resolve
+
+    try:
+        return resolve(solver, dict(variants or {}))[0]  # type: ignore[arg-type]
+    except KeyError:
+        return solver.split("-")[0]
+
+
+def scatter_pairs(df, variants: Mapping[str, Mapping] | None = None
+                  ) -> dict[tuple[str, str], list[tuple[float | None, float | None, str]]]:
+    """{(our solver, reference solver): [(reference s, our s, family)]}: our cdcl/dpll (and their
+    variants) against every reference solver present, joined per set, instance and encoding
+    (a puzzle-level reference, encoding 'direct', is joined with every encoding of ours).
+    None marks an unsolved instance. No pair when either side is missing."""
+    from satdoku.report.plots import is_reference
+
+    valid = df[df["status"] != "INVALID"]
+    solvers = list(dict.fromkeys(valid["solver"]))
+    ours = [s for s in solvers if _base(s, variants) in OURS]
+    refs = [s for s in solvers if is_reference(s) and s not in ours]
+    out: dict[tuple[str, str], list[tuple[float | None, float | None, str]]] = {}
+    for o in ours:
+        a = valid[valid["solver"] == o]
+        for r in refs:
+            b = valid[valid["solver"] == r]
+            direct = set(b["encoding"]) == {"direct"}
+            keys = ["set", "id"] if direct else ["set", "id", "encoding"]
+            m = a.merge(b, on=keys, suffixes=("_o", "_r"))
+            if m.empty:
+                continue
+            out[(o, r)] = [
+                (float(x.seconds_r) if x.solved_r and not math.isnan(x.seconds_r) else None,
+                 float(x.seconds_o) if x.solved_o and not math.isnan(x.seconds_o) else None,
+                 str(x.family_o))
+                for x in m.itertuples()
+            ]
+    return out
+
+
+def find_pages(reports_dir: str | Path) -> dict[str, list[Path]]:
+    """Pages of other stages present under results/Reports: {section: [files]}."""
+    d = Path(reports_dir)
+    return {section: sorted({p for pat in pats for p in d.glob(pat)})
+            for section, pats in EXTRA_PAGES.items()}
+
+
+def summary_markdown(table, probs: Sequence[str], time_limit: float | None,
+                     plots: Mapping[str, Sequence[str]], pages: Mapping[str, Sequence[Path]],
+                     encodings_md: str = "") -> str:
+    """The cross-set summary page (Markdown). ``plots`` maps a section to image paths relative
+    to the page."""
+    from satdoku.report.tables import to_markdown
+
+    out = ["# satdoku summary", "", problems_markdown(probs)]
+    lim = f"{time_limit:g} s" if time_limit else "none"
+    out += [f"Time limit per instance: {lim}. Times are whole-instance seconds (solver build, "
+            "clause loading, search). *solved* = SAT or UNSAT and not a failed verification; "
+            "PAR-2 = mean over valid instances of the time, or twice the limit when unsolved.",
+            "", "## Solvers per set and encoding", "", to_markdown(table)]
+    for section, imgs in plots.items():
+        if imgs:
+            out += [f"## {section}", ""] + [f"![{Path(i).stem}]({i})" for i in imgs] + [""]
+    if encodings_md:
+        out += ["## Encodings compared", "", encodings_md]
+    for section, files in pages.items():
+        if not files:
+            continue
+        out += [f"## {section}", ""]
+        for f in files:
+            if f.suffix == ".md":
+                out += [f"### {f.name}", "", f.read_text(encoding="utf-8").strip(), ""]
+            elif f.suffix == ".png":
+                out += [f"![{f.stem}]({f})", ""]
+            else:
+                out += [f"- [{f.name}]({f})", ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def summary_html(table, probs: Sequence[str], time_limit: float | None,
+                 pages: Mapping[str, Sequence[Path]], encodings_table=None) -> str:
+    """The cross-set summary as one HTML page (problems in red at the top); plots are separate
+    report items, CSP/LTN text pages are shown verbatim."""
+    from satdoku.report.tables import to_html
+
+    lim = f"{time_limit:g} s" if time_limit else "none"
+    parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>satdoku summary</title>",
+             f"<style>{_CSS}</style></head><body>", "<h1>satdoku summary</h1>",
+             problems_html(probs),
+             f"<p>Time limit per instance: {html.escape(lim)}. Times are whole-instance seconds. "
+             "<i>solved</i> = SAT or UNSAT and not a failed verification; PAR-2 = mean over "
+             "valid instances of the time, or twice the limit when unsolved.</p>",
+             "<h2>Solvers per set and encoding</h2>", to_html(table)]
+    if encodings_table is not None and len(encodings_table):
+        parts += ["<h2>Encodings compared (means per instance)</h2>", to_html(encodings_table)]
+    for section, files in pages.items():
+        texts = [f for f in files if f.suffix in (".md", ".csv")]
+        if texts:
+            parts.append(f"<h2>{html.escape(section)}</h2>")
+            for f in texts:
+                parts += [f"<h3>{html.escape(f.name)}</h3>",
+                          f"<pre>{html.escape(f.read_text(encoding='utf-8'))}</pre>"]
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def set_page_markdown(set_name: str, table, probs: Sequence[str],
+                      time_limit: float | None) -> str:
+    """The per-set table page: problems first, then one row per solver/encoding."""
+    from satdoku.report.tables import to_markdown
+
+    lim = f"{time_limit:g} s" if time_limit else "none"
+    return (f"# {set_name}: solvers compared\n\n{problems_markdown(probs)}\n"
+            f"Time limit per instance: {lim}; times in seconds per instance (solved only); "
+            "PAR-2 counts an unsolved instance as twice the limit.\n\n"
+            + to_markdown(table.drop(columns=["set"], errors="ignore")))
+
+
+def set_page_html(set_name: str, table, probs: Sequence[str], time_limit: float | None) -> str:
+    from satdoku.report.tables import to_html
+
+    lim = f"{time_limit:g} s" if time_limit else "none"
+    return ("<!DOCTYPE html><html><head><meta charset='utf-8'>"
+            f"<title>{html.escape(set_name)}</title><style>{_CSS}</style></head><body>"
+            f"<h1>{html.escape(set_name)}: solvers compared</h1>{problems_html(probs)}"
+            f"<p>Time limit per instance: {html.escape(lim)}; times in seconds per solved "
+            "instance; PAR-2 counts an unsolved instance as twice the limit.</p>"
+            + to_html(table.drop(columns=["set"], errors="ignore")) + "</body></html>\n")
+
+
+def family_file(fam: str) -> str:
+    return f"{slug(fam)}.png"

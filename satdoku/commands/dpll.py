@@ -21,8 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mode",
         choices=MODES,
-        default="dpll",
-        help="dpll: readable pure-Python DPLL (default); cdcl: clause learning",
+        default="cdcl",
+        help="cdcl: clause learning, numba-compiled (default); dpll: readable pure-Python DPLL",
     )
     parser.add_argument(
         "--heuristic",

@@ -23,16 +23,40 @@ class SolverSpec:
 
 
 SOLVERS: dict[str, SolverSpec] = {
-    "minisat22": SolverSpec("satdoku.solvers.reference:make_pysat", {"backend": "minisat22"},
-                            description="MiniSat 2.2 (python-sat)"),
-    "glucose4": SolverSpec("satdoku.solvers.reference:make_pysat", {"backend": "glucose4"},
-                           description="Glucose 4.1 (python-sat)"),
-    "cadical195": SolverSpec("satdoku.solvers.reference:make_pysat", {"backend": "cadical195"},
-                             description="CaDiCaL 1.9.5 (python-sat), hard deadline by process"),
-    "dpll": SolverSpec("satdoku.solvers.own:make_dpll", {},
-                       description="our DPLL (pure Python, teaching mode)"),
-    "cdcl": SolverSpec("satdoku.solvers.own:make_cdcl", {},
-                       description="our CDCL (numba-compiled inner loops)"),
+    "minisat22": SolverSpec(
+        "satdoku.solvers.reference:make_pysat",
+        {"backend": "minisat22"},
+        description="MiniSat 2.2 (python-sat)",
+    ),
+    "glucose4": SolverSpec(
+        "satdoku.solvers.reference:make_pysat",
+        {"backend": "glucose4"},
+        description="Glucose 4.1 (python-sat)",
+    ),
+    "cadical195": SolverSpec(
+        "satdoku.solvers.reference:make_pysat",
+        {"backend": "cadical195"},
+        description="CaDiCaL 1.9.5 (python-sat), hard deadline by process",
+    ),
+    "dpll": SolverSpec(
+        "satdoku.solvers.own:make_dpll", {}, description="our DPLL (pure Python, teaching mode)"
+    ),
+    "cdcl": SolverSpec(
+        "satdoku.solvers.own:make_cdcl", {}, description="our CDCL (numba-compiled inner loops)"
+    ),
+    **{
+        f"dpll-{h}": SolverSpec(
+            "satdoku.solvers.own:make_dpll",
+            {"heuristic": h},
+            description=f"our DPLL, branching heuristic {h}",
+        )
+        for h in ("first", "random", "dlis", "moms", "jw")
+    },
+    "cdcl-luby": SolverSpec(
+        "satdoku.solvers.own:make_cdcl",
+        {"restarts": "luby"},
+        description="our CDCL with Luby restarts",
+    ),
 }
 
 
@@ -52,7 +76,7 @@ def resolve(name: str, variants: dict[str, dict[str, Any]] | None = None) -> tup
 
 
 def level(name: str, variants: dict[str, dict[str, Any]] | None = None) -> str:
-    """"cnf" or "puzzle" for a solver name or variant."""
+    """ "cnf" or "puzzle" for a solver name or variant."""
     return SOLVERS[resolve(name, variants)[0]].level
 
 

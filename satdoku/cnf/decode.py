@@ -11,15 +11,25 @@ class DecodeError(ValueError):
     """A model that does not describe one value per cell."""
 
 
-def decode_model(model: Iterable[int], puzzle: Puzzle) -> tuple[int, ...]:
+def decode_model(model: Iterable[int], puzzle: Puzzle,
+                 encoding: str = "extended") -> tuple[int, ...]:
     """The board a model describes under the direct encoding v(cell, d) = cell*D + d.
 
-    Raises DecodeError when a cell has no true value or more than one (a wrong model)."""
+    ``encoding`` names the formula the model satisfies: a ``simplified`` model is mapped back
+    through the variables the puzzle's givens kept; an encoding without cell-AMO clauses
+    (``minimal``) may leave a cell with several true values, any of which fits every clause, so
+    the lowest is taken. Raises DecodeError when a cell has no true value or (with cell-AMO)
+    more than one (a wrong model)."""
+    from satdoku.cnf.encode import expand_model, has_cell_amo
+
     dom, n = puzzle.domain, puzzle.ncells
+    strict = has_cell_amo(encoding)
     board = [0] * n
-    for lit in model:
+    for lit in sorted(expand_model(model, puzzle, encoding)):
         if 0 < lit <= n * dom:
             cell, d = divmod(lit - 1, dom)
+            if board[cell] and not strict:
+                continue
             if board[cell]:
                 raise DecodeError(
                     f"{puzzle.cell_name(cell)} has two values ({board[cell]} and {d + 1})"

@@ -7,26 +7,39 @@ Sudoku v(r, c, d) = (r * N + c) * N + d (1-based d). Clause families:
 - cell-AMO: every cell has at most one value
 - group-AMO: no value twice in a group (all-different)
 - group-ALO: every value at least once in a group of exactly D cells
-- givens: one unit clause per given
+- givens: one unit clause per given; Futoshiki ``a < b``: every pair (da >= db) forbidden
 
 Encodings: ``minimal`` = cell-ALO + group-AMO; ``efficient`` = minimal + cell-AMO;
-``extended`` = all four families. The puzzle-independent part ("rules") is computed once per layout
-and encoding and shared; the instance part holds givens and instance-specific relations.
+``extended`` = all four families; ``simplified`` = extended with the clauses satisfied by the
+givens removed and the literals they make false deleted (see :func:`simplify`), its variables
+renumbered compactly. The puzzle-independent part ("rules") is computed once per layout and
+encoding and shared; the instance part holds givens and instance-specific relations (a
+``simplified`` formula depends on the givens throughout, so it has no shared rules: key ``-``).
+
+At-most-one constraints are ``pairwise`` (binary clauses, no new variables) by default; the
+suffix ``_seq`` selects Sinz's sequential counter (3k-4 clauses and k-1 auxiliary variables for
+k literals), e.g. ``extended_seq``. Auxiliary variables are numbered after the D·cells direct
+variables (rules first, then the instance's own), so decoding reads only variables <= D·cells.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
 
 from satdoku.cnf.formula import Cnf
 from satdoku.puzzle import Layout, Puzzle
 
-ENCODINGS = ("minimal", "efficient", "extended")
+BASE_ENCODINGS = ("minimal", "efficient", "extended", "simplified")
+SEQ = "_seq"  # suffix selecting the sequential-counter at-most-one
+ENCODINGS = BASE_ENCODINGS + tuple(b + SEQ for b in BASE_ENCODINGS)
+NO_RULES = "-"  # rules key of formulas that share no rules block
 _FAMILIES = {
     "minimal": ("cell_alo", "group_amo"),
     "efficient": ("cell_alo", "cell_amo", "group_amo"),
     "extended": ("cell_alo", "cell_amo", "group_amo", "group_alo"),
+    "simplified": ("cell_alo", "cell_amo", "group_amo", "group_alo"),
 }
 
 
@@ -35,62 +48,123 @@ def var(cell: int, d: int, domain: int) -> int:
     return cell * domain + d
 
 
-def num_vars(puzzle: Puzzle) -> int:
-    return puzzle.ncells * puzzle.domain
+def parse_encoding(encoding: str) -> tuple[str, str]:
+    """(base encoding, at-most-one style ``pairwise``/``sequential``) of an encoding name."""
+    base, seq = (encoding[: -len(SEQ)], True) if encoding.endswith(SEQ) else (encoding, False)
+    if base not in _FAMILIES:
+        raise ValueError(f"unknown encoding {encoding!r}; known: {', '.join(ENCODINGS)}")
+    return base, "sequential" if seq else "pairwise"
+
+
+def is_simplified(encoding: str) -> bool:
+    return parse_encoding(encoding)[0] == "simplified"
+
+
+def has_cell_amo(encoding: str) -> bool:
+    """Whether models of this encoding give each cell at most one true value by a clause."""
+    return "cell_amo" in _check(encoding)
 
 
 def _check(encoding: str) -> tuple[str, ...]:
-    try:
-        return _FAMILIES[encoding]
-    except KeyError:
-        raise ValueError(f"unknown encoding {encoding!r}; known: {', '.join(ENCODINGS)}") from None
+    return _FAMILIES[parse_encoding(encoding)[0]]
 
 
-def _group_clauses(groups, domain: int, families: tuple[str, ...]) -> list[list[int]]:
+class _Fresh:
+    """Hands out auxiliary variables above ``top``."""
+
+    def __init__(self, top: int) -> None:
+        self.top = top
+
+    def new(self, k: int) -> int:
+        """First of ``k`` new consecutive variables."""
+        first = self.top + 1
+        self.top += k
+        return first
+
+
+def amo(lits: Sequence[int], style: str, fresh: _Fresh) -> Iterator[list[int]]:
+    """Clauses saying at most one of ``lits`` is true (pairwise, or Sinz's sequential counter
+    for three or more literals: s_i means 'one of the first i literals is true')."""
+    k = len(lits)
+    if style == "pairwise" or k <= 2:
+        yield from ([-a, -b] for a, b in combinations(lits, 2))
+        return
+    s0 = fresh.new(k - 1)  # s_i = s0 + i - 1 for i = 1..k-1
+    yield [-lits[0], s0]
+    for i in range(1, k - 1):
+        s, prev = s0 + i, s0 + i - 1
+        yield [-lits[i], s]
+        yield [-prev, s]
+        yield [-lits[i], -prev]
+    yield [-lits[k - 1], -(s0 + k - 2)]
+
+
+def _group_clauses(groups: Iterable[Sequence[int]], domain: int, families: tuple[str, ...],
+                   style: str = "pairwise", fresh: _Fresh | None = None) -> list[list[int]]:
+    fresh = fresh or _Fresh(0)
     out: list[list[int]] = []
     for cells in groups:
         if "group_amo" in families:
             for d in range(1, domain + 1):
-                vs = [c * domain + d for c in cells]
-                out.extend([-a, -b] for a, b in combinations(vs, 2))
+                out.extend(amo([c * domain + d for c in cells], style, fresh))
         if "group_alo" in families and len(cells) == domain:
             out.extend([c * domain + d for c in cells] for d in range(1, domain + 1))
     return out
 
 
 @lru_cache(maxsize=32)
-def _rules(layout: Layout, encoding: str) -> tuple[tuple[int, ...], ...]:
+def _rules_parts(layout: Layout, encoding: str) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """(shared clauses, highest variable they use) of a layout under an encoding."""
     families = _check(encoding)
+    style = parse_encoding(encoding)[1]
     dom = layout.domain
+    fresh = _Fresh(layout.ncells * dom)
     out: list[list[int]] = []
     for c in range(layout.ncells):
         vs = [c * dom + d for d in range(1, dom + 1)]
         if "cell_alo" in families:
             out.append(vs)
         if "cell_amo" in families:
-            out.extend([-a, -b] for a, b in combinations(vs, 2))
-    out.extend(_group_clauses(layout.groups, dom, families))
-    return tuple(tuple(cl) for cl in out)
+            out.extend(amo(vs, style, fresh))
+    out.extend(_group_clauses(layout.groups, dom, families, style, fresh))
+    return tuple(tuple(cl) for cl in out), fresh.top
+
+
+def _rules(layout: Layout, encoding: str) -> tuple[tuple[int, ...], ...]:
+    return _rules_parts(layout, encoding)[0]
 
 
 def rules_clauses(layout: Layout, encoding: str) -> list[list[int]]:
-    """The clauses every puzzle of this layout shares under ``encoding`` (cached)."""
+    """The clauses every puzzle of this layout shares under ``encoding`` (cached; empty for the
+    ``simplified`` encodings, whose formulas are all their own)."""
+    if is_simplified(encoding):
+        return []
     return [list(cl) for cl in _rules(layout, encoding)]
 
 
+def rules_num_vars(layout: Layout, encoding: str) -> int:
+    """Variables of the shared rules block (direct variables plus its auxiliaries)."""
+    return _rules_parts(layout, encoding)[1]
+
+
 def rules_key(puzzle: Puzzle, encoding: str) -> str:
-    """Name of the shared rules block a puzzle's formula builds on, e.g. ``sudoku-9.extended``."""
+    """Name of the shared rules block a puzzle's formula builds on, e.g. ``sudoku-9.extended``
+    (``-`` for the simplified encodings, which share nothing)."""
     _check(encoding)
+    if is_simplified(encoding):
+        return NO_RULES
     return f"{puzzle.layout.key}.{encoding}"
 
 
-def instance_clauses(puzzle: Puzzle, encoding: str) -> list[list[int]]:
-    """The clauses specific to one puzzle: givens, instance groups, inequalities."""
+def _own_clauses(puzzle: Puzzle, encoding: str) -> tuple[list[list[int]], int]:
+    """(instance clauses, highest variable of the whole formula) before any simplification."""
     families = _check(encoding)
+    style = parse_encoding(encoding)[1]
     dom = puzzle.domain
+    fresh = _Fresh(rules_num_vars(puzzle.layout, encoding))
     out: list[list[int]] = []
     if puzzle.extra_groups:
-        out.extend(_group_clauses(puzzle.extra_groups, dom, families))
+        out.extend(_group_clauses(puzzle.extra_groups, dom, families, style, fresh))
     for a, b in puzzle.less_than:  # value(a) < value(b): forbid every pair with da >= db
         out.extend(
             [-(a * dom + da), -(b * dom + db)]
@@ -98,10 +172,139 @@ def instance_clauses(puzzle: Puzzle, encoding: str) -> list[list[int]]:
             for db in range(1, da + 1)
         )
     out.extend([c * dom + v] for c, v in enumerate(puzzle.givens) if v)
-    return out
+    return out, fresh.top
+
+
+def instance_clauses(puzzle: Puzzle, encoding: str) -> list[list[int]]:
+    """The clauses specific to one puzzle: givens, instance groups, inequalities (for the
+    ``simplified`` encodings: the whole simplified formula)."""
+    if is_simplified(encoding):
+        return simplify(puzzle, encoding).clauses
+    return _own_clauses(puzzle, encoding)[0]
+
+
+def num_vars(puzzle: Puzzle, encoding: str = "extended") -> int:
+    """Variables of a puzzle's whole formula under ``encoding``."""
+    if is_simplified(encoding):
+        return simplify(puzzle, encoding).num_vars
+    if parse_encoding(encoding)[1] == "pairwise":
+        return puzzle.ncells * puzzle.domain
+    return _own_clauses(puzzle, encoding)[1]
 
 
 def encode(puzzle: Puzzle, encoding: str = "extended") -> Cnf:
     """The whole formula of one puzzle (rules + instance clauses)."""
-    clauses = rules_clauses(puzzle.layout, encoding) + instance_clauses(puzzle, encoding)
-    return Cnf(num_vars(puzzle), clauses)
+    if is_simplified(encoding):
+        return simplify(puzzle, encoding)
+    own, top = _own_clauses(puzzle, encoding)
+    return Cnf(top, rules_clauses(puzzle.layout, encoding) + own)
+
+
+# --- simplified -----------------------------------------------------------------------------
+def fixed_by_givens(puzzle: Puzzle) -> dict[int, bool]:
+    """Direct variables whose value the givens decide in one step: a given's own variable is
+    true; the other values of that cell, the same value in every peer cell and the values an
+    inequality with the given excludes are false. A variable forced both ways maps to None."""
+    dom = puzzle.domain
+    fixed: dict[int, bool | None] = {}
+
+    def put(v: int, value: bool) -> None:
+        old = fixed.get(v, value)
+        fixed[v] = value if old == value else None
+
+    peers: list[set[int]] = [set() for _ in range(puzzle.ncells)]
+    for cells in puzzle.groups:
+        for c in cells:
+            peers[c].update(cells)
+    for c, g in enumerate(puzzle.givens):
+        if not g:
+            continue
+        base = c * dom
+        for d in range(1, dom + 1):
+            put(base + d, d == g)
+        for p in peers[c]:
+            if p != c:
+                put(p * dom + g, False)
+    for a, b in puzzle.less_than:
+        ga, gb = puzzle.givens[a], puzzle.givens[b]
+        if ga:
+            for d in range(1, min(ga, dom) + 1):  # b must exceed ga
+                put(b * dom + d, False)
+        if gb:
+            for d in range(max(gb, 1), dom + 1):  # a must stay below gb
+                put(a * dom + d, False)
+    return fixed  # type: ignore[return-value]
+
+
+def simplified_variables(puzzle: Puzzle) -> list[int]:
+    """The direct variables a simplified formula keeps, in order: new variable i + 1 is
+    ``kept[i]``. Deterministic from the puzzle, so decoders recompute it instead of storing it."""
+    fixed = fixed_by_givens(puzzle)
+    return [v for v in range(1, puzzle.ncells * puzzle.domain + 1) if v not in fixed]
+
+
+def simplify(puzzle: Puzzle, encoding: str = "simplified") -> Cnf:
+    """The extended formula (pairwise or ``_seq``) minus the clauses the givens satisfy, with the
+    literals the givens make false deleted and the variables renumbered compactly: the kept
+    direct variables first (:func:`simplified_variables`), then the surviving auxiliaries.
+
+    A clause emptied by the givens (or givens that contradict each other) makes the formula the
+    contradiction ``x1, -x1``."""
+    base_enc = "extended" + (SEQ if parse_encoding(encoding)[1] == "sequential" else "")
+    own, _ = _own_clauses(puzzle, base_enc)
+    fixed = fixed_by_givens(puzzle)
+    if any(v is None for v in fixed.values()):
+        return _contradiction("givens contradict each other")
+    ndirect = puzzle.ncells * puzzle.domain
+    kept = [v for v in range(1, ndirect + 1) if v not in fixed]
+    new_of: dict[int, int] = {v: i for i, v in enumerate(kept, 1)}
+    next_aux = len(kept) + 1
+    out: list[list[int]] = []
+    for clause in _iter_clauses(_rules(puzzle.layout, base_enc), own):
+        lits: list[int] = []
+        satisfied = False
+        for lit in clause:
+            v = abs(lit)
+            val = fixed.get(v)
+            if val is not None:
+                if val == (lit > 0):
+                    satisfied = True
+                    break
+                continue  # a false literal: deleted
+            nv = new_of.get(v)
+            if nv is None:  # an auxiliary variable met for the first time
+                nv = new_of[v] = next_aux
+                next_aux += 1
+            lits.append(nv if lit > 0 else -nv)
+        if satisfied:
+            continue
+        if not lits:
+            return _contradiction("a clause is falsified by the givens")
+        out.append(lits)
+    return Cnf(next_aux - 1, out, [f"simplified from {base_enc}: {len(kept)} of {ndirect} "
+                                   "direct variables kept"])
+
+
+def _iter_clauses(rules: Iterable[Sequence[int]], own: Iterable[Sequence[int]]
+                  ) -> Iterator[Sequence[int]]:
+    yield from rules
+    yield from own
+
+
+def _contradiction(why: str) -> Cnf:
+    return Cnf(1, [[1], [-1]], [f"unsatisfiable: {why}"])
+
+
+def expand_model(model: Iterable[int], puzzle: Puzzle, encoding: str) -> list[int]:
+    """A model of an encoding's formula as positive direct-encoding literals v(cell, d).
+
+    For the simplified encodings the kept variables are mapped back and the givens added;
+    other encodings' models are already direct (auxiliaries are dropped)."""
+    ndirect = puzzle.ncells * puzzle.domain
+    if not is_simplified(encoding):
+        return [lit for lit in model if 0 < lit <= ndirect]
+    kept = simplified_variables(puzzle)
+    dom = puzzle.domain
+    out = [c * dom + g for c, g in enumerate(puzzle.givens) if g]
+    out.extend(kept[lit - 1] for lit in model if 0 < lit <= len(kept))
+    return out

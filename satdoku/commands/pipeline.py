@@ -41,6 +41,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("instances")
     s.add_argument("output")
     s.add_argument("sols")
+    s.add_argument("--encoding", default="extended", help="encoding the models satisfy")
 
     s = sub.add_parser("gather", help="concatenate shard TSVs of a set in order")
     s.add_argument("shards", nargs="+")
@@ -90,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
     elif args.stage == "decode":
         from satdoku.pipeline.decode import decode_shard
 
-        print(f"decode {args.output}: {decode_shard(args.instances, args.output, args.sols)}")
+        counts = decode_shard(args.instances, args.output, args.sols, args.encoding)
+        print(f"decode {args.output}: {counts}")
     elif args.stage == "gather":
         from satdoku.pipeline.decode import SOLS_COLUMNS, gather
         from satdoku.pipeline.times import COLUMNS

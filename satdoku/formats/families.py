@@ -60,3 +60,17 @@ def format_family_board(board: tuple[int, ...] | list[int], notation: str, side:
     if notation in ("futoshiki", "futoshiki_grid", "latin_grid"):
         return " ".join(map(str, board))
     return None
+
+
+def parse_family_board(text: str, notation: str) -> tuple[int, ...] | None:
+    """Inverse of :func:`format_family_board` (None for other notations or unreadable text)."""
+    try:
+        if notation in ("latin", "json"):
+            value = json.loads(text)
+            flat = [v for row in value for v in row] if notation == "latin" else list(value)
+            return tuple(int(v) for v in flat)
+        if notation in ("futoshiki", "futoshiki_grid", "latin_grid"):
+            return tuple(int(x) for x in text.split())
+    except (ValueError, TypeError):
+        return None
+    return None

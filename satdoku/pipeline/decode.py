@@ -67,8 +67,9 @@ def write_sols(rows: Iterable[dict[str, object]], path: str | Path) -> None:
     write_tsv(rows, path, SOLS_COLUMNS)
 
 
-def decode_shard(instances: str | Path, output: str | Path, sols: str | Path) -> dict[str, int]:
-    """Decode and verify every answer of one SatOutput shard."""
+def decode_shard(instances: str | Path, output: str | Path, sols: str | Path,
+                 encoding: str = "extended") -> dict[str, int]:
+    """Decode and verify every answer of one SatOutput shard (models of ``encoding``)."""
     records = {r.id: r for r in read_instances(instances)}
     rows, counts = [], {}
     with open(output, encoding="utf-8") as fh:
@@ -89,7 +90,7 @@ def decode_shard(instances: str | Path, output: str | Path, sols: str | Path) ->
                     status, message = ERROR, "status SAT without a model"
                 else:
                     try:
-                        board = decode_model(model, rec.puzzle)
+                        board = decode_model(model, rec.puzzle, encoding)
                     except DecodeError as exc:
                         message = f"model does not decode: {exc}"
         row = sols_row(rec, status, board, message, checked)

@@ -5,7 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from satdoku.cnf.bundle import write_instance, write_invalid, write_rules
-from satdoku.cnf.encode import instance_clauses, num_vars, rules_clauses, rules_key
+from satdoku.cnf.encode import (
+    NO_RULES,
+    instance_clauses,
+    num_vars,
+    rules_clauses,
+    rules_key,
+    rules_num_vars,
+)
 from satdoku.cnf.formula import Cnf
 from satdoku.pipeline.instances import read_instances
 
@@ -23,12 +30,14 @@ def encode_shard(instances: str | Path, out: str | Path, set_name: str, encoding
                 continue
             p = rec.puzzle
             key = rules_key(p, encoding)
-            if key not in written_rules:
+            if key == NO_RULES:  # simplified formulas: every clause is the instance's own
+                written_rules[key] = 0
+            elif key not in written_rules:
                 rules = rules_clauses(p.layout, encoding)
-                write_rules(fh, key, Cnf(num_vars(p), rules))
+                write_rules(fh, key, Cnf(rules_num_vars(p.layout, encoding), rules))
                 written_rules[key] = len(rules)
             header = {"id": rec.id, "set": set_name, "line": rec.line, "kind": p.kind,
                       "size": p.size, "encoding": encoding, "rules": key}
-            write_instance(fh, rec.id, header, num_vars(p), written_rules[key],
+            write_instance(fh, rec.id, header, num_vars(p, encoding), written_rules[key],
                            instance_clauses(p, encoding))
     return n

@@ -107,6 +107,11 @@ def _board_of(rec: Record, text: str) -> tuple[int, ...]:
     from satdoku.formats.symbols import parse_board_chars
 
     assert rec.puzzle is not None
+    from satdoku.formats.families import parse_family_board
+
+    family = parse_family_board(text, rec.notation)
+    if family is not None and len(family) == rec.puzzle.ncells:
+        return family
     if rec.notation == "grid" or rec.puzzle.domain > 35:
         return tuple(int(x) for x in text.split())
     body = text.split()[-1]

@@ -101,7 +101,8 @@ rule decode:
         mem_mb=2000,
         runtime=30,
     shell:
-        "{SATDOKU} pipeline decode {input.instances} {input.out} {output} > {log} 2>&1"
+        "{SATDOKU} pipeline decode {input.instances} {input.out} {output} "
+        "--encoding {wildcards.encoding} > {log} 2>&1"
 
 
 rule gather_sols:

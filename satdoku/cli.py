@@ -18,6 +18,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "dpll": ("dpll", "run our own SAT solver on a DIMACS file (SAT-competition output)"),
     "pipeline": ("pipeline", "stage commands used by the Snakemake rules (normalize, ...)"),
     "report": ("report", "tables, cactus/scatter/encoding plots and summary pages of results"),
+    "classify": ("classify", "LTN per board: Q1 valid?, Q2 solvable?, Q3 moves, then a solve"),
+    "train": ("train", "train the LTN model of one board size (satdoku train --size 4)"),
+    "generate": ("generate", "seeded boards (grids, puzzles, invalid, impossible), LTN data sets"),
 }
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from satdoku.puzzle import SUDOKU, Puzzle
@@ -178,13 +178,15 @@ def apply_singles(
     memory: MoveMemory | None = None,
     board_id: str | int = 0,
     max_rounds: int = 1000,
+    truth: Callable[[Sequence[int]], dict[tuple[int, int, str], float]] | None = None,
 ) -> SinglesResult:
     """Fill cells with singles, round by round, until none applies.
 
     Each round proposes every single on the current board and fills each proposed cell once
     (naked singles first). A cell proposed with two different values, a cell left without a
     candidate or a group that can no longer hold a value is reported as ``contradiction`` and the
-    board returned is the last consistent one."""
+    board returned is the last consistent one. ``truth`` (board → {move key: truth value}) lets
+    a caller attach a truth value to every move, e.g. from the LTN single formulas."""
     b = list(puzzle.givens if board is None else board)
     applied: list[Move] = []
     found: list[Move] = []
@@ -210,6 +212,9 @@ def apply_singles(
         moves = naked + hidden
         if not moves:
             break
+        if truth is not None:
+            table = truth(b)
+            moves = [replace(m, truth=table.get(m.key(), 0.0)) for m in moves]
         rounds += 1
         found.extend(moves)
         chosen: dict[int, Move] = {}

@@ -1,0 +1,99 @@
+"""`satdoku classify --path FILE`: Q1 valid?, Q2 solvable?, Q3 moves and a solve, per board.
+
+Reads the original LTN CSV (one board per line, digits, ``0`` empty) and every Sudoku format of
+``satdoku.formats``; board sizes are detected per board. Q1 needs the trained model of that size
+(``results/LTN/models/ltn_{size}.pt`` or ``--models DIR``). ``--evaluate DIR`` instead scores a
+labelled data set directory and writes the evaluation report (used by the Snakemake rule).
+Exit status: 0 done, 1 unreadable input, 2 missing model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--path", type=Path, help="file of boards (original CSV or any Sudoku "
+                        "format we read)")
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="text (default) or json: one JSON object per board per line")
+    parser.add_argument("--models", type=Path, default=Path("results/LTN/models"),
+                        help="directory with ltn_{size}.pt (default results/LTN/models)")
+    parser.add_argument("--memory", type=Path, default=None,
+                        help="save the move memory (history, counts, effectiveness) as JSON")
+    parser.add_argument("--input-format", default="auto",
+                        help="force a reader of satdoku.formats (default: detect)")
+    parser.add_argument("--ltn-steps", type=int, default=100, help="LTN solving steps per round")
+    parser.add_argument("--ltn-rounds", type=int, default=2, help="LTN decimation rounds")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--evaluate", type=Path, default=None, metavar="DATASET_DIR",
+                        help="score the test split of a data set directory instead")
+    parser.add_argument("--size", type=int, help="with --evaluate: board side (4, 9)")
+    parser.add_argument("--epochs-tsv", type=Path, help="with --evaluate: per-epoch TSV")
+    parser.add_argument("--report", type=Path, help="with --evaluate: report path prefix, "
+                        "e.g. results/Reports/ltn_4 (writes .md, .json, PNGs)")
+    parser.add_argument("--q2-limit", type=int, default=200,
+                        help="with --evaluate: open test boards per kind used for Q2/Q3")
+
+
+def _read(path: Path, fmt: str) -> list:
+    from satdoku.formats import read_records
+
+    out = []
+    for rec in read_records(path, fmt=fmt):
+        err = None if rec.puzzle is not None else f"{path}:{rec.line}: {rec.error}"
+        out.append((rec.index, rec.puzzle, err))
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from satdoku.heuristics import MoveMemory
+    from satdoku.ltn.classify import ClassifySettings, MissingModel, classify, format_text
+
+    settings = ClassifySettings(ltn_steps=args.ltn_steps, ltn_rounds=args.ltn_rounds,
+                                seed=args.seed)
+    if args.evaluate is not None:
+        from satdoku.ltn.evaluate import evaluate
+
+        if not (args.size and args.report):
+            print("classify --evaluate needs --size and --report", file=sys.stderr)
+            return 1
+        try:
+            summary = evaluate(args.evaluate, args.size, args.models, args.epochs_tsv,
+                               args.report, settings, args.q2_limit)
+        except MissingModel as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        print(json.dumps(summary["headline"], indent=1))
+        return 0
+    if args.path is None:
+        print("classify needs --path FILE (or --evaluate DIR)", file=sys.stderr)
+        return 1
+    try:
+        boards = _read(args.path, args.input_format)
+    except (OSError, ValueError) as e:
+        print(f"error: cannot read {args.path}: {e}", file=sys.stderr)
+        return 1
+    memory = MoveMemory()
+    try:
+        reports = classify(boards, args.models, settings, memory)
+    except MissingModel as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    for r in reports:
+        if args.format == "json":
+            print(json.dumps(r.to_json()))
+        else:
+            print(format_text(r))
+    summary = memory.summary()
+    if args.format == "text" and summary["boards"]:
+        print(f"memory: {summary['moves_applied']} moves on {summary['boards']} boards; "
+              + ", ".join(f"{k} {v['applied']}/{v['found']} applied "
+                          f"(effectiveness {v['effectiveness']:.2f})"
+                          for k, v in summary["heuristics"].items() if v["found"]))
+    if args.memory:
+        memory.save(args.memory)
+    return 0

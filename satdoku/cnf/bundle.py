@@ -40,6 +40,8 @@ class BundleEntry:
     header: dict[str, str] = field(default_factory=dict)
     cnf: Cnf | None = None
     invalid: str | None = None
+    rules: Cnf | None = None  # the shared rules block this formula builds on (same object for all)
+    own: list[list[int]] = field(default_factory=list)  # the instance's own clauses
 
 
 def header_line(fields: dict[str, object]) -> str:
@@ -109,7 +111,8 @@ def read_bundle(path: str | Path) -> Iterator[BundleEntry]:
             if len(own.clauses) + len(base.clauses) != _declared(body):
                 raise DimacsError(str(path), start, f"instance {key}: clause count mismatch")
             comments = [f"instance {key}", *own.comments]
-            yield BundleEntry(key, header, Cnf(own.num_vars, base.clauses + own.clauses, comments))
+            yield BundleEntry(key, header, Cnf(own.num_vars, base.clauses + own.clauses, comments),
+                              rules=base if rkey != "-" else None, own=own.clauses)
 
 
 def _declared(body: list[str]) -> int:

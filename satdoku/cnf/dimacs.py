@@ -143,20 +143,30 @@ def format_solver_output(status: str, model: list[int] | None, width: int = 20) 
     return lines
 
 
-def parse_solver_output(lines: Iterable[str]) -> tuple[str, list[int] | None]:
-    """Read back ``s``/``v`` lines: (SAT|UNSAT|UNKNOWN, model or None)."""
+def parse_solver_output(lines: Iterable[str],
+                        positives_only: bool = False) -> tuple[str, list[int] | None]:
+    """Read back ``s``/``v`` lines: (SAT|UNSAT|UNKNOWN, model or None).
+
+    ``positives_only`` keeps only the true variables (all a decoder needs, several times faster
+    on the long ``v`` lines of a Sudoku model)."""
     status = "UNKNOWN"
-    model: list[int] = []
+    tokens: list[str] = []
     for line in lines:
-        if line.startswith("s "):
+        if line.startswith("v "):
+            tokens.extend(line[2:].split())
+        elif line.startswith("s "):
             word = line[2:].strip()
             status = {"SATISFIABLE": "SAT", "UNSATISFIABLE": "UNSAT"}.get(word, "UNKNOWN")
-        elif line.startswith("v "):
-            model.extend(int(t) for t in line[2:].split() if t != "0")
-    return status, (model if status == "SAT" else None)
+    if status != "SAT":
+        return status, None
+    if positives_only:
+        return status, [int(t) for t in tokens if t[0] != "-" and t != "0"]
+    return status, [v for v in map(int, tokens) if v]
 
 
-def iter_blocks(lines: Iterable[str], marker: str = "c instance ") -> Iterator[tuple[str, list[str]]]:
+def iter_blocks(
+    lines: Iterable[str], marker: str = "c instance "
+) -> Iterator[tuple[str, list[str]]]:
     """Split a bundle of concatenated blocks, each opened by ``c instance <id>``."""
     key: str | None = None
     block: list[str] = []

@@ -21,6 +21,12 @@ def char_value(ch: str) -> int | None:
 
 def parse_board_chars(text: str, domain: int) -> tuple[tuple[int, ...] | None, str]:
     """Values of a string of cell symbols; (None, reason) on the first bad symbol."""
+    try:
+        values = tuple(map(_VALUE.__getitem__, text))
+        if max(values, default=0) <= domain:
+            return values, ""
+    except KeyError:
+        pass
     out = []
     for pos, ch in enumerate(text, 1):
         v = _VALUE.get(ch)

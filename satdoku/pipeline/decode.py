@@ -83,7 +83,7 @@ def decode_shard(instances: str | Path, output: str | Path, sols: str | Path,
             status = words[2] if len(words) > 2 else ERROR
             message = words[3] if len(words) > 3 else ""
             checked = "proof checked" in message
-            sat_word, model = parse_solver_output(block)
+            sat_word, model = parse_solver_output(block, positives_only=True)
             board = None
             if status == SAT:
                 if sat_word != SAT or model is None or rec.puzzle is None:

@@ -48,6 +48,7 @@ def solve_cnf_shard(bundle: str | Path, out: str | Path, times: str | Path, solv
     """Run a SAT solver on every instance of a bundle; returns status counts."""
     solver = make_solver(solver_name, variants)
     proofs = bool(getattr(solver, "writes_proofs", False))
+    incremental = bool(getattr(solver, "incremental", False))
     rows, counts = [], {}
     load1 = _load1()
     with open(out, "w", encoding="utf-8") as fh, tempfile.TemporaryDirectory() as tmp:
@@ -56,6 +57,8 @@ def solve_cnf_shard(bundle: str | Path, out: str | Path, times: str | Path, solv
             line = int(entry.header.get("line", 0))
             if entry.cnf is None:
                 result = Result(INVALID, message=entry.invalid or "")
+            elif incremental and entry.rules is not None:
+                result = solver.solve_incremental(entry.rules, entry.own, time_limit)
             else:
                 kwargs = {"proof_path": os.path.join(tmp, "proof.drup")} if proofs else {}
                 result = solver.solve_cnf(entry.cnf, time_limit, **kwargs)

@@ -75,6 +75,8 @@ class Cdcl:
         decay: float = 0.95,
         proof: bool = False,
         pure: bool = False,
+        reduce_first: int | None = None,
+        reduce_inc: int | None = None,
     ) -> None:
         if restarts not in RESTARTS:
             raise ValueError(f"unknown restart policy {restarts!r}; choose from {list(RESTARTS)}")
@@ -86,7 +88,9 @@ class Cdcl:
         self.S = S = np.zeros(k.S_SIZE, dtype=np.int64)
         self.F = F = np.zeros(k.F_SIZE, dtype=np.float64)
         S[k.S_N] = n
-        S[k.S_NEXT_REDUCE] = k.REDUCE_FIRST
+        S[k.S_REDUCE_FIRST] = k.REDUCE_FIRST if reduce_first is None else reduce_first
+        S[k.S_REDUCE_INC] = k.REDUCE_INC if reduce_inc is None else reduce_inc
+        S[k.S_NEXT_REDUCE] = S[k.S_REDUCE_FIRST]
         S[k.S_RESTART_MODE] = RESTARTS[restarts]
         S[k.S_PROOF] = int(proof)
         F[k.F_VARINC] = 1.0
@@ -171,6 +175,8 @@ class Cdcl:
             "learnt": int(S[k.S_LEARNT]),
             "max_level": int(S[k.S_MAXLEVEL]),
             "deleted": int(S[k.S_DELETED]),
+            "reductions": int(S[k.S_REDUCES]),
+            "collections": int(S[k.S_COLLECTS]),
             "minimised_literals": int(S[k.S_MINIMISED]),
         }
 

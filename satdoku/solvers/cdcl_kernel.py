@@ -50,7 +50,8 @@ S_N, S_TRAIL, S_QHEAD, S_DL, S_ATOP, S_WTOP, S_NLEARNTS, S_PTOP = 0, 1, 2, 3, 4,
 S_CONFLICTS, S_DECISIONS, S_PROPS, S_RESTARTS, S_LEARNT, S_MAXLEVEL = 8, 9, 10, 11, 12, 13
 S_STATUS, S_WASTED, S_WWASTED, S_HEAPSIZE, S_SINCE_RESTART, S_NEXT_REDUCE = 14, 15, 16, 17, 18, 19
 S_REDUCES, S_LBDQ_N, S_LBDQ_HEAD, S_LUBY_I, S_PROOF, S_RESTART_MODE = 20, 21, 22, 23, 24, 25
-S_STAMP, S_DELETED, S_MINIMISED, S_SIZE = 26, 27, 28, 32
+S_STAMP, S_DELETED, S_MINIMISED, S_COLLECTS, S_REDUCE_INC, S_REDUCE_FIRST = 26, 27, 28, 29, 30, 31
+S_SIZE = 32
 F_VARINC, F_LBD_SUM, F_LBDQ_SUM, F_DECAY, F_SIZE = 0, 1, 2, 3, 8
 
 LEARNT, DELETED = 1, 2
@@ -60,7 +61,9 @@ RESTART_NONE, RESTART_LUBY, RESTART_GLUCOSE = 0, 1, 2
 LUBY_UNIT = 100  # conflicts per Luby unit
 LBDQ_LEN = 50  # glucose: recent-LBD window
 GLUCOSE_K = 0.8  # glucose: restart when recent LBD * K > average LBD
-REDUCE_FIRST, REDUCE_INC = 2000, 300  # glucose-style clause-database reduction schedule
+REDUCE_FIRST, REDUCE_INC = 2000, 300  # glucose-style clause-database reduction schedule:
+# the first reduction after REDUCE_FIRST conflicts, the (k+1)-th REDUCE_FIRST + k * REDUCE_INC
+# conflicts after the k-th
 
 
 # --- small helpers ------------------------------------------------------------------------------
@@ -716,12 +719,15 @@ def search(
             S[S_LBDQ_N] = 0
             F[F_LBDQ_SUM] = 0.0
         if S[S_CONFLICTS] >= S[S_NEXT_REDUCE]:
-            S[S_NEXT_REDUCE] = S[S_CONFLICTS] + REDUCE_FIRST + REDUCE_INC * (S[S_REDUCES] + 1)
+            S[S_NEXT_REDUCE] = (
+                S[S_CONFLICTS] + S[S_REDUCE_FIRST] + (S[S_REDUCES] + 1) * S[S_REDUCE_INC]
+            )
             proof = reduce_db(arena, learnts, lval, reason, S, proof, toclear)
             if S[S_WASTED] * 2 > S[S_ATOP]:
                 arena, wpool = collect_garbage(
                     arena, learnts, reason, lval, trail, wpool, woff, wlen, wcap, S
                 )
+                S[S_COLLECTS] += 1
         if S[S_WWASTED] > S[S_WTOP] // 2 + 1024:
             wpool = compact_watches(wpool, woff, wlen, wcap, arena, S)
         if (

@@ -10,6 +10,10 @@ configfile: "config.yaml"
 validate(config, "workflow/schemas/config.schema.yaml")
 
 
+# landing page of `snakemake --report reports/report.html` (problems first, in red)
+report: "workflow/report/workflow.rst"
+
+
 include: "workflow/rules/common.smk"
 include: "workflow/rules/sat.smk"
 include: "workflow/rules/report.smk"

@@ -8,11 +8,12 @@ crashes for it.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from satdoku.report.collect import load_results, load_set
-from satdoku.report.families import sort_key
+from satdoku.report.families import slug, sort_key
 
 
 def _runs(pairs: Sequence[str]) -> dict[str, str]:
@@ -122,18 +123,22 @@ def encoding_report(results: str, sets: Sequence[str], runs: Sequence[str],
 
     _parents(out_md, out_csv, out_png)
     table, times = size_table(_sizes_frame(_runs(sizes)), load_results(results, sets, runs))
+    enc_order = ("minimal", "efficient", "extended")
     table["_order"] = [sort_key(f)[0] for f in table["family"]]
-    table = (table.sort_values(["_order", "family", "encoding"]).drop(columns="_order")
-             .reset_index(drop=True))
+    table["_enc"] = [enc_order.index(e) if e in enc_order else len(enc_order)
+                     for e in table["encoding"]]
+    table = (table.sort_values(["_order", "family", "_enc", "encoding"])
+             .drop(columns=["_order", "_enc"]).reset_index(drop=True))
     table.to_csv(out_csv, index=False, float_format="%.6g")
     shown = table.copy()
     if len(shown):
         shown["bytes"] = shown["bytes"] / 1024
     shown = shown.rename(columns={"bytes": "KB", "vars": "variables", **{
         c: f"median s {c[len('median_s_'):]}" for c in shown.columns if c.startswith("median_s_")}})
+    png_link = os.path.relpath(out_png, Path(out_md).parent)
     Path(out_md).write_text(
         "Means per instance of each family; time columns: median seconds of solved instances.\n\n"
-        + _plain_markdown(shown), encoding="utf-8")
+        + _plain_markdown(shown) + f"\n![encodings compared]({png_link})\n", encoding="utf-8")
     encodings(table.to_dict("records"), times, out_png)
     return len(table)
 
@@ -171,8 +176,10 @@ def summary(results: str, sets: Sequence[str], runs: Sequence[str], time_limit: 
     table = solver_table(df, time_limit)
     probs = problems(df)
     md_dir = Path(out_md).parent
-    plots = {section: sorted(str(p.relative_to(md_dir)) if p.is_relative_to(md_dir) else str(p)
-                             for p in Path(d).glob("*.png"))
+    order = {slug(f): sort_key(f) for f in df["family"].unique()}
+    plots = {section: [str(p.relative_to(md_dir)) if p.is_relative_to(md_dir) else str(p)
+                       for p in sorted(Path(d).glob("*.png"),
+                                       key=lambda p: (order.get(p.stem, (99, "")), p.stem))]
              for section, d in (plot_dirs or {}).items()}
     pages = find_pages(pages_dir)
     enc_md = Path(encodings_md).read_text(encoding="utf-8") if encodings_md else ""

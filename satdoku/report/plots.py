@@ -45,10 +45,38 @@ def is_reference(run: str) -> bool:
     return base.split("-")[0] in ("cpsat", "ortools")
 
 
-def _style(run: str, index: int) -> dict:
-    """Line style of a run: our solvers solid with circles, references dashed with squares."""
+#: Line style per encoding when a plot shows several encodings (the colour stays the solver's).
+ENCODING_LINES = {"extended": "-", "efficient": "--", "minimal": ":", "direct": "-"}
+
+
+def _style(run: str, index: int, by_encoding: bool = False) -> dict:
+    """Line style of a run. Colour: the solver's. Marker and width: circles and thick for our
+    solvers, squares and thin for references. Line: solid for ours and dashed for references,
+    or, when a plot shows several encodings, the encoding's line (ENCODING_LINES)."""
     ref = is_reference(run)
-    return {"color": colour(run, index), "ls": "--" if ref else "-", "marker": "s" if ref else "o"}
+    enc = run.split("/")[1] if "/" in run else ""
+    ls = ENCODING_LINES.get(enc, "-.") if by_encoding else ("--" if ref else "-")
+    return {"color": colour(run, index), "ls": ls, "marker": "s" if ref else "o",
+            "lw": 1.1 if ref else 1.8}
+
+
+def _several_encodings(runs) -> bool:
+    return len({r.split("/")[1] for r in runs if "/" in r}) > 1
+
+
+def _style_note(runs) -> str:
+    ours = {is_reference(r) for r in runs} == {True, False}
+    if _several_encodings(runs):
+        return ("colour = solver; line: solid = extended, dashed = efficient, dotted = minimal"
+                + ("; circles = ours, squares = reference" if ours else ""))
+    return "solid = ours, dashed = reference" if ours else ""
+
+
+def _wrap(title: str, note: str = "", width: int = 80) -> str:
+    """A title with its note on wrapped lines below, so nothing is cut at the figure edge."""
+    import textwrap
+
+    return "\n".join([title, *textwrap.wrap(note, width)]) if note else title
 
 
 def _limit_line(ax, time_limit: float | None, horizontal: bool = True) -> None:
@@ -97,9 +125,9 @@ def time_per_instance(set_name: str, times: Mapping[str, Sequence[Mapping[str, s
             xs.append(x)
             ys.append(math.nan if pts[-1][1] is None else pts[-1][1])  # type: ignore[arg-type]
         series[run] = pts
-        st = _style(run, i)
+        st = _style(run, i, _several_encodings(times))
         many = len(pts) > 60
-        ax.plot(xs, ys, color=st["color"], ls="none" if many else st["ls"], lw=0.9,
+        ax.plot(xs, ys, color=st["color"], ls="none" if many else st["ls"], lw=st["lw"] * 0.7,
                 marker=st["marker"], ms=2.5 if many else 4, alpha=0.85, label=run,
                 rasterized=many)
         to = [x for x, y in pts if y is None]
@@ -113,11 +141,11 @@ def time_per_instance(set_name: str, times: Mapping[str, Sequence[Mapping[str, s
     kinds = {is_reference(r) for r in times}
     who = ("our solvers vs reference solvers" if kinds == {True, False}
            else "reference solvers" if kinds == {True} else "our solvers")
-    notes = ["solid = ours, dashed = reference"] if kinds == {True, False} else []
+    notes = [n for n in (_style_note(times),) if n]
     notes.append("x on the limit line = timeout/error")
     if invalid:
         notes.append(f"{len(invalid)} invalid instance(s) not shown")
-    ax.set_title(f"{set_name}: time per instance, {who}\n" + "; ".join(notes), fontsize=10)
+    ax.set_title(_wrap(f"{set_name}: time per instance, {who}", "; ".join(notes)), fontsize=10)
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.grid(True, which="both", alpha=0.3)
     _legend_outside(ax, fig)
@@ -138,19 +166,19 @@ def cactus(title: str, solved_times: Mapping[str, Sequence[float]], out: str | P
     for i, (run, times) in enumerate(solved_times.items()):
         ys = sorted(max(float(t), 1e-6) for t in times if not math.isnan(float(t)))
         series[run] = ys
-        st = _style(run, i)
-        ax.step(range(1, len(ys) + 1), ys, where="post", color=st["color"], ls=st["ls"], lw=1.6,
+        st = _style(run, i, _several_encodings(solved_times))
+        ax.plot(range(1, len(ys) + 1), ys, color=st["color"], ls=st["ls"], lw=st["lw"],
+                marker=st["marker"], ms=3.5, markevery=max(1, len(ys) // 25) if ys else 1,
                 label=f"{run} ({len(ys)}/{total})")
-        if ys:
-            ax.plot([len(ys)], [ys[-1]], marker=st["marker"], color=st["color"], ms=5)
     _limit_line(ax, time_limit)
     ax.axvline(total, color="0.6", lw=0.8, ls="-.", label=f"all {total} instances")
     ax.set_yscale("log")
     ax.set_xlim(0, max(total, 1) * 1.03)
     ax.set_xlabel("instances solved")
+    ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_ylabel("time per instance (s, log scale)")
-    ax.set_title(f"{title}: instances solved within a time (cactus; lower/right is better)",
-                 fontsize=10)
+    ax.set_title(_wrap(f"{title}: instances solved within a time (cactus; lower/right is "
+                       "better)", _style_note(solved_times)), fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     _legend_outside(ax, fig)
     fig.savefig(out, dpi=110)
@@ -178,7 +206,7 @@ def scatter(ours: str, reference: str, points: Sequence[tuple[float | None, floa
     for x, y, fam in points:
         series.setdefault(fam, []).append((border if x is None else max(x, lo),
                                            border if y is None else max(y, lo)))
-    for k, (fam, pts) in enumerate(sorted(series.items())):
+    for k, (fam, pts) in enumerate(sorted(series.items(), key=lambda kv: _family_key(kv[0]))):
         ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=18, alpha=0.7,
                    marker=_FAMILY_MARKERS[k % len(_FAMILY_MARKERS)], color=colour(ours, index),
                    edgecolors="black", linewidths=0.3, label=f"{fam} ({len(pts)})")

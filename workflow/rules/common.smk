@@ -83,4 +83,9 @@ def all_targets():
         for solver, enc in runs():
             targets.append(f"results/SatSols/{solver}/{enc}/{name}.txt")
             targets.append(f"results/SatOutputTimes/{solver}/{enc}/{name}.tsv")
+        targets += [f"results/Reports/{name}_table.{x}" for x in ("md", "csv", "html")]
+    # cross-set report (workflow/rules/report.smk)
+    targets += ["reports/summary.md", "reports/summary.csv", "reports/summary.html",
+                "reports/problems.html", "reports/cactus", "reports/scatter",
+                "reports/encodings.md", "reports/encodings.csv", "reports/encodings.png"]
     return targets

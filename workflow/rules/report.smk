@@ -14,8 +14,20 @@ rule report_set:
         sols=lambda w: [f"results/SatSols/{s}/{e}/{w.set}.tsv" for s, e in runs()],
         times=lambda w: [f"results/SatOutputTimes/{s}/{e}/{w.set}.tsv" for s, e in runs()],
     output:
-        txt="results/Reports/{set}.txt",
-        png="results/Reports/{set}_time.png",
+        txt=report(
+            "results/Reports/{set}.txt",
+            caption="../report/set_report.rst",
+            category="5 Per set",
+            subcategory="{set}",
+            labels={"set": "{set}", "figure": "text report"},
+        ),
+        png=report(
+            "results/Reports/{set}_time.png",
+            caption="../report/set_time.rst",
+            category="5 Per set",
+            subcategory="{set}",
+            labels={"set": "{set}", "figure": "time per instance"},
+        ),
     params:
         sols=_run_args("results/SatSols/{solver}/{encoding}/{set}.tsv"),
         times=_run_args("results/SatOutputTimes/{solver}/{encoding}/{set}.tsv"),
@@ -40,4 +52,183 @@ rule check_set:
         "results/logs/check/{set}.log",
     shell:
         "{SATDOKU} pipeline check --set {wildcards.set} --sols {params.sols} --out {output} "
+        "> {log} 2>&1"
+
+
+# ---- solver tables, cross-set summary, cactus / scatter / encoding plots (issue 7) ----
+# Cross-set rules read every set's gathered stage files; `satdoku report` finds them by the
+# documented layout under results/, the inputs below only order the DAG.
+
+REPORT_RUNS = " ".join(f"{s}/{e}" for s, e in runs())
+REPORT_SETS = " ".join(SETS)
+
+
+def _all_set_results(wildcards=None):
+    files = []
+    for name in SETS:
+        files += expand("results/Instances/{set}/{shard}.jsonl", set=name, shard=SHARDS[name])
+        for s, e in runs():
+            files += [f"results/SatSols/{s}/{e}/{name}.tsv",
+                      f"results/SatOutputTimes/{s}/{e}/{name}.tsv"]
+    return files
+
+
+def _size_files():
+    return {f"{e}/{name}": f"results/Reports/cnf_sizes/{e}/{name}.tsv"
+            for e in (ENCODINGS if SAT_SOLVERS else []) for name in SETS}
+
+
+def _hook_pages(wildcards=None):
+    """Report pages other rule files add to all_targets() (CSP variants table and "largest n"
+    plot, LTN metrics pages): the summary waits for them and includes them."""
+    return [t for t in all_targets() if re.match(r"results/Reports/(csp|ltn_)", t)]
+
+
+rule table_set:
+    input:
+        instances=set_instances,
+        sols=lambda w: [f"results/SatSols/{s}/{e}/{w.set}.tsv" for s, e in runs()],
+        times=lambda w: [f"results/SatOutputTimes/{s}/{e}/{w.set}.tsv" for s, e in runs()],
+    output:
+        md="results/Reports/{set}_table.md",
+        csv="results/Reports/{set}_table.csv",
+        html=report(
+            "results/Reports/{set}_table.html",
+            caption="../report/set_table.rst",
+            category="5 Per set",
+            subcategory="{set}",
+            labels={"set": "{set}", "figure": "solver table"},
+        ),
+    params:
+        sols=_run_args("results/SatSols/{solver}/{encoding}/{set}.tsv"),
+        times=_run_args("results/SatOutputTimes/{solver}/{encoding}/{set}.tsv"),
+        time_limit=TIME_LIMIT,
+    log:
+        "results/logs/report/{set}_table.log",
+    shell:
+        "{SATDOKU} report table --set {wildcards.set} --instances {input.instances} "
+        "--sols {params.sols} --times {params.times} --time-limit {params.time_limit} "
+        "--md {output.md} --csv {output.csv} --html {output.html} > {log} 2>&1"
+
+
+rule cnf_sizes:
+    input:
+        lambda w: expand(
+            "results/SatInput/{encoding}/{set}/{shard}.cnfs",
+            encoding=w.encoding,
+            set=w.set,
+            shard=SHARDS[w.set],
+        ),
+    output:
+        "results/Reports/cnf_sizes/{encoding}/{set}.tsv",
+    log:
+        "results/logs/report/cnf_sizes/{encoding}/{set}.log",
+    shell:
+        "{SATDOKU} report sizes {input} --encoding {wildcards.encoding} --out {output} "
+        "> {log} 2>&1"
+
+
+rule cactus:
+    input:
+        _all_set_results,
+    output:
+        report(
+            directory("reports/cactus"),
+            patterns=["{family}.png"],
+            caption="../report/cactus.rst",
+            category="2 Cactus plots",
+            subcategory="{family}",
+            labels={"family": "{family}"},
+        ),
+    params:
+        sets=REPORT_SETS,
+        runs=REPORT_RUNS,
+        time_limit=TIME_LIMIT,
+    log:
+        "results/logs/report/cactus.log",
+    shell:
+        "{SATDOKU} report cactus --sets {params.sets} --runs {params.runs} "
+        "--time-limit {params.time_limit} --out-dir {output} > {log} 2>&1"
+
+
+rule scatter:
+    input:
+        _all_set_results,
+    output:
+        report(
+            directory("reports/scatter"),
+            patterns=["{pair}.png"],
+            caption="../report/scatter.rst",
+            category="3 Scatter plots",
+            subcategory="{pair}",
+            labels={"pair": "{pair}"},
+        ),
+    params:
+        sets=REPORT_SETS,
+        runs=REPORT_RUNS,
+        time_limit=TIME_LIMIT,
+        variants=json.dumps(SOLVERS, sort_keys=True),
+    log:
+        "results/logs/report/scatter.log",
+    shell:
+        "{SATDOKU} report scatter --sets {params.sets} --runs {params.runs} "
+        "--time-limit {params.time_limit} --variants '{params.variants}' --out-dir {output} "
+        "> {log} 2>&1"
+
+
+rule encodings:
+    input:
+        results=_all_set_results,
+        sizes=lambda w: list(_size_files().values()),
+    output:
+        md="reports/encodings.md",
+        csv="reports/encodings.csv",
+        png=report(
+            "reports/encodings.png",
+            caption="../report/encodings.rst",
+            category="4 Encodings",
+            labels={"figure": "encodings compared"},
+        ),
+    params:
+        sets=REPORT_SETS,
+        runs=REPORT_RUNS,
+        sizes=" ".join(f"{k}={v}" for k, v in _size_files().items()),
+    log:
+        "results/logs/report/encodings.log",
+    shell:
+        "{SATDOKU} report encodings --sets {params.sets} --runs {params.runs} "
+        "--sizes {params.sizes} --md {output.md} --csv {output.csv} --png {output.png} "
+        "> {log} 2>&1"
+
+
+rule summary:
+    input:
+        results=_all_set_results,
+        cactus="reports/cactus",
+        scatter="reports/scatter",
+        encodings_md="reports/encodings.md",
+        encodings_csv="reports/encodings.csv",
+        pages=_hook_pages,
+    output:
+        md="reports/summary.md",
+        csv="reports/summary.csv",
+        html=report(
+            "reports/summary.html",
+            caption="../report/summary.rst",
+            category="1 Summary",
+            labels={"figure": "summary table"},
+        ),
+        problems="reports/problems.html",
+    params:
+        sets=REPORT_SETS,
+        runs=REPORT_RUNS,
+        time_limit=TIME_LIMIT,
+    log:
+        "results/logs/report/summary.log",
+    shell:
+        "{SATDOKU} report summary --sets {params.sets} --runs {params.runs} "
+        "--time-limit {params.time_limit} --md {output.md} --csv {output.csv} "
+        "--html {output.html} --problems {output.problems} "
+        "--plots 'Cactus plots={input.cactus}' 'Scatter plots={input.scatter}' "
+        "--encodings-md {input.encodings_md} --encodings-csv {input.encodings_csv} "
         "> {log} 2>&1"

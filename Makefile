@@ -23,6 +23,10 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
+# the HTML report needs the workflow's outputs: run (or finish) the workflow first, then report
+report: run
+	$(BIN)/snakemake --report reports/report.html
+
 lint: $(STAMP)
 	$(BIN)/ruff check satdoku tests benchmarks scripts
 	$(BIN)/snakemake --lint

@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "encode": ("encode", "write one DIMACS CNF file per puzzle of a file"),
     "dpll": ("dpll", "run our own SAT solver on a DIMACS file (SAT-competition output)"),
     "pipeline": ("pipeline", "stage commands used by the Snakemake rules (normalize, ...)"),
+    "extract": ("extract", "one instance's standalone DIMACS (or solver output) from a run"),
     "report": ("report", "tables, cactus/scatter/encoding plots and summary pages of results"),
     "classify": ("classify", "LTN per board: Q1 valid?, Q2 solvable?, Q3 moves, then a solve"),
     "train": ("train", "train the LTN model of one board size (satdoku train --size 4)"),
@@ -51,7 +52,13 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "_module", None):
         parser.print_help()
         return 2
-    return int(args._module.run(args) or 0)
+    try:
+        return int(args._module.run(args) or 0)
+    except BrokenPipeError:  # output piped into `head` and closed: not an error
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

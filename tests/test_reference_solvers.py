@@ -48,3 +48,34 @@ def test_registry_variants_and_versions():
         resolve("nosuch", {})
     assert "python-sat" in solver_version("minisat22")
     assert solver_version("minisat22") != solver_version("glucose4")
+
+
+def test_incremental_mode_matches_fresh_solving_and_times_out(shared_data):
+    from satdoku.cnf.encode import instance_clauses, rules_clauses
+    from satdoku.cnf.formula import Cnf
+
+    inc = make_solver("inc", {"inc": {"solver": "minisat22", "incremental": True}})
+    fresh = make_solver("minisat22")
+    recs = list(read_records(shared_data / "norvig/top95.txt"))[:20]
+    rules = Cnf(729, rules_clauses(recs[0].puzzle.layout, "extended"))
+    for rec in recs:
+        a = inc.solve_incremental(rules, instance_clauses(rec.puzzle, "extended"), 10)
+        b = fresh.solve_cnf(encode(rec.puzzle), 10)
+        assert a.status == b.status == SAT
+        assert set(a.model) == set(b.model)  # unique solutions: the same model
+        assert "incremental" in a.message
+    unsat = instance_clauses(sudoku([1, 1] + [0] * 79), "extended")
+    assert inc.solve_incremental(rules, unsat, 10).status == UNSAT
+    assert inc.solve_incremental(rules, instance_clauses(recs[0].puzzle, "extended"),
+                                 10).status == SAT  # still usable after an UNSAT
+    php = _hard_cnf()
+    hard = Cnf(max(abs(x) for c in php for x in c), php)
+    res = inc.solve_incremental(hard, [], time_limit=0.3)
+    assert res.status == TIMEOUT and res.total_seconds < 5
+
+
+def test_unknown_solver_options_are_rejected():
+    with pytest.raises(ValueError, match="unknown option"):
+        make_solver("x", {"x": {"solver": "minisat22", "heuristic": "jw"}})
+    with pytest.raises(ValueError, match="interruptible"):
+        make_solver("x", {"x": {"solver": "cadical195", "incremental": True}})

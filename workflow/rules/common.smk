@@ -13,8 +13,10 @@ SHARD_SIZE = int(config.get("shard_size", 1000))
 TIME_LIMIT = float(config.get("time_limit", 10))
 ENCODINGS = list(config.get("encodings", ["extended"]))
 SOLVERS = {name: dict(opts or {}) for name, opts in config["solvers"].items()}
-#: How rules call the CLI: the interpreter running Snakemake, so no venv activation is needed.
-SATDOKU = f"{sys.executable} -m satdoku"
+# Rules call the `satdoku` command of the environment running Snakemake: put its bin/ first on
+# PATH so that `.venv/bin/snakemake` works without activating the venv (cluster jobs re-run this).
+os.environ["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
+SATDOKU = "satdoku"  # kept for rule files that still spell the command through it
 PUZZLE_ENCODING = "direct"  # the "encoding" label of puzzle-level solvers (no CNF)
 
 
@@ -29,8 +31,8 @@ for _name, _entry in SETS.items():
         raise ValueError(f"config: set {_name!r}: file {_entry['path']!r} does not exist")
 for _name in SOLVERS:
     try:
-        registry.resolve(_name, SOLVERS)
-    except KeyError as exc:
+        registry.make_solver(_name, SOLVERS)  # unknown names and options fail here, by name
+    except (KeyError, ValueError) as exc:
         raise ValueError(f"config: solvers: {exc.args[0]}") from None
 
 SAT_SOLVERS = [s for s in SOLVERS if registry.level(s, SOLVERS) == "cnf"]

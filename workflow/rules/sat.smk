@@ -18,7 +18,7 @@ rule normalize:
         mem_mb=1000,
         runtime=30,
     shell:
-        "{SATDOKU} pipeline normalize {input} {output} --shard {params.shard} "
+        "satdoku pipeline normalize {input} {output} --shard {params.shard} "
         "--shard-size {params.shard_size} --format {params.fmt} {params.strict} > {log} 2>&1"
 
 
@@ -33,7 +33,7 @@ rule encode:
         mem_mb=2000,
         runtime=30,
     shell:
-        "{SATDOKU} pipeline encode {input} {output} --set {wildcards.set} "
+        "satdoku pipeline encode {input} {output} --set {wildcards.set} "
         "--encoding {wildcards.encoding} > {log} 2>&1"
 
 
@@ -57,7 +57,7 @@ rule solve_cnf:
         mem_mb=4000,
         runtime=lambda w: 60 + int(TIME_LIMIT * SHARD_SIZE / 60),
     shell:
-        "{SATDOKU} pipeline solve {input} --solver {wildcards.solver} --variants '{params.variant}' "
+        "satdoku pipeline solve {input} --solver {wildcards.solver} --variants '{params.variant}' "
         "--time-limit {params.time_limit} --output {output.out} --times {output.times} "
         "> {log} 2>&1"
 
@@ -82,7 +82,7 @@ rule solve_puzzle:
         mem_mb=4000,
         runtime=lambda w: 60 + int(TIME_LIMIT * SHARD_SIZE / 60),
     shell:
-        "{SATDOKU} pipeline solve {input} --solver {wildcards.solver} --variants '{params.variant}' "
+        "satdoku pipeline solve {input} --solver {wildcards.solver} --variants '{params.variant}' "
         "--time-limit {params.time_limit} --sols {output.sols} --times {output.times} "
         "> {log} 2>&1"
 
@@ -101,7 +101,7 @@ rule decode:
         mem_mb=2000,
         runtime=30,
     shell:
-        "{SATDOKU} pipeline decode {input.instances} {input.out} {output} "
+        "satdoku pipeline decode {input.instances} {input.out} {output} "
         "--encoding {wildcards.encoding} > {log} 2>&1"
 
 
@@ -117,7 +117,7 @@ rule gather_sols:
     log:
         "results/logs/gather_sols/{solver}/{encoding}/{set}.log",
     shell:
-        "{SATDOKU} pipeline gather {input} --kind sols --tsv {output.tsv} --txt {output.txt} "
+        "satdoku pipeline gather {input} --kind sols --tsv {output.tsv} --txt {output.txt} "
         "> {log} 2>&1"
 
 
@@ -132,4 +132,4 @@ rule gather_times:
     log:
         "results/logs/gather_times/{solver}/{encoding}/{set}.log",
     shell:
-        "{SATDOKU} pipeline gather {input} --kind times --tsv {output} > {log} 2>&1"
+        "satdoku pipeline gather {input} --kind times --tsv {output} > {log} 2>&1"

@@ -1,0 +1,161 @@
+"""Every report plot rendered from the small results fixture: a real PNG, with the expected series
+read back from the figure itself (captured just before it is saved), and one colour per solver."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import report_fixture as fx
+
+from satdoku.pipeline.times import read_tsv
+from satdoku.report import build
+from satdoku.report.plots import colour, time_per_instance
+
+
+@pytest.fixture
+def figures(monkeypatch):
+    """Figures as they are saved: {file name: Figure}."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    saved = {}
+    original = Figure.savefig
+
+    def spy(self, fname, *args, **kwargs):
+        saved[str(fname).rsplit("/", 1)[-1]] = self
+        return original(self, fname, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", spy)
+    return saved
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    return fx.build(tmp_path_factory.mktemp("fx"))
+
+
+def assert_png(path, min_bytes=8000):
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > min_bytes
+    from PIL import Image
+
+    with Image.open(path) as im:
+        w, h = im.size
+        assert w > 400 and h > 300
+        assert sum(1 for c in im.convert("L").histogram() if c) > 20  # not a blank canvas
+
+
+def lines_by_label(fig, ax_index=0):
+    return {ln.get_label(): ln for ln in fig.axes[ax_index].get_lines()}
+
+
+def test_time_per_instance(results, tmp_path, figures):
+    times = {run: read_tsv(results / "SatOutputTimes" / run / "nine.tsv") for run in fx.RUNS}
+    out = tmp_path / "nine_time.png"
+    series = time_per_instance("nine", times, out, fx.TIME_LIMIT)
+    assert_png(out)
+    lines = lines_by_label(figures["nine_time.png"])
+    assert set(fx.RUNS) <= set(lines)
+    dpll = lines["dpll/extended"]
+    ys = list(dpll.get_ydata())
+    assert list(dpll.get_xdata()) == [1, 2, 3, 4, 5, 6]
+    assert ys[:2] == [0.5, 1.5] and math.isnan(ys[2]) and math.isnan(ys[5])  # timeout, INVALID
+    timeouts = lines["dpll/extended: 1 timeout/error"]
+    assert list(timeouts.get_xdata()) == [3] and list(timeouts.get_ydata()) == [fx.TIME_LIMIT]
+    assert dpll.get_color() == colour("dpll") and dpll.get_linestyle() == "-"
+    assert lines["minisat22/extended"].get_marker() == "s"  # reference: squares
+    assert series["dpll/extended"][2] == (3, None)
+    assert figures["nine_time.png"].axes[0].get_yscale() == "log"
+    assert "s" in figures["nine_time.png"].axes[0].get_ylabel()
+
+
+def test_cactus_per_family(results, tmp_path, figures):
+    fams = build.cactus_plots(str(results), fx.SETS, fx.RUNS, fx.TIME_LIMIT, str(tmp_path / "c"))
+    assert fams == ["9x9", "Futoshiki"]  # the INVALID instance makes no family
+    for name in ("9x9.png", "futoshiki.png"):
+        assert_png(tmp_path / "c" / name)
+    lines = lines_by_label(figures["9x9.png"])
+    dpll = lines["dpll/extended (4/5)"]
+    assert list(dpll.get_ydata()) == [0.25, 0.5, 1.5, 2.0]
+    assert list(dpll.get_xdata()) == [1, 2, 3, 4]
+    assert lines["cdcl/extended (4/5)"].get_color() == colour("cdcl")  # wrong answer not solved
+    assert "minisat22/minimal (5/5)" in lines
+    ax = figures["9x9.png"].axes[0]
+    assert ax.get_yscale() == "log" and ax.get_xlabel() == "instances solved"
+    assert "time limit (10 s)" in lines and "all 5 instances" in lines
+    # the legend sits outside the axes, so it covers no data
+    legend = ax.get_legend()
+    fig = figures["9x9.png"]
+    fig.canvas.draw()
+    assert legend.get_window_extent().x0 >= ax.get_window_extent().x1
+
+
+def test_scatter_ours_against_each_reference(results, tmp_path, figures):
+    names = build.scatter_plots(str(results), fx.SETS, fx.RUNS, fx.TIME_LIMIT, str(tmp_path / "s"))
+    assert sorted(names) == ["cdcl_vs_cadical195.png", "cdcl_vs_minisat22.png",
+                             "dpll_vs_cadical195.png", "dpll_vs_minisat22.png"]
+    for n in names:
+        assert_png(tmp_path / "s" / n)
+    fig = figures["dpll_vs_minisat22.png"]
+    ax = fig.axes[0]
+    assert ax.get_xscale() == ax.get_yscale() == "log"
+    pts = {c.get_label(): c.get_offsets().tolist() for c in ax.collections}
+    # minisat22 has two encodings but dpll only extended: pairs join on the same encoding
+    assert sorted(pts) == ["9x9 (5)", "Futoshiki (3)"]
+    nine = pts["9x9 (5)"]
+    assert [0.01, 0.5] in nine
+    assert [0.04, 15.0] in nine  # the dpll timeout sits on the border, beyond the limit
+    assert "equal time" in lines_by_label(fig)
+    assert ax.get_xlabel().startswith("minisat22 time") and ax.get_ylabel().startswith("dpll")
+    face = ax.collections[0].get_facecolor()[0][:3]
+    import matplotlib.colors as mc
+
+    assert tuple(round(v, 3) for v in face) == tuple(round(v, 3) for v in mc.to_rgb(
+        colour("dpll")))
+
+
+def test_only_references_no_scatter_and_missing_solvers_do_not_crash(tmp_path, figures):
+    refs = ("minisat22/extended", "cadical195/extended")
+    results = fx.build(tmp_path, runs=refs)
+    runs = (*refs, "dpll/extended", "cdcl/extended")  # configured, but no result files
+    assert build.scatter_plots(str(results), fx.SETS, runs, fx.TIME_LIMIT,
+                               str(tmp_path / "s")) == []
+    assert list((tmp_path / "s").iterdir()) == []
+    assert build.cactus_plots(str(results), fx.SETS, runs, fx.TIME_LIMIT,
+                              str(tmp_path / "c")) == ["9x9", "Futoshiki"]
+    assert set(lines_by_label(figures["9x9.png"])) >= {"minisat22/extended (5/5)",
+                                                       "cadical195/extended (5/5)"}
+    md, csv, html, pr = (str(tmp_path / f) for f in ("s.md", "s.csv", "s.html", "p.html"))
+    n = build.summary(str(results), fx.SETS, runs, fx.TIME_LIMIT, md, csv, html, pr,
+                      {"Cactus plots": str(tmp_path / "c")}, pages_dir=str(tmp_path / "none"))
+    assert n == 1  # the planted disagreement needs only the two references
+    assert "![9x9](c/9x9.png)" in (tmp_path / "s.md").read_text()
+
+
+def test_encoding_comparison(results, tmp_path, figures):
+    sizes = []
+    for enc, clauses in (("minimal", 8844), ("extended", 12003)):
+        for name, fam, n, v in (("nine", "9x9", 5, 729), ("futo", "Futoshiki", 3, 125)):
+            p = tmp_path / f"{enc}_{name}.tsv"
+            p.write_text("id\tfamily\tencoding\tvars\tclauses\tbytes\n" + "".join(
+                f"{i}\t{fam}\t{enc}\t{v}\t{clauses // (8 if fam == 'Futoshiki' else 1)}\t"
+                f"{clauses * 12}\n" for i in range(1, n + 1)))
+            sizes.append(f"{enc}/{name}={p}")
+    out = tmp_path / "enc.png"
+    rows = build.encoding_report(str(results), fx.SETS, fx.RUNS, sizes, str(tmp_path / "e.md"),
+                                 str(tmp_path / "e.csv"), str(out))
+    assert rows == 4
+    assert_png(out)
+    fig = figures["enc.png"]
+    assert len(fig.axes) == 8  # 2 families x (vars, clauses, KB, time)
+    clauses = [b.get_height() for b in fig.axes[1].patches]
+    assert clauses == [8844, 12003]  # 9x9 first, encodings minimal -> extended
+    tl = lines_by_label(fig, 3)
+    assert tl["minisat22"].get_ydata().tolist() == [0.05, 0.03]  # median per encoding
+    assert math.isnan(tl["dpll"].get_ydata()[0]) and tl["dpll"].get_ydata()[1] == 1.0
+    assert tl["dpll"].get_color() == colour("dpll")
+    md = (tmp_path / "e.md").read_text()
+    assert "| 9x9 | minimal | 5 | 729.0 | 8,844.0 |" in md and "![encodings compared]" in md

@@ -136,3 +136,27 @@ def test_bundle_sizes_equal_the_standalone_dimacs(tmp_path):
             assert (r["vars"], r["clauses"]) == (cnf.num_vars, len(cnf.clauses))
             assert r["bytes"] == len(buf.getvalue().encode())
             assert (r["family"], r["encoding"]) == ("9x9", enc)
+
+
+def test_csp_and_ltn_pages_are_included_when_present(df, tmp_path):
+    """Pages other stages write under results/Reports (CSP variants table, "largest n" plot,
+    LTN metrics) appear in summary.md (linked relative to it) and summary.html (verbatim)."""
+    from satdoku.report.summary import find_pages
+
+    pages_dir = tmp_path / "results" / "Reports"
+    pages_dir.mkdir(parents=True)
+    assert find_pages(pages_dir) == {"CSP variants": [], "LTN metrics": []}
+    (pages_dir / "csp_variants.md").write_text("| variant | solved |\n|---|---|\n| mac | 9 |\n")
+    (pages_dir / "csp_largest_n.png").write_bytes(b"\x89PNG")
+    (pages_dir / "ltn_4.md").write_text("accuracy 0.97 <on test>\n")
+    (pages_dir / "other.md").write_text("not a hook page\n")
+    pages = find_pages(pages_dir)
+    assert [p.name for p in pages["CSP variants"]] == ["csp_largest_n.png", "csp_variants.md"]
+    assert [p.name for p in pages["LTN metrics"]] == ["ltn_4.md"]
+    table = solver_table(df, fx.TIME_LIMIT)
+    md = summary_markdown(table, [], fx.TIME_LIMIT, {}, pages, base=tmp_path / "reports")
+    assert "## CSP variants" in md and "| mac | 9 |" in md
+    assert "![csp_largest_n](../results/Reports/csp_largest_n.png)" in md
+    assert "## LTN metrics" in md and "accuracy 0.97" in md and "not a hook page" not in md
+    page = summary_html(table, [], fx.TIME_LIMIT, pages)
+    assert "accuracy 0.97 &lt;on test&gt;" in page

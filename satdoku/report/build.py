@@ -184,7 +184,8 @@ def summary(results: str, sets: Sequence[str], runs: Sequence[str], time_limit: 
     pages = find_pages(pages_dir)
     enc_md = Path(encodings_md).read_text(encoding="utf-8") if encodings_md else ""
     enc_table = pd.read_csv(encodings_csv) if encodings_csv else None
-    Path(out_md).write_text(summary_markdown(table, probs, time_limit, plots, pages, enc_md),
+    Path(out_md).write_text(summary_markdown(table, probs, time_limit, plots, pages, enc_md,
+                                             md_dir),
                             encoding="utf-8")
     write_csv(table, out_csv)
     Path(out_html).write_text(summary_html(table, probs, time_limit, pages, enc_table),

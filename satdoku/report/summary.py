@@ -121,9 +121,11 @@ def find_pages(reports_dir: str | Path) -> dict[str, list[Path]]:
 
 def summary_markdown(table, probs: Sequence[str], time_limit: float | None,
                      plots: Mapping[str, Sequence[str]], pages: Mapping[str, Sequence[Path]],
-                     encodings_md: str = "") -> str:
+                     encodings_md: str = "", base: str | Path = ".") -> str:
     """The cross-set summary page (Markdown). ``plots`` maps a section to image paths relative
-    to the page."""
+    to the page; ``base`` is the page's directory (links to other pages are made relative)."""
+    import os
+
     from satdoku.report.tables import to_markdown
 
     out = ["# satdoku summary", "", problems_markdown(probs)]
@@ -145,9 +147,9 @@ def summary_markdown(table, probs: Sequence[str], time_limit: float | None,
             if f.suffix == ".md":
                 out += [f"### {f.name}", "", f.read_text(encoding="utf-8").strip(), ""]
             elif f.suffix == ".png":
-                out += [f"![{f.stem}]({f})", ""]
+                out += [f"![{f.stem}]({os.path.relpath(f, base)})", ""]
             else:
-                out += [f"- [{f.name}]({f})", ""]
+                out += [f"- [{f.name}]({os.path.relpath(f, base)})", ""]
     return "\n".join(out).rstrip() + "\n"
 
 

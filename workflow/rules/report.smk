@@ -106,7 +106,7 @@ rule table_set:
     log:
         "results/logs/report/{set}_table.log",
     shell:
-        "{SATDOKU} report table --set {wildcards.set} --instances {input.instances} "
+        "satdoku report table --set {wildcards.set} --instances {input.instances} "
         "--sols {params.sols} --times {params.times} --time-limit {params.time_limit} "
         "--md {output.md} --csv {output.csv} --html {output.html} > {log} 2>&1"
 
@@ -124,7 +124,7 @@ rule cnf_sizes:
     log:
         "results/logs/report/cnf_sizes/{encoding}/{set}.log",
     shell:
-        "{SATDOKU} report sizes {input} --encoding {wildcards.encoding} --out {output} "
+        "satdoku report sizes {input} --encoding {wildcards.encoding} --out {output} "
         "> {log} 2>&1"
 
 
@@ -147,7 +147,7 @@ rule cactus:
     log:
         "results/logs/report/cactus.log",
     shell:
-        "{SATDOKU} report cactus --sets {params.sets} --runs {params.runs} "
+        "satdoku report cactus --sets {params.sets} --runs {params.runs} "
         "--time-limit {params.time_limit} --out-dir {output} > {log} 2>&1"
 
 
@@ -171,7 +171,7 @@ rule scatter:
     log:
         "results/logs/report/scatter.log",
     shell:
-        "{SATDOKU} report scatter --sets {params.sets} --runs {params.runs} "
+        "satdoku report scatter --sets {params.sets} --runs {params.runs} "
         "--time-limit {params.time_limit} --variants '{params.variants}' --out-dir {output} "
         "> {log} 2>&1"
 
@@ -196,7 +196,7 @@ rule encodings:
     log:
         "results/logs/report/encodings.log",
     shell:
-        "{SATDOKU} report encodings --sets {params.sets} --runs {params.runs} "
+        "satdoku report encodings --sets {params.sets} --runs {params.runs} "
         "--sizes {params.sizes} --md {output.md} --csv {output.csv} --png {output.png} "
         "> {log} 2>&1"
 
@@ -226,7 +226,7 @@ rule summary:
     log:
         "results/logs/report/summary.log",
     shell:
-        "{SATDOKU} report summary --sets {params.sets} --runs {params.runs} "
+        "satdoku report summary --sets {params.sets} --runs {params.runs} "
         "--time-limit {params.time_limit} --md {output.md} --csv {output.csv} "
         "--html {output.html} --problems {output.problems} "
         "--plots 'Cactus plots={input.cactus}' 'Scatter plots={input.scatter}' "

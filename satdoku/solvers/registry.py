@@ -57,6 +57,24 @@ SOLVERS: dict[str, SolverSpec] = {
         {"restarts": "luby"},
         description="our CDCL with Luby restarts",
     ),
+    "cpsat": SolverSpec(
+        "satdoku.solvers.cpsat:make_cpsat",
+        {"workers": 1},
+        level="puzzle",
+        description="OR-tools CP-SAT: AllDifferent per group, < relations (1 worker)",
+    ),
+    **{
+        f"csp-{inf}-{order}{'-lcv' if lcv else ''}": SolverSpec(
+            "satdoku.solvers.csp:make_csp",
+            {"inference": inf, "ordering": order, "lcv": lcv},
+            level="puzzle",
+            description=f"CSP backtracking, inference {inf}, variable order {order}"
+            + (", least-constraining value" if lcv else ""),
+        )
+        for inf in ("bt", "fc", "mac")
+        for order in ("first", "mrv")
+        for lcv in (False, True)
+    },
 }
 
 

@@ -34,6 +34,7 @@ class ClassifySettings:
     ltn_restarts: int = 0
     seed: int = 0
     exact_max_nodes: int = 5_000_000
+    threads: int = 1  # torch threads: more only pays off on large batches and idle cores
 
 
 @dataclass
@@ -132,9 +133,12 @@ def classify(
     models: dict[int, object] | None = None,
 ) -> list[BoardReport]:
     """Decide every ``(index, puzzle or None, error)``; boards are batched per size."""
+    import torch
+
     from satdoku.ltn.kb import SingleFormulas, ltn_solve, q1_predict
 
     settings = settings or ClassifySettings()
+    torch.set_num_threads(max(1, settings.threads))
     memory = memory if memory is not None else MoveMemory()
     reports: dict[int, BoardReport] = {}
     for index, p, err in puzzles:
@@ -205,12 +209,15 @@ def _solve_open(r: BoardReport, p: Puzzle, q2: dict, formulas, settings: Classif
     solution, by = None, None
     if 0 not in board:
         solution, by = board, "singles"
-    if solution is None:
+    if solution is None and q2["decided_by"] == "ltn":
+        # the board Q2 certified agrees with every single (singles are forced in any solution)
+        solution, by = q2["solution"], "ltn"
+    if solution is None and res.applied:  # LTN again, on the board the singles reduced
         outcome = ltn_solve([p], steps=settings.ltn_steps, lr=settings.ltn_lr,
                             rounds=settings.ltn_rounds, restarts=settings.ltn_restarts,
                             seed=settings.seed, boards=[board])[0]
         if outcome.board is not None:
-            solution, by = outcome.board, "singles+ltn" if res.applied else "ltn"
+            solution, by = outcome.board, "singles+ltn"
     if solution is None and q2.get("solution") is not None:
         solution, by = q2["solution"], q2["decided_by"]
     if solution is None:

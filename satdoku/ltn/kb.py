@@ -223,7 +223,7 @@ def _optimise(mask, pairs, groups, steps: int, lr: float, gen, p_forall: int = 2
     def axioms():
         state["P"] = torch.softmax(logits.masked_fill(~mask, -1e9), dim=-1).clamp(0.0, 1.0)
         alldiff = Forall([pr, v], Not(And(HasA(b, pr, v), HasB(b, pr, v))))
-        cover = Forall([g, v], Exists(k, HasG(b, g, k, v)))
+        cover = Forall([g, v], Exists(k, HasG(b, g, k, v))) if p_exists else None
         return alldiff, cover
 
     for _ in range(steps):
@@ -235,7 +235,7 @@ def _optimise(mask, pairs, groups, steps: int, lr: float, gen, p_forall: int = 2
         opt.step()
     with torch.no_grad():
         alldiff, cover = axioms()
-        return state["P"], (torch.minimum(alldiff.value, cover.value) if p_exists
+        return state["P"], (torch.minimum(alldiff.value, cover.value) if cover is not None
                             else alldiff.value)
 
 

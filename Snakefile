@@ -17,9 +17,11 @@ report: "workflow/report/workflow.rst"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/sat.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/ltn.smk"
 
 
 rule all:
     input:
         all_targets(),
+        ltn_targets(),
     default_target: True

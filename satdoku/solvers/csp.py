@@ -18,6 +18,7 @@ rejected or its subtree exhausted), ``propagations`` = domain values removed by 
 from __future__ import annotations
 
 import hashlib
+import random
 import sys
 import time
 from collections.abc import Iterator
@@ -55,8 +56,10 @@ class _Csp:
         lcv: bool,
         deadline: float | None,
         max_nodes: int | None,
+        rng: random.Random | None = None,
     ) -> None:
         self.p = puzzle
+        self.rng = rng
         self.inference, self.ordering, self.lcv = inference, ordering, lcv
         self.deadline, self.max_nodes = deadline, max_nodes
         n = puzzle.ncells
@@ -222,6 +225,8 @@ class _Csp:
 
     def _order_values(self, c: int, mask: int, dom: list[int], assign: list[int]) -> list[int]:
         vals = _values(mask)
+        if self.rng is not None:
+            self.rng.shuffle(vals)  # random solutions (generators); LCV then sorts stably
         if not self.lcv or len(vals) < 2:
             return vals
 
@@ -238,7 +243,7 @@ class _Csp:
             )  # o must stay below v
             return k
 
-        return sorted(vals, key=lambda v: (ruled_out(v), v))
+        return sorted(vals, key=ruled_out)
 
     # --- search ------------------------------------------------------------------------------
     def solutions(self) -> Iterator[tuple[int, ...]]:
@@ -317,16 +322,18 @@ class CspSolver:
     def version(self) -> str:
         return f"csp {_code_version()}"
 
-    def _csp(self, puzzle: Puzzle, time_limit: float | None) -> _Csp:
+    def _csp(self, puzzle: Puzzle, time_limit: float | None,
+             rng: random.Random | None = None) -> _Csp:
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 4 * puzzle.ncells + 1000))
-        return _Csp(puzzle, self.inference, self.ordering, self.lcv, deadline, self.max_nodes)
+        return _Csp(puzzle, self.inference, self.ordering, self.lcv, deadline, self.max_nodes,
+                    rng)
 
-    def iter_solutions(
-        self, puzzle: Puzzle, time_limit: float | None = None
-    ) -> Iterator[tuple[int, ...]]:
-        """Every solution in search order; raises :class:`SearchTimeout` at the limit."""
-        yield from self._csp(puzzle, time_limit).solutions()
+    def iter_solutions(self, puzzle: Puzzle, time_limit: float | None = None,
+                       rng: random.Random | None = None) -> Iterator[tuple[int, ...]]:
+        """Every solution in search order (values shuffled by ``rng`` if given); raises
+        :class:`SearchTimeout` at the limit."""
+        yield from self._csp(puzzle, time_limit, rng).solutions()
 
     def solve_puzzle(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
         t0 = time.perf_counter()

@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "classify": ("classify", "LTN per board: Q1 valid?, Q2 solvable?, Q3 moves, then a solve"),
     "train": ("train", "train the LTN model of one board size (satdoku train --size 4)"),
     "generate": ("generate", "seeded boards (grids, puzzles, invalid, impossible), LTN data sets"),
+    "count": ("count", "count each puzzle's solutions up to K (CSP search or SAT blocking)"),
 }
 
 

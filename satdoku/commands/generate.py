@@ -1,11 +1,16 @@
 """`satdoku generate`: seeded boards, one per line, or a whole labelled LTN data set.
 
     satdoku generate boards --size 9 --count 10 --kind unique --seed 1
+    satdoku generate boards --family futoshiki --size 6 --count 5 --kind unique > f.dat
+    satdoku generate boards --family sudoku3d --size 2 --kind impossible   # order 2: 4x4x4
     satdoku generate dataset --size 4 --per-kind 2000 --seed 0 --out results/LTN/datasets/4
     satdoku generate dataset --size 9 --original ../shared/data/ltn_sudoku_torch/data/9x9 ...
 
 Board kinds: grid (complete), open (random holes), unique (unique solution), invalid1/2/3
 (changed cells), swap (same-row swap), impossible (quiet but unsolvable, proved by search).
+``--family`` latin/futoshiki/sudoku3d (satdoku/generate_families.py) writes each family's own
+format: Latin list-of-lists lines, a Futoshiki ``.dat`` file, 3-D JSON lines; ``--size`` is the
+side (Latin/Futoshiki) or the 3-D order. Kinds there: grid, open, unique, impossible.
 """
 
 from __future__ import annotations
@@ -22,6 +27,11 @@ BOARD_KINDS = ("grid", "open", "unique", "invalid1", "invalid2", "invalid3", "sw
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("what", choices=("boards", "dataset"))
+    parser.add_argument("--family", choices=("sudoku", "latin", "futoshiki", "sudoku3d"),
+                        default="sudoku", help="boards: puzzle family (default sudoku)")
+    parser.add_argument("--relations", type=float, default=1.0,
+                        help="boards, futoshiki: share of neighbour pairs given as < before "
+                             "'unique' removes the unneeded ones (grid/open keep them)")
     parser.add_argument("--size", type=int, required=True, help="board side: 4, 9, 16, ...")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--count", type=int, default=10, help="boards: how many")
@@ -73,6 +83,10 @@ def _boards(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.what == "boards" and args.family != "sudoku":
+        from satdoku.commands.generate_family import family_boards
+
+        return family_boards(args)
     if args.what == "boards":
         return _boards(args)
     from satdoku.ltn.dataset import DatasetSpec, build

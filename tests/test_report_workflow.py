@@ -23,6 +23,7 @@ solvers:
   cadical195: {}
 time_limit: 5
 shard_size: 100
+ltn: {enabled: false}
 """
 
 

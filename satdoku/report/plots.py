@@ -32,21 +32,27 @@ def _plt():
     return plt
 
 
-def is_reference(run: str) -> bool:
-    """True for a reference solver (python-sat backends, OR-tools), False for our own solvers.
+#: Registry factories of reference (third-party) solvers: python-sat backends and OR-tools.
+REFERENCE_FACTORIES = ("satdoku.solvers.reference:", "satdoku.solvers.cpsat:")
 
-    Decided by the registry factory of the name's stem (``dpll-jw`` -> ``dpll``)."""
+
+def is_reference(run: str) -> bool:
+    """True for a reference solver (python-sat backends, OR-tools CP-SAT), False for our own
+    (DPLL, CDCL, CSP backtracking). Decided by the registry factory of the solver name, or of
+    its stem for an unregistered variant name (``dpll-x`` -> ``dpll``)."""
     from satdoku.solvers.registry import SOLVERS
 
     base = run.split("/")[0]
     for name in (base, base.split("-")[0]):
         if name in SOLVERS:
-            return SOLVERS[name].factory.startswith("satdoku.solvers.reference")
-    return base.split("-")[0] in ("cpsat", "ortools")
+            return SOLVERS[name].factory.startswith(REFERENCE_FACTORIES)
+    return False
 
 
 #: Line style per encoding when a plot shows several encodings (the colour stays the solver's).
 ENCODING_LINES = {"extended": "-", "efficient": "--", "minimal": ":", "direct": "-"}
+#: Marker fill per encoding, so encodings stay apart where no line is drawn (many instances).
+ENCODING_FILLS = {"extended": "full", "efficient": "left", "minimal": "none", "direct": "full"}
 
 
 def _style(run: str, index: int, by_encoding: bool = False) -> dict:
@@ -56,8 +62,9 @@ def _style(run: str, index: int, by_encoding: bool = False) -> dict:
     ref = is_reference(run)
     enc = run.split("/")[1] if "/" in run else ""
     ls = ENCODING_LINES.get(enc, "-.") if by_encoding else ("--" if ref else "-")
+    fill = ENCODING_FILLS.get(enc, "bottom") if by_encoding else "full"
     return {"color": colour(run, index), "ls": ls, "marker": "s" if ref else "o",
-            "lw": 1.1 if ref else 1.8}
+            "lw": 1.1 if ref else 1.8, "fill": fill}
 
 
 def _several_encodings(runs) -> bool:
@@ -67,7 +74,8 @@ def _several_encodings(runs) -> bool:
 def _style_note(runs) -> str:
     ours = {is_reference(r) for r in runs} == {True, False}
     if _several_encodings(runs):
-        return ("colour = solver; line: solid = extended, dashed = efficient, dotted = minimal"
+        return ("colour = solver; line / marker: solid / filled = extended, dashed / half = "
+                "efficient, dotted / hollow = minimal"
                 + ("; circles = ours, squares = reference" if ours else ""))
     return "solid = ours, dashed = reference" if ours else ""
 
@@ -128,7 +136,8 @@ def time_per_instance(set_name: str, times: Mapping[str, Sequence[Mapping[str, s
         st = _style(run, i, _several_encodings(times))
         many = len(pts) > 60
         ax.plot(xs, ys, color=st["color"], ls="none" if many else st["ls"], lw=st["lw"] * 0.7,
-                marker=st["marker"], ms=2.5 if many else 4, alpha=0.85, label=run,
+                marker=st["marker"], ms=3 if many else 4, fillstyle=st["fill"], alpha=0.85,
+                label=run,
                 rasterized=many)
         to = [x for x, y in pts if y is None]
         if to:
@@ -168,7 +177,8 @@ def cactus(title: str, solved_times: Mapping[str, Sequence[float]], out: str | P
         series[run] = ys
         st = _style(run, i, _several_encodings(solved_times))
         ax.plot(range(1, len(ys) + 1), ys, color=st["color"], ls=st["ls"], lw=st["lw"],
-                marker=st["marker"], ms=3.5, markevery=max(1, len(ys) // 25) if ys else 1,
+                marker=st["marker"], ms=4, fillstyle=st["fill"],
+                markevery=max(1, len(ys) // 25) if ys else 1,
                 label=f"{run} ({len(ys)}/{total})")
     _limit_line(ax, time_limit)
     ax.axvline(total, color="0.6", lw=0.8, ls="-.", label=f"all {total} instances")

@@ -72,26 +72,32 @@ def cactus_data(df) -> dict[str, tuple[int, dict[str, list[float]]]]:
     return out
 
 
-def _base(solver: str, variants: Mapping[str, Mapping] | None) -> str:
-    from satdoku.solvers.registry import resolve
+def _is_ours_sat(solver: str, variants: Mapping[str, Mapping] | None) -> bool:
+    """Our DPLL/CDCL, a registered variant of them (``dpll-jw``, ``cdcl-luby``) or a configured
+    variant naming one of them as its base."""
+    from satdoku.solvers.registry import SOLVERS, resolve
 
     try:
-        return resolve(solver, dict(variants or {}))[0]  # type: ignore[arg-type]
+        base = resolve(solver, dict(variants or {}))[0]  # type: ignore[arg-type]
     except KeyError:
-        return solver.split("-")[0]
+        base = solver.split("-")[0]
+    if base in OURS:
+        return True
+    return base in SOLVERS and SOLVERS[base].factory.split(":")[0] == "satdoku.solvers.own"
 
 
 def scatter_pairs(df, variants: Mapping[str, Mapping] | None = None
                   ) -> dict[tuple[str, str], list[tuple[float | None, float | None, str]]]:
     """{(our solver, reference solver): [(reference s, our s, family)]}: our cdcl/dpll (and their
-    variants) against every reference solver present, joined per set, instance and encoding
-    (a puzzle-level reference, encoding 'direct', is joined with every encoding of ours).
+    variants) against every reference solver present (python-sat backends, CP-SAT), joined per
+    set, instance and encoding (a puzzle-level reference, encoding 'direct', is joined with every
+    encoding of ours).
     None marks an unsolved instance. No pair when either side is missing."""
     from satdoku.report.plots import is_reference
 
     valid = df[df["status"] != "INVALID"]
     solvers = list(dict.fromkeys(valid["solver"]))
-    ours = [s for s in solvers if _base(s, variants) in OURS]
+    ours = [s for s in solvers if _is_ours_sat(s, variants)]
     refs = [s for s in solvers if is_reference(s) and s not in ours]
     out: dict[tuple[str, str], list[tuple[float | None, float | None, str]]] = {}
     for o in ours:

@@ -79,9 +79,15 @@ def _size_files():
 
 
 def _hook_pages(wildcards=None):
-    """Report pages other rule files add to all_targets() (CSP variants table and "largest n"
-    plot, LTN metrics pages): the summary waits for them and includes them."""
-    return [t for t in all_targets() if re.match(r"results/Reports/(csp|ltn_)", t)]
+    """Report pages other rule files make (CSP variants table and "largest n" plot from the
+    targets in all_targets(), LTN metrics pages from ltn_targets()): the summary waits for them
+    and includes them."""
+    targets = all_targets() + (ltn_targets() if "ltn_targets" in globals() else [])
+    return [
+        t
+        for t in targets
+        if re.match(r"results/Reports/(csp|ltn_)", t) and t.endswith((".md", ".png", ".csv"))
+    ]
 
 
 rule table_set:

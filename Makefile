@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= 8
 
-.PHONY: run test lint report clean install
+.PHONY: run test test-cluster lint report clean install
 
 install: $(STAMP)
 
@@ -22,6 +22,11 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# Real single-node SLURM (root; installs the Debian packages if missing): the tiny config through
+# profiles/slurm must give the local run's SatSols. The test starts and stops the daemons itself.
+test-cluster: $(STAMP)
+	SATDOKU_TEST_CLUSTER=1 $(BIN)/python -m pytest -q -s -m cluster tests/cluster
 
 # the HTML report needs the workflow's outputs: run (or finish) the workflow first, then report
 report: run

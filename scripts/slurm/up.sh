@@ -9,13 +9,17 @@
 #
 # Idempotent: if every daemon recorded in the state directory is alive and the node answers, it
 # does nothing; otherwise it stops any leftovers it started earlier and starts afresh.
-# Needs root (installs packages, starts munged as munge). Clients need SLURM_CONF from env.sh.
+# Needs root (installs packages, starts munged as munge).
+#
+# Usage: up.sh            bring the cluster up (or confirm it is up)
+#        up.sh --check    exit 0 if the cluster started here is up and its node idle, else 1
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=common.sh
 source "$HERE/common.sh"
 
 [[ "$(id -u)" == 0 ]] || die "must run as root (installs packages and starts system daemons)"
+export PATH="$PATH:/usr/sbin:/sbin"
 T0=$SECONDS
 NODE="$(hostname -s)"
 
@@ -202,6 +206,11 @@ EOF
 }
 
 main() {
+    if [[ "${1:-}" == --check ]]; then
+        [[ -d "$STARTED_DIR" ]] && cluster_healthy
+        return
+    fi
+    [[ $# == 0 ]] || die "unknown argument: $1 (usage: up.sh [--check])"
     mkdir -p "$SATDOKU_SLURM_DIR"
     chmod 755 "$SATDOKU_SLURM_DIR"
     install_packages

@@ -37,6 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "e.g. results/Reports/ltn_4 (writes .md, .json, PNGs)")
     parser.add_argument("--q2-limit", type=int, default=200,
                         help="with --evaluate: open test boards per kind used for Q2/Q3")
+    parser.add_argument("--q1-extra", type=int, default=0,
+                        help="with --evaluate: fresh closed boards per Q1 kind (9x9 and up)")
 
 
 def _read(path: Path, fmt: str) -> list:
@@ -63,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
             return 1
         try:
             summary = evaluate(args.evaluate, args.size, args.models, args.epochs_tsv,
-                               args.report, settings, args.q2_limit)
+                               args.report, settings, args.q2_limit, args.q1_extra)
         except MissingModel as e:
             print(f"error: {e}", file=sys.stderr)
             return 2

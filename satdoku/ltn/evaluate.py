@@ -10,30 +10,60 @@ from __future__ import annotations
 
 import csv
 import json
+import random
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
 from satdoku.heuristics import MoveMemory
 from satdoku.ltn.classify import ClassifySettings, classify, load_models, model_path
-from satdoku.ltn.dataset import read_split
+from satdoku.ltn.dataset import INVALID_SUBKINDS, Example, check_labels, read_split
 
 
 def _rate(num: int, den: int) -> float | None:
     return round(num / den, 6) if den else None
 
 
+def fresh_closed_boards(size: int, per_subkind: int, exclude: set, seed: int) -> list[Example]:
+    """Closed boards from grids outside the data set: one valid board and one board per
+    invalid subkind per grid (for a larger Q1 test than the split holds)."""
+    from satdoku import generate as gen
+
+    rng = random.Random(f"q1-extra-{seed}")
+    box = round(size**0.5)
+    out: list[Example] = []
+    made = 0
+    while made < per_subkind:
+        grid = gen.complete_grid(box, rng)
+        if grid.givens in exclude:
+            continue
+        exclude.add(grid.givens)
+        made += 1
+        out.append(Example(grid.givens, "closed_valid"))
+        for sub in INVALID_SUBKINDS:
+            p = gen.row_swap(grid, rng) if sub == "row_swap" else gen.corrupt(grid, int(sub[-1]),
+                                                                                rng)
+            out.append(Example(p.givens, "closed_invalid", sub))
+    check_labels(out)
+    return out
+
+
 def evaluate(dataset: Path, size: int, models_dir: Path, epochs_tsv: Path | None,
              prefix: Path, settings: ClassifySettings | None = None,
-             q2_limit: int = 200) -> dict:
-    """Score the test split; returns (and writes) the summary."""
+             q2_limit: int = 200, q1_extra: int = 0) -> dict:
+    """Score the test split (plus ``q1_extra`` fresh closed boards per Q1 subkind, from grids
+    outside the data set; 4x4 has too few grids for that); returns and writes the summary."""
     from satdoku.ltn import model as model_mod
 
     settings = settings or ClassifySettings()
     t_start = time.perf_counter()
     test = read_split(dataset, "test")
-    train_valid = {e.board for e in read_split(dataset, "train") if e.kind == "closed_valid"}
+    train = read_split(dataset, "train")
+    train_valid = {e.board for e in train if e.kind == "closed_valid"}
     closed = [e for e in test if e.is_closed]
+    if q1_extra and size > 4:
+        known = {e.board for e in train + test + read_split(dataset, "val")}
+        closed += fresh_closed_boards(size, q1_extra, known, settings.seed)
     opened: list = []
     per_kind: Counter = Counter()
     for e in test:
@@ -73,6 +103,7 @@ def evaluate(dataset: Path, size: int, models_dir: Path, epochs_tsv: Path | None
                     for k, v in sorted(q1_by_sub.items())},
         "confusion": {k: dict(v) for k, v in confusion.items()},
         "rule_check_accuracy": 1.0,
+        "fresh_boards_per_subkind": q1_extra if size > 4 else 0,
         "test_valid_grids_seen_in_training": sum(1 for e in closed if e.kind == "closed_valid"
                                                  and e.board in train_valid),
         "seconds_per_board": round(q1_secs / max(1, len(closed)), 6),
@@ -250,6 +281,8 @@ def _markdown(s: dict, prefix: Path) -> str:
         lines.append(f"| {k} | {v['boards']} | {_pct(v['accuracy'])} |")
     lines += [
         "",
+        f"Boards: the test split plus {q1['fresh_boards_per_subkind']} fresh boards per kind "
+        "from grids outside the data set. "
         f"Test valid grids also in the training set: "
         f"{q1['test_valid_grids_seen_in_training']} (splits are built from disjoint pools of "
         "grids" + ("; only 288 valid 4x4 grids exist, so the 4x4 valid class is small and each "

@@ -14,6 +14,8 @@ rule ltn_dataset:
         manifest="results/LTN/datasets/{size}/manifest.json",
     log:
         "results/logs/ltn/dataset_{size}.log",
+    benchmark:
+        "results/benchmarks/ltn/dataset_{size}.tsv"
     wildcard_constraints:
         size=r"\d+",
     resources:
@@ -46,6 +48,8 @@ rule ltn_train:
         tsv="results/LTN/models/ltn_{size}.tsv",
     log:
         "results/logs/ltn/train_{size}.log",
+    benchmark:
+        "results/benchmarks/ltn/train_{size}.tsv"
     wildcard_constraints:
         size=r"\d+",
     threads: 1
@@ -77,6 +81,8 @@ rule ltn_evaluate:
         q2="results/Reports/ltn_{size}_q2_decisions.png",
     log:
         "results/logs/ltn/evaluate_{size}.log",
+    benchmark:
+        "results/benchmarks/ltn/evaluate_{size}.tsv"
     wildcard_constraints:
         size=r"\d+",
     threads: 1
@@ -85,6 +91,7 @@ rule ltn_evaluate:
         runtime=60,
     params:
         q2_limit=lambda w: ltn_value("q2_limit", w.size, 100),
+        q1_extra=lambda w: ltn_value("q1_extra", w.size, 0),
         steps=lambda w: ltn_value("ltn_steps", w.size, 100),
         rounds=lambda w: ltn_value("ltn_rounds", w.size, 2),
         seed=lambda w: ltn_value("seed", w.size, 0),
@@ -92,5 +99,6 @@ rule ltn_evaluate:
         "satdoku classify --evaluate results/LTN/datasets/{wildcards.size} "
         "--size {wildcards.size} --models results/LTN/models --epochs-tsv {input.tsv} "
         "--report results/Reports/ltn_{wildcards.size} --q2-limit {params.q2_limit} "
+        "--q1-extra {params.q1_extra} "
         "--ltn-steps {params.steps} --ltn-rounds {params.rounds} --seed {params.seed} "
         "> {log} 2>&1"

@@ -19,7 +19,7 @@ from satdoku.report.families import INVALID_FAMILY, slug, sort_key
 OURS = ("cdcl", "dpll")
 
 #: Glob patterns (under results/Reports) of pages other stages write, shown when present.
-EXTRA_PAGES = {"CSP variants": ("csp*.md", "csp*.png", "csp*.csv"),
+EXTRA_PAGES = {"CSP variants": ("csp*.md", "csp*.png", "csp*.csv", "csp*.tsv"),
                "LTN metrics": ("ltn_*.md", "ltn_*.png")}
 
 _CSS = """body{font-family:sans-serif;margin:1.5em;max-width:90em}
@@ -176,7 +176,7 @@ def summary_html(table, probs: Sequence[str], time_limit: float | None,
     if encodings_table is not None and len(encodings_table):
         parts += ["<h2>Encodings compared (means per instance)</h2>", to_html(encodings_table)]
     for section, files in pages.items():
-        texts = [f for f in files if f.suffix in (".md", ".csv")]
+        texts = [f for f in files if f.suffix == ".md"]
         if texts:
             parts.append(f"<h2>{html.escape(section)}</h2>")
             for f in texts:

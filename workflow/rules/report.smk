@@ -79,14 +79,16 @@ def _size_files():
 
 
 def _hook_pages(wildcards=None):
-    """Report pages other rule files make (CSP variants table and "largest n" plot from the
-    targets in all_targets(), LTN metrics pages from ltn_targets()): the summary waits for them
-    and includes them."""
+    """Report pages other rule files make (CSP variants table and "largest n" plot from
+    csp_targets(), LTN metrics pages from ltn_targets(), or such pages in all_targets()): the
+    summary waits for them and includes them."""
     targets = all_targets() + (ltn_targets() if "ltn_targets" in globals() else [])
+    targets += csp_targets() if "csp_targets" in globals() else []
     return [
         t
         for t in targets
-        if re.match(r"results/Reports/(csp|ltn_)", t) and t.endswith((".md", ".png", ".csv"))
+        if re.match(r"results/Reports/(csp|ltn_)", t)
+        and t.endswith((".md", ".png", ".csv", ".tsv"))
     ]
 
 

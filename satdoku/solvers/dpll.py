@@ -26,6 +26,7 @@ index arithmetic in the hot loop.
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -67,7 +68,7 @@ class Dpll:
         self,
         num_vars: int,
         clauses: Iterable[Iterable[int]],
-        heuristic: str = "jw",
+        heuristic: str = "vsids",
         pure_literals: bool = False,
         seed: int = 0,
         proof: TextIO | None = None,
@@ -92,21 +93,30 @@ class Dpll:
         self.bump = 1.0
         self.empty_clause = False
         units: list[int] = []
-        for raw in clauses:
-            clause = list(dict.fromkeys(raw))  # drop repeated literals, keep order
-            if any(-lit in clause for lit in clause):
-                continue  # a tautology constrains nothing
-            if not clause:
-                self.empty_clause = True
-            elif len(clause) == 1:
-                units.append(clause[0])
-            else:
-                index = len(self.clauses)
-                self.clauses.append(clause)
-                self.watches[clause[0]].append(index)
-                self.watches[clause[1]].append(index)
-            for lit in clause:  # initial VSIDS scores: occurrence counts
-                self.activity[abs(lit)] += 1.0
+        watches, activity, kept = self.watches, self.activity, self.clauses
+        gc_was_on = gc.isenabled()
+        gc.disable()  # thousands of small lists, none cyclic: collections here are pure waste
+        try:
+            for raw in clauses:
+                clause = list(raw)
+                distinct = set(clause)
+                if len(distinct) != len(clause):
+                    clause = list(dict.fromkeys(clause))  # drop repeated literals, keep order
+                if any(-lit in distinct for lit in clause):
+                    continue  # a tautology constrains nothing
+                if len(clause) > 1:
+                    watches[clause[0]].append(len(kept))
+                    watches[clause[1]].append(len(kept))
+                    kept.append(clause)
+                elif clause:
+                    units.append(clause[0])
+                else:
+                    self.empty_clause = True
+                for lit in clause:  # initial VSIDS scores: occurrence counts
+                    activity[abs(lit)] += 1.0
+        finally:
+            if gc_was_on:
+                gc.enable()
         self.units = units
 
     # --- assignment and unit propagation ----------------------------------------------------
@@ -350,7 +360,7 @@ class Dpll:
 def solve(
     num_vars: int,
     clauses: Iterable[Iterable[int]],
-    heuristic: str = "jw",
+    heuristic: str = "vsids",
     time_limit: float | None = None,
     **options: object,
 ) -> tuple[str, list[int] | None, dict[str, int]]:

@@ -18,10 +18,12 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/sat.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/ltn.smk"
+include: "workflow/rules/csp.smk"
 
 
 rule all:
     input:
         all_targets(),
         ltn_targets(),
+        csp_targets(),
     default_target: True

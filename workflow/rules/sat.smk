@@ -48,7 +48,7 @@ rule solve_cnf:
     params:
         version=lambda w: solver_version(w.solver),
         variant=lambda w: solver_variant(w.solver),
-        time_limit=TIME_LIMIT,
+        time_limit=lambda w: float(SETS[w.set].get("time_limit", TIME_LIMIT)),
     log:
         "results/logs/solve/{solver}/{encoding}/{set}/{shard}.log",
     threads: 1
@@ -73,7 +73,7 @@ rule solve_puzzle:
     params:
         version=lambda w: solver_version(w.solver),
         variant=lambda w: solver_variant(w.solver),
-        time_limit=TIME_LIMIT,
+        time_limit=lambda w: float(SETS[w.set].get("time_limit", TIME_LIMIT)),
     log:
         "results/logs/solve/{solver}/direct/{set}/{shard}.log",
     threads: 1

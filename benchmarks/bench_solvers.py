@@ -3,7 +3,8 @@
 For every instance set the puzzles are encoded once (extended encoding) into DIMACS files in a
 cache directory; then, instance by instance, every solver decides the same file back to back:
 
-* ``minisat22`` — python-sat: ``CNF(from_file)`` + ``Minisat22(bootstrap_with=...)`` + solve;
+* ``minisat22`` — python-sat: ``CNF(from_file)`` + ``Minisat22(bootstrap_with=...)`` + solve
+  (SATLIB files: python-sat cannot parse the ``%`` trailer, so the text is cut there first);
 * ``cdcl`` — our vectorised reader + the numba CDCL (kernel loaded once, before timing);
 * ``dpll`` — our reader + the pure-Python DPLL (9x9 sets and SATLIB only: it is the teaching mode).
 
@@ -141,7 +142,11 @@ def run_minisat(path: Path, time_limit: float) -> Run:
     from pysat.solvers import Minisat22
 
     t0 = time.perf_counter()
-    cnf = CNF(from_file=str(path))
+    try:
+        cnf = CNF(from_file=str(path))
+    except ValueError:  # python-sat's parser rejects SATLIB's '%' trailer: cut it off first
+        text = path.read_text()
+        cnf = CNF(from_string=text[: text.index("\n%")] if "\n%" in text else text)
     with Minisat22(bootstrap_with=cnf.clauses) as solver:
         t1 = time.perf_counter()
         sat = solver.solve()

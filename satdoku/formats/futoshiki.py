@@ -188,7 +188,8 @@ class _GridBuilder:
         values, spans, signs, err = _parse_cell_row(text)
         if err:
             self.error = self.error or f"line {lineno}: {err}"
-            values = values or [0] * max(self.n, 1)
+            ntok = sum(1 for t in _CELL_TOKEN.findall(text) if t not in "<>")
+            values = [0] * (self.n or max(ntok, 1))  # keep the grid's shape to resync
         if self.rows and len(values) != self.n and not self.error:
             self.error = f"line {lineno}: {len(values)} cells, expected {self.n}"
         r = len(self.rows)

@@ -29,8 +29,10 @@ from __future__ import annotations
 import gc
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
+from itertools import chain
 from typing import ClassVar, TextIO
 
 from satdoku.solvers.base import SAT, TIMEOUT, UNSAT
@@ -98,22 +100,33 @@ class Dpll:
         gc.disable()  # thousands of small lists, none cyclic: collections here are pure waste
         try:
             for raw in clauses:
-                clause = list(raw)
-                distinct = set(clause)
-                if len(distinct) != len(clause):
-                    clause = list(dict.fromkeys(clause))  # drop repeated literals, keep order
-                if any(-lit in distinct for lit in clause):
-                    continue  # a tautology constrains nothing
-                if len(clause) > 1:
+                clause = list(raw)  # our own copy: propagation reorders the literals
+                size = len(clause)
+                if size == 2:  # most clauses of a Sudoku: check them the cheap way
+                    if clause[0] == -clause[1]:
+                        continue  # a tautology constrains nothing
+                    if clause[0] == clause[1]:
+                        clause, size = clause[:1], 1
+                elif size > 2:
+                    distinct = set(clause)
+                    if len(distinct) != size:  # drop repeated literals, keep order
+                        clause = list(dict.fromkeys(clause))
+                        size = len(clause)
+                    if any(-lit in distinct for lit in clause):
+                        continue
+                if size > 1:
                     watches[clause[0]].append(len(kept))
                     watches[clause[1]].append(len(kept))
                     kept.append(clause)
-                elif clause:
+                elif size == 1:
                     units.append(clause[0])
                 else:
                     self.empty_clause = True
-                for lit in clause:  # initial VSIDS scores: occurrence counts
-                    activity[abs(lit)] += 1.0
+            # initial VSIDS scores: how often each variable occurs
+            for var, count in Counter(map(abs, chain.from_iterable(kept))).items():
+                activity[var] += count
+            for lit in units:
+                activity[abs(lit)] += 1.0
         finally:
             if gc_was_on:
                 gc.enable()

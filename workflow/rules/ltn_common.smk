@@ -31,8 +31,9 @@ def ltn_value(key, size, default=None):
 
 
 def ltn_targets():
-    """Every LTN output of the configured sizes (for rule all); [] when ltn.enabled is false."""
-    if not LTN.get("enabled", True):
+    """Every LTN output of the configured sizes (for rule all); [] when the config has no ltn
+    section (e.g. a SAT-only configuration) or ltn.enabled is false."""
+    if not config.get("ltn") or not LTN.get("enabled", True):
         return []
     out = []
     for size in LTN_SIZES:

@@ -21,6 +21,21 @@ include: "workflow/rules/ltn.smk"
 include: "workflow/rules/csp.smk"
 
 
+# On a cluster these cheap gathering and reporting rules run in the main Snakemake process: a
+# SLURM job's fixed cost (sbatch, queue, Snakemake starting twice) exceeds their work. Locally
+# this changes nothing. See profiles/slurm/config.yaml.
+localrules:
+    gather_sols,
+    gather_times,
+    report_set,
+    check_set,
+    table_set,
+    cactus,
+    scatter,
+    encodings,
+    summary,
+
+
 rule all:
     input:
         all_targets(),

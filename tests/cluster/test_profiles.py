@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,19 @@ SLURM = ROOT / "profiles" / "slurm" / "config.yaml"
 DEFAULT = ROOT / "profiles" / "default" / "config.yaml"
 #: Rules that run no command of their own (Snakemake handles them in the main process).
 TARGET_RULES = {"all"}
+
+
+def local_rules() -> set[str]:
+    """Rules named in a ``localrules:`` directive or marked ``localrule: True``."""
+    names: set[str] = set()
+    for path in [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]:
+        text = path.read_text()
+        for block in re.findall(r"^localrules:((?:[ \t]*\S.*\n?|\s*\n)+?)(?=^\S|\Z)", text, re.M):
+            names |= {n for n in re.split(r"[\s,]+", block) if n}
+        for name, body in re.findall(r"^rule (\w+):\n((?:[ \t]+.*\n|\n)*)", text, re.M):
+            if re.search(r"^\s+localrule:\s*True", body, re.M):
+                names.add(name)
+    return names
 
 
 @pytest.fixture(scope="module")
@@ -48,10 +62,13 @@ def test_every_rule_of_the_workflow_has_a_slurm_group(rules: set[str]) -> None:
     groups = yaml.safe_load(SLURM.read_text())["groups"]
     unknown = set(groups) - rules
     assert not unknown, f"profiles/slurm groups name rules the workflow does not have: {unknown}"
-    ungrouped = rules - set(groups) - TARGET_RULES
+    local = local_rules()
+    assert local <= rules, f"localrules name rules the workflow does not have: {local - rules}"
+    assert not local & set(groups), "a local rule runs in the main process; do not group it"
+    ungrouped = rules - set(groups) - local - TARGET_RULES
     assert not ungrouped, (
         f"rules {sorted(ungrouped)} have no group in profiles/slurm/config.yaml: each would be "
-        "its own SLURM job (seconds of overhead); add it to a group there"
+        "its own SLURM job (seconds of overhead); add it to a group there or make it local"
     )
     assert groups["normalize"] == groups["solve_cnf"] == groups["decode"]
 

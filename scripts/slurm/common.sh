@@ -32,6 +32,13 @@ export SLURM_CONF="$ETC_DIR/slurm.conf"
 log() { printf '[slurm %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
+# True while process $1 exists and is not a zombie (pid 1 here may reap its orphans late).
+pid_alive() {
+    [[ "$1" =~ ^[0-9]+$ ]] || return 1
+    [[ -e "/proc/$1" ]] || return 1
+    [[ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]]
+}
+
 # Echo the PID we recorded for daemon $1 if that process is still alive and still runs the
 # program we started (guards against a recycled PID); return 1 otherwise.
 started_pid() {
@@ -39,7 +46,7 @@ started_pid() {
     [[ -f "$pidfile" ]] || return 1
     pid="$(cat "$pidfile")"
     [[ "$pid" =~ ^[0-9]+$ ]] || return 1
-    kill -0 "$pid" 2>/dev/null || return 1
+    pid_alive "$pid" || return 1
     comm="$(cat "/proc/$pid/comm" 2>/dev/null || true)"
     [[ "$comm" == "$name" ]] || return 1
     echo "$pid"

@@ -36,14 +36,14 @@ stop() {
     for name in "${!pids[@]}"; do
         pid="${pids[$name]}"
         for ((i = 0; i < 150; i++)); do
-            kill -0 "$pid" 2>/dev/null || break
+            pid_alive "$pid" || break
             sleep 0.1
         done
-        if kill -0 "$pid" 2>/dev/null; then
+        if pid_alive "$pid"; then
             say "$name (pid $pid) ignored SIGTERM for 15 s; sending SIGKILL"
             kill -KILL "$pid" 2>/dev/null || true
             for ((i = 0; i < 50; i++)); do
-                kill -0 "$pid" 2>/dev/null || break
+                pid_alive "$pid" || break
                 sleep 0.1
             done
         fi
@@ -76,7 +76,7 @@ main() {
     if [[ -L "$DEFAULT_CONF" && "$(readlink "$DEFAULT_CONF")" == "$SLURM_CONF" ]]; then
         rm -f "$DEFAULT_CONF"
     fi
-    if [[ -f /run/munge/munged.pid ]] && ! kill -0 "$(cat /run/munge/munged.pid)" 2>/dev/null; then
+    if [[ -f /run/munge/munged.pid ]] && ! pid_alive "$(cat /run/munge/munged.pid)"; then
         rm -f /run/munge/munged.pid
     fi
     if ((PURGE)); then

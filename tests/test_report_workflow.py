@@ -24,6 +24,7 @@ solvers:
 time_limit: 5
 shard_size: 100
 ltn: {enabled: false}
+csp_experiment: {enabled: false}
 """
 
 

@@ -80,6 +80,9 @@ def test_problems_found_and_listed_first(df):
     red = page.index("color:#b00000")
     assert red < page.index("<table>") and page.index("failed verification") < page.index(
         "<table>")
+    rows = page[page.index("<table>"):].split("<tr")
+    red_rows = [r for r in rows if "#b00000" in r]
+    assert len(red_rows) == 1 and "<td>cdcl</td>" in red_rows[0]  # the wrong answer's row
 
 
 def test_all_clear_is_green_and_html_is_escaped():

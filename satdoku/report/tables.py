@@ -97,11 +97,14 @@ def to_markdown(table) -> str:
 
 
 def to_html(table) -> str:
-    """An HTML table (escaped), styled by the page that embeds it."""
+    """An HTML table (escaped); a row with failed verifications is red."""
     head, body = _cells(table)
+    failed = list(table["failed"]) if "failed" in table.columns else [0] * len(body)
     out = ["<table>", "<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>"]
-    for row in body:
-        out.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>")
+    for row, bad in zip(body, failed, strict=True):
+        style = ' style="color:#b00000;font-weight:bold"' if bad else ""
+        out.append(f"<tr{style}>" + "".join(f"<td>{html.escape(c)}</td>" for c in row)
+                   + "</tr>")
     out.append("</table>")
     return "\n".join(out) + "\n"
 

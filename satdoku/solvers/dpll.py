@@ -2,10 +2,12 @@
 
 The algorithm is the classic Davis-Putnam-Logemann-Loveland search, done properly:
 
-* **Unit propagation with two watched literals.** Each clause watches two of its literals
-  (kept in positions 0 and 1). A clause only needs attention when a watched literal becomes
-  false: then we look for another non-false literal to watch; if there is none, the clause is
-  unit (the other watch is implied) or, if the other watch is false too, in conflict.
+* **Unit propagation with two watched literals.** A binary clause ``a or b`` is an implication
+  both ways (``a`` false makes ``b`` true and vice versa) and is kept as such. Each longer
+  clause watches two of its literals (kept in positions 0 and 1) and only needs attention when
+  a watched literal becomes false: then we look for another non-false literal to watch; if
+  there is none, the clause is unit (the other watch is implied) or, if the other watch is
+  false too, in conflict.
 * **Optional pure-literal elimination.** A literal whose negation occurs in no open clause can
   be set true without losing solutions.
 * **Chronological backtracking**, iteratively (an explicit stack of decision levels, no
@@ -90,7 +92,10 @@ class Dpll:
         self.qhead = 0  # trail[qhead:] are assigned but not yet propagated
         self.levels: list[tuple[int, bool, int]] = []  # (branch literal, flipped?, trail length)
         self.watches: list[list[int]] = [[] for _ in range(2 * num_vars + 1)]
-        self.clauses: list[list[int]] = []
+        self.clauses: list[list[int]] = []  # clauses of three or more literals (watched)
+        self.binaries: list[list[int]] = []  # two-literal clauses, also kept as implications
+        # implied[lit]: literals that become true as soon as ``lit`` is false (binary clauses)
+        self.implied: list[list[int]] = [[] for _ in range(2 * num_vars + 1)]
         self.activity = [0.0] * (num_vars + 1)
         self.bump = 1.0
         self.empty_clause = False
@@ -114,7 +119,11 @@ class Dpll:
                         size = len(clause)
                     if any(-lit in distinct for lit in clause):
                         continue
-                if size > 1:
+                if size == 2:
+                    self.implied[clause[0]].append(clause[1])
+                    self.implied[clause[1]].append(clause[0])
+                    self.binaries.append(clause)
+                elif size > 2:
                     watches[clause[0]].append(len(kept))
                     watches[clause[1]].append(len(kept))
                     kept.append(clause)
@@ -123,7 +132,7 @@ class Dpll:
                 else:
                     self.empty_clause = True
             # initial VSIDS scores: how often each variable occurs
-            for var, count in Counter(map(abs, chain.from_iterable(kept))).items():
+            for var, count in Counter(map(abs, chain(*kept, *self.binaries))).items():
                 activity[var] += count
             for lit in units:
                 activity[abs(lit)] += 1.0
@@ -142,10 +151,16 @@ class Dpll:
     def propagate(self) -> list[int] | None:
         """Unit propagation over the watched literals; returns a conflicting clause or None."""
         value, watches, clauses, trail = self.value, self.watches, self.clauses, self.trail
+        implied = self.implied
         while self.qhead < len(trail):
             false_lit = -trail[self.qhead]
             self.qhead += 1
             self.stats.propagations += 1
+            for other in implied[false_lit]:  # binary clauses (false_lit or other)
+                if value[other] == FALSE:
+                    return [false_lit, other]
+                if value[other] == UNSET:
+                    self.assign(other)
             watching = watches[false_lit]
             watches[false_lit] = keep = []
             for k, index in enumerate(watching):
@@ -188,7 +203,7 @@ class Dpll:
     def open_clauses(self) -> Iterable[list[int]]:
         """The unassigned literals of every clause not yet satisfied (one scan of the formula)."""
         value = self.value
-        for clause in self.clauses:
+        for clause in chain(self.binaries, self.clauses):
             free = []
             for lit in clause:
                 v = value[lit]

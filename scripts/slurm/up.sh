@@ -62,11 +62,19 @@ install_packages() {
         chmod 755 /usr/sbin/policy-rc.d
         own_policy=1
     fi
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${SLURM_PACKAGES[@]}" \
-        >"$SATDOKU_SLURM_DIR/apt.log" 2>&1 || { tail -n 30 "$SATDOKU_SLURM_DIR/apt.log" >&2; \
-        ((own_policy)) && rm -f /usr/sbin/policy-rc.d; die "apt-get install failed"; }
+    local attempt ok=0
+    for attempt in 1 2 3; do  # a mirror hiccup should not fail CI
+        if apt-get update -qq >"$SATDOKU_SLURM_DIR/apt.log" 2>&1 \
+            && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+                "${SLURM_PACKAGES[@]}" >>"$SATDOKU_SLURM_DIR/apt.log" 2>&1; then
+            ok=1
+            break
+        fi
+        log "apt-get failed (attempt $attempt of 3)"
+        sleep $((attempt * 5))
+    done
     ((own_policy)) && rm -f /usr/sbin/policy-rc.d
+    ((ok)) || { tail -n 30 "$SATDOKU_SLURM_DIR/apt.log" >&2; die "apt-get install failed"; }
     log "packages installed"
 }
 

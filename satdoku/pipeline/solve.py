@@ -17,7 +17,7 @@ from satdoku.cnf.bundle import read_bundle
 from satdoku.cnf.dimacs import format_solver_output
 from satdoku.pipeline.instances import read_instances
 from satdoku.pipeline.times import times_row, write_tsv
-from satdoku.solvers.base import ERROR, INVALID, UNSAT, Result
+from satdoku.solvers.base import ERROR, INVALID, SAT, TIMEOUT, UNSAT, Result
 from satdoku.solvers.registry import make_solver
 
 
@@ -42,6 +42,22 @@ def _certify(cnf: Any, result: Result) -> None:
         result.message = (result.message + " " if result.message else "") + "proof checked"
 
 
+#: Grace past the time limit for a clean stop (interrupt latency, process teardown).
+LIMIT_GRACE = 0.05
+
+
+def enforce_limit(result: Result, time_limit: float | None) -> Result:
+    """An answer that arrived after the time limit is a TIMEOUT, whatever it said: every solver
+    is held to the same limit (a solver that loads slowly before its own clock starts must not
+    win extra time). The late answer is kept in the message."""
+    if (time_limit is not None and result.status in (SAT, UNSAT)
+            and result.total_seconds > time_limit + LIMIT_GRACE):
+        result.message = (f"answered {result.status} after {result.total_seconds:.2f} s, "
+                          f"past the {time_limit:g} s limit")
+        result.status, result.model, result.board = TIMEOUT, None, None
+    return result
+
+
 def solve_cnf_shard(bundle: str | Path, out: str | Path, times: str | Path, solver_name: str,
                     variants: dict[str, dict[str, Any]] | None = None,
                     time_limit: float | None = None) -> dict[str, int]:
@@ -64,6 +80,7 @@ def solve_cnf_shard(bundle: str | Path, out: str | Path, times: str | Path, solv
                 result = solver.solve_cnf(entry.cnf, time_limit, **kwargs)
                 if proofs:
                     _certify(entry.cnf, result)
+            enforce_limit(result, time_limit)
             fh.write(f"c status {result.status}"
                      + (f" {result.message}" if result.message else "") + "\n")
             fh.write(f"c time {result.total_seconds:.6f} search {result.solve_seconds:.6f}\n")
@@ -87,7 +104,7 @@ def solve_puzzle_shard(instances: str | Path, sols: str | Path, times: str | Pat
         if rec.puzzle is None:
             result = Result(INVALID, message=rec.error or "")
         else:
-            result = solver.solve_puzzle(rec.puzzle, time_limit)
+            result = enforce_limit(solver.solve_puzzle(rec.puzzle, time_limit), time_limit)
         rows.append(times_row(rec.id, rec.line, result, load1))
         sol_rows.append(sols_row(rec, result.status, result.board, result.message))
         counts[result.status] = counts.get(result.status, 0) + 1

@@ -26,7 +26,8 @@ for _name in CSP_SOLVERS:
 
 
 def csp_targets():
-    """The experiment's outputs, when enabled (rule all and the summary pages ask for them)."""
-    if not CSP or not CSP.get("enabled", True):
+    """The experiment's outputs when the config has an enabled csp_experiment section (rule all
+    and the summary pages ask for them)."""
+    if not config.get("csp_experiment") or not CSP.get("enabled", True):
         return []
     return [f"results/Reports/csp_largest_n.{x}" for x in ("md", "tsv", "png")]

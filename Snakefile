@@ -15,6 +15,7 @@ report: "workflow/report/workflow.rst"
 
 
 include: "workflow/rules/common.smk"
+include: "workflow/rules/report_common.smk"
 include: "workflow/rules/sat.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/ltn.smk"
@@ -37,8 +38,8 @@ localrules:
 
 
 rule all:
+    default_target: True
     input:
         all_targets(),
         ltn_targets(),
         csp_targets(),
-    default_target: True

@@ -13,10 +13,17 @@ SHARD_SIZE = int(config.get("shard_size", 1000))
 TIME_LIMIT = float(config.get("time_limit", 10))
 ENCODINGS = list(config.get("encodings", ["extended"]))
 SOLVERS = {name: dict(opts or {}) for name, opts in config["solvers"].items()}
+
+
 # Rules call the `satdoku` command of the environment running Snakemake: put its bin/ first on
 # PATH so that `.venv/bin/snakemake` works without activating the venv (cluster jobs re-run this).
-os.environ["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
-SATDOKU = "satdoku"  # kept for rule files that still spell the command through it
+envvars:
+    "PATH",
+
+
+os.environ["PATH"] = os.pathsep.join(
+    [os.path.dirname(sys.executable), os.environ.get("PATH", "")]
+)
 PUZZLE_ENCODING = "direct"  # the "encoding" label of puzzle-level solvers (no CNF)
 
 
@@ -28,17 +35,23 @@ def _set_entry(name):
 SETS = {name: _set_entry(name) for name in config["sets"]}
 for _name, _entry in SETS.items():
     if not os.path.exists(_entry["path"]):
-        raise ValueError(f"config: set {_name!r}: file {_entry['path']!r} does not exist")
+        raise ValueError(
+            f"config: set {_name!r}: file {_entry['path']!r} does not exist"
+        )
 for _name in SOLVERS:
     try:
-        registry.make_solver(_name, SOLVERS)  # unknown names and options fail here, by name
+        registry.make_solver(
+            _name, SOLVERS
+        )  # unknown names and options fail here, by name
     except (KeyError, ValueError) as exc:
         raise ValueError(f"config: solvers: {exc.args[0]}") from None
 
 SAT_SOLVERS = [s for s in SOLVERS if registry.level(s, SOLVERS) == "cnf"]
 PUZZLE_SOLVERS = [s for s in SOLVERS if registry.level(s, SOLVERS) == "puzzle"]
-SHARDS = {name: [shard_name(k) for k in range(num_shards(e["path"], SHARD_SIZE))]
-          for name, e in SETS.items()}
+SHARDS = {
+    name: [shard_name(k) for k in range(num_shards(e["path"], SHARD_SIZE))]
+    for name, e in SETS.items()
+}
 
 # Solve jobs share a resource sized to the machine's real cores, whatever --cores says, so that
 # solver timings never come from processes fighting over one core.
@@ -73,21 +86,35 @@ def solver_version(solver):
 
 
 def set_instances(wildcards):
-    return expand("results/Instances/{set}/{shard}.jsonl", set=wildcards.set,
-                  shard=SHARDS[wildcards.set])
+    return expand(
+        "results/Instances/{set}/{shard}.jsonl",
+        set=wildcards.set,
+        shard=SHARDS[wildcards.set],
+    )
 
 
 def all_targets():
     targets = []
     for name in SETS:
-        targets += [f"results/Reports/{name}.txt", f"results/Reports/{name}_time.png",
-                    f"results/Reports/{name}.check"]
+        targets += [
+            f"results/Reports/{name}.txt",
+            f"results/Reports/{name}_time.png",
+            f"results/Reports/{name}.check",
+        ]
         for solver, enc in runs():
             targets.append(f"results/SatSols/{solver}/{enc}/{name}.txt")
             targets.append(f"results/SatOutputTimes/{solver}/{enc}/{name}.tsv")
         targets += [f"results/Reports/{name}_table.{x}" for x in ("md", "csv", "html")]
     # cross-set report (workflow/rules/report.smk)
-    targets += ["reports/summary.md", "reports/summary.csv", "reports/summary.html",
-                "reports/problems.html", "reports/cactus", "reports/scatter",
-                "reports/encodings.md", "reports/encodings.csv", "reports/encodings.png"]
+    targets += [
+        "reports/summary.md",
+        "reports/summary.csv",
+        "reports/summary.html",
+        "reports/problems.html",
+        "reports/cactus",
+        "reports/scatter",
+        "reports/encodings.md",
+        "reports/encodings.csv",
+        "reports/encodings.png",
+    ]
     return targets

@@ -18,6 +18,8 @@ rule ltn_dataset:
         "results/benchmarks/ltn/dataset_{size}.tsv"
     wildcard_constraints:
         size=r"\d+",
+    conda:
+        "../envs/satdoku.yaml"
     resources:
         mem_mb=2000,
         runtime=30,
@@ -52,6 +54,8 @@ rule ltn_train:
         "results/benchmarks/ltn/train_{size}.tsv"
     wildcard_constraints:
         size=r"\d+",
+    conda:
+        "../envs/satdoku.yaml"
     threads: 1
     resources:
         mem_mb=2000,
@@ -85,6 +89,8 @@ rule ltn_evaluate:
         "results/benchmarks/ltn/evaluate_{size}.tsv"
     wildcard_constraints:
         size=r"\d+",
+    conda:
+        "../envs/satdoku.yaml"
     threads: 1
     resources:
         mem_mb=3000,

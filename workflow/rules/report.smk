@@ -2,17 +2,13 @@
 # answer or disagreement. The check runs after the report, so the report always says why.
 
 
-def _run_args(pattern):
-    return lambda w: " ".join(
-        f"{s}/{e}=" + pattern.format(solver=s, encoding=e, set=w.set) for s, e in runs()
-    )
-
-
 rule report_set:
     input:
         instances=set_instances,
         sols=lambda w: [f"results/SatSols/{s}/{e}/{w.set}.tsv" for s, e in runs()],
-        times=lambda w: [f"results/SatOutputTimes/{s}/{e}/{w.set}.tsv" for s, e in runs()],
+        times=lambda w: [
+            f"results/SatOutputTimes/{s}/{e}/{w.set}.tsv" for s, e in runs()
+        ],
     output:
         txt=report(
             "results/Reports/{set}.txt",
@@ -28,14 +24,16 @@ rule report_set:
             subcategory="{set}",
             labels={"set": "{set}", "figure": "time per instance"},
         ),
+    log:
+        "results/logs/report/{set}.log",
+    conda:
+        "../envs/satdoku.yaml"
     params:
         sols=_run_args("results/SatSols/{solver}/{encoding}/{set}.tsv"),
         times=_run_args("results/SatOutputTimes/{solver}/{encoding}/{set}.tsv"),
         time_limit=TIME_LIMIT,
-    log:
-        "results/logs/report/{set}.log",
     shell:
-        "{SATDOKU} pipeline report --set {wildcards.set} --instances {input.instances} "
+        "satdoku pipeline report --set {wildcards.set} --instances {input.instances} "
         "--sols {params.sols} --times {params.times} --time-limit {params.time_limit} "
         "--txt {output.txt} --png {output.png} > {log} 2>&1"
 
@@ -46,12 +44,14 @@ rule check_set:
         sols=lambda w: [f"results/SatSols/{s}/{e}/{w.set}.tsv" for s, e in runs()],
     output:
         "results/Reports/{set}.check",
-    params:
-        sols=_run_args("results/SatSols/{solver}/{encoding}/{set}.tsv"),
     log:
         "results/logs/check/{set}.log",
+    conda:
+        "../envs/satdoku.yaml"
+    params:
+        sols=_run_args("results/SatSols/{solver}/{encoding}/{set}.tsv"),
     shell:
-        "{SATDOKU} pipeline check --set {wildcards.set} --sols {params.sols} --out {output} "
+        "satdoku pipeline check --set {wildcards.set} --sols {params.sols} --out {output} "
         "> {log} 2>&1"
 
 
@@ -63,40 +63,13 @@ REPORT_RUNS = " ".join(f"{s}/{e}" for s, e in runs())
 REPORT_SETS = " ".join(SETS)
 
 
-def _all_set_results(wildcards=None):
-    files = []
-    for name in SETS:
-        files += expand("results/Instances/{set}/{shard}.jsonl", set=name, shard=SHARDS[name])
-        for s, e in runs():
-            files += [f"results/SatSols/{s}/{e}/{name}.tsv",
-                      f"results/SatOutputTimes/{s}/{e}/{name}.tsv"]
-    return files
-
-
-def _size_files():
-    return {f"{e}/{name}": f"results/Reports/cnf_sizes/{e}/{name}.tsv"
-            for e in (ENCODINGS if SAT_SOLVERS else []) for name in SETS}
-
-
-def _hook_pages(wildcards=None):
-    """Report pages other rule files make (CSP variants table and "largest n" plot from
-    csp_targets(), LTN metrics pages from ltn_targets(), or such pages in all_targets()): the
-    summary waits for them and includes them."""
-    targets = all_targets() + (ltn_targets() if "ltn_targets" in globals() else [])
-    targets += csp_targets() if "csp_targets" in globals() else []
-    return [
-        t
-        for t in targets
-        if re.match(r"results/Reports/(csp|ltn_)", t)
-        and t.endswith((".md", ".png", ".csv", ".tsv"))
-    ]
-
-
 rule table_set:
     input:
         instances=set_instances,
         sols=lambda w: [f"results/SatSols/{s}/{e}/{w.set}.tsv" for s, e in runs()],
-        times=lambda w: [f"results/SatOutputTimes/{s}/{e}/{w.set}.tsv" for s, e in runs()],
+        times=lambda w: [
+            f"results/SatOutputTimes/{s}/{e}/{w.set}.tsv" for s, e in runs()
+        ],
     output:
         md="results/Reports/{set}_table.md",
         csv="results/Reports/{set}_table.csv",
@@ -107,12 +80,14 @@ rule table_set:
             subcategory="{set}",
             labels={"set": "{set}", "figure": "solver table"},
         ),
+    log:
+        "results/logs/report/{set}_table.log",
+    conda:
+        "../envs/satdoku.yaml"
     params:
         sols=_run_args("results/SatSols/{solver}/{encoding}/{set}.tsv"),
         times=_run_args("results/SatOutputTimes/{solver}/{encoding}/{set}.tsv"),
         time_limit=TIME_LIMIT,
-    log:
-        "results/logs/report/{set}_table.log",
     shell:
         "satdoku report table --set {wildcards.set} --instances {input.instances} "
         "--sols {params.sols} --times {params.times} --time-limit {params.time_limit} "
@@ -131,6 +106,8 @@ rule cnf_sizes:
         "results/Reports/cnf_sizes/{encoding}/{set}.tsv",
     log:
         "results/logs/report/cnf_sizes/{encoding}/{set}.log",
+    conda:
+        "../envs/satdoku.yaml"
     shell:
         "satdoku report sizes {input} --encoding {wildcards.encoding} --out {output} "
         "> {log} 2>&1"
@@ -148,12 +125,14 @@ rule cactus:
             subcategory="{family}",
             labels={"family": "{family}"},
         ),
+    log:
+        "results/logs/report/cactus.log",
+    conda:
+        "../envs/satdoku.yaml"
     params:
         sets=REPORT_SETS,
         runs=REPORT_RUNS,
         time_limit=TIME_LIMIT,
-    log:
-        "results/logs/report/cactus.log",
     shell:
         "satdoku report cactus --sets {params.sets} --runs {params.runs} "
         "--time-limit {params.time_limit} --out-dir {output} > {log} 2>&1"
@@ -171,13 +150,15 @@ rule scatter:
             subcategory="{pair}",
             labels={"pair": "{pair}"},
         ),
+    log:
+        "results/logs/report/scatter.log",
+    conda:
+        "../envs/satdoku.yaml"
     params:
         sets=REPORT_SETS,
         runs=REPORT_RUNS,
         time_limit=TIME_LIMIT,
         variants=json.dumps(SOLVERS, sort_keys=True),
-    log:
-        "results/logs/report/scatter.log",
     shell:
         "satdoku report scatter --sets {params.sets} --runs {params.runs} "
         "--time-limit {params.time_limit} --variants '{params.variants}' --out-dir {output} "
@@ -197,12 +178,14 @@ rule encodings:
             category="4 Encodings",
             labels={"figure": "encodings compared"},
         ),
+    log:
+        "results/logs/report/encodings.log",
+    conda:
+        "../envs/satdoku.yaml"
     params:
         sets=REPORT_SETS,
         runs=REPORT_RUNS,
         sizes=" ".join(f"{k}={v}" for k, v in _size_files().items()),
-    log:
-        "results/logs/report/encodings.log",
     shell:
         "satdoku report encodings --sets {params.sets} --runs {params.runs} "
         "--sizes {params.sizes} --md {output.md} --csv {output.csv} --png {output.png} "
@@ -227,12 +210,14 @@ rule summary:
             labels={"figure": "summary table"},
         ),
         problems="reports/problems.html",
+    log:
+        "results/logs/report/summary.log",
+    conda:
+        "../envs/satdoku.yaml"
     params:
         sets=REPORT_SETS,
         runs=REPORT_RUNS,
         time_limit=TIME_LIMIT,
-    log:
-        "results/logs/report/summary.log",
     shell:
         "satdoku report summary --sets {params.sets} --runs {params.runs} "
         "--time-limit {params.time_limit} --md {output.md} --csv {output.csv} "

@@ -7,16 +7,20 @@ rule normalize:
         lambda w: SETS[w.set]["path"],
     output:
         "results/Instances/{set}/{shard}.jsonl",
+    log:
+        "results/logs/normalize/{set}/{shard}.log",
+    conda:
+        "../envs/satdoku.yaml"
+    resources:
+        mem_mb=1000,
+        runtime=30,
     params:
         shard=lambda w: int(w.shard),
         shard_size=SHARD_SIZE,
         fmt=lambda w: SETS[w.set].get("format", "auto"),
-        strict=lambda w: "--strict" if SETS[w.set].get("strict", config.get("strict")) else "",
-    log:
-        "results/logs/normalize/{set}/{shard}.log",
-    resources:
-        mem_mb=1000,
-        runtime=30,
+        strict=lambda w: (
+            "--strict" if SETS[w.set].get("strict", config.get("strict")) else ""
+        ),
     shell:
         "satdoku pipeline normalize {input} {output} --shard {params.shard} "
         "--shard-size {params.shard_size} --format {params.fmt} {params.strict} > {log} 2>&1"
@@ -29,6 +33,8 @@ rule encode:
         "results/SatInput/{encoding}/{set}/{shard}.cnfs",
     log:
         "results/logs/encode/{encoding}/{set}/{shard}.log",
+    conda:
+        "../envs/satdoku.yaml"
     resources:
         mem_mb=2000,
         runtime=30,
@@ -43,19 +49,21 @@ rule solve_cnf:
     output:
         out="results/SatOutput/{solver}/{encoding}/{set}/{shard}.out",
         times="results/SatOutputTimes/{solver}/{encoding}/{set}/shards/{shard}.tsv",
-    wildcard_constraints:
-        solver=_alternatives(SAT_SOLVERS),
-    params:
-        version=lambda w: solver_version(w.solver),
-        variant=lambda w: solver_variant(w.solver),
-        time_limit=lambda w: float(SETS[w.set].get("time_limit", TIME_LIMIT)),
     log:
         "results/logs/solve/{solver}/{encoding}/{set}/{shard}.log",
+    wildcard_constraints:
+        solver=_alternatives(SAT_SOLVERS),
+    conda:
+        "../envs/satdoku.yaml"
     threads: 1
     resources:
         solver_slots=1,
         mem_mb=4000,
         runtime=lambda w: 60 + int(TIME_LIMIT * SHARD_SIZE / 60),
+    params:
+        version=lambda w: solver_version(w.solver),
+        variant=lambda w: solver_variant(w.solver),
+        time_limit=lambda w: float(SETS[w.set].get("time_limit", TIME_LIMIT)),
     shell:
         "satdoku pipeline solve {input} --solver {wildcards.solver} --variants '{params.variant}' "
         "--time-limit {params.time_limit} --output {output.out} --times {output.times} "
@@ -68,19 +76,21 @@ rule solve_puzzle:
     output:
         sols="results/SatSols/{solver}/direct/{set}/shards/{shard}.tsv",
         times="results/SatOutputTimes/{solver}/direct/{set}/shards/{shard}.tsv",
-    wildcard_constraints:
-        solver=_alternatives(PUZZLE_SOLVERS),
-    params:
-        version=lambda w: solver_version(w.solver),
-        variant=lambda w: solver_variant(w.solver),
-        time_limit=lambda w: float(SETS[w.set].get("time_limit", TIME_LIMIT)),
     log:
         "results/logs/solve/{solver}/direct/{set}/{shard}.log",
+    wildcard_constraints:
+        solver=_alternatives(PUZZLE_SOLVERS),
+    conda:
+        "../envs/satdoku.yaml"
     threads: 1
     resources:
         solver_slots=1,
         mem_mb=4000,
         runtime=lambda w: 60 + int(TIME_LIMIT * SHARD_SIZE / 60),
+    params:
+        version=lambda w: solver_version(w.solver),
+        variant=lambda w: solver_variant(w.solver),
+        time_limit=lambda w: float(SETS[w.set].get("time_limit", TIME_LIMIT)),
     shell:
         "satdoku pipeline solve {input} --solver {wildcards.solver} --variants '{params.variant}' "
         "--time-limit {params.time_limit} --sols {output.sols} --times {output.times} "
@@ -93,10 +103,12 @@ rule decode:
         out="results/SatOutput/{solver}/{encoding}/{set}/{shard}.out",
     output:
         "results/SatSols/{solver}/{encoding}/{set}/shards/{shard}.tsv",
-    wildcard_constraints:
-        solver=_alternatives(SAT_SOLVERS),
     log:
         "results/logs/decode/{solver}/{encoding}/{set}/{shard}.log",
+    wildcard_constraints:
+        solver=_alternatives(SAT_SOLVERS),
+    conda:
+        "../envs/satdoku.yaml"
     resources:
         mem_mb=2000,
         runtime=30,
@@ -116,6 +128,8 @@ rule gather_sols:
         txt="results/SatSols/{solver}/{encoding}/{set}.txt",
     log:
         "results/logs/gather_sols/{solver}/{encoding}/{set}.log",
+    conda:
+        "../envs/satdoku.yaml"
     shell:
         "satdoku pipeline gather {input} --kind sols --tsv {output.tsv} --txt {output.txt} "
         "> {log} 2>&1"
@@ -131,5 +145,7 @@ rule gather_times:
         "results/SatOutputTimes/{solver}/{encoding}/{set}.tsv",
     log:
         "results/logs/gather_times/{solver}/{encoding}/{set}.log",
+    conda:
+        "../envs/satdoku.yaml"
     shell:
         "satdoku pipeline gather {input} --kind times --tsv {output} > {log} 2>&1"

@@ -254,7 +254,7 @@ main() {
     start slurmd /usr/sbin/slurmd -D -N "$NODE"
     wait_for 30 "node $NODE idle" node_idle
     log "cluster up in $((SECONDS - T0)) s: node $NODE, partition $SATDOKU_SLURM_PARTITION," \
-        "account $SATDOKU_SLURM_ACCOUNT; clients need: export SLURM_CONF=$SLURM_CONF"
+        "account $SATDOKU_SLURM_ACCOUNT; config $DEFAULT_CONF -> $SLURM_CONF"
 }
 
 main "$@"

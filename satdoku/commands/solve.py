@@ -20,6 +20,7 @@ def run(args: argparse.Namespace) -> int:
     from satdoku.cnf.encode import encode
     from satdoku.formats import read_records
     from satdoku.pipeline.decode import sols_row
+    from satdoku.progress import track
     from satdoku.solvers.base import ERROR, INVALID, SAT, Result
     from satdoku.solvers.registry import level, make_solver
 
@@ -30,7 +31,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     puzzle_level = level(args.solver) == "puzzle"
     wrong = 0
-    for rec in read_records(args.file, args.format):
+    for rec in track(read_records(args.file, args.format), desc=f"solve {args.solver}",
+                     unit="puzzles"):
         board = None
         if rec.puzzle is None:
             res = Result(INVALID, message=rec.error or "")

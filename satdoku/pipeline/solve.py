@@ -17,6 +17,7 @@ from satdoku.cnf.bundle import read_bundle
 from satdoku.cnf.dimacs import format_solver_output
 from satdoku.pipeline.instances import read_instances
 from satdoku.pipeline.times import times_row, write_tsv
+from satdoku.progress import track
 from satdoku.solvers.base import ERROR, INVALID, SAT, TIMEOUT, UNSAT, Result
 from satdoku.solvers.registry import make_solver
 
@@ -68,7 +69,7 @@ def solve_cnf_shard(bundle: str | Path, out: str | Path, times: str | Path, solv
     rows, counts = [], {}
     load1 = _load1()
     with open(out, "w", encoding="utf-8") as fh, tempfile.TemporaryDirectory() as tmp:
-        for entry in read_bundle(bundle):
+        for entry in track(read_bundle(bundle), desc=f"solve {solver_name}", unit="puzzles"):
             fh.write(f"c instance {entry.id}\n")
             line = int(entry.header.get("line", 0))
             if entry.cnf is None:
@@ -100,7 +101,7 @@ def solve_puzzle_shard(instances: str | Path, sols: str | Path, times: str | Pat
     solver = make_solver(solver_name, variants)
     rows, sol_rows, counts = [], [], {}
     load1 = _load1()
-    for rec in read_instances(instances):
+    for rec in track(read_instances(instances), desc=f"solve {solver_name}", unit="puzzles"):
         if rec.puzzle is None:
             result = Result(INVALID, message=rec.error or "")
         else:

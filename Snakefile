@@ -28,6 +28,7 @@ include: "workflow/rules/csp.smk"
 localrules:
     gather_sols,
     gather_times,
+    gather_unique,
     report_set,
     check_set,
     table_set,

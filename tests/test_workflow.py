@@ -5,24 +5,17 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, TINY
+from conftest import TINY, run_snakemake
 
 pytestmark = pytest.mark.slow
 
 
 def snakemake(workdir: Path, *args: str, config: Path | None = None) -> str:
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--cores", "2",
-           "--configfile", str(config or workdir / "config.yaml"), *args]
-    proc = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=600)
-    if proc.returncode != 0:
-        raise AssertionError(f"snakemake failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
-    return proc.stdout + proc.stderr
+    return run_snakemake(workdir, *args, config=config)
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +62,19 @@ def test_report_and_check(run_dir):
     assert "Instance 7 (line 7)" in report and "Instance Invalid" in report
     assert "minisat22/extended: SAT (verified: yes)" in report
     assert (run_dir / "results/Reports/tiny9.check").read_text().startswith("OK tiny9")
+
+
+def test_uniqueness_is_checked_and_reported(run_dir):
+    rows = (run_dir / "results/Reports/tiny4_unique.tsv").read_text().splitlines()
+    verdicts = [r.split("\t")[3] for r in rows[1:]]
+    # the empty 4x4 board has many solutions, the duplicate-given board none
+    assert verdicts == ["several", "unique", "unique", "unique", "unique", "unique", "none"]
+    report = (run_dir / "results/Reports/tiny4.txt").read_text()
+    assert "5 unique, 1 several, 1 none" in report
+    assert "puzzles with more than one solution: 1" in report
+    nine = (run_dir / "results/Reports/tiny9_unique.tsv").read_text()
+    assert nine.count("\tunique\t") == 7 and nine.count("\tnone\t") == 1
+    assert "7\t7\t\tinvalid" in nine  # invalid lines keep their line number
 
 
 def _dry_run_commands(workdir: Path, config: Path | None = None) -> str:

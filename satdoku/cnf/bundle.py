@@ -13,6 +13,7 @@ shares (written once per shard); an instance block holds the instance's header c
     ...givens as unit clauses...
     c instance 7
     c invalid 80 cells is not a Sudoku size
+    c id 7 set top95 line 9
 
 ``satdoku cnf extract BUNDLE ID`` (or :func:`standalone`) joins rules and own clauses into the
 plain DIMACS file any solver accepts. Factoring the rules out keeps a 9x9 instance to a few
@@ -62,8 +63,11 @@ def write_instance(fh: IO[str], ident: str, header: dict[str, object], num_vars:
     fh.writelines(" ".join(map(str, cl)) + " 0\n" for cl in own)
 
 
-def write_invalid(fh: IO[str], ident: str, reason: str) -> None:
+def write_invalid(fh: IO[str], ident: str, reason: str,
+                  header: dict[str, object] | None = None) -> None:
     fh.write(f"{INSTANCE}{ident}\nc invalid {reason}\n")
+    if header:
+        fh.write(f"c {header_line(header)}\n")
 
 
 def _parse_header(comment: str) -> dict[str, str]:
@@ -100,7 +104,8 @@ def read_bundle(path: str | Path) -> Iterator[BundleEntry]:
                 rules[key] = parse_dimacs(body, where)
                 continue
             if body and body[0].startswith("c invalid"):
-                yield BundleEntry(key, invalid=body[0][len("c invalid"):].strip())
+                header = _parse_header(body[1][1:]) if len(body) > 1 else {}
+                yield BundleEntry(key, header, invalid=body[0][len("c invalid"):].strip())
                 continue
             header = _parse_header(body[0][1:]) if body and body[0].startswith("c ") else {}
             rkey = header.get("rules", "-")

@@ -47,7 +47,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("shards", nargs="+")
     s.add_argument("--tsv", required=True)
     s.add_argument("--txt", help="also write one SatSols line per instance here")
-    s.add_argument("--kind", choices=["sols", "times"], default="sols")
+    s.add_argument("--kind", choices=["sols", "times", "unique"], default="sols")
 
     s = sub.add_parser("report", help="text report + time plot of a set")
     s.add_argument("--set", dest="set_name", required=True)
@@ -57,6 +57,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--time-limit", type=float)
     s.add_argument("--txt", required=True)
     s.add_argument("--png", required=True)
+    s.add_argument("--unique", help="gathered uniqueness TSV of the set (optional)")
+
+    s = sub.add_parser("unique", help="count solutions (0, 1, 2+) of every puzzle of a bundle")
+    s.add_argument("bundle", help="CNF bundle of the extended encoding")
+    s.add_argument("output")
+    s.add_argument("--time-limit", type=float, default=10.0)
 
     s = sub.add_parser("check", help="fail (exit 1) on wrong answers or solver disagreements")
     s.add_argument("--set", dest="set_name", required=True)
@@ -96,16 +102,21 @@ def run(args: argparse.Namespace) -> int:
     elif args.stage == "gather":
         from satdoku.pipeline.decode import SOLS_COLUMNS, gather
         from satdoku.pipeline.times import COLUMNS
+        from satdoku.pipeline.unique import COLUMNS as UNIQUE_COLUMNS
 
-        cols = SOLS_COLUMNS if args.kind == "sols" else COLUMNS
+        cols = {"sols": SOLS_COLUMNS, "times": COLUMNS, "unique": UNIQUE_COLUMNS}[args.kind]
         n = gather(args.shards, args.tsv, args.txt, cols)
         print(f"gather: {n} rows -> {args.tsv}")
     elif args.stage == "report":
         from satdoku.pipeline.report import report_set
 
         n = report_set(args.set_name, args.instances, args.sols, args.times, args.txt, args.png,
-                       args.time_limit)
+                       args.time_limit, args.unique)
         print(f"report {args.set_name}: {n} problems")
+    elif args.stage == "unique":
+        from satdoku.pipeline.unique import unique_shard
+
+        print(f"unique {args.bundle}: {unique_shard(args.bundle, args.output, args.time_limit)}")
     elif args.stage == "check":
         from satdoku.pipeline.report import check_set
 

@@ -26,7 +26,8 @@ def encode_shard(instances: str | Path, out: str | Path, set_name: str, encoding
         for rec in read_instances(instances):
             n += 1
             if rec.puzzle is None:
-                write_invalid(fh, rec.id, rec.error or "invalid")
+                write_invalid(fh, rec.id, rec.error or "invalid",
+                              {"id": rec.id, "set": set_name, "line": rec.line})
                 continue
             p = rec.puzzle
             key = rules_key(p, encoding)

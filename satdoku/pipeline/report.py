@@ -21,7 +21,8 @@ def _runs(pairs: list[str]) -> dict[str, Path]:
 
 
 def report_set(set_name: str, instance_shards: list[str], sols: list[str], times: list[str],
-               out_txt: str, out_png: str, time_limit: float | None = None) -> int:
+               out_txt: str, out_png: str, time_limit: float | None = None,
+               unique: str | None = None) -> int:
     """Write the text report and time plot; returns the number of problems found."""
     from satdoku.report.plots import time_per_instance
     from satdoku.report.text import build_report
@@ -29,7 +30,8 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
     records = [r for s in instance_shards for r in read_instances(s)]
     sol_rows = {run: read_tsv(p) for run, p in _runs(sols).items()}
     time_rows = {run: read_tsv(p) for run, p in _runs(times).items()}
-    Path(out_txt).write_text(build_report(set_name, records, sol_rows, time_rows),
+    unique_rows = read_tsv(unique) if unique else None
+    Path(out_txt).write_text(build_report(set_name, records, sol_rows, time_rows, unique_rows),
                              encoding="utf-8")
     time_per_instance(set_name, time_rows, out_png, time_limit)
     return len(find_problems(set_name, sol_rows))

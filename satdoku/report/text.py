@@ -37,10 +37,25 @@ def run_summary(sols: Sequence[Mapping[str, str]], times: Sequence[Mapping[str, 
     }
 
 
+def uniqueness_line(rows: Sequence[Mapping[str, str]]) -> str:
+    """One line summarising the uniqueness check, naming puzzles with several solutions."""
+    counts = {v: sum(1 for r in rows if r["verdict"] == v)
+              for v in ("unique", "several", "none", "unknown")}
+    line = ("Solutions per puzzle (MiniSat, found solution blocked): "
+            + ", ".join(f"{n} {v}" for v, n in counts.items()))
+    several = [r["id"] for r in rows if r["verdict"] == "several"]
+    if several:
+        shown = ", ".join(several[:20]) + (" ..." if len(several) > 20 else "")
+        line += f"\n!!! puzzles with more than one solution: {shown}"
+    return line
+
+
 def build_report(set_name: str, records: Sequence[Record],
                  sols: Mapping[str, list[dict[str, str]]],
-                 times: Mapping[str, list[dict[str, str]]]) -> str:
-    """The whole text report of a set; ``sols``/``times`` map run names to their rows."""
+                 times: Mapping[str, list[dict[str, str]]],
+                 unique: Sequence[Mapping[str, str]] | None = None) -> str:
+    """The whole text report of a set; ``sols``/``times`` map run names to their rows;
+    ``unique`` holds the uniqueness rows when that check ran."""
     out: list[str] = []
     invalid = sum(1 for r in records if r.puzzle is None)
     out.append(f"satdoku report: set {set_name}: {len(records)} instances, {invalid} invalid")
@@ -57,6 +72,8 @@ def build_report(set_name: str, records: Sequence[Record],
         kinds = {k: sum(1 for v in support.values() if v == k)
                  for k in ("proof", "agreement", "single solver")}
         out.append("UNSAT answers backed by: " + ", ".join(f"{v} {k}" for k, v in kinds.items()))
+    if unique is not None:
+        out.append(uniqueness_line(unique))
     out.append("")
     header = f"{'run':28} {'SAT':>5} {'UNSAT':>5} {'TIME':>5} {'INV':>5} {'ERR':>5} " \
              f"{'verif':>5} {'median':>10} {'max':>10} {'total':>9}"

@@ -24,6 +24,7 @@ envvars:
 os.environ["PATH"] = os.pathsep.join(
     [os.path.dirname(sys.executable), os.environ.get("PATH", "")]
 )
+CHECK_UNIQUE = bool(config.get("check_unique", False))  # count solutions (0, 1, 2+) per puzzle
 PUZZLE_ENCODING = "direct"  # the "encoding" label of puzzle-level solvers (no CNF)
 
 

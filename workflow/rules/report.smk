@@ -9,6 +9,7 @@ rule report_set:
         times=lambda w: [
             f"results/SatOutputTimes/{s}/{e}/{w.set}.tsv" for s, e in runs()
         ],
+        unique=lambda w: [f"results/Reports/{w.set}_unique.tsv"] if CHECK_UNIQUE else [],
     output:
         txt=report(
             "results/Reports/{set}.txt",
@@ -32,10 +33,11 @@ rule report_set:
         sols=_run_args("results/SatSols/{solver}/{encoding}/{set}.tsv"),
         times=_run_args("results/SatOutputTimes/{solver}/{encoding}/{set}.tsv"),
         time_limit=TIME_LIMIT,
+        unique=lambda w, input: f"--unique {input.unique}" if input.unique else "",
     shell:
         "satdoku pipeline report --set {wildcards.set} --instances {input.instances} "
         "--sols {params.sols} --times {params.times} --time-limit {params.time_limit} "
-        "--txt {output.txt} --png {output.png} > {log} 2>&1"
+        "--txt {output.txt} --png {output.png} {params.unique} > {log} 2>&1"
 
 
 rule check_set:

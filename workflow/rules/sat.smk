@@ -149,3 +149,39 @@ rule gather_times:
         "../envs/satdoku.yaml"
     shell:
         "satdoku pipeline gather {input} --kind times --tsv {output} > {log} 2>&1"
+
+
+rule unique:
+    input:
+        "results/SatInput/extended/{set}/{shard}.cnfs",
+    output:
+        "results/Reports/unique/{set}/shards/{shard}.tsv",
+    params:
+        time_limit=TIME_LIMIT,
+    log:
+        "results/logs/unique/{set}/{shard}.log",
+    conda:
+        "../envs/satdoku.yaml"
+    threads: 1
+    resources:
+        solver_slots=1,
+        mem_mb=4000,
+        runtime=lambda w: 60 + int(2 * TIME_LIMIT * SHARD_SIZE / 60),
+    shell:
+        "satdoku pipeline unique {input} {output} --time-limit {params.time_limit} "
+        "> {log} 2>&1"
+
+
+rule gather_unique:
+    input:
+        lambda w: expand(
+            "results/Reports/unique/{{set}}/shards/{shard}.tsv", shard=SHARDS[w.set]
+        ),
+    output:
+        "results/Reports/{set}_unique.tsv",
+    log:
+        "results/logs/gather_unique/{set}.log",
+    conda:
+        "../envs/satdoku.yaml"
+    shell:
+        "satdoku pipeline gather {input} --kind unique --tsv {output} > {log} 2>&1"

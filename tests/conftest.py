@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,3 +18,14 @@ def shared_data() -> Path:
     if not SHARED.is_dir():
         pytest.skip("../shared/data is not beside the repository")
     return SHARED
+
+
+def run_snakemake(workdir: Path, *args: str, config: Path | None = None) -> str:
+    """The real Snakefile in ``workdir`` (config: ``workdir/config.yaml`` unless given); fails
+    the test with Snakemake's output when it fails."""
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--cores", "2",
+           "--configfile", str(config or workdir / "config.yaml"), *args]
+    proc = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        raise AssertionError(f"snakemake failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+    return proc.stdout + proc.stderr

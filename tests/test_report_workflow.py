@@ -5,12 +5,10 @@ verification result; a planted wrong answer shows up first, in red."""
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, TINY
+from conftest import TINY, run_snakemake
 
 pytestmark = pytest.mark.slow
 
@@ -29,12 +27,7 @@ csp_experiment: {enabled: false}
 
 
 def snakemake(workdir: Path, *args: str) -> str:
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--cores", "2",
-           "--configfile", str(workdir / "config.yaml"), *args]
-    proc = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=600)
-    if proc.returncode != 0:
-        raise AssertionError(f"snakemake failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
-    return proc.stdout + proc.stderr
+    return run_snakemake(workdir, *args)
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,11 @@ from satdoku.report.agreement import find_problems, unsat_support
 
 STATUS_ORDER = ("SAT", "UNSAT", "TIMEOUT", "INVALID", "ERROR")
 
+#: Sets larger than this get per-instance details only for the first DETAIL_HEAD instances and
+#: for every instance that is not solved and verified by every run (a 1M-puzzle report stays
+#: readable; the stage files keep everything).
+DETAIL_LIMIT, DETAIL_HEAD = 2000, 200
+
 
 def _ms(row: Mapping[str, str] | None) -> str:
     if not row or not row.get("total_seconds"):
@@ -87,7 +92,19 @@ def build_report(set_name: str, records: Sequence[Record],
     out.append("")
     by_run = {run: {r["id"]: r for r in rows} for run, rows in sols.items()}
     times_by_run = {run: {r["id"]: r for r in rows} for run, rows in times.items()}
-    for rec in records:
+    shown_records = list(records)
+    if len(records) > DETAIL_LIMIT:
+        def notable(rec: Record) -> bool:
+            rows = [rows.get(rec.id) for rows in by_run.values()]
+            return rec.puzzle is None or any(
+                r is None or r["status"] != "SAT" or r["verified"] != "yes" for r in rows)
+
+        shown_records = [r for i, r in enumerate(records) if i < DETAIL_HEAD or notable(r)]
+        out.append(f"Per-instance details: the first {DETAIL_HEAD} of {len(records)} instances and "
+                   f"every instance not solved and verified by every run "
+                   f"({len(shown_records)} in all); the SatSols and times files have them all.")
+        out.append("")
+    for rec in shown_records:
         title = f"Instance {rec.id} (line {rec.line})" + (f": {rec.name}" if rec.name else "")
         out.append("=" * 60)
         out.append(title)

@@ -28,7 +28,8 @@ class SearchLimit(Exception):
     """Raised internally when a search exceeds its node budget."""
 
 
-def _bit_values(mask: int) -> list[int]:
+def bit_values(mask: int) -> list[int]:
+    """The values whose bits (1 << (v - 1)) are set in ``mask``, ascending."""
     out = []
     while mask:
         low = mask & -mask
@@ -106,7 +107,7 @@ class _Search:
         c = self.empty[best_i]
         self.empty[best_i] = self.empty[-1]
         self.empty.pop()
-        values = _bit_values(best_m)
+        values = bit_values(best_m)
         if self.rng is not None:
             self.rng.shuffle(values)
         gs = self.groups_of[c]

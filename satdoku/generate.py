@@ -22,7 +22,7 @@ takes a template ``Puzzle`` works for any family built on the model (Latin squar
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from satdoku.exact import SearchLimit, count_solutions, iter_solutions
 from satdoku.puzzle import Puzzle, sudoku_layout
@@ -114,16 +114,26 @@ def immediate_problem(puzzle: Puzzle) -> str | None:
 
 
 def impossible_board(
-    grid: Puzzle, holes: int, rng: random.Random, tries: int = 50, max_nodes: int = 200_000
+    grid: Puzzle, holes: int, rng: random.Random, tries: int = 50, max_nodes: int = 200_000,
+    proves_unsolvable: Callable[[Puzzle], bool] | None = None,
 ) -> Puzzle | None:
     """An open board with no immediate problem but no solution, or None after ``tries``.
 
     Recipe: erase ``holes`` cells of ``grid``, then fill one empty cell with a candidate that
     differs from ``grid``'s value there; keep the board only if :func:`immediate_problem` sees
-    nothing and the exact search (bounded by ``max_nodes``) proves it has no solution."""
+    nothing and ``proves_unsolvable`` (default: the exact search, bounded by ``max_nodes``)
+    proves it has no solution. A prover that gives up returns False."""
+
+    def exact_proof(trial: Puzzle) -> bool:
+        try:
+            return count_solutions(trial, limit=1, max_nodes=max_nodes) == 0
+        except SearchLimit:
+            return False
+
+    prove = proves_unsolvable or exact_proof
     for _ in range(tries):
-        board = list(erase(grid, holes, rng).givens)
-        base = with_board(grid, board)
+        base = erase(grid, holes, rng)
+        board = list(base.givens)
         cands = base.candidates()
         empties = [c for c in range(grid.ncells) if not board[c]]
         rng.shuffle(empties)
@@ -133,13 +143,8 @@ def impossible_board(
                 continue
             board[c] = rng.choice(wrong)
             trial = with_board(grid, board)
-            if immediate_problem(trial) is None:
-                try:
-                    if count_solutions(trial, limit=1, max_nodes=max_nodes) == 0:
-                        return trial
-                except SearchLimit:
-                    pass
-            board[c] = 0
+            if immediate_problem(trial) is None and prove(trial):
+                return trial
             break  # one attempt per erased board keeps the boards diverse
     return None
 

@@ -22,7 +22,8 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from satdoku.generate import erase, immediate_problem, with_board
+from satdoku.generate import erase, with_board
+from satdoku.generate import impossible_board as _impossible_board
 from satdoku.puzzle import (
     FUTOSHIKI,
     LATIN,
@@ -219,30 +220,16 @@ def unique_puzzle(grid: Puzzle, rng: random.Random, min_givens: int = 0,
 def impossible_board(grid: Puzzle, holes: int, rng: random.Random, tries: int = 50,
                      time_limit: float | None = 10) -> Puzzle | None:
     """An open board with no immediate problem (no conflict, no empty-candidate cell; for
-    Futoshiki the relations included) but no solution, or None after ``tries``.
+    Futoshiki the relations included) but no solution, or None after ``tries``: the recipe of
+    :func:`satdoku.generate.impossible_board`, with a complete CSP count as the proof."""
 
-    Erase ``holes`` cells of ``grid``, put a wrong candidate into one empty cell, keep the
-    board if nothing is visible and a complete count finds no solution."""
-    for _ in range(tries):
-        base = erase(grid, holes, rng)
-        board = list(base.givens)
-        cands = base.candidates()
-        empties = [c for c in range(grid.ncells) if not board[c]]
-        rng.shuffle(empties)
-        for c in empties:
-            wrong = sorted(v for v in cands[c] if v != grid.givens[c])
-            if not wrong:
-                continue
-            board[c] = rng.choice(wrong)
-            trial = with_board(grid, board)
-            if immediate_problem(trial) is None:
-                try:
-                    if count_solutions(trial, 1, "csp", time_limit) == 0:
-                        return trial
-                except CountLimit:
-                    pass
-            break  # one attempt per erased board keeps the boards diverse
-    return None
+    def csp_proof(trial: Puzzle) -> bool:
+        try:
+            return count_solutions(trial, 1, "csp", time_limit) == 0
+        except CountLimit:
+            return False
+
+    return _impossible_board(grid, holes, rng, tries, proves_unsolvable=csp_proof)
 
 
 def completion_instance(family: str, n: int, seed: int, holes: float = 0.5,

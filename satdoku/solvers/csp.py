@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from satdoku.exact import bit_values
 from satdoku.puzzle import Puzzle
 from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Result
 
@@ -34,15 +35,6 @@ ORDERINGS = ("first", "mrv")
 
 class SearchTimeout(Exception):
     """The time limit (or node budget) ran out."""
-
-
-def _values(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length())
-        mask ^= low
-    return out
 
 
 class _Csp:
@@ -226,7 +218,7 @@ class _Csp:
         )
 
     def _order_values(self, c: int, mask: int, dom: list[int], assign: list[int]) -> list[int]:
-        vals = _values(mask)
+        vals = bit_values(mask)
         if self.rng is not None:
             self.rng.shuffle(vals)  # random solutions (generators); LCV then sorts stably
         if not self.lcv or len(vals) < 2:

@@ -35,14 +35,25 @@ RULES, INSTANCE = "c rules ", "c instance "
 
 @dataclass
 class BundleEntry:
-    """One instance of a bundle: its formula (rules + own), or why it has none."""
+    """One instance of a bundle: its own clauses and the shared rules they build on, or why it
+    has none. ``cnf`` joins them into the whole formula on demand (the incremental solve path
+    never needs the joined copy)."""
 
     id: str
     header: dict[str, str] = field(default_factory=dict)
-    cnf: Cnf | None = None
     invalid: str | None = None
     rules: Cnf | None = None  # the shared rules block this formula builds on (same object for all)
     own: list[list[int]] = field(default_factory=list)  # the instance's own clauses
+    num_vars: int = 0
+    comments: list[str] = field(default_factory=list)
+
+    @property
+    def cnf(self) -> Cnf | None:
+        """The whole formula (rules + own clauses), or None for an invalid instance."""
+        if self.invalid is not None:
+            return None
+        base = self.rules.clauses if self.rules is not None else []
+        return Cnf(self.num_vars, base + self.own, list(self.comments))
 
 
 def header_line(fields: dict[str, object]) -> str:
@@ -116,8 +127,8 @@ def read_bundle(path: str | Path) -> Iterator[BundleEntry]:
             if len(own.clauses) + len(base.clauses) != _declared(body):
                 raise DimacsError(str(path), start, f"instance {key}: clause count mismatch")
             comments = [f"instance {key}", *own.comments]
-            yield BundleEntry(key, header, Cnf(own.num_vars, base.clauses + own.clauses, comments),
-                              rules=base if rkey != "-" else None, own=own.clauses)
+            yield BundleEntry(key, header, rules=base if rkey != "-" else None, own=own.clauses,
+                              num_vars=own.num_vars, comments=comments)
 
 
 def _declared(body: list[str]) -> int:
@@ -131,7 +142,8 @@ def standalone(path: str | Path, ident: str) -> Cnf:
     """The plain DIMACS formula of one instance of a bundle."""
     for entry in read_bundle(path):
         if entry.id == ident:
-            if entry.cnf is None:
+            cnf = entry.cnf
+            if cnf is None:
                 raise KeyError(f"instance {ident} of {path} is invalid: {entry.invalid}")
-            return entry.cnf
+            return cnf
     raise KeyError(f"no instance {ident} in {path}")

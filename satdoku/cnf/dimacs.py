@@ -137,10 +137,21 @@ def format_solver_output(status: str, model: list[int] | None, width: int = 20) 
     """``s`` line plus ``v`` lines (``width`` literals each, last line ends in 0)."""
     lines = [STATUS_LINE.get(status, "s UNKNOWN")]
     if status == "SAT" and model is not None:
-        lits = [*model, 0]
+        text = _literal_strings(max((abs(v) for v in model), default=0))
+        lits = [*map(text.__getitem__, model), "0"]
         for i in range(0, len(lits), width):
-            lines.append("v " + " ".join(map(str, lits[i : i + width])))
+            lines.append("v " + " ".join(lits[i : i + width]))
     return lines
+
+
+_LITERAL_TEXT: dict[int, str] = {0: "0"}
+
+
+def _literal_strings(n: int) -> dict[int, str]:
+    """Decimal text of every literal -n..n, built once (model output is a hot loop)."""
+    if len(_LITERAL_TEXT) < 2 * n + 1:
+        _LITERAL_TEXT.update({v: str(v) for v in range(-n, n + 1)})
+    return _LITERAL_TEXT
 
 
 def parse_solver_output(lines: Iterable[str],
@@ -150,16 +161,17 @@ def parse_solver_output(lines: Iterable[str],
     ``positives_only`` keeps only the true variables (all a decoder needs, several times faster
     on the long ``v`` lines of a Sudoku model)."""
     status = "UNKNOWN"
-    tokens: list[str] = []
+    values: list[str] = []
     for line in lines:
         if line.startswith("v "):
-            tokens.extend(line[2:].split())
+            values.append(line[2:])
         elif line.startswith("s "):
             word = line[2:].strip()
             status = {"SATISFIABLE": "SAT", "UNSATISFIABLE": "UNSAT"}.get(word, "UNKNOWN")
     if status != "SAT":
         return status, None
-    if positives_only:
+    tokens = " ".join(values).split()
+    if positives_only:  # negative literals are skipped before any int conversion
         return status, [int(t) for t in tokens if t[0] != "-" and t != "0"]
     return status, [v for v in map(int, tokens) if v]
 

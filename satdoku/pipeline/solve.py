@@ -72,15 +72,16 @@ def solve_cnf_shard(bundle: str | Path, out: str | Path, times: str | Path, solv
         for entry in track(read_bundle(bundle), desc=f"solve {solver_name}", unit="puzzles"):
             fh.write(f"c instance {entry.id}\n")
             line = int(entry.header.get("line", 0))
-            if entry.cnf is None:
-                result = Result(INVALID, message=entry.invalid or "")
+            if entry.invalid is not None:
+                result = Result(INVALID, message=entry.invalid)
             elif incremental and entry.rules is not None:
                 result = solver.solve_incremental(entry.rules, entry.own, time_limit)
             else:
+                cnf = entry.cnf
                 kwargs = {"proof_path": os.path.join(tmp, "proof.drup")} if proofs else {}
-                result = solver.solve_cnf(entry.cnf, time_limit, **kwargs)
+                result = solver.solve_cnf(cnf, time_limit, **kwargs)
                 if proofs:
-                    _certify(entry.cnf, result)
+                    _certify(cnf, result)
             enforce_limit(result, time_limit)
             fh.write(f"c status {result.status}"
                      + (f" {result.message}" if result.message else "") + "\n")

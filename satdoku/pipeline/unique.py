@@ -81,12 +81,10 @@ def unique_shard(bundle: str | Path, out: str | Path,
     for entry in read_bundle(bundle):
         t0 = time.perf_counter()
         line = entry.header.get("line", "")
-        if entry.cnf is None:
+        if entry.invalid is not None:
             n, verdict = None, "invalid"
         elif entry.rules is None:  # no shared rules (e.g. simplified): a private block
-            from satdoku.cnf.formula import Cnf
-
-            n = counter.count(Cnf(entry.cnf.num_vars, entry.cnf.clauses), [])
+            n = counter.count(entry.cnf, [])
             verdict = "unknown" if n is None else VERDICT[n]
         else:
             n = counter.count(entry.rules, entry.own)

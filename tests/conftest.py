@@ -29,3 +29,28 @@ def run_snakemake(workdir: Path, *args: str, config: Path | None = None) -> str:
     if proc.returncode != 0:
         raise AssertionError(f"snakemake failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
     return proc.stdout + proc.stderr
+
+
+def minisat(cnf) -> bool:
+    """python-sat MiniSat's verdict on a :class:`~satdoku.cnf.formula.Cnf` (the reference)."""
+    from pysat.solvers import Minisat22
+
+    with Minisat22(bootstrap_with=cnf.clauses) as solver:
+        return bool(solver.solve())
+
+
+def php(pigeons: int, holes: int):
+    """The pigeonhole formula: unsatisfiable when pigeons > holes, hard for DPLL."""
+    from satdoku.cnf.formula import Cnf
+
+    def v(i: int, j: int) -> int:
+        return i * holes + j + 1
+
+    clauses = [[v(i, j) for j in range(holes)] for i in range(pigeons)]
+    clauses += [
+        [-v(i, j), -v(k, j)]
+        for j in range(holes)
+        for i in range(pigeons)
+        for k in range(i + 1, pigeons)
+    ]
+    return Cnf(pigeons * holes, clauses)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import minisat, php
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,25 +29,6 @@ cnfs = st.integers(1, 10).flatmap(
         st.lists(st.lists(st.integers(1, n) | st.integers(-n, -1), max_size=4), max_size=45),
     )
 )
-
-
-def minisat(cnf: Cnf) -> bool:
-    from pysat.solvers import Minisat22
-
-    with Minisat22(bootstrap_with=cnf.clauses) as solver:
-        return bool(solver.solve())
-
-
-def php(pigeons: int, holes: int) -> Cnf:
-    v = lambda i, j: i * holes + j + 1  # noqa: E731
-    clauses = [[v(i, j) for j in range(holes)] for i in range(pigeons)]
-    clauses += [
-        [-v(i, j), -v(k, j)]
-        for j in range(holes)
-        for i in range(pigeons)
-        for k in range(i + 1, pigeons)
-    ]
-    return Cnf(pigeons * holes, clauses)
 
 
 def decide(cnf: Cnf, **options: object) -> tuple[str, list[int] | None, Cdcl]:

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import minisat, php
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,26 +28,6 @@ cnfs = st.integers(1, 8).flatmap(
         ),
     )
 )
-
-
-def minisat(cnf: Cnf) -> bool:
-    from pysat.solvers import Minisat22
-
-    with Minisat22(bootstrap_with=cnf.clauses) as solver:
-        return bool(solver.solve())
-
-
-def php(pigeons: int, holes: int) -> Cnf:
-    """The pigeonhole formula: unsatisfiable when pigeons > holes, hard for DPLL."""
-    v = lambda i, j: i * holes + j + 1  # noqa: E731
-    clauses = [[v(i, j) for j in range(holes)] for i in range(pigeons)]
-    clauses += [
-        [-v(i, j), -v(k, j)]
-        for j in range(holes)
-        for i in range(pigeons)
-        for k in range(i + 1, pigeons)
-    ]
-    return Cnf(pigeons * holes, clauses)
 
 
 def decide(cnf: Cnf, heuristic: str = "vsids", **options: object) -> tuple[str, list[int] | None]:

@@ -40,7 +40,3 @@ def decode_model(model: Iterable[int], puzzle: Puzzle,
         raise DecodeError(f"no value for {len(missing)} cells (first: {missing[0]})")
     return tuple(board)
 
-
-def board_literals(board: Iterable[int], domain: int) -> list[int]:
-    """The positive literals stating a (partial) board."""
-    return [c * domain + v for c, v in enumerate(board) if v]

@@ -12,7 +12,7 @@ either ``error`` (INVALID reason) or the puzzle: ``kind``, ``box`` (Sudoku box o
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -101,15 +101,6 @@ def record_from_dict(d: dict[str, Any]) -> Record:
     if "solution" in d:
         rec.solution = _board_in(d["solution"], rec.puzzle.domain)
     return rec
-
-
-def write_instances(records: Iterable[Record], path: str | Path) -> int:
-    n = 0
-    with open(path, "w", encoding="utf-8") as fh:
-        for r in records:
-            fh.write(json.dumps(record_to_dict(r), separators=(",", ":")) + "\n")
-            n += 1
-    return n
 
 
 def read_instances(path: str | Path) -> Iterator[Record]:

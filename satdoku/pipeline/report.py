@@ -7,17 +7,7 @@ from pathlib import Path
 from satdoku.pipeline.instances import read_instances
 from satdoku.pipeline.times import read_tsv
 from satdoku.report.agreement import find_problems
-
-
-def _runs(pairs: list[str]) -> dict[str, Path]:
-    """``run=path`` arguments as a mapping."""
-    out = {}
-    for p in pairs:
-        run, _, path = p.partition("=")
-        if not path:
-            raise ValueError(f"expected RUN=PATH, got {p!r}")
-        out[run] = Path(path)
-    return out
+from satdoku.report.collect import parse_runs
 
 
 def report_set(set_name: str, instance_shards: list[str], sols: list[str], times: list[str],
@@ -28,8 +18,8 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
     from satdoku.report.text import build_report
 
     records = [r for s in instance_shards for r in read_instances(s)]
-    sol_rows = {run: read_tsv(p) for run, p in _runs(sols).items()}
-    time_rows = {run: read_tsv(p) for run, p in _runs(times).items()}
+    sol_rows = {run: read_tsv(p) for run, p in parse_runs(sols).items()}
+    time_rows = {run: read_tsv(p) for run, p in parse_runs(times).items()}
     unique_rows = read_tsv(unique) if unique else None
     Path(out_txt).write_text(build_report(set_name, records, sol_rows, time_rows, unique_rows),
                              encoding="utf-8")
@@ -39,7 +29,7 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
 
 def check_set(set_name: str, sols: list[str], out: str) -> list[str]:
     """Write the check file (``OK`` or one problem per line); returns the problems."""
-    sol_rows = {run: read_tsv(p) for run, p in _runs(sols).items()}
+    sol_rows = {run: read_tsv(p) for run, p in parse_runs(sols).items()}
     problems = find_problems(set_name, sol_rows)
     n = sum(len(v) for v in sol_rows.values())
     Path(out).write_text(

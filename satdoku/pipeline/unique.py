@@ -8,12 +8,12 @@ block applies to this puzzle only and is retired afterwards. Output TSV: id, lin
 
 from __future__ import annotations
 
-import threading
 import time
 from pathlib import Path
 
 from satdoku.cnf.bundle import read_bundle
 from satdoku.pipeline.times import write_tsv
+from satdoku.solvers.reference import Watchdog
 
 COLUMNS = ("id", "line", "solutions", "verdict", "seconds")
 VERDICT = {0: "none", 1: "unique", 2: "several"}
@@ -27,6 +27,7 @@ class _Counter:
         self.solver = None
         self.rules = None
         self.next_var = 0
+        self.watchdog: Watchdog | None = None  # one deadline thread, re-armed per solve
 
     def _load(self, rules) -> None:
         from pysat.solvers import Solver
@@ -38,13 +39,12 @@ class _Counter:
 
     def _solve(self, assumptions: list[int]) -> bool | None:
         assert self.solver is not None
-        timer = None
         if self.time_limit is not None:
-            timer = threading.Timer(self.time_limit, self.solver.interrupt)
-            timer.start()
+            self.watchdog = self.watchdog or Watchdog()
+            self.watchdog.arm(self.solver, self.time_limit)
         answer = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-        if timer is not None:
-            timer.cancel()
+        if self.watchdog is not None:
+            self.watchdog.disarm()
             self.solver.clear_interrupt()
         return answer
 

@@ -12,18 +12,8 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from satdoku.report.collect import load_results, load_set
+from satdoku.report.collect import load_results, load_set, parse_runs
 from satdoku.report.families import slug, sort_key
-
-
-def _runs(pairs: Sequence[str]) -> dict[str, str]:
-    out = {}
-    for p in pairs:
-        run, _, path = p.partition("=")
-        if not path:
-            raise ValueError(f"expected RUN=PATH, got {p!r}")
-        out[run] = path
-    return out
 
 
 def set_table(set_name: str, instances: Sequence[str], sols: Sequence[str],
@@ -34,7 +24,7 @@ def set_table(set_name: str, instances: Sequence[str], sols: Sequence[str],
     from satdoku.report.tables import solver_table, write_csv
 
     _parents(out_md, out_csv, out_html)
-    df = load_set(set_name, instances, _runs(sols), _runs(times))
+    df = load_set(set_name, instances, parse_runs(sols), parse_runs(times))
     table = solver_table(df, time_limit)
     probs = problems(df)
     Path(out_md).write_text(set_page_markdown(set_name, table, probs, time_limit),
@@ -122,7 +112,7 @@ def encoding_report(results: str, sets: Sequence[str], runs: Sequence[str],
     from satdoku.report.plots import encodings
 
     _parents(out_md, out_csv, out_png)
-    table, times = size_table(_sizes_frame(_runs(sizes)), load_results(results, sets, runs))
+    table, times = size_table(_sizes_frame(parse_runs(sizes)), load_results(results, sets, runs))
     enc_order = ("minimal", "efficient", "extended")
     table["_order"] = [sort_key(f)[0] for f in table["family"]]
     table["_enc"] = [enc_order.index(e) if e in enc_order else len(enc_order)

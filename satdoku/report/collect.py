@@ -19,6 +19,17 @@ COLUMNS = ("set", "run", "solver", "encoding", "id", "line", "family", "status",
            "detail", "solved", "seconds", "solve_seconds", "decisions", "conflicts")
 
 
+def parse_runs(pairs: Sequence[str]) -> dict[str, str]:
+    """``RUN=PATH`` command-line arguments as a mapping run -> path."""
+    out = {}
+    for p in pairs:
+        run, _, path = p.partition("=")
+        if not path:
+            raise ValueError(f"expected RUN=PATH, got {p!r}")
+        out[run] = path
+    return out
+
+
 def _num(value: str | None) -> float:
     try:
         return float(value) if value not in (None, "") else float("nan")

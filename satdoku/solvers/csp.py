@@ -129,32 +129,30 @@ class _Csp:
                         queue.append(y)
         if self.less[x]:  # x < y: y above min(x)
             keep = ~((1 << (dx & -dx).bit_length()) - 1)
-            for y in self.less[x]:
-                if assign is not None and assign[y]:
-                    continue
-                dy = dom[y]
-                ny = dy & keep
-                if ny != dy:
-                    self.pruned += (dy ^ ny).bit_count()
-                    if not ny:
-                        return False
-                    dom[y] = ny
-                    if queue is not None:
-                        queue.append(y)
+            if not self._restrict(self.less[x], keep, dom, assign, queue):
+                return False
         if self.more[x]:  # x > y: y below max(x)
             keep = (1 << (dx.bit_length() - 1)) - 1
-            for y in self.more[x]:
-                if assign is not None and assign[y]:
-                    continue
-                dy = dom[y]
-                ny = dy & keep
-                if ny != dy:
-                    self.pruned += (dy ^ ny).bit_count()
-                    if not ny:
-                        return False
-                    dom[y] = ny
-                    if queue is not None:
-                        queue.append(y)
+            if not self._restrict(self.more[x], keep, dom, assign, queue):
+                return False
+        return True
+
+    def _restrict(self, ys: list[int], keep: int, dom: list[int], assign: list[int] | None,
+                  queue: list[int] | None) -> bool:
+        """Keep only the ``keep`` bits in the domains of the unassigned cells ``ys`` (an
+        inequality's bound); False when a domain empties."""
+        for y in ys:
+            if assign is not None and assign[y]:
+                continue
+            dy = dom[y]
+            ny = dy & keep
+            if ny != dy:
+                self.pruned += (dy ^ ny).bit_count()
+                if not ny:
+                    return False
+                dom[y] = ny
+                if queue is not None:
+                    queue.append(y)
         return True
 
     def _ac3(self, dom: list[int], queue: list[int]) -> bool:

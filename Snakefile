@@ -1,4 +1,4 @@
-# satdoku: puzzle files in, checked evidence out. See README.md and ../shared/DESIGN.md.
+# satdoku: puzzle files in, checked evidence out. See README.md and DESIGN.md.
 from snakemake.utils import min_version, validate
 
 min_version("9.0")

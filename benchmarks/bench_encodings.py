@@ -31,12 +31,12 @@ from satdoku.formats import read_records  # noqa: E402
 from satdoku.solvers.base import SAT  # noqa: E402
 from satdoku.solvers.registry import make_solver  # noqa: E402
 
-SHARED = ROOT.parent / "shared" / "data"
+DATA = ROOT / "data" / "public"  # in-repo subsets
 SETS = {
-    "futoshiki": (SHARED / "futoshiki_usp" / "futoshiki.dat", 5),  # every 5th: all sizes
+    "futoshiki": (DATA / "futoshiki_usp" / "futoshiki.dat", 5),  # every 5th: all sizes
     "latin": (ROOT / "data" / "latin" / "qwh_sample.txt", 1),
-    "sudoku9": (SHARED / "norvig" / "top95.txt", 9),
-    "sudoku16": (SHARED / "vu_kr_sudoku" / "16x16.txt", 10),
+    "sudoku9": (DATA / "norvig" / "top95.txt", 9),
+    "sudoku16": (DATA / "vu_kr_sudoku" / "16x16.txt", 10),
 }
 COLUMNS = ("set", "encoding", "solver", "instances", "vars", "clauses", "bytes", "parse_ms",
            "solve_ms", "solved")

@@ -1,6 +1,6 @@
 """Throughput of the SAT branch on a big Kaggle-style set (issue: scale and cluster).
 
-1. Builds an N-puzzle set (default 1,000,000) from ../shared/data/kaggle_style_sample by seeded
+1. Builds an N-puzzle set (default 1,000,000) from data/public/kaggle_style_sample by seeded
    Sudoku symmetries (digit relabelling, row/column swaps inside bands/stacks, band/stack swaps,
    transposition), each with its transformed solution column as an extra check.
 2. Times one shard stage by stage in this process (normalize, encode, solve, decode+verify) for
@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLE = ROOT.parent / "shared/data/kaggle_style_sample/sudoku_puzzle_solution_sample.csv"
+SAMPLE = ROOT / "data/public/kaggle_style_sample/sudoku_puzzle_solution_sample.csv"
 
 
 def _perm_rows(rng: random.Random) -> list[int]:

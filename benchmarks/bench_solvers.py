@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data"
+DATA = ROOT / "data" / "public"  # in-repo subsets; --data DIR for the full public sets
 sys.path.insert(0, str(ROOT))
 
 
@@ -57,7 +57,7 @@ SETS = [
     SetSpec("norvig_top95", "norvig/top95.txt", quick=95),
     SetSpec("norvig_hardest", "norvig/hardest.txt", quick=11),
     SetSpec("tdoku_top1465", "tdoku_benchmarks/puzzles3_magictour_top1465.txt", quick=150),
-    SetSpec("tdoku_17clue_2000", "tdoku_benchmarks/puzzles2_17_clue.txt", 2000, quick=150),
+    SetSpec("tdoku_17clue_2000", "tdoku_benchmarks/puzzles2_17_clue_2000.txt", 2000, quick=150),
     SetSpec("forum_hardest_1106", "tdoku_benchmarks/puzzles6_forum_hardest_1106.txt", quick=150),
     SetSpec("vu_16x16", "vu_kr_sudoku/16x16.txt", dpll=False, quick=30),
     SetSpec("bnguyen_25x25", "large_grids_bnguyen/25x25.txt", dpll=False, quick=1),
@@ -269,6 +269,8 @@ def markdown(summary: list[dict[str, object]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    ap.add_argument("--data", type=Path, default=None,
+                    help="directory laid out like data/public (e.g. a full copy of the sets)")
     ap.add_argument("--quick", action="store_true", help="a few minutes: per-set sample sizes")
     ap.add_argument("--limit", type=int, default=None, help="at most N instances per set")
     ap.add_argument(
@@ -284,6 +286,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--csv", type=Path, default=ROOT / "benchmarks/results/bench_solvers.csv")
     ap.add_argument("--markdown", type=Path, default=None, help="also write the table here")
     args = ap.parse_args(argv)  # fmt: skip
+    if args.data is not None:
+        global DATA
+        DATA = args.data
 
     solvers = [s for s in args.solvers.split(",") if s]
     unknown = set(solvers) - set(SOLVERS)

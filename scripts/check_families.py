@@ -24,7 +24,7 @@ from satdoku.formats import read_records  # noqa: E402
 from satdoku.solvers.base import SAT  # noqa: E402
 from satdoku.solvers.registry import level, make_solver  # noqa: E402
 
-SHARED = ROOT.parent / "shared" / "data"
+SHARED = ROOT / "data" / "public"
 
 
 def run(records: list, name: str, time_limit: float, encoding: str) -> tuple[int, list[float]]:

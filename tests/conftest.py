@@ -1,4 +1,5 @@
-"""Shared fixtures: paths to the public benchmark data beside the repository."""
+"""Shared fixtures: the in-repository copies of public benchmark data (data/public/, sources in
+data/SOURCES.md) and helpers to run the workflow."""
 
 from __future__ import annotations
 
@@ -9,15 +10,15 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared" / "data"
+PUBLIC = ROOT / "data" / "public"
 TINY = ROOT / "tests" / "data" / "tiny"
 
 
 @pytest.fixture(scope="session")
-def shared_data() -> Path:
-    if not SHARED.is_dir():
-        pytest.skip("../shared/data is not beside the repository")
-    return SHARED
+def public_data() -> Path:
+    """Small real subsets of public benchmark sets, kept in the repository (never skipped)."""
+    assert PUBLIC.is_dir(), f"{PUBLIC} is missing: the repository is incomplete"
+    return PUBLIC
 
 
 def run_snakemake(workdir: Path, *args: str, config: Path | None = None) -> str:

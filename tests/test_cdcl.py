@@ -45,8 +45,8 @@ def decide(cnf: Cnf, **options: object) -> tuple[str, list[int] | None, Cdcl]:
     return status, model, solver
 
 
-def test_every_satlib_file_is_decided_correctly(shared_data: Path) -> None:
-    files = sorted((shared_data / "satlib").glob("*/*.cnf"))
+def test_every_satlib_file_is_decided_correctly(public_data: Path) -> None:
+    files = sorted((public_data / "satlib").glob("*/*.cnf"))
     assert len(files) == 63
     for path in files:
         expected = "UNSAT" if path.name.startswith("uuf") else "SAT"
@@ -55,8 +55,8 @@ def test_every_satlib_file_is_decided_correctly(shared_data: Path) -> None:
 
 @pytest.mark.parametrize("restarts", ["glucose", "luby", "none"])
 @pytest.mark.parametrize("phase", ["negative", "positive"])
-def test_options_stay_correct(shared_data: Path, restarts: str, phase: str) -> None:
-    for path in sorted((shared_data / "satlib" / "uuf50-218").glob("*.cnf"))[:4]:
+def test_options_stay_correct(public_data: Path, restarts: str, phase: str) -> None:
+    for path in sorted((public_data / "satlib" / "uuf50-218").glob("*.cnf"))[:4]:
         assert decide(read_dimacs(path), restarts=restarts, phase=phase)[0] == "UNSAT"
     assert decide(php(7, 6), restarts=restarts, phase=phase)[0] == "UNSAT"
 
@@ -69,9 +69,9 @@ def test_reduction_and_garbage_collection_keep_proofs_valid() -> None:
     assert any(line.startswith("d ") for line in solver.proof_lines())
 
 
-def test_pure_python_kernel_runs_the_same_search(shared_data: Path) -> None:
+def test_pure_python_kernel_runs_the_same_search(public_data: Path) -> None:
     """Same source, same arithmetic: identical statistics and models, step for step."""
-    sat = shared_data / "satlib"
+    sat = public_data / "satlib"
     cases = [read_dimacs(sat / "uf50-218" / "uf50-01.cnf"),
              read_dimacs(sat / "uuf50-218" / "uuf50-02.cnf"), php(6, 5)]  # fmt: skip
     for cnf in cases:
@@ -129,22 +129,22 @@ def test_budgets_stop_cleanly() -> None:
         Cdcl(1, clauses_to_array([[1]]), restarts="sometimes")
 
 
-def _sudoku_records(shared_data: Path) -> list:  # type: ignore[type-arg]
+def _sudoku_records(public_data: Path) -> list:  # type: ignore[type-arg]
     from satdoku.formats import read_records
 
-    d = shared_data
+    d = public_data
     records = list(read_records(d / "norvig" / "top95.txt"))[:10]
     records += list(read_records(d / "tdoku_benchmarks" / "puzzles6_forum_hardest_1106.txt"))[:10]
     records += list(read_records(d / "vu_kr_sudoku" / "16x16.txt"))[:3]
     return records
 
 
-def test_sudoku_puzzles_solve_and_verify(shared_data: Path) -> None:
+def test_sudoku_puzzles_solve_and_verify(public_data: Path) -> None:
     from satdoku.cnf.decode import decode_model
     from satdoku.cnf.encode import encode
 
     solver = make_cdcl()
-    for rec in _sudoku_records(shared_data):
+    for rec in _sudoku_records(public_data):
         assert rec.puzzle is not None, rec
         result = solver.solve_cnf(encode(rec.puzzle, "extended"))
         assert result.status == "SAT"
@@ -153,20 +153,20 @@ def test_sudoku_puzzles_solve_and_verify(shared_data: Path) -> None:
 
 
 @pytest.mark.slow
-def test_large_grid_25x25(shared_data: Path) -> None:
+def test_large_grid_25x25(public_data: Path) -> None:
     from satdoku.cnf.decode import decode_model
     from satdoku.cnf.encode import encode
     from satdoku.formats import read_records
 
-    rec = next(iter(read_records(shared_data / "large_grids_bnguyen" / "25x25.txt")))
+    rec = next(iter(read_records(public_data / "large_grids_bnguyen" / "25x25.txt")))
     assert rec.puzzle is not None and rec.puzzle.domain == 25
     result = make_cdcl().solve_cnf(encode(rec.puzzle, "extended"))
     assert result.status == "SAT"
     assert rec.puzzle.check_solution(decode_model(result.model, rec.puzzle)) == []  # type: ignore[arg-type]
 
 
-def test_adapter_result_proof_and_version(shared_data: Path, tmp_path: Path) -> None:
-    path = shared_data / "satlib" / "uuf50-218" / "uuf50-05.cnf"
+def test_adapter_result_proof_and_version(public_data: Path, tmp_path: Path) -> None:
+    path = public_data / "satlib" / "uuf50-218" / "uuf50-05.cnf"
     cnf = read_dimacs(path)
     solver = make_cdcl()
     assert solver.writes_proofs and solver.name == "cdcl"
@@ -178,7 +178,7 @@ def test_adapter_result_proof_and_version(shared_data: Path, tmp_path: Path) -> 
     assert 0 < result.solve_seconds <= result.total_seconds
     again = solver.solve_dimacs(str(path))
     assert again.status == "UNSAT" and again.stats == result.stats
-    sat = solver.solve_cnf(read_dimacs(shared_data / "satlib" / "uf50-218" / "uf50-03.cnf"))
+    sat = solver.solve_cnf(read_dimacs(public_data / "satlib" / "uf50-218" / "uf50-03.cnf"))
     assert sat.status == "SAT" and sat.proof is None
     timeout = make_cdcl(max_conflicts=5).solve_cnf(php(9, 8).extended([]))
     assert timeout.status == "TIMEOUT" and timeout.model is None
@@ -189,8 +189,8 @@ def test_adapter_result_proof_and_version(shared_data: Path, tmp_path: Path) -> 
     assert dres.status == "UNSAT" and check_proof(cnf, proof)[0]
 
 
-def test_cli_cdcl_mode(shared_data: Path, tmp_path: Path) -> None:
-    sat = shared_data / "satlib"
+def test_cli_cdcl_mode(public_data: Path, tmp_path: Path) -> None:
+    sat = public_data / "satlib"
     proof = tmp_path / "p.drup"
     cmd = [sys.executable, "-m", "satdoku.cli", "dpll"]
     res = subprocess.run([*cmd, str(sat / "uuf50-218" / "uuf50-07.cnf"), "--proof", str(proof),
@@ -210,6 +210,6 @@ def test_cli_cdcl_mode(shared_data: Path, tmp_path: Path) -> None:
     assert res.returncode == 1 and "vsids only" in res.stderr
 
 
-def test_solve_file_reports_phase_times(shared_data: Path) -> None:
-    res = solve_file(shared_data / "satlib" / "uf20-91" / "uf20-02.cnf")
+def test_solve_file_reports_phase_times(public_data: Path) -> None:
+    res = solve_file(public_data / "satlib" / "uf20-91" / "uf20-02.cnf")
     assert res.status == "SAT" and set(res.times) >= {"parse", "build", "solve"}

@@ -24,8 +24,8 @@ from satdoku.cnf.formula import Cnf
 ENGINES = ("numba", "numpy")
 
 
-def test_every_satlib_file_reads_the_same_with_every_engine(shared_data: Path) -> None:
-    files = sorted((shared_data / "satlib").glob("*/*.cnf"))
+def test_every_satlib_file_reads_the_same_with_every_engine(public_data: Path) -> None:
+    files = sorted((public_data / "satlib").glob("*/*.cnf"))
     assert len(files) >= 60
     for path in files:
         text = path.read_text()
@@ -41,8 +41,8 @@ def test_every_satlib_file_reads_the_same_with_every_engine(shared_data: Path) -
         assert read_dimacs(path).clauses == ref.clauses
 
 
-def test_satlib_quirks_double_spaces_and_percent_trailer(shared_data: Path) -> None:
-    path = shared_data / "satlib" / "uf20-91" / "uf20-01.cnf"
+def test_satlib_quirks_double_spaces_and_percent_trailer(public_data: Path) -> None:
+    path = public_data / "satlib" / "uf20-91" / "uf20-01.cnf"
     assert "p cnf 20  91" in path.read_text() and "%" in path.read_text()
     for engine in ENGINES:
         arrays = read_dimacs_arrays(path, engine=engine)
@@ -50,8 +50,8 @@ def test_satlib_quirks_double_spaces_and_percent_trailer(shared_data: Path) -> N
         assert arrays.lits[-1] == 0 and np.count_nonzero(arrays.lits == 0) == 91
 
 
-def test_compressed_and_stdin(tmp_path: Path, shared_data: Path) -> None:
-    src = shared_data / "satlib" / "uf50-218" / "uf50-01.cnf"
+def test_compressed_and_stdin(tmp_path: Path, public_data: Path) -> None:
+    src = public_data / "satlib" / "uf50-218" / "uf50-01.cnf"
     data = src.read_bytes()
     (tmp_path / "a.cnf.gz").write_bytes(gzip.compress(data))
     (tmp_path / "a.cnf.xz").write_bytes(lzma.compress(data))

@@ -44,8 +44,8 @@ def decide(cnf: Cnf, heuristic: str = "vsids", **options: object) -> tuple[str, 
     return status, model
 
 
-def test_every_satlib_file_is_decided_correctly(shared_data: Path) -> None:
-    files = sorted((shared_data / "satlib").glob("*/*.cnf"))
+def test_every_satlib_file_is_decided_correctly(public_data: Path) -> None:
+    files = sorted((public_data / "satlib").glob("*/*.cnf"))
     assert len(files) == 63
     for path in files:
         expected = "UNSAT" if path.name.startswith("uuf") else "SAT"
@@ -53,8 +53,8 @@ def test_every_satlib_file_is_decided_correctly(shared_data: Path) -> None:
 
 
 @pytest.mark.parametrize("heuristic", HEURISTICS)
-def test_every_heuristic_on_satlib_samples(shared_data: Path, heuristic: str) -> None:
-    sat = shared_data / "satlib"
+def test_every_heuristic_on_satlib_samples(public_data: Path, heuristic: str) -> None:
+    sat = public_data / "satlib"
     for path, expected in [
         (sat / "uf20-91" / "uf20-01.cnf", "SAT"),
         (sat / "uf50-218" / "uf50-02.cnf", "SAT"),
@@ -105,13 +105,13 @@ def test_unknown_heuristic() -> None:
         Dpll(1, [[1]], "best")
 
 
-def test_sudoku_puzzles_solve_and_verify(shared_data: Path) -> None:
+def test_sudoku_puzzles_solve_and_verify(public_data: Path) -> None:
     from satdoku.cnf.decode import decode_model
     from satdoku.cnf.encode import encode
     from satdoku.formats import read_records
 
-    records = list(read_records(shared_data / "norvig" / "top95.txt"))[:5]
-    records += list(read_records(shared_data / "vu_kr_sudoku" / "4x4.txt"))[:3]
+    records = list(read_records(public_data / "norvig" / "top95.txt"))[:5]
+    records += list(read_records(public_data / "vu_kr_sudoku" / "4x4.txt"))[:3]
     for rec in records:
         assert rec.puzzle is not None
         cnf = encode(rec.puzzle, "extended")
@@ -129,10 +129,10 @@ def test_sudoku_puzzles_solve_and_verify(shared_data: Path) -> None:
     assert decide(wrong)[0] == "UNSAT"
 
 
-def test_cli_dpll_mode(shared_data: Path, tmp_path: Path) -> None:
+def test_cli_dpll_mode(public_data: Path, tmp_path: Path) -> None:
     from satdoku.cli import main
 
-    sat = shared_data / "satlib"
+    sat = public_data / "satlib"
     proof = tmp_path / "p.drup"
     run = lambda *a: subprocess.run(  # noqa: E731
         [sys.executable, "-m", "satdoku.cli", "dpll", "--mode", "dpll", *map(str, a)],

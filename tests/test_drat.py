@@ -60,9 +60,9 @@ def _dpll_proof(cnf: Cnf, heuristic: str = "vsids") -> list[str]:
 
 
 def test_dpll_proofs_of_uuf50_check_and_tampering_is_caught(
-    shared_data: Path, tmp_path: Path
+    public_data: Path, tmp_path: Path
 ) -> None:
-    files = sorted((shared_data / "satlib" / "uuf50-218").glob("*.cnf"))
+    files = sorted((public_data / "satlib" / "uuf50-218").glob("*.cnf"))
     assert len(files) == 12
     for path in files:
         cnf = read_dimacs(path)
@@ -78,7 +78,7 @@ def test_dpll_proofs_of_uuf50_check_and_tampering_is_caught(
     assert check_proof(cnf, str(proof))[0]
 
 
-def test_a_proof_for_another_formula_is_rejected(shared_data: Path) -> None:
-    a = read_dimacs(shared_data / "satlib" / "uuf50-218" / "uuf50-01.cnf")
-    sat = read_dimacs(shared_data / "satlib" / "uf50-218" / "uf50-01.cnf")
+def test_a_proof_for_another_formula_is_rejected(public_data: Path) -> None:
+    a = read_dimacs(public_data / "satlib" / "uuf50-218" / "uuf50-01.cnf")
+    sat = read_dimacs(public_data / "satlib" / "uf50-218" / "uf50-01.cnf")
     assert not check_proof(sat, _dpll_proof(a))[0]

@@ -54,8 +54,8 @@ def test_custom_groups_cell_coordinates():
 
 
 # --- readers --------------------------------------------------------------------------------
-def test_futoshiki_usp_dat(shared_data):
-    recs = list(read_records(shared_data / "futoshiki_usp" / "futoshiki.dat"))
+def test_futoshiki_usp_dat(public_data):
+    recs = list(read_records(public_data / "futoshiki_usp" / "futoshiki.dat"))
     assert len(recs) == 100 and all(r.valid and r.notation == "futoshiki" for r in recs)
     sizes = [r.puzzle.size for r in recs]
     assert [sizes.count(n) for n in range(4, 10)] == [16, 16, 16, 16, 16, 20]
@@ -63,7 +63,7 @@ def test_futoshiki_usp_dat(shared_data):
     assert first.kind == FUTOSHIKI and first.size == 4
     # "2 1 1 1": cell(2,1) < cell(1,1)
     assert first.less_than[0] == (4, 0)
-    cases = list(read_records(shared_data / "futoshiki_usp" / "casos.in"))
+    cases = list(read_records(public_data / "futoshiki_usp" / "casos.in"))
     assert len(cases) == 4 and cases[0].puzzle.size == 6
 
 
@@ -78,8 +78,8 @@ def test_futoshiki_dat_errors(tmp_path):
     assert short[-1].error == "file announces 2 puzzles but holds 1"
 
 
-def test_futoshiki_text_grid_roundtrip(shared_data, tmp_path):
-    recs = list(read_records(shared_data / "futoshiki_usp" / "futoshiki.dat"))
+def test_futoshiki_text_grid_roundtrip(public_data, tmp_path):
+    recs = list(read_records(public_data / "futoshiki_usp" / "futoshiki.dat"))
     text = "\n\n".join(render_board(r.puzzle) for r in recs[::7])
     back = list(read_records(_write(tmp_path, "grids.txt", text)))
     assert [r.notation for r in back] == ["futoshiki_grid"] * len(back)
@@ -97,10 +97,10 @@ def test_futoshiki_grid_errors():
     assert recs[1].name == "Name" and len(recs) == 2
 
 
-def test_latin_qwh_lists(shared_data):
+def test_latin_qwh_lists(public_data):
     for order in (10, 15, 20, 30):
         for hp in (35, 42, 50):
-            f = shared_data / "latin_square_qwh" / f"o{order}hp{hp}_1.txt"
+            f = public_data / "latin_square_qwh" / f"o{order}hp{hp}_1.txt"
             (rec,) = read_records(f)
             assert rec.notation == "latin" and rec.puzzle.kind == LATIN
             assert rec.puzzle.size == order
@@ -146,12 +146,12 @@ def test_json_puzzles(tmp_path):
     assert "not closed" in recs[5].error
 
 
-def test_instances_roundtrip_all_kinds(shared_data, tmp_path):
+def test_instances_roundtrip_all_kinds(public_data, tmp_path):
     p3 = sudoku3d(2, path_boxes=[((0, 0, 0), (1, 1, 0), "desc")], generic_boxes=[{5: 2}])
     pc = custom([3], 3, [[0, 1, 2]], [0, 2, 0], [(0, 2)])
     for p in (p3, pc):
         assert puzzle_from_dict(json.loads(json.dumps(puzzle_to_dict(p)))) == p
-    src = shared_data / "futoshiki_usp" / "futoshiki.dat"
+    src = public_data / "futoshiki_usp" / "futoshiki.dat"
     out = tmp_path / "inst.jsonl"
     normalize(src, out, 0, 10_000)
     back = list(read_instances(out))
@@ -166,8 +166,8 @@ def test_solution_notations_roundtrip():
         assert parse_family_board(text, notation) == board
 
 
-def test_write_futoshiki_dat_roundtrip(shared_data, tmp_path):
-    recs = list(read_records(shared_data / "futoshiki_usp" / "futoshiki.dat"))[:5]
+def test_write_futoshiki_dat_roundtrip(public_data, tmp_path):
+    recs = list(read_records(public_data / "futoshiki_usp" / "futoshiki.dat"))[:5]
     p = _write(tmp_path, "w.dat", write_futoshiki_dat([r.puzzle for r in recs]))
     assert [r.puzzle for r in read_records(p)] == [r.puzzle for r in recs]
 

@@ -39,8 +39,8 @@ def _minisat(cnf):
         return s.get_model() if s.solve() else None
 
 
-def _futoshiki_usp(shared_data):
-    return list(read_records(shared_data / "futoshiki_usp" / "futoshiki.dat"))
+def _futoshiki_usp(public_data):
+    return list(read_records(public_data / "futoshiki_usp" / "futoshiki.dat"))
 
 
 # --- encodings ------------------------------------------------------------------------------
@@ -59,9 +59,9 @@ def test_sequential_amo_allows_exactly_the_right_assignments():
 
 
 @pytest.mark.parametrize("stride", [9])
-def test_encodings_agree_on_unique_futoshiki(shared_data, stride):
+def test_encodings_agree_on_unique_futoshiki(public_data, stride):
     """Puzzles of every size whose solution is unique: every encoding decodes to that board."""
-    for rec in _futoshiki_usp(shared_data)[::stride]:
+    for rec in _futoshiki_usp(public_data)[::stride]:
         p = rec.puzzle
         if count_solutions(p, 2) != 1:
             continue
@@ -73,10 +73,10 @@ def test_encodings_agree_on_unique_futoshiki(shared_data, stride):
         assert len(boards) == 1, rec.id
 
 
-def test_encodings_agree_on_sudoku_16_and_large_grids(shared_data):
-    recs = list(read_records(shared_data / "vu_kr_sudoku" / "16x16.txt"))[:2]
-    recs += list(read_records(shared_data / "large_grids_bnguyen" / "16x16.txt"))
-    sol = next(read_records(shared_data / "large_grids_bnguyen" / "16x16s.txt")).puzzle.givens
+def test_encodings_agree_on_sudoku_16_and_large_grids(public_data):
+    recs = list(read_records(public_data / "vu_kr_sudoku" / "16x16.txt"))[:2]
+    recs += list(read_records(public_data / "large_grids_bnguyen" / "16x16.txt"))
+    sol = next(read_records(public_data / "large_grids_bnguyen" / "16x16s.txt")).puzzle.givens
     for rec in recs:
         p = rec.puzzle
         boards = {decode_model(_minisat(encode(p, e)), p, e) for e in ENCODINGS}
@@ -85,8 +85,8 @@ def test_encodings_agree_on_sudoku_16_and_large_grids(shared_data):
                         "simplified") == sol
 
 
-def test_simplified_drops_what_the_givens_decide(shared_data):
-    (rec,) = read_records(shared_data / "latin_square_qwh" / "o10hp50_1.txt")
+def test_simplified_drops_what_the_givens_decide(public_data):
+    (rec,) = read_records(public_data / "latin_square_qwh" / "o10hp50_1.txt")
     p = rec.puzzle
     full, simp = encode(p, "extended"), encode(p, "simplified")
     kept = simplified_variables(p)
@@ -103,20 +103,20 @@ def test_simplified_drops_what_the_givens_decide(shared_data):
     assert encode(bad, "simplified").clauses == [[1], [-1]]
 
 
-def test_simplified_bundle_has_no_rules_and_decodes(shared_data, tmp_path):
+def test_simplified_bundle_has_no_rules_and_decodes(public_data, tmp_path):
     inst = tmp_path / "i.jsonl"
-    normalize(shared_data / "futoshiki_usp" / "casos.in", inst, 0, 1000)
+    normalize(public_data / "futoshiki_usp" / "casos.in", inst, 0, 1000)
     out = tmp_path / "b.cnfs"
     encode_shard(inst, out, "casos", "simplified_seq")
     text = out.read_text()
     assert "c rules " not in text
     assert text.count(" rules -\n") == 4
-    recs = list(read_records(shared_data / "futoshiki_usp" / "casos.in"))
+    recs = list(read_records(public_data / "futoshiki_usp" / "casos.in"))
     for entry, rec in zip(read_bundle(out), recs, strict=True):
         assert entry.cnf.num_vars == encode(rec.puzzle, "simplified_seq").num_vars
         board = decode_model(_minisat(entry.cnf), rec.puzzle, "simplified_seq")
         assert rec.puzzle.check_solution(board) == []
-    solution = [int(x) for x in (shared_data / "futoshiki_usp" / "casos.out").read_text().split()]
+    solution = [int(x) for x in (public_data / "futoshiki_usp" / "casos.out").read_text().split()]
     first = decode_model(_minisat(encode(recs[0].puzzle, "simplified")), recs[0].puzzle,
                          "simplified")
     assert list(first) == solution  # the upstream answer of case 1 (unique)
@@ -128,9 +128,9 @@ def test_registry_has_the_csp_family_and_cpsat():
     assert level("cpsat") == "puzzle" and all(level(n) == "puzzle" for n in CSP_NAMES)
 
 
-def test_csp_mac_mrv_solves_all_futoshiki_usp(shared_data):
+def test_csp_mac_mrv_solves_all_futoshiki_usp(public_data):
     solver = make_solver("csp-mac-mrv")
-    for rec in _futoshiki_usp(shared_data):
+    for rec in _futoshiki_usp(public_data):
         res = solver.solve_puzzle(rec.puzzle, time_limit=20)
         assert res.status == SAT, rec.id
         assert rec.puzzle.check_solution(res.board) == [], rec.id
@@ -138,9 +138,9 @@ def test_csp_mac_mrv_solves_all_futoshiki_usp(shared_data):
 
 
 @pytest.mark.parametrize("name", ["cpsat", *CSP_NAMES])
-def test_every_puzzle_solver_on_small_futoshiki_and_unsat(shared_data, name):
+def test_every_puzzle_solver_on_small_futoshiki_and_unsat(public_data, name):
     solver = make_solver(name)
-    for rec in _futoshiki_usp(shared_data)[:48:6]:  # 4x4 .. 6x6
+    for rec in _futoshiki_usp(public_data)[:48:6]:  # 4x4 .. 6x6
         res = solver.solve_puzzle(rec.puzzle, time_limit=20)
         assert res.status == SAT and rec.puzzle.check_solution(res.board) == [], rec.id
     # a chain 1 < 2 < 3 in a 2x2 square has no solution; so has a cycle of relations
@@ -159,11 +159,11 @@ def test_csp_time_limit_gives_timeout():
 
 
 @pytest.mark.parametrize("name", ["cpsat", "cdcl"])
-def test_latin_qwh_orders_10_to_30(shared_data, name):
+def test_latin_qwh_orders_10_to_30(public_data, name):
     """One instance per order and hole ratio (the full 60 are in scripts/check_families.py)."""
     solver = make_solver(name)
     for order, hp, i in [(10, 35, 2), (15, 42, 3), (20, 50, 4), (30, 42, 5)]:
-        (rec,) = read_records(shared_data / "latin_square_qwh" / f"o{order}hp{hp}_{i}.txt")
+        (rec,) = read_records(public_data / "latin_square_qwh" / f"o{order}hp{hp}_{i}.txt")
         p = rec.puzzle
         if level(name) == "puzzle":
             res = solver.solve_puzzle(p, time_limit=60)

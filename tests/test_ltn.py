@@ -18,7 +18,7 @@ from satdoku.heuristics import find_singles
 from satdoku.ltn import dataset as ds
 from satdoku.puzzle import sudoku
 
-ORIGINAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "ltn_sudoku_torch"
+ORIGINAL = Path(__file__).resolve().parents[1] / "data" / "public" / "ltn_sudoku_torch"
 
 
 @pytest.fixture(scope="module")
@@ -74,8 +74,6 @@ def test_verify_rejects_wrong_labels() -> None:
 
 def test_import_original_relabels(tmp_path: Path) -> None:
     src = ORIGINAL / "data" / "4x4"
-    if not src.exists():
-        pytest.skip("shared data not available")
     splits, report = ds.import_original(src, ds.DatasetSpec(size=4), limit_per_file=60)
     exs = [e for v in splits.values() for e in v]
     assert ds.check_labels(e for e in exs if e.subkind != "immediate_conflict") > 100

@@ -10,9 +10,9 @@ REFERENCES = ["minisat22", "glucose4", "cadical195"]
 
 
 @pytest.mark.parametrize("name", REFERENCES)
-def test_reference_solvers_solve_and_verify(shared_data, name):
+def test_reference_solvers_solve_and_verify(public_data, name):
     solver = make_solver(name)
-    recs = list(read_records(shared_data / "norvig/hardest.txt"))[:3]
+    recs = list(read_records(public_data / "norvig/hardest.txt"))[:3]
     for rec in recs:
         res = solver.solve_cnf(encode(rec.puzzle), time_limit=10)
         assert res.status == SAT
@@ -50,13 +50,13 @@ def test_registry_variants_and_versions():
     assert solver_version("minisat22") != solver_version("glucose4")
 
 
-def test_incremental_mode_matches_fresh_solving_and_times_out(shared_data):
+def test_incremental_mode_matches_fresh_solving_and_times_out(public_data):
     from satdoku.cnf.encode import instance_clauses, rules_clauses
     from satdoku.cnf.formula import Cnf
 
     inc = make_solver("inc", {"inc": {"solver": "minisat22", "incremental": True}})
     fresh = make_solver("minisat22")
-    recs = list(read_records(shared_data / "norvig/top95.txt"))[:20]
+    recs = list(read_records(public_data / "norvig/top95.txt"))[:20]
     rules = Cnf(729, rules_clauses(recs[0].puzzle.layout, "extended"))
     for rec in recs:
         a = inc.solve_incremental(rules, instance_clauses(rec.puzzle, "extended"), 10)

@@ -4,7 +4,7 @@
     satdoku generate boards --family futoshiki --size 6 --count 5 --kind unique > f.dat
     satdoku generate boards --family sudoku3d --size 2 --kind impossible   # order 2: 4x4x4
     satdoku generate dataset --size 4 --per-kind 2000 --seed 0 --out results/LTN/datasets/4
-    satdoku generate dataset --size 9 --original ../shared/data/ltn_sudoku_torch/data/9x9 ...
+    satdoku generate dataset --size 9 --original data/public/ltn_sudoku_torch/data/9x9 ...
 
 Board kinds: grid (complete), open (random holes), unique (unique solution), invalid1/2/3
 (changed cells), swap (same-row swap), impossible (quiet but unsolvable, proved by search).

@@ -1,12 +1,18 @@
-"""The solver interface: a Result type, fixed status words, and the two solver protocols.
+"""The solver interface: a Result type, fixed status words, the Deadline every solver honours,
+and the solver protocols (CNF level, incremental CNF, puzzle level).
 
 SAT solvers take a :class:`~satdoku.cnf.formula.Cnf` and return a DIMACS model; puzzle-level
 solvers (CP-SAT, CSP) take a :class:`~satdoku.puzzle.Puzzle` and return a board. Both report the
-same Result so stage files and reports treat them alike.
+same Result so stage files and reports treat them alike. What a solver can do (proofs,
+incremental solving, how its limit is enforced, its options) is declared once, in its
+registry record (:mod:`satdoku.solvers.registry`); the solve path (:mod:`satdoku.solve`) reads it
+there instead of probing objects.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -19,6 +25,41 @@ STATUSES = (SAT, UNSAT, TIMEOUT, INVALID, ERROR)
 
 #: Statistics every times file has a column for ('' where a backend does not report one).
 STAT_KEYS = ("decisions", "conflicts", "propagations", "restarts", "learnt")
+
+
+class Deadline:
+    """When an instance's time runs out, on the ``time.perf_counter`` clock.
+
+    The solve path starts it when an instance's work starts (encoding, solver construction and
+    clause loading all count) and hands it down; every solver checks it during loading and
+    search and answers TIMEOUT once it has passed. ``Deadline(None)`` never expires.
+    """
+
+    __slots__ = ("at", "limit", "start")
+
+    def __init__(self, limit: float | None, start: float | None = None) -> None:
+        if limit is not None and not (math.isfinite(limit) and limit > 0):
+            raise ValueError(f"time limit must be a finite number of seconds > 0, got {limit!r}")
+        self.start = time.perf_counter() if start is None else start
+        self.limit = limit
+        self.at = None if limit is None else self.start + limit
+
+    @classmethod
+    def never(cls) -> Deadline:
+        return cls(None)
+
+    def remaining(self) -> float | None:
+        """Seconds left (never below 0), or None without a limit."""
+        return None if self.at is None else max(0.0, self.at - time.perf_counter())
+
+    def expired(self) -> bool:
+        return self.at is not None and time.perf_counter() >= self.at
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def __repr__(self) -> str:
+        return f"Deadline(limit={self.limit}, remaining={self.remaining()})"
 
 
 @dataclass
@@ -41,12 +82,27 @@ class Result:
 
 
 class CnfSolver(Protocol):
-    """A SAT solver: decides a CNF within a time limit (seconds, None = no limit)."""
+    """A SAT solver: decides a CNF before a deadline (construction and loading included).
+
+    Solvers whose registry record says ``proofs=True`` write a DRUP proof to ``proof_path``
+    for an UNSAT answer (the solve path checks it); others ignore the argument."""
 
     name: str
     version: str  # changes whenever the solver's code or options change (rule params use it)
 
-    def solve_cnf(self, cnf: Cnf, time_limit: float | None = None) -> Result: ...
+    def solve_cnf(
+        self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None
+    ) -> Result: ...
+
+
+class IncrementalCnfSolver(CnfSolver, Protocol):
+    """A SAT solver that keeps shared rules loaded across instances (registry record
+    ``incremental=True``, used when its options say ``incremental: true``): each instance adds
+    only its own clauses, unit clauses as assumptions. Times exclude loading the rules."""
+
+    def solve_incremental(
+        self, rules: Cnf, own: list[list[int]], deadline: Deadline
+    ) -> Result: ...
 
 
 class PuzzleSolver(Protocol):
@@ -55,4 +111,4 @@ class PuzzleSolver(Protocol):
     name: str
     version: str
 
-    def solve_puzzle(self, puzzle: Puzzle, time_limit: float | None = None) -> Result: ...
+    def solve_puzzle(self, puzzle: Puzzle, deadline: Deadline) -> Result: ...

@@ -1,84 +1,153 @@
-"""Solver names -> implementations: the only place solver names live.
+"""Solver names -> records: the only place solver names, classes and capabilities live.
 
-A name maps to a factory ("module:function") and default options. Config may define variants:
-``{name: {solver: BASE, option: value, ...}}``; ``make_solver`` merges them. The factory module is
+A :class:`SolverSpec` names a factory ("module:function"), default options, the level it works
+at (CNF or puzzle), its origin (ours or a reference), its plot colour, its capabilities (proofs,
+incremental solving, how its time limit is enforced) and the JSON schema of its options. The
+config schema's solver checks, the reports' colours and "ours vs reference" split, and the solve
+path's choices all read these records. Config may define variants:
+``{name: {solver: BASE, option: value, ...}}``; :func:`resolve` merges them. The factory module is
 imported only when a solver is made, so heavy backends (ortools, numba) load only where used.
+
+Adding a solver: one module in ``satdoku/solvers/`` plus one :func:`register` call below.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+OURS, REFERENCE = "ours", "reference"
+CNF, PUZZLE = "cnf", "puzzle"
+#: How a solver's deadline is enforced: it stops itself by reading the clock between slices of
+#: work ("clock"), a watchdog interrupts it ("interrupt"), or its process is killed ("process").
+LIMIT_KINDS = ("clock", "interrupt", "process")
+
+#: Options every solver accepts: ``solver`` (the base of a configured variant) and ``note``.
+COMMON_OPTIONS: dict[str, Any] = {
+    "solver": {"type": "string"},
+    "note": {"type": "string", "description": "free text, shown nowhere but the config"},
+}
 
 
 @dataclass(frozen=True)
 class SolverSpec:
-    """A registered solver: factory path, default options, and whether it reads CNF or puzzles."""
+    """A registered solver: how to make it, what it is and what it can do."""
 
+    name: str
     factory: str
-    options: dict[str, Any] = field(default_factory=dict)
-    level: str = "cnf"  # "cnf": SAT solver on SatInput; "puzzle": works on the puzzle directly
+    options: Mapping[str, Any] = field(default_factory=dict)
+    level: str = CNF  # "cnf": SAT solver on SatInput; "puzzle": works on the puzzle directly
+    origin: str = OURS  # "ours" or "reference" (third-party)
+    colour: str = "#7f7f7f"
     description: str = ""
+    proofs: bool = False  # writes a DRUP proof for every UNSAT answer (checked by solve.py)
+    incremental: bool = False  # accepts option incremental: true (rules loaded once per shard)
+    limit: str = "clock"  # one of LIMIT_KINDS
+    option_schema: Mapping[str, Any] = field(default_factory=dict)  # JSON schema properties
+
+    def schema(self) -> dict[str, Any]:
+        """The JSON schema of this solver's options (unknown options are refused)."""
+        props = {**COMMON_OPTIONS, **self.option_schema}
+        return {"type": "object", "properties": props, "additionalProperties": False}
 
 
-SOLVERS: dict[str, SolverSpec] = {
-    "minisat22": SolverSpec(
-        "satdoku.solvers.reference:make_pysat",
-        {"backend": "minisat22"},
-        description="MiniSat 2.2 (python-sat)",
-    ),
-    "glucose4": SolverSpec(
-        "satdoku.solvers.reference:make_pysat",
-        {"backend": "glucose4"},
-        description="Glucose 4.1 (python-sat)",
-    ),
-    "cadical195": SolverSpec(
-        "satdoku.solvers.reference:make_pysat",
-        {"backend": "cadical195"},
-        description="CaDiCaL 1.9.5 (python-sat), hard deadline by process",
-    ),
-    "dpll": SolverSpec(
-        "satdoku.solvers.own:make_dpll", {}, description="our DPLL (pure Python, teaching mode)"
-    ),
-    "cdcl": SolverSpec(
-        "satdoku.solvers.own:make_cdcl", {}, description="our CDCL (numba-compiled inner loops)"
-    ),
-    **{
-        f"dpll-{h}": SolverSpec(
-            "satdoku.solvers.own:make_dpll",
-            {"heuristic": h},
-            description=f"our DPLL, branching heuristic {h}",
-        )
-        for h in ("first", "random", "dlis", "moms", "jw")
-    },
-    "cdcl-luby": SolverSpec(
-        "satdoku.solvers.own:make_cdcl",
-        {"restarts": "luby"},
-        description="our CDCL with Luby restarts",
-    ),
-    "cpsat": SolverSpec(
-        "satdoku.solvers.cpsat:make_cpsat",
-        {"workers": 1},
-        level="puzzle",
-        description="OR-tools CP-SAT: AllDifferent per group, < relations (1 worker)",
-    ),
-    **{
-        f"csp-{inf}-{order}{'-lcv' if lcv else ''}": SolverSpec(
-            "satdoku.solvers.csp:make_csp",
-            {"inference": inf, "ordering": order, "lcv": lcv},
-            level="puzzle",
-            description=f"CSP backtracking, inference {inf}, variable order {order}"
-            + (", least-constraining value" if lcv else ""),
-        )
-        for inf in ("bt", "fc", "mac")
-        for order in ("first", "mrv")
-        for lcv in (False, True)
-    },
+SOLVERS: dict[str, SolverSpec] = {}
+
+
+def register(spec: SolverSpec) -> SolverSpec:
+    """Add a solver record (names are unique)."""
+    if spec.name in SOLVERS:
+        raise ValueError(f"solver {spec.name!r} is registered twice")
+    if spec.level not in (CNF, PUZZLE) or spec.origin not in (OURS, REFERENCE):
+        raise ValueError(f"solver {spec.name!r}: bad level {spec.level!r} or origin "
+                         f"{spec.origin!r}")
+    if spec.limit not in LIMIT_KINDS:
+        raise ValueError(f"solver {spec.name!r}: limit must be one of {LIMIT_KINDS}")
+    SOLVERS[spec.name] = spec
+    return spec
+
+
+_BOOL: dict[str, Any] = {"type": "boolean"}
+_SEED: dict[str, Any] = {"type": "integer", "minimum": 0}
+_PYSAT_OPTIONS: dict[str, Any] = {
+    "incremental": {**_BOOL, "description": "load a shard's rules once, givens as assumptions"},
+}
+_DPLL_HEURISTICS = ["first", "random", "dlis", "moms", "jw", "vsids"]  # = dpll.HEURISTICS
+_DPLL_OPTIONS: dict[str, Any] = {
+    "heuristic": {"enum": _DPLL_HEURISTICS},
+    "pure_literals": _BOOL,
+    "seed": _SEED,
+    "max_decisions": {"type": ["integer", "null"], "minimum": 1},
+}
+_CDCL_OPTIONS: dict[str, Any] = {
+    "restarts": {"enum": ["none", "luby", "glucose"]},  # = cdcl.RESTARTS
+    "phase": {"enum": ["negative", "positive"]},  # = cdcl.PHASES
+    "decay": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+    "pure": {**_BOOL, "description": "run the kernel as plain Python (slow; cross-checks)"},
+    "max_conflicts": {"type": ["integer", "null"], "minimum": 1},
+    "incremental": {**_BOOL, "description": "load a shard's rules once, givens as assumptions"},
+}
+_CSP_INFERENCES, _CSP_ORDERINGS = ("bt", "fc", "mac"), ("first", "mrv")  # = csp.INFERENCES, ...
+_CSP_OPTIONS: dict[str, Any] = {
+    "inference": {"enum": list(_CSP_INFERENCES)},
+    "ordering": {"enum": list(_CSP_ORDERINGS)},
+    "lcv": _BOOL,
 }
 
+for _backend, _colour, _text, _limit in (
+    ("minisat22", "#1f77b4", "MiniSat 2.2 (python-sat)", "interrupt"),
+    ("glucose4", "#2ca02c", "Glucose 4.1 (python-sat)", "interrupt"),
+    ("cadical195", "#9467bd", "CaDiCaL 1.9.5 (python-sat), deadline by killing its process",
+     "process"),
+):
+    register(SolverSpec(
+        _backend, "satdoku.solvers.reference:make_pysat", {"backend": _backend}, CNF, REFERENCE,
+        _colour, _text, incremental=_limit == "interrupt", limit=_limit,
+        option_schema=_PYSAT_OPTIONS if _limit == "interrupt" else {},
+    ))
+register(SolverSpec(
+    "dpll", "satdoku.solvers.own:make_dpll", {}, CNF, OURS, "#d62728",
+    "our DPLL (pure Python, teaching mode)", proofs=True, option_schema=_DPLL_OPTIONS,
+))
+register(SolverSpec(
+    "cdcl", "satdoku.solvers.own:make_cdcl", {}, CNF, OURS, "#ff7f0e",
+    "our CDCL (numba-compiled inner loops)", proofs=True, incremental=True,
+    option_schema=_CDCL_OPTIONS,
+))
+for _h, _colour in zip(_DPLL_HEURISTICS[:-1], ("#e377c2", "#f7b6d2", "#c49c94", "#ff9896",
+                                               "#dbdb8d"), strict=True):
+    register(SolverSpec(
+        f"dpll-{_h}", "satdoku.solvers.own:make_dpll", {"heuristic": _h}, CNF, OURS, _colour,
+        f"our DPLL, branching heuristic {_h}", proofs=True, option_schema=_DPLL_OPTIONS,
+    ))
+register(SolverSpec(
+    "cdcl-luby", "satdoku.solvers.own:make_cdcl", {"restarts": "luby"}, CNF, OURS, "#ffbb78",
+    "our CDCL with Luby restarts", proofs=True, incremental=True, option_schema=_CDCL_OPTIONS,
+))
+register(SolverSpec(
+    "cpsat", "satdoku.solvers.cpsat:make_cpsat", {"workers": 1}, PUZZLE, REFERENCE, "#8c564b",
+    "OR-tools CP-SAT: AllDifferent per group, < relations (1 worker)",
+    option_schema={"workers": {"type": "integer", "minimum": 1, "maximum": 64}, "seed": _SEED},
+))
+_CSP_COLOURS = iter(["#17becf", "#9edae5", "#bcbd22", "#dbdb8d", "#7f7f7f", "#c7c7c7",
+                     "#393b79", "#5254a3", "#6b6ecf", "#9c9ede", "#637939", "#8ca252"])
+for _inf in _CSP_INFERENCES:
+    for _order in _CSP_ORDERINGS:
+        for _lcv in (False, True):
+            register(SolverSpec(
+                f"csp-{_inf}-{_order}{'-lcv' if _lcv else ''}", "satdoku.solvers.csp:make_csp",
+                {"inference": _inf, "ordering": _order, "lcv": _lcv}, PUZZLE, OURS,
+                next(_CSP_COLOURS),
+                f"CSP backtracking, inference {_inf}, variable order {_order}"
+                + (", least-constraining value" if _lcv else ""),
+                option_schema=_CSP_OPTIONS,
+            ))
 
-def resolve(name: str, variants: dict[str, dict[str, Any]] | None = None) -> tuple[str, dict]:
+
+def resolve(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None
+            ) -> tuple[str, dict[str, Any]]:
     """(registered base name, merged options) for a solver name or a configured variant."""
     variants = variants or {}
     options: dict[str, Any] = {}
@@ -86,6 +155,7 @@ def resolve(name: str, variants: dict[str, dict[str, Any]] | None = None) -> tup
     if name in variants:
         opts = dict(variants[name] or {})
         base = opts.pop("solver", name)
+        opts.pop("note", None)
         options.update(opts)
     if base not in SOLVERS:
         known = ", ".join(sorted(SOLVERS))
@@ -93,12 +163,45 @@ def resolve(name: str, variants: dict[str, dict[str, Any]] | None = None) -> tup
     return base, {**SOLVERS[base].options, **options}
 
 
-def level(name: str, variants: dict[str, dict[str, Any]] | None = None) -> str:
+def spec(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None
+         ) -> SolverSpec:
+    """The record of a solver name or configured variant (a variant shares its base's)."""
+    return SOLVERS[resolve(name, variants)[0]]
+
+
+def level(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None) -> str:
     """ "cnf" or "puzzle" for a solver name or variant."""
-    return SOLVERS[resolve(name, variants)[0]].level
+    return spec(name, variants).level
 
 
-def make_solver(name: str, variants: dict[str, dict[str, Any]] | None = None) -> Any:
+def is_incremental(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None
+                   ) -> bool:
+    """Whether a solver name or variant runs incrementally (its options say so)."""
+    return bool(resolve(name, variants)[1].get("incremental"))
+
+
+def colour(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None) -> str:
+    """The plot colour of a solver: its own record's, else its base's, else grey."""
+    if name in SOLVERS:
+        return SOLVERS[name].colour
+    try:
+        return spec(name, variants).colour
+    except KeyError:
+        stem = name.split("-")[0]
+        return SOLVERS[stem].colour if stem in SOLVERS else "#7f7f7f"
+
+
+def origin(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None) -> str:
+    """ "ours" or "reference" for a solver name or variant (unknown names: ours)."""
+    try:
+        return spec(name, variants).origin
+    except KeyError:
+        stem = name.split("-")[0]
+        return SOLVERS[stem].origin if stem in SOLVERS else OURS
+
+
+def make_solver(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None
+                ) -> Any:
     """An instance of the solver ``name`` (a registered name or a configured variant)."""
     base, options = resolve(name, variants)
     module, func = SOLVERS[base].factory.split(":")
@@ -106,7 +209,8 @@ def make_solver(name: str, variants: dict[str, dict[str, Any]] | None = None) ->
     return factory(name=name, **options)
 
 
-def solver_version(name: str, variants: dict[str, dict[str, Any]] | None = None) -> str:
+def solver_version(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None
+                   ) -> str:
     """What identifies a solver's behaviour: its code version plus its options. Rule params use
     it, so editing one solver's options or code reruns only that solver's jobs."""
     base, options = resolve(name, variants)

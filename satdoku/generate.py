@@ -1,37 +1,141 @@
-"""Seeded generation of labelled boards: complete grids, puzzles, invalid and impossible boards.
+"""Seeded generation of labelled boards for every family (Sudoku of any box order, Latin,
+Futoshiki, 3-D), and the one solution counter behind every generator promise.
 
 One function per job, all over the generic :class:`~satdoku.puzzle.Puzzle` model and all driven
 by an explicit ``random.Random`` so that a seed reproduces every board:
 
-- :func:`complete_grid` — a random solved grid (randomised exact search, so every grid of the
-  family can appear, e.g. all 288 4x4 Sudoku grids);
-- :func:`erase` — an open board with ``holes`` random empty cells (solvable by construction);
-- :func:`unique_puzzle` — an open board whose solution is unique (cells removed while unique);
-- :func:`corrupt` — a closed invalid board with exactly ``k`` cells changed;
-- :func:`row_swap` — a closed invalid board from swapping two cells of one row (a hard
-  negative: every row is still a permutation);
-- :func:`impossible_board` — an open board with no immediate conflict (no duplicate, no cell
-  without candidates) whose unsolvability is proved by the exact search;
-- :func:`immediate_problem` — the cheap check used for that ("no immediate conflict").
-
-Sudoku of box order ``n`` is the default family (:func:`empty_sudoku`); every function that
-takes a template ``Puzzle`` works for any family built on the model (Latin squares, Futoshiki,
-3-D), provided its groups and relations are those of the template.
+- :class:`Counter` / :func:`count_solutions`: solutions up to K, by CSP search (the exact engine
+  of :mod:`satdoku.solvers.csp`) or by SAT (:mod:`satdoku.solvers.sat_count`); node budgets and
+  deadlines end a count with :class:`~satdoku.solvers.csp.SearchLimit`;
+- :func:`empty_puzzle`, :func:`complete_grid`: random solved grids (randomised search, so e.g.
+  all 288 4x4 Sudoku grids can appear; a random isotope of the cyclic cube for an empty 3-D
+  cube; a random symmetry of the pattern grid for Sudoku of box order 5 and up);
+- :func:`erase`: an open board with ``holes`` random empty cells (solvable by construction);
+- :func:`futoshiki_from_grid`: a grid's values and the true ``<`` between neighbouring cells;
+- :func:`unique_puzzle`: givens (then relations) removed while the solution stays unique;
+- :func:`corrupt`, :func:`row_swap`: closed invalid boards (k changed cells; a same-row swap);
+- :func:`impossible_board`: an open board with no immediate problem but no solution, proved
+  by a complete count; :func:`immediate_problem` is that cheap check;
+- :func:`completion_instance`: the Latin / Futoshiki instances of the largest-n experiment.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from satdoku.exact import SearchLimit, count_solutions, iter_solutions
-from satdoku.puzzle import Puzzle, sudoku_layout
+from satdoku.puzzle import (
+    FUTOSHIKI,
+    LATIN,
+    SUDOKU,
+    SUDOKU3D,
+    Puzzle,
+    futoshiki,
+    latin,
+    sudoku,
+    sudoku3d,
+)
+from satdoku.solvers.base import Deadline
+from satdoku.solvers.csp import SearchLimit, iter_solutions
+
+FAMILIES = (SUDOKU, LATIN, FUTOSHIKI, SUDOKU3D)
+METHODS = ("csp", "sat")
+#: Sudoku box order from which complete grids come from the pattern grid, not from search.
+PATTERN_BOX = 5
 
 
-def empty_sudoku(box: int) -> Puzzle:
-    """The empty Sudoku of box order ``box`` (N = box², e.g. 3 → 9x9)."""
-    layout = sudoku_layout(box)
-    return Puzzle(layout, (0,) * layout.ncells)
+# --- counting -------------------------------------------------------------------------------
+def search_options(puzzle: Puzzle) -> dict[str, str]:
+    """The engine options the generator counts and fills ``puzzle`` with: plain backtracking
+    with MRV for plain layouts (cheapest per node), MAC for relations and instance groups
+    (inequality chains and cube boxes need the propagation)."""
+    plain = not puzzle.less_than and not puzzle.extra_groups
+    return {"inference": "bt" if plain else "mac", "ordering": "mrv"}
+
+
+class Counter:
+    """How the generator counts solutions: ``csp`` (exact search; ``max_nodes`` bounds each
+    count) or ``sat`` (MiniSat with blocking clauses, the layout's rules kept loaded across
+    counts). ``seconds`` bounds each count by the clock. Counts are exact; a count stopped by a
+    limit raises :class:`SearchLimit`."""
+
+    def __init__(self, method: str = "csp", max_nodes: int | None = None,
+                 seconds: float | None = None) -> None:
+        if method not in METHODS:
+            raise ValueError(f"counting method must be one of {METHODS}, got {method!r}")
+        self.method, self.max_nodes, self.seconds = method, max_nodes, seconds
+        self._sat: Any = None
+
+    def count(self, puzzle: Puzzle, limit: int = 2, deadline: Deadline | None = None) -> int:
+        """Solutions of ``puzzle`` up to ``limit``, before the sooner of ``deadline`` and this
+        counter's own ``seconds``."""
+        if self.seconds is not None:
+            own = Deadline(self.seconds)
+            if deadline is None or deadline.at is None or (own.at or 0) < deadline.at:
+                deadline = own
+        n = 0
+        if limit < 1:
+            return 0
+        if self.method == "csp":
+            boards = iter_solutions(puzzle, max_nodes=self.max_nodes, deadline=deadline,
+                                    **search_options(puzzle))
+        else:
+            from satdoku.solvers.sat_count import SatCounter, puzzle_solutions
+
+            self._sat = self._sat or SatCounter()
+            boards = puzzle_solutions(self._sat, puzzle, deadline)
+        for _ in boards:
+            n += 1
+            if n >= limit:
+                break
+        return n
+
+    def decides(self, puzzle: Puzzle, limit: int, want: int,
+                deadline: Deadline | None = None) -> bool:
+        """True when the count up to ``limit`` is ``want``; False too when a limit stops it
+        (a promise that could not be proved is not kept)."""
+        try:
+            return self.count(puzzle, limit, deadline) == want
+        except SearchLimit:
+            return False
+
+    def close(self) -> None:
+        if self._sat is not None:
+            self._sat.close()
+            self._sat = None
+
+
+def as_counter(counter: Counter | str) -> Counter:
+    """A :class:`Counter` from a counter or a method name."""
+    return counter if isinstance(counter, Counter) else Counter(counter)
+
+
+def count_solutions(puzzle: Puzzle, limit: int = 2, method: str = "csp",
+                    deadline: Deadline | None = None, max_nodes: int | None = None) -> int:
+    """Number of solutions of ``puzzle``, counting stops at ``limit`` (``limit=2`` answers
+    "unique?"); ``method`` ``csp`` or ``sat``. Raises :class:`SearchLimit` at a limit."""
+    counter = Counter(method, max_nodes)
+    try:
+        return counter.count(puzzle, limit, deadline)
+    finally:
+        counter.close()
+
+
+# --- grids ----------------------------------------------------------------------------------
+def empty_puzzle(family: str, n: int, **options: Any) -> Puzzle:
+    """The empty puzzle of a family: ``n`` is the box order (Sudoku: 3 -> 9x9), the side
+    (Latin, Futoshiki) or the order (3-D: 2 -> 4x4x4); 3-D options go to
+    :func:`~satdoku.puzzle.sudoku3d` (domain, boxes)."""
+    if family == SUDOKU:
+        return sudoku([0] * n**4, n)
+    if family == LATIN:
+        return latin([0] * n * n, n)
+    if family == FUTOSHIKI:
+        return futoshiki([0] * n * n, n)
+    if family == SUDOKU3D:
+        return sudoku3d(n, **options)
+    raise ValueError(f"unknown family {family!r}; known: {', '.join(FAMILIES)}")
 
 
 def with_board(template: Puzzle, board: Sequence[int]) -> Puzzle:
@@ -40,10 +144,48 @@ def with_board(template: Puzzle, board: Sequence[int]) -> Puzzle:
                   template.kind)
 
 
-def complete_grid(template: Puzzle | int, rng: random.Random) -> Puzzle:
-    """A random solution of ``template`` (or of the empty Sudoku of that box order)."""
-    base = empty_sudoku(template) if isinstance(template, int) else template
-    for sol in iter_solutions(base, rng=rng):
+def _random_perm_within_blocks(box: int, rng: random.Random) -> list[int]:
+    """A random order of the N = box² lines that keeps bands (stacks) together: blocks
+    shuffled, lines shuffled within each block."""
+    out = []
+    for band in rng.sample(range(box), box):
+        out.extend(band * box + r for r in rng.sample(range(box), box))
+    return out
+
+
+def pattern_grid(box: int, rng: random.Random) -> tuple[int, ...]:
+    """A random Sudoku grid of box order ``box`` in time linear in its cells: the pattern grid
+    value(r, c) = (box·(r mod box) + r div box + c) mod N, then seeded symmetries (bands and
+    rows within them, stacks and columns within them, a transposition, a relabelling of the
+    values). Every grid of this orbit can appear; grids outside it cannot."""
+    n = box * box
+    rows, cols = _random_perm_within_blocks(box, rng), _random_perm_within_blocks(box, rng)
+    symbols = rng.sample(range(1, n + 1), n)
+    base = [[(box * (r % box) + r // box + c) % n for c in range(n)] for r in range(n)]
+    grid = [[symbols[base[rows[r]][cols[c]]] for c in range(n)] for r in range(n)]
+    if rng.random() < 0.5:
+        grid = [list(col) for col in zip(*grid, strict=True)]
+    return tuple(v for row in grid for v in row)
+
+
+def complete_grid(template: Puzzle | int, rng: random.Random,
+                  deadline: Deadline | None = None) -> Puzzle:
+    """A random solution of ``template`` (its layout, groups and relations kept); an int is the
+    box order of an empty Sudoku. Raises ValueError when the template has no solution and
+    :class:`SearchLimit` when ``deadline`` passes first."""
+    base = empty_puzzle(SUDOKU, template) if isinstance(template, int) else template
+    plain = not base.less_than and not base.extra_groups and not any(base.givens)
+    box = base.layout.box
+    if plain and base.kind == SUDOKU and box is not None and box >= PATTERN_BOX:
+        return with_board(base, pattern_grid(box, rng))
+    if plain and base.kind == SUDOKU3D:
+        n = base.size
+        perm_l, perm_r, perm_c = (rng.sample(range(n), n) for _ in range(3))
+        symbols = rng.sample(range(1, base.domain + 1), n)
+        board = [symbols[(perm_l[la] + perm_r[r] + perm_c[c]) % n]
+                 for la in range(n) for r in range(n) for c in range(n)]
+        return with_board(base, board)
+    for sol in iter_solutions(base, rng=rng, deadline=deadline, **search_options(base)):
         return with_board(base, sol)
     raise ValueError(f"{base.layout.key} has no solution to start from")
 
@@ -58,25 +200,74 @@ def erase(grid: Puzzle, holes: int, rng: random.Random) -> Puzzle:
     return with_board(grid, board)
 
 
-def unique_puzzle(grid: Puzzle, rng: random.Random, min_givens: int = 0) -> Puzzle:
-    """Remove cells of ``grid`` in random order while the solution stays unique.
+def _neighbour_pairs(p: Puzzle) -> list[tuple[int, int]]:
+    rows, cols = p.layout.shape[0], p.layout.shape[1]
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            cell = r * cols + c
+            if c + 1 < cols:
+                out.append((cell, cell + 1))
+            if r + 1 < rows:
+                out.append((cell, cell + cols))
+    return out
 
-    Stops at ``min_givens`` givens or when no further cell can be removed; the result has
-    exactly one solution, ``grid``."""
+
+def futoshiki_from_grid(grid: Puzzle, rng: random.Random, givens: float = 0.0,
+                        relations: float = 0.3) -> Puzzle:
+    """A Futoshiki whose solution includes ``grid``: a fraction ``givens`` of its cells and the
+    true inequality between a fraction ``relations`` of neighbouring cell pairs."""
+    b = grid.givens
+    pairs = _neighbour_pairs(grid)
+    chosen = rng.sample(pairs, round(relations * len(pairs)))
+    less = [(a, c) if b[a] < b[c] else (c, a) for a, c in sorted(chosen)]
+    keep = set(rng.sample(range(grid.ncells), round(givens * grid.ncells)))
+    board = [v if i in keep else 0 for i, v in enumerate(b)]
+    return futoshiki(board, grid.size, less)
+
+
+def unique_puzzle(grid: Puzzle, rng: random.Random, min_givens: int = 0,
+                  counter: Counter | str = "csp", drop_relations: bool = True,
+                  deadline: Deadline | None = None) -> Puzzle:
+    """Remove givens of ``grid`` (a solved board, possibly with relations: for Futoshiki use
+    :func:`futoshiki_from_grid` with ``givens=1``) in random order while the solution stays
+    unique, then (``drop_relations``) relations too. Stops at ``min_givens`` givens, when
+    nothing more can go, or at ``deadline``. A removal whose count hits a limit of
+    ``counter`` is undone, so the result always has exactly one solution: ``grid``'s board."""
+    if not grid.is_closed or grid.check_solution(grid.givens):
+        raise ValueError("unique_puzzle starts from a solved board (every cell given)")
+    count = as_counter(counter)
+    solution = grid.givens
     board = list(grid.givens)
+    less = list(grid.less_than)
+
+    def unique() -> bool:
+        p = Puzzle(grid.layout, tuple(board), tuple(less), grid.extra_groups, grid.kind)
+        return count.decides(p, 2, 1, deadline)
+
     order = [c for c in range(grid.ncells) if board[c]]
     rng.shuffle(order)
     filled = len(order)
     for c in order:
-        if filled <= min_givens:
+        if filled <= min_givens or (deadline is not None and deadline.expired()):
             break
-        keep = board[c]
-        board[c] = 0
-        if count_solutions(grid, limit=2, board=board) != 1:
-            board[c] = keep
-        else:
+        keep, board[c] = board[c], 0
+        if unique():
             filled -= 1
-    return with_board(grid, board)
+        else:
+            board[c] = keep
+    if drop_relations and less:
+        for rel in rng.sample(less, len(less)):
+            if deadline is not None and deadline.expired():
+                break
+            less.remove(rel)
+            if not unique():
+                less.append(rel)
+        less.sort()
+    out = Puzzle(grid.layout, tuple(board), tuple(less), grid.extra_groups, grid.kind)
+    if out.check_solution(solution):
+        raise AssertionError("unique_puzzle lost the grid's solution")
+    return out
 
 
 def corrupt(grid: Puzzle, k: int, rng: random.Random) -> Puzzle:
@@ -103,7 +294,8 @@ def row_swap(grid: Puzzle, rng: random.Random) -> Puzzle:
 
 def immediate_problem(puzzle: Puzzle) -> str | None:
     """Why ``puzzle`` is visibly broken (a rule violation among the givens, or an empty cell
-    with no candidate left), or None when nothing is visible without search."""
+    with no candidate left, inequalities with filled cells included), or None when nothing is
+    visible without search."""
     conflicts = puzzle.conflicts()
     if conflicts:
         return conflicts[0]
@@ -113,24 +305,20 @@ def immediate_problem(puzzle: Puzzle) -> str | None:
     return None
 
 
-def impossible_board(
-    grid: Puzzle, holes: int, rng: random.Random, tries: int = 50, max_nodes: int = 200_000,
-    proves_unsolvable: Callable[[Puzzle], bool] | None = None,
-) -> Puzzle | None:
+#: The default proof of unsolvability of :func:`impossible_board`: an exact count with a node
+#: budget (deterministic, so a seed reproduces the boards; a proof that gives up rejects).
+IMPOSSIBLE_NODES = 200_000
+
+
+def impossible_board(grid: Puzzle, holes: int, rng: random.Random, tries: int = 50,
+                     counter: Counter | str | None = None) -> Puzzle | None:
     """An open board with no immediate problem but no solution, or None after ``tries``.
 
     Recipe: erase ``holes`` cells of ``grid``, then fill one empty cell with a candidate that
     differs from ``grid``'s value there; keep the board only if :func:`immediate_problem` sees
-    nothing and ``proves_unsolvable`` (default: the exact search, bounded by ``max_nodes``)
-    proves it has no solution. A prover that gives up returns False."""
-
-    def exact_proof(trial: Puzzle) -> bool:
-        try:
-            return count_solutions(trial, limit=1, max_nodes=max_nodes) == 0
-        except SearchLimit:
-            return False
-
-    prove = proves_unsolvable or exact_proof
+    nothing and ``counter`` (default: CSP search with a budget of :data:`IMPOSSIBLE_NODES`
+    nodes) counts no solution. A count that hits a limit rejects the board."""
+    count = as_counter(counter) if counter is not None else Counter("csp", IMPOSSIBLE_NODES)
     for _ in range(tries):
         base = erase(grid, holes, rng)
         board = list(base.givens)
@@ -143,31 +331,23 @@ def impossible_board(
                 continue
             board[c] = rng.choice(wrong)
             trial = with_board(grid, board)
-            if immediate_problem(trial) is None and prove(trial):
+            if immediate_problem(trial) is None and count.decides(trial, 1, 0):
                 return trial
             break  # one attempt per erased board keeps the boards diverse
     return None
 
 
-def board_string(board: Sequence[int]) -> str:
-    """A board as one line, row-major, one character per cell: ``0`` empty, ``1``-``9`` then
-    ``A``-``Z`` for 10..35 (the original LTN CSV notation for sizes up to 9)."""
-    return "".join(_CHARS[v] for v in board)
+def completion_instance(family: str, n: int, seed: int, holes: float = 0.5,
+                        givens: float = 0.0, relations: float = 0.3) -> Puzzle:
+    """A solvable instance of the largest-n experiment, reproducible from ``seed``.
 
-
-def parse_board_string(text: str) -> tuple[int, ...]:
-    """Inverse of :func:`board_string`; ``.`` is accepted for empty. Raises ValueError."""
-    out = []
-    for i, ch in enumerate(text.strip()):
-        if ch == ".":
-            out.append(0)
-            continue
-        v = _VALUES.get(ch.upper())
-        if v is None:
-            raise ValueError(f"character {ch!r} at position {i + 1} is not a cell value")
-        out.append(v)
-    return tuple(out)
-
-
-_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_VALUES = {ch: i for i, ch in enumerate(_CHARS)}
+    Latin: a random Latin square of order n with a fraction ``holes`` of its cells emptied
+    (completion). Futoshiki: a random grid's true ``<`` between a fraction ``relations`` of
+    neighbouring cells plus a fraction ``givens`` of its values."""
+    rng = random.Random(f"{family}-{n}-{seed}")
+    grid = complete_grid(empty_puzzle(LATIN, n), rng)
+    if family == LATIN:
+        return latin(erase(grid, round(holes * grid.ncells), rng).givens, n)
+    if family == FUTOSHIKI:
+        return futoshiki_from_grid(grid, rng, givens, relations)
+    raise ValueError(f"the experiment covers latin and futoshiki, not {family!r}")

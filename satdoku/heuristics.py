@@ -42,6 +42,14 @@ class Move:
     def key(self) -> tuple[int, int, str]:
         return (self.cell, self.value, self.heuristic)
 
+    @classmethod
+    def at(cls, puzzle: Puzzle, cell: int, value: int, heuristic: str, rnd: int = 0) -> Move:
+        """The move placing ``value`` into ``cell`` of ``puzzle`` (row and column computed
+        from the puzzle's shape; for 3-D, within the cell's layer)."""
+        n = puzzle.layout.shape[-1]
+        return cls(cell, value, heuristic, (cell // n) % puzzle.layout.shape[-2], cell % n,
+                   round=rnd)
+
 
 def group_kind(puzzle: Puzzle, g: int) -> str:
     """``row``, ``column``, ``box`` or ``group`` for group index ``g`` of ``puzzle``."""
@@ -56,19 +64,13 @@ def group_kind(puzzle: Puzzle, g: int) -> str:
     return "box" if puzzle.layout.kind == SUDOKU else "group"
 
 
-def _move(puzzle: Puzzle, cell: int, value: int, heuristic: str, rnd: int = 0) -> Move:
-    n = puzzle.layout.shape[-1]
-    return Move(cell, value, heuristic, (cell // n) % puzzle.layout.shape[-2], cell % n,
-                round=rnd)
-
-
 def naked_singles(puzzle: Puzzle, board: Sequence[int] | None = None, rnd: int = 0) -> list[Move]:
     """Every empty cell of ``board`` with exactly one candidate."""
     b = puzzle.givens if board is None else board
     out = []
     for c, cand in enumerate(puzzle.candidates(b)):
         if not b[c] and len(cand) == 1:
-            out.append(_move(puzzle, c, next(iter(cand)), NAKED, rnd))
+            out.append(Move.at(puzzle, c, next(iter(cand)), NAKED, rnd))
     return out
 
 
@@ -90,7 +92,7 @@ def hidden_singles(puzzle: Puzzle, board: Sequence[int] | None = None, rnd: int 
             where = [c for c in cells if not b[c] and v in cands[c]]
             if len(where) == 1 and (where[0], v, name) not in seen:
                 seen.add((where[0], v, name))
-                out.append(_move(puzzle, where[0], v, name, rnd))
+                out.append(Move.at(puzzle, where[0], v, name, rnd))
     return out
 
 

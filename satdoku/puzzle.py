@@ -133,6 +133,20 @@ class Puzzle:
             return self.layout.groups
         return self.layout.groups + self.extra_groups
 
+    @cached_property
+    def peers(self) -> tuple[frozenset[int], ...]:
+        """For each cell, every other cell sharing a group with it, instance groups included
+        (computed once per puzzle; the layout's own tuple when there are no instance groups)."""
+        if not self.extra_groups:
+            return self.layout.peers
+        out: list[set[int]] = [set(ps) for ps in self.layout.peers]
+        for cells in self.extra_groups:
+            for c in cells:
+                out[c].update(cells)
+        for c, ps in enumerate(out):
+            ps.discard(c)
+        return tuple(frozenset(ps) for ps in out)
+
     @property
     def num_givens(self) -> int:
         return sum(1 for v in self.givens if v)
@@ -219,7 +233,7 @@ class Puzzle:
         (filled cells get their own value). Inequalities with filled cells are respected."""
         b = self.givens if board is None else board
         full = set(range(1, self.domain + 1))
-        peers = self.layout.peers if not self.extra_groups else _peers(self.groups, self.ncells)
+        peers = self.peers
         out: list[set[int]] = []
         for c, v in enumerate(b):
             if v:
@@ -233,16 +247,6 @@ class Puzzle:
             if b[a]:
                 out[c] = {v for v in out[c] if v > b[a]} if not b[c] else out[c]
         return out
-
-
-def _peers(groups: Sequence[Sequence[int]], ncells: int) -> list[set[int]]:
-    out: list[set[int]] = [set() for _ in range(ncells)]
-    for cells in groups:
-        for c in cells:
-            out[c].update(cells)
-    for c in range(ncells):
-        out[c].discard(c)
-    return out
 
 
 # --- constructors ---------------------------------------------------------------------------

@@ -4,7 +4,14 @@ Reads the original LTN CSV (one board per line, digits, ``0`` empty) and every S
 ``satdoku.formats``; board sizes are detected per board. Q1 needs the trained model of that size
 (``results/LTN/models/ltn_{size}.pt`` or ``--models DIR``). ``--evaluate DIR`` instead scores a
 labelled data set directory and writes the evaluation report (used by the Snakemake rule).
-Exit status: 0 done, 1 unreadable input, 2 missing model.
+
+Every board gets its own record. A line that is not a board and a closed board whose size has no
+usable model (missing, empty, truncated or for another size) are error records naming the line
+or the model file; the other boards are classified all the same.
+
+Exit status: 0 every board classified (unreadable lines are reported in their records);
+1 the input file cannot be read (or bad arguments); 2 some closed boards had no usable Q1 model
+(their records and one line on stderr per size name the model file; the rest is classified).
 """
 
 from __future__ import annotations
@@ -53,7 +60,14 @@ def _read(path: Path, fmt: str) -> list:
 
 def run(args: argparse.Namespace) -> int:
     from satdoku.heuristics import MoveMemory
-    from satdoku.ltn.classify import ClassifySettings, MissingModel, classify, format_text
+    from satdoku.ltn.classify import (
+        ClassifySettings,
+        MissingModel,
+        classify,
+        closed_sizes,
+        format_text,
+        try_load_models,
+    )
 
     settings = ClassifySettings(ltn_steps=args.ltn_steps, ltn_rounds=args.ltn_rounds,
                                 seed=args.seed)
@@ -80,11 +94,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: cannot read {args.path}: {e}", file=sys.stderr)
         return 1
     memory = MoveMemory()
-    try:
-        reports = classify(boards, args.models, settings, memory)
-    except MissingModel as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    models, problems = try_load_models(args.models, closed_sizes(boards))
+    reports = classify(boards, args.models, settings, memory, models, problems)
     for r in reports:
         if args.format == "json":
             print(json.dumps(r.to_json()))
@@ -98,4 +109,6 @@ def run(args: argparse.Namespace) -> int:
                           for k, v in summary["heuristics"].items() if v["found"]))
     if args.memory:
         memory.save(args.memory)
-    return 0
+    for size in sorted(problems):
+        print(f"error: {problems[size]}", file=sys.stderr)
+    return 2 if problems else 0

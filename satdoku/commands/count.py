@@ -1,12 +1,14 @@
 """`satdoku count FILE [--max K]`: count the solutions of every puzzle of a file, up to K.
 
-    satdoku count ../shared/data/futoshiki_usp/futoshiki.dat --max 2
+    satdoku count data/public/futoshiki_usp/futoshiki.dat --max 2
     satdoku count puzzles.txt --max 10 --method sat --time-limit 30
 
 One TSV row per instance: id, line, solutions (a number below K is exact; K means "at least K";
 ``-`` when the time limit ended the count), and a verdict: ``none``, ``unique``, ``multiple``,
-``>=K`` , ``timeout`` or ``INVALID: reason``. ``--method csp`` counts by search (MAC + MRV),
-``sat`` by MiniSat with blocking clauses. The exit code is 0 unless an input line was invalid
+``>=K`` , ``timeout`` or ``INVALID: reason``. ``--method csp`` counts by the search engine
+(the generator's options: backtracking + MRV, MAC for relations and instance groups), ``sat`` by
+MiniSat with blocking clauses (:mod:`satdoku.solvers.sat_count`; the rules of a layout stay
+loaded from one puzzle to the next). ``--time-limit`` bounds each puzzle's count. The exit code is 0 unless an input line was invalid
 or (with ``--require-unique``) a puzzle has not exactly one solution: so pipelines can flag
 puzzles with more than one solution.
 """
@@ -40,10 +42,15 @@ def _verdict(n: int, limit: int) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from satdoku.formats import read_records
-    from satdoku.generate_families import CountLimit, count_solutions
+    from satdoku.generate import Counter
+    from satdoku.solvers.base import Deadline
+    from satdoku.solvers.csp import SearchLimit
 
     if args.limit < 1:
         print("error: --max must be at least 1", file=sys.stderr)
+        return 2
+    if args.time_limit is not None and not args.time_limit > 0:
+        print("error: --time-limit must be a positive number of seconds", file=sys.stderr)
         return 2
     bad = not_unique = 0
     print("id\tline\tsolutions\tverdict")
@@ -52,19 +59,21 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         print(f"error: {args.file}: {exc}", file=sys.stderr)
         return 2
+    counter = Counter(args.method)
     for rec in records:
         if rec.puzzle is None:
             bad += 1
             print(f"{rec.id}\t{rec.line}\t-\tINVALID: {rec.error}")
             continue
         try:
-            n = count_solutions(rec.puzzle, args.limit, args.method, args.time_limit)
-        except CountLimit:
+            n = counter.count(rec.puzzle, args.limit, Deadline(args.time_limit))
+        except SearchLimit:
             not_unique += 1
             print(f"{rec.id}\t{rec.line}\t-\ttimeout")
             continue
         not_unique += n != 1
         print(f"{rec.id}\t{rec.line}\t{n}\t{_verdict(n, args.limit)}")
+    counter.close()
     if bad:
         return 1
     return 1 if args.require_unique and not_unique else 0

@@ -16,14 +16,15 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from satdoku import generate as gen
-from satdoku.exact import solve_with_stats
 from satdoku.heuristics import MoveMemory, apply_singles, find_singles
+from satdoku.ltn.dataset import board_text
 from satdoku.puzzle import Puzzle
+from satdoku.solvers.csp import solve as exact_solve
 
 
 @dataclass
@@ -65,27 +66,49 @@ class BoardReport:
 
 
 class MissingModel(RuntimeError):
-    """No trained Q1 model for a size that the input needs."""
+    """No usable Q1 model (absent, unreadable, or for another size) for a size the input
+    needs; the message is one line naming the file and how to get a good one."""
 
 
 def model_path(models_dir: Path, size: int) -> Path:
     return Path(models_dir) / f"ltn_{size}.pt"
 
 
-def load_models(models_dir: Path, sizes: Sequence[int]) -> dict[int, object]:
-    """The Q1 predicate per size; :class:`MissingModel` says how to train a missing one."""
+def try_load_models(models_dir: Path, sizes: Iterable[int]
+                    ) -> tuple[dict[int, object], dict[int, str]]:
+    """(the Q1 predicate of every size whose model loads, the one-line reason for every other
+    size): a missing, empty, truncated or wrong-size model file never raises here."""
     from satdoku.ltn import model as model_mod
 
-    out = {}
+    models: dict[int, object] = {}
+    problems: dict[int, str] = {}
     for size in sorted(set(sizes)):
         path = model_path(models_dir, size)
+        train = (f"train one with `satdoku train --size {size} --epochs 20` (or `snakemake "
+                 f"--cores 2 {path}`), or point --models at a directory holding ltn_{size}.pt")
         if not path.exists():
-            raise MissingModel(
-                f"no LTN model for {size}x{size} boards at {path}; train one with "
-                f"`satdoku train --size {size} --epochs 20` (or `snakemake --cores 2 {path}`), "
-                f"or point --models at a directory holding ltn_{size}.pt")
-        out[size], _ = model_mod.load(path)
-    return out
+            problems[size] = f"no LTN model for {size}x{size} boards at {path}; {train}"
+            continue
+        try:
+            models[size], _ = model_mod.load(path, size)
+        except model_mod.ModelError as exc:
+            problems[size] = f"unusable LTN model: {exc}; {train}"
+    return models, problems
+
+
+def load_models(models_dir: Path, sizes: Sequence[int]) -> dict[int, object]:
+    """The Q1 predicate per size; :class:`MissingModel` names the first size without a
+    usable model and says how to train one."""
+    models, problems = try_load_models(models_dir, sizes)
+    if problems:
+        raise MissingModel(problems[min(problems)])
+    return models
+
+
+def closed_sizes(puzzles: Sequence[tuple[int, Puzzle | None, str | None]]) -> set[int]:
+    """The sizes of the closed Sudoku boards among ``puzzles``: those Q1 needs a model for."""
+    return {p.size for _, p, err in puzzles
+            if p is not None and not err and p.layout.kind == "sudoku" and p.is_closed}
 
 
 def decide_q2(puzzles: Sequence[Puzzle], settings: ClassifySettings) -> list[dict]:
@@ -113,7 +136,7 @@ def decide_q2(puzzles: Sequence[Puzzle], settings: ClassifySettings) -> list[dic
                       "ltn_seconds": ltn_secs}
             continue
         t1 = time.perf_counter()
-        sol, stats = solve_with_stats(puzzles[i], max_nodes=settings.exact_max_nodes)
+        sol, stats = exact_solve(puzzles[i], max_nodes=settings.exact_max_nodes)
         out[i] = {"solvable": True if sol else (False if stats.complete else None),
                   "decided_by": "exact" if stats.complete or sol else "undecided",
                   "solution": sol, "ltn_seconds": ltn_secs,
@@ -131,8 +154,14 @@ def classify(
     settings: ClassifySettings | None = None,
     memory: MoveMemory | None = None,
     models: dict[int, object] | None = None,
+    model_problems: dict[int, str] | None = None,
 ) -> list[BoardReport]:
-    """Decide every ``(index, puzzle or None, error)``; boards are batched per size."""
+    """Decide every ``(index, puzzle or None, error)``; boards are batched per size.
+
+    Q1 models come from ``models`` (with ``model_problems`` saying why a size has none, see
+    :func:`try_load_models`) or are loaded from ``models_dir``. A closed board whose size has
+    no usable model becomes an error record naming the model file; every other board is still
+    decided."""
     import torch
 
     from satdoku.ltn.kb import SingleFormulas, ltn_solve, q1_predict
@@ -153,8 +182,15 @@ def classify(
     closed = [i for i, r in reports.items() if r.kind == "closed"]
     if closed:
         sizes = {reports[i].size for i in closed}
-        models = models if models is not None else load_models(Path(models_dir or "."), sizes)
-        for size in sorted(sizes):
+        if models is None:
+            models, model_problems = try_load_models(Path(models_dir or "."), sizes)
+        for size in sorted(sizes - set(models)):
+            why = (model_problems or {}).get(size, f"no LTN model for {size}x{size} boards")
+            for i in closed:
+                if reports[i].size == size:
+                    reports[i] = BoardReport(i, size, "error", error=why)
+        closed = [i for i in closed if reports[i].kind == "closed"]
+        for size in sorted({reports[i].size for i in closed}):
             idx = [i for i in closed if reports[i].size == size]
             t0 = time.perf_counter()
             valid, conf, _ = q1_predict(models[size], [by_index[i].givens for i in idx], size)
@@ -164,7 +200,7 @@ def classify(
                 r.valid, r.confidence = bool(v), round(float(c), 6)
                 r.conflicts = p.conflicts()
                 r.rule_valid = not r.conflicts
-                r.solution = gen.board_string(p.givens) if r.rule_valid else None
+                r.solution = board_text(p.givens) if r.rule_valid else None
                 r.seconds = each
     open_ = [i for i, r in reports.items() if r.kind == "open"]
     for size in sorted({reports[i].size for i in open_}):
@@ -221,14 +257,14 @@ def _solve_open(r: BoardReport, p: Puzzle, q2: dict, formulas, settings: Classif
     if solution is None and q2.get("solution") is not None:
         solution, by = q2["solution"], q2["decided_by"]
     if solution is None:
-        sol, _ = solve_with_stats(p, board, max_nodes=settings.exact_max_nodes)
+        sol, _ = exact_solve(p, board, max_nodes=settings.exact_max_nodes)
         if sol is not None:
             solution, by = sol, "singles+exact" if res.applied else "exact"
     if solution is not None and not p.check_solution(solution):
         r.solution, r.solved_by, r.remaining, r.remaining_cells = (
-            gen.board_string(solution), by, 0, [])
+            board_text(solution), by, 0, [])
     else:  # partial result: only forced cells are filled, and we say which remain
-        r.partial = gen.board_string(board)
+        r.partial = board_text(board)
         r.remaining_cells = _names(p, board)
         r.remaining = len(r.remaining_cells)
 

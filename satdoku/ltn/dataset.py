@@ -8,7 +8,8 @@ its grid with a training board; for 4x4 (only 288 grids exist) that means the te
 grids were never seen in training. Every board appears once in the whole data set.
 
 On disk: ``DIR/{train,val,test}.tsv`` with header ``board kind subkind empty`` (board in the
-one-character-per-cell notation of :func:`satdoku.generate.board_string`) and
+one-character-per-cell notation of :func:`board_text`: ``0`` empty, ``1``-``9`` then ``A``-``Z``
+for 10..35, the symbols of :mod:`satdoku.formats.symbols`) and
 ``DIR/manifest.json`` (settings, counts per split/kind/subkind, verification summary).
 """
 
@@ -24,8 +25,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from satdoku import generate as gen
-from satdoku.exact import SearchLimit, count_solutions, iter_solutions
-from satdoku.puzzle import Puzzle, box_order_for, sudoku
+from satdoku.formats.symbols import ALPHABET, board_chars, parse_board_chars
+from satdoku.puzzle import SUDOKU, Puzzle, box_order_for, sudoku
+from satdoku.solvers.csp import SearchLimit, iter_solutions
 
 KINDS = ("closed_valid", "closed_invalid", "open_solvable", "open_impossible")
 INVALID_SUBKINDS = ("changed1", "changed2", "changed3", "row_swap")
@@ -81,6 +83,21 @@ class DatasetSpec:
         return lo, hi
 
 
+def board_text(board: Sequence[int]) -> str:
+    """A board in the data set notation (the original LTN CSV one): one symbol per cell,
+    ``0`` for empty."""
+    return board_chars(board, empty="0")
+
+
+def parse_board(text: str) -> tuple[int, ...]:
+    """Inverse of :func:`board_text` (``.`` and ``-`` are read as empty too); ValueError names
+    the first bad symbol."""
+    values, why = parse_board_chars(text.strip(), len(ALPHABET))
+    if values is None:
+        raise ValueError(why)
+    return values
+
+
 def split_counts(total: int, fractions: Sequence[float]) -> list[int]:
     """``total`` split by ``fractions`` (rounded; the first split takes the remainder)."""
     s = sum(fractions)
@@ -102,7 +119,7 @@ def verify(ex: Example, max_nodes: int = 2_000_000) -> str | None:
     if p.is_closed:
         return "board is closed"
     try:
-        n = count_solutions(p, limit=1, max_nodes=max_nodes)
+        n = gen.count_solutions(p, limit=1, max_nodes=max_nodes)
     except SearchLimit:
         return "exact search budget exceeded"
     if ex.kind == "open_solvable":
@@ -123,7 +140,7 @@ def true_kind(board: tuple[int, ...], max_nodes: int = 2_000_000) -> tuple[str, 
     problem = gen.immediate_problem(p)
     if problem:
         return "open_impossible", "immediate_conflict"
-    n = count_solutions(p, limit=1, max_nodes=max_nodes)
+    n = gen.count_solutions(p, limit=1, max_nodes=max_nodes)
     return ("open_solvable", "-") if n else ("open_impossible", "-")
 
 
@@ -131,7 +148,7 @@ def true_kind(board: tuple[int, ...], max_nodes: int = 2_000_000) -> tuple[str, 
 def _grid_pools(spec: DatasetSpec, rng: random.Random, need: Sequence[int]) -> list[list[Puzzle]]:
     """Disjoint lists of complete grids, one per split. Small families (4x4: 288 grids) are
     enumerated and partitioned; larger ones are sampled with global deduplication."""
-    empty = gen.empty_sudoku(spec.box)
+    empty = gen.empty_puzzle(SUDOKU, spec.box)
     if spec.box == 2:
         grids = [gen.with_board(empty, s) for s in iter_solutions(empty)]
         rng.shuffle(grids)
@@ -146,7 +163,7 @@ def _grid_pools(spec: DatasetSpec, rng: random.Random, need: Sequence[int]) -> l
     for n in need:
         pool = []
         while len(pool) < n:
-            g = gen.complete_grid(spec.box, rng)
+            g = gen.complete_grid(empty, rng)
             if g.givens not in seen:
                 seen.add(g.givens)
                 pool.append(g)
@@ -214,7 +231,7 @@ def check_labels(examples: Iterable[Example]) -> int:
     for ex in examples:
         why = verify(ex)
         if why:
-            raise ValueError(f"label {ex.kind} wrong for {gen.board_string(ex.board)}: {why}")
+            raise ValueError(f"label {ex.kind} wrong for {board_text(ex.board)}: {why}")
         n += 1
     return n
 
@@ -237,7 +254,7 @@ def read_board_lines(path: Path) -> Iterator[tuple[int, tuple[int, ...] | str]]:
             if not text:
                 continue
             try:
-                board = gen.parse_board_string(text)
+                board = parse_board(text)
                 sudoku(board)
             except ValueError as e:
                 yield i, f"{path}:{i}: {e}"
@@ -302,7 +319,7 @@ def write_splits(directory: Path, splits: dict[str, list[Example]], spec: Datase
             w = csv.writer(fh, delimiter="\t", lineterminator="\n")
             w.writerow(HEADER)
             for ex in exs:
-                w.writerow((gen.board_string(ex.board), ex.kind, ex.subkind, ex.empty))
+                w.writerow((board_text(ex.board), ex.kind, ex.subkind, ex.empty))
         counts[name] = dict(Counter(f"{ex.kind}/{ex.subkind}" for ex in exs))
     manifest = {
         "size": spec.size,
@@ -332,7 +349,7 @@ def read_split(directory: Path, split: str) -> list[Example]:
             if len(row) != len(HEADER) or row[1] not in KINDS:
                 raise ValueError(f"{path}:{i}: malformed row {row!r}")
             try:
-                board = gen.parse_board_string(row[0])
+                board = parse_board(row[0])
             except ValueError as e:
                 raise ValueError(f"{path}:{i}: {e}") from None
             out.append(Example(board, row[1], row[2]))

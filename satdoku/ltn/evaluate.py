@@ -135,9 +135,9 @@ def evaluate(dataset: Path, size: int, models_dir: Path, epochs_tsv: Path | None
             agree += r.q3_agreement
         if r.solution is not None:
             p = e.puzzle()
-            from satdoku.generate import parse_board_string
+            from satdoku.ltn.dataset import parse_board
 
-            if p.check_solution(parse_board_string(r.solution)):
+            if p.check_solution(parse_board(r.solution)):
                 invalid_output += 1
     n_solv = sum(cert_tot.values())
     q2 = {

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from satdoku.heuristics import HIDDEN, NAKED, Move, _move, group_kind
+from satdoku.heuristics import HIDDEN, NAKED, Move, group_kind
 from satdoku.puzzle import Puzzle
 
 
@@ -96,7 +96,7 @@ class SolveOutcome:
 
 def _peer_pairs(puzzle: Puzzle) -> list[tuple[int, int]]:
     return sorted({(min(c, d), max(c, d)) for c in range(puzzle.ncells)
-                   for d in puzzle.layout.peers[c]})
+                   for d in puzzle.peers[c]})
 
 
 def ltn_solve(
@@ -180,7 +180,7 @@ def _decimate(puzzle: Puzzle, board: list[int], probs, threshold: float) -> None
     conf, arg = probs.max(dim=-1)
     order = sorted((c for c in range(puzzle.ncells) if not board[c]),
                    key=lambda c: -float(conf[c]))
-    peers = puzzle.layout.peers
+    peers = puzzle.peers
     fixed = 0
     for c in order:
         if fixed and float(conf[c]) < threshold:
@@ -252,7 +252,7 @@ class SingleFormulas:
         self.full_groups = [g for g, cs in enumerate(puzzle.groups) if len(cs) == n]
         peer = torch.zeros(cells, cells)
         for c in range(cells):
-            for d in puzzle.layout.peers[c]:
+            for d in puzzle.peers[c]:
                 peer[c, d] = 1.0
         in_unit = torch.zeros(cells, len(self.full_groups))
         for j, g in enumerate(self.full_groups):
@@ -308,7 +308,7 @@ class SingleFormulas:
         naked, hidden = self.evaluate(board)
         out: list[Move] = []
         for c, v in (naked >= threshold).nonzero().tolist():
-            m = _move(self.puzzle, c, v + 1, NAKED)
+            m = Move.at(self.puzzle, c, v + 1, NAKED)
             out.append(_with_truth(m, float(naked[c, v])))
         seen = set()
         for c, v, j in (hidden >= threshold).nonzero().tolist():
@@ -316,7 +316,7 @@ class SingleFormulas:
             if (c, v, name) in seen:
                 continue
             seen.add((c, v, name))
-            out.append(_with_truth(_move(self.puzzle, c, v + 1, name), float(hidden[c, v, j])))
+            out.append(_with_truth(Move.at(self.puzzle, c, v + 1, name), float(hidden[c, v, j])))
         return out
 
 

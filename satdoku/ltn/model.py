@@ -71,13 +71,50 @@ def save(path: str | Path, predicate, meta: dict[str, Any]) -> None:
     torch.save({"state_dict": predicate.model.state_dict(), "meta": meta}, path)
 
 
-def load(path: str | Path):  # -> tuple[ltn.Predicate, dict]
-    """The predicate and metadata saved by :func:`save` (weights-only, safe unpickling)."""
+class ModelError(ValueError):
+    """A model file that cannot be used (missing, empty, truncated or corrupt, not ours, or
+    for another board size): the message is one line naming the file and what is wrong."""
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:160] if text else ''}".rstrip(": ")
+
+
+def load(path: str | Path, size: int | None = None):  # -> tuple[ltn.Predicate, dict]
+    """The predicate and metadata saved by :func:`save` (weights-only, safe unpickling).
+
+    ``size``, if given, is the board side the caller needs. Every way a file can be unusable
+    raises :class:`ModelError` (never a torch traceback)."""
     import torch
 
-    data = torch.load(path, map_location="cpu", weights_only=True)
-    meta = data["meta"]
-    pred = make_ok_predicate(int(meta["size"]), int(meta.get("hidden", 64)))
-    pred.model.load_state_dict(data["state_dict"])
+    p = Path(path)
+    if not p.is_file():
+        raise ModelError(f"{p}: no such model file" if not p.exists()
+                         else f"{p}: not a regular file")
+    if p.stat().st_size == 0:
+        raise ModelError(f"{p}: empty file (0 bytes), not a saved model")
+    try:
+        data = torch.load(p, map_location="cpu", weights_only=True)
+    except Exception as exc:  # torch raises many types for a bad file; all mean the same here
+        raise ModelError(f"{p}: not a readable model file (truncated or corrupt?): "
+                         f"{_first_line(exc)}") from None
+    meta = data.get("meta") if isinstance(data, dict) else None
+    state = data.get("state_dict") if isinstance(data, dict) else None
+    if not isinstance(meta, dict) or not isinstance(state, dict):
+        raise ModelError(f"{p}: not a satdoku LTN model (no meta / state_dict)")
+    try:
+        saved = int(meta["size"])
+        hidden = int(meta.get("hidden", 64))
+    except (KeyError, TypeError, ValueError):
+        raise ModelError(f"{p}: model metadata has no valid board size") from None
+    if size is not None and saved != size:
+        raise ModelError(f"{p}: a model for {saved}x{saved} boards, not {size}x{size}")
+    try:
+        pred = make_ok_predicate(saved, hidden)
+        pred.model.load_state_dict(state)
+    except (RuntimeError, ValueError, TypeError, KeyError) as exc:
+        raise ModelError(f"{p}: weights do not fit a {saved}x{saved} model: "
+                         f"{_first_line(exc)}") from None
     pred.model.eval()
     return pred, meta

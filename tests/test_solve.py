@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import minisat, php
 
-from satdoku.cnf.encode import ENCODINGS, encode
+from satdoku.cnf.encode import ENCODINGS
 from satdoku.formats import Record, read_records
 from satdoku.formats.record import CnfFile
 from satdoku.puzzle import sudoku

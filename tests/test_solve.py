@@ -194,3 +194,36 @@ def test_satdoku_solve_times_and_time_limit(tmp_path: Path) -> None:
     first, second = proc.stdout.splitlines()
     assert first.split("\t")[1] == SAT and first.endswith(" ms")
     assert second.startswith("Instance Unsatisfiable") and "\tUNSAT\t" in second
+
+
+def test_log_space_is_reserved_and_a_full_disk_is_one_line(tmp_path: Path) -> None:
+    """A job that fails for lack of disk space still says why in its log."""
+    import os
+
+    from satdoku.cli import LOG_RESERVE, reserve_log_space
+
+    log = tmp_path / "job.log"
+    with open(log, "w") as fh:
+        fh.write("started\n")
+        fh.flush()
+        assert reserve_log_space(fh)
+        st = os.fstat(fh.fileno())
+        assert st.st_size == len("started\n") and st.st_blocks * 512 >= LOG_RESERVE
+    small = tmp_path / "small"
+    small.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=96k", "tmpfs",
+                                            str(small)], capture_output=True).returncode != 0:
+        pytest.skip("a real full disk needs root to mount a tiny tmpfs")
+    try:
+        (small / "filler").write_bytes(os.urandom(60_000))
+        src = Path(__file__).parent.parent / "data/public/tdoku_benchmarks/" \
+            "puzzles3_magictour_top1465.txt"
+        with open(small / "job.log", "w") as logf:
+            proc = subprocess.run([sys.executable, "-m", "satdoku", "pipeline", "normalize",
+                                   str(src), str(small / "out.jsonl"), "--shard-size", "2000"],
+                                  stdout=logf, stderr=subprocess.STDOUT, timeout=120)
+        text = (small / "job.log").read_text()
+        assert proc.returncode == 1 and "No space left on device" in text, text
+        assert "out.jsonl" in text and "Traceback" not in text
+    finally:
+        subprocess.run(["umount", str(small)], check=False)

@@ -90,7 +90,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _run(args)
     except (SetError, StageFileError, StrictError, OSError) as exc:
-        print(f"satdoku pipeline {args.stage}: {exc}", file=sys.stderr)
+        where = ""
+        if isinstance(exc, OSError) and not exc.filename:  # e.g. disk full while writing
+            outputs = [getattr(args, k, None) for k in ("output", "sols", "times", "tsv", "out")]
+            where = f" (writing {', '.join(str(o) for o in outputs if o)})"
+        print(f"satdoku pipeline {args.stage}: {exc}{where}", file=sys.stderr, flush=True)
         return 1
 
 

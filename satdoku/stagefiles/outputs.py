@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from satdoku.cnf.dimacs import format_solver_output, iter_blocks, parse_solver_output
-from satdoku.solvers.base import ERROR, Result
+from satdoku.cnf.dimacs import iter_blocks, parse_solver_output
+from satdoku.solvers.base import ERROR, SAT, UNSAT, Result
 
 INSTANCE = "c instance "
 
@@ -32,13 +32,39 @@ class OutputBlock:
     model: list[int] | None  # positive literals only when read with positives_only
 
 
+#: Literals per ``v`` line.
+V_WIDTH = 20
+_STATUS_LINE = {SAT: "s SATISFIABLE", UNSAT: "s UNSATISFIABLE"}
+_LITERAL_TEXT: list[str] = ["0"]  # _LITERAL_TEXT[2*v - 1] = "v", [2*v] = "-v"
+
+
+def _literal_text(n: int) -> list[str]:
+    """Decimal text of literals +-1..+-n, indexed by 2*v-1 / 2*v (built once: a hot loop)."""
+    for v in range((len(_LITERAL_TEXT) - 1) // 2 + 1, n + 1):
+        _LITERAL_TEXT.extend((str(v), f"-{v}"))
+    return _LITERAL_TEXT
+
+
+def v_lines(model: list[int]) -> str:
+    """The ``v`` lines of a model (every variable's literal, the last line ending in 0)."""
+    n = len(model)
+    if n and abs(model[-1]) != n:  # not the usual 1..n model: size the table by its maximum
+        n = max(map(abs, model))
+    text = _literal_text(n)
+    lits = [text[2 * v - 1] if v > 0 else text[-2 * v] for v in model]
+    lits.append("0")
+    return "".join("v " + " ".join(lits[i : i + V_WIDTH]) + "\n"
+                   for i in range(0, len(lits), V_WIDTH))
+
+
 def write_block(fh: IO[str], ident: str, result: Result) -> None:
     """Append one instance's block (the model only for SAT)."""
-    fh.write(f"{INSTANCE}{ident}\n")
-    fh.write(f"c status {result.status}" + (f" {_one_line(result.message)}"
-                                              if result.message else "") + "\n")
-    fh.write(f"c time {result.total_seconds:.6f} search {result.solve_seconds:.6f}\n")
-    fh.writelines(x + "\n" for x in format_solver_output(result.status, result.model))
+    message = f" {_one_line(result.message)}" if result.message else ""
+    fh.write(f"{INSTANCE}{ident}\nc status {result.status}{message}\n"
+             f"c time {result.total_seconds:.6f} search {result.solve_seconds:.6f}\n"
+             f"{_STATUS_LINE.get(result.status, 's UNKNOWN')}\n")
+    if result.status == SAT and result.model is not None:
+        fh.write(v_lines(result.model))
 
 
 def _one_line(text: str) -> str:

@@ -80,3 +80,31 @@ def test_unknown_solver_options_are_rejected():
         make_solver("x", {"x": {"solver": "minisat22", "heuristic": "jw"}})
     with pytest.raises(ValueError, match="interruptible"):
         make_solver("x", {"x": {"solver": "cadical195", "incremental": True}})
+
+
+def test_watchdog_honours_an_earlier_deadline_after_a_later_one() -> None:
+    """Re-arming does not wake the thread unless it must wake earlier than planned."""
+    import threading
+    import time as _time
+
+    from satdoku.solvers.reference import Watchdog
+
+    class Target:
+        def __init__(self) -> None:
+            self.hit = threading.Event()
+
+        def interrupt(self) -> None:
+            self.hit.set()
+
+    dog = Watchdog()
+    slow, quick = Target(), Target()
+    dog.arm(slow, 30.0)
+    dog.disarm()
+    t0 = _time.monotonic()
+    dog.arm(quick, 0.2)
+    assert quick.hit.wait(10.0)  # not 30 s later
+    assert not slow.hit.is_set()
+    assert _time.monotonic() - t0 >= 0.2
+    dog.arm(slow, 0.1)
+    dog.disarm()  # disarmed in time: no interrupt
+    assert not slow.hit.wait(0.4)

@@ -10,13 +10,10 @@ from satdoku.display import render_3d, render_board, render_png
 from satdoku.formats import format_board, read_records
 from satdoku.formats.families import parse_family_board
 from satdoku.formats.futoshiki import read_futoshiki_grid, write_futoshiki_dat
-from satdoku.pipeline.instances import (
-    normalize,
-    puzzle_from_dict,
-    puzzle_to_dict,
-    read_instances,
-)
+from satdoku.formats.jsonpuzzle import puzzle_from_json, puzzle_to_json
+from satdoku.pipeline.instances import normalize
 from satdoku.puzzle import CUSTOM, FUTOSHIKI, LATIN, SUDOKU3D, custom, path_cells, sudoku3d
+from satdoku.stagefiles.instances import read_instances
 
 
 def _write(tmp_path, name, text):
@@ -150,7 +147,7 @@ def test_instances_roundtrip_all_kinds(public_data, tmp_path):
     p3 = sudoku3d(2, path_boxes=[((0, 0, 0), (1, 1, 0), "desc")], generic_boxes=[{5: 2}])
     pc = custom([3], 3, [[0, 1, 2]], [0, 2, 0], [(0, 2)])
     for p in (p3, pc):
-        assert puzzle_from_dict(json.loads(json.dumps(puzzle_to_dict(p)))) == p
+        assert puzzle_from_json(json.loads(json.dumps(puzzle_to_json(p)))) == p
     src = public_data / "futoshiki_usp" / "futoshiki.dat"
     out = tmp_path / "inst.jsonl"
     normalize(src, out, 0, 10_000)

@@ -161,17 +161,22 @@ def puzzle_from_json(d: dict[str, Any]) -> Puzzle:
 
 
 def puzzle_to_json(p: Puzzle) -> dict[str, Any]:
-    """The JSON object of a 3-D or custom puzzle (boxes written as expanded ``groups``)."""
-    if p.kind == SUDOKU3D:
+    """The JSON object of a puzzle of any kind, the inverse of :func:`puzzle_from_json` (3-D
+    boxes written as expanded ``groups``). It is also the Instances stage file's puzzle part."""
+    if p.kind == SUDOKU and p.layout.box is not None:
+        d: dict[str, Any] = {"kind": SUDOKU, "box": p.layout.box}
+    elif p.kind in (LATIN, FUTOSHIKI):
+        d = {"kind": p.kind, "size": p.size}
+    elif p.kind == SUDOKU3D:
         n = p.size
         order = next(k for k in range(1, n + 1) if k * k == n)
-        d: dict[str, Any] = {"kind": SUDOKU3D, "order": order, "size": n}
+        d = {"kind": SUDOKU3D, "order": order, "size": n}
         if p.domain != n:
             d["domain"] = p.domain
     elif p.kind == CUSTOM:
         d = {"kind": CUSTOM, "shape": list(p.layout.shape), "size": p.size, "domain": p.domain}
     else:
-        raise ValueError(f"puzzle_to_json handles sudoku3d and custom, not {p.kind}")
+        raise ValueError(f"puzzle_to_json: unknown puzzle kind {p.kind!r}")
     d["givens"] = board_out(p.givens, p.domain)
     if p.extra_groups:
         d["groups"] = [list(g) for g in p.extra_groups]

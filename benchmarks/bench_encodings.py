@@ -98,7 +98,7 @@ def bench(sets: list[str], solvers: list[str], limit: int, time_limit: float) ->
 
 def _check_agreement(set_name: str, recs: list, boards: dict[str, dict[str, tuple]]) -> None:
     """Uniquely solvable puzzles must decode to one board under every encoding and solver."""
-    from satdoku.generate_families import count_solutions
+    from satdoku.generate import count_solutions
 
     for rec in recs:
         seen = set(boards.get(rec.id, {}).values())

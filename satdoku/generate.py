@@ -40,7 +40,10 @@ from satdoku.solvers.base import Deadline
 from satdoku.solvers.csp import SearchLimit, iter_solutions
 
 FAMILIES = (SUDOKU, LATIN, FUTOSHIKI, SUDOKU3D)
-METHODS = ("csp", "sat")
+METHODS = ("auto", "csp", "sat")
+#: ``auto`` counts puzzles up to this many cells by CSP search, larger ones by SAT (on a 16x16
+#: Sudoku proving uniqueness by search takes about a second per check, MiniSat milliseconds).
+AUTO_CSP_CELLS = 100
 #: Sudoku box order from which complete grids come from the pattern grid, not from search.
 PATTERN_BOX = 5
 
@@ -56,9 +59,10 @@ def search_options(puzzle: Puzzle) -> dict[str, str]:
 
 class Counter:
     """How the generator counts solutions: ``csp`` (exact search; ``max_nodes`` bounds each
-    count) or ``sat`` (MiniSat with blocking clauses, the layout's rules kept loaded across
-    counts). ``seconds`` bounds each count by the clock. Counts are exact; a count stopped by a
-    limit raises :class:`SearchLimit`."""
+    count), ``sat`` (MiniSat with blocking clauses, the layout's rules kept loaded across
+    counts) or ``auto`` (``csp`` up to :data:`AUTO_CSP_CELLS` cells, ``sat`` above).
+    ``seconds`` bounds each count by the clock. Counts are exact; a count stopped by a limit
+    raises :class:`SearchLimit`."""
 
     def __init__(self, method: str = "csp", max_nodes: int | None = None,
                  seconds: float | None = None) -> None:
@@ -77,7 +81,10 @@ class Counter:
         n = 0
         if limit < 1:
             return 0
-        if self.method == "csp":
+        method = self.method
+        if method == "auto":
+            method = "csp" if puzzle.ncells <= AUTO_CSP_CELLS else "sat"
+        if method == "csp":
             boards = iter_solutions(puzzle, max_nodes=self.max_nodes, deadline=deadline,
                                     **search_options(puzzle))
         else:
@@ -311,8 +318,10 @@ IMPOSSIBLE_NODES = 200_000
 
 
 def impossible_board(grid: Puzzle, holes: int, rng: random.Random, tries: int = 50,
-                     counter: Counter | str | None = None) -> Puzzle | None:
-    """An open board with no immediate problem but no solution, or None after ``tries``.
+                     counter: Counter | str | None = None, deadline: Deadline | None = None
+                     ) -> Puzzle | None:
+    """An open board with no immediate problem but no solution, or None after ``tries`` (or
+    once ``deadline`` has passed).
 
     Recipe: erase ``holes`` cells of ``grid``, then fill one empty cell with a candidate that
     differs from ``grid``'s value there; keep the board only if :func:`immediate_problem` sees
@@ -320,6 +329,8 @@ def impossible_board(grid: Puzzle, holes: int, rng: random.Random, tries: int = 
     nodes) counts no solution. A count that hits a limit rejects the board."""
     count = as_counter(counter) if counter is not None else Counter("csp", IMPOSSIBLE_NODES)
     for _ in range(tries):
+        if deadline is not None and deadline.expired():
+            break
         base = erase(grid, holes, rng)
         board = list(base.givens)
         cands = base.candidates()
@@ -331,7 +342,7 @@ def impossible_board(grid: Puzzle, holes: int, rng: random.Random, tries: int = 
                 continue
             board[c] = rng.choice(wrong)
             trial = with_board(grid, board)
-            if immediate_problem(trial) is None and count.decides(trial, 1, 0):
+            if immediate_problem(trial) is None and count.decides(trial, 1, 0, deadline):
                 return trial
             break  # one attempt per erased board keeps the boards diverse
     return None

@@ -2,7 +2,7 @@
 
 For each family (Latin square completion, Futoshiki) and each puzzle-level solver, instances of
 order n = n_min, n_min+1, ... are generated from fixed seeds
-(:func:`satdoku.generate_families.completion_instance`) and solved; a solver stops at its first
+(:func:`satdoku.generate.completion_instance`) and solved; a solver stops at its first
 n it cannot solve within the limit (or at n_max). Every answer is verified against its puzzle
 (the inequalities included). Outputs: a TSV of every run, a markdown table of the largest n
 per family and solver, and a plot of solve time against n.
@@ -31,7 +31,7 @@ def run_experiment(families: Sequence[str], solvers: Sequence[str], n_min: int, 
     instance goes through the one solve path (:func:`satdoku.solve.solve`): the limit covers
     building the model, and every board is verified against its puzzle."""
     from satdoku.formats import Record
-    from satdoku.generate_families import completion_instance
+    from satdoku.generate import completion_instance
     from satdoku.puzzle import latin
     from satdoku.solve import open_solver, solve
     from satdoku.solvers.registry import PUZZLE, level

@@ -242,10 +242,17 @@ def read_snapshot(path: str | Path, max_bytes: int | None = None) -> Snapshot:
     """Read a file once (``-`` is stdin): decompressed by magic bytes, at most ``max_bytes``
     (default: the input limit of :mod:`satdoku.limits`), BOM dropped."""
     limit = default_limits().max_input_bytes if max_bytes is None else max_bytes
-    name = str(path)
-    raw = _read_raw(path, limit)
+    return snapshot_from_bytes(_read_raw(path, limit), str(path), limit)
+
+
+def snapshot_from_bytes(raw: bytes, source: str = "<bytes>",
+                        max_bytes: int | None = None) -> Snapshot:
+    """A snapshot of bytes already in memory (same rules as :func:`read_snapshot`)."""
+    limit = default_limits().max_input_bytes if max_bytes is None else max_bytes
+    if len(raw) > limit:
+        raise _too_big(source, limit)
     kind = compression_of(raw[:10])
-    data = _decompress(raw, kind, name, limit) if kind else raw
+    data = _decompress(raw, kind, source, limit) if kind else raw
     bom = 0
     if data.startswith(UTF8_BOM):
         bom = len(UTF8_BOM)
@@ -253,7 +260,7 @@ def read_snapshot(path: str | Path, max_bytes: int | None = None) -> Snapshot:
     elif data[:2] in _UTF16_BOMS:
         bom = 2
         data = data.decode("utf-16", "replace").encode("utf-8")
-    return Snapshot(name, raw, data, kind, bom)
+    return Snapshot(source, raw, data, kind, bom)
 
 
 def read_bytes(path: str | Path, max_bytes: int | None = None) -> bytes:

@@ -271,7 +271,10 @@ def _body_numpy(
     long_number = int(edges[::2][np.argmax(runs > 10)]) if (runs > 10).any() else -1
     if long_number >= 0:
         limit = long_number
-    values = np.fromstring(arr[:limit].tobytes().decode("ascii"), dtype=np.int64, sep=" ")
+    if white[:limit].all():  # numpy parses a blank string as [0]: no literal is no literal
+        values = np.empty(0, dtype=np.int64)
+    else:
+        values = np.fromstring(arr[:limit].tobytes().decode("ascii"), dtype=np.int64, sep=" ")
     big = np.flatnonzero(np.abs(values) > num_vars) if values.size else values
     if big.size or long_number >= 0:
         if big.size:

@@ -112,8 +112,10 @@ def read_csv_boards(lines: Iterable[tuple[int, str]], source: str,
 
 
 def looks_like_csv(path: Path, head: list[tuple[int, str]]) -> bool:
-    """A ``.csv`` file, or one with a comma in its first lines (the reader decides the rest)."""
-    return path.suffix.lower() == ".csv" or any("," in text for _, text in head)
+    """A ``.csv`` file, one with a comma in its first lines, or one starting with a header
+    naming a puzzle column (the reader decides the rest)."""
+    return (path.suffix.lower() == ".csv" or any("," in text for _, text in head)
+            or bool(header_lines(head)))
 
 
 def write_csv_boards(puzzles: Sequence[Puzzle]) -> str:

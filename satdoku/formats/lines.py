@@ -16,6 +16,7 @@ from satdoku.formats.symbols import (
     EMPTY_CHARS,
     ascii_int,
     board_chars,
+    char_value,
     format_symbols,
     ints_text,
     parse_board_chars,
@@ -66,8 +67,12 @@ def read_line_boards(lines: Iterable[tuple[int, str]], source: str,
                      limits: Limits | None = None) -> Iterator[Record]:
     """Reader for N²-symbol lines with an optional name after TAB or space."""
     for lineno, raw in lines:
-        board, name = split_name(raw.strip())
+        text = raw.strip()
+        board, name = split_name(text)
         puzzle, reason = sudoku_from_symbols(board, limits=limits)
+        if puzzle is None and box_order_for(box_order_for(len(board)) or 0) is None and (
+                name or any(char_value(ch) is None for ch in board)):  # a title, a header
+            reason, name = f"not a puzzle line: {text[:50]!r}", ""
         yield Record(source, lineno, 0, "line", puzzle=puzzle, error=reason or None, name=name,
                      empty=empty_char(board))
 
@@ -78,7 +83,8 @@ def read_ndigit_lines(lines: Iterable[tuple[int, str]], source: str,
     for lineno, raw in lines:
         m = _NDIGITS.match(raw.strip())
         if not m:
-            yield Record(source, lineno, 0, "ndigits", error="expected '<n> <n^4 digits>'")
+            yield Record(source, lineno, 0, "ndigits",
+                         error=f"expected '<n> <n^4 digits>', got {raw.strip()[:40]!r}")
             continue
         box = ascii_int(m.group(1)) or 0
         board = m.group(2)

@@ -315,6 +315,10 @@ class _GuardedText(io.TextIOBase):
         with self._guard():
             return self._inner.readline(-1 if size is None else size)
 
+    def __iter__(self) -> Iterator[str]:  # type: ignore[override]
+        with self._guard():  # one guard for the whole loop: no cost per line
+            yield from self._inner
+
     def __next__(self) -> str:
         line = self.readline()
         if not line:

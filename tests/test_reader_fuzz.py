@@ -5,6 +5,7 @@ with the whole file; every format's board text and writer round-trip."""
 from __future__ import annotations
 
 import gzip
+import itertools
 import os
 import random
 
@@ -81,7 +82,7 @@ def test_shards_agree_with_the_whole_file(fmt: str, data: bytes, cut: int) -> No
         return
     snap = snapshot_from_bytes(data, "fuzz.txt")
     bounds = [*range(1, snap.num_lines + 1, cut), snap.num_lines + 1]
-    parts = [r for a, b in zip(bounds, bounds[1:], strict=False)
+    parts = [r for a, b in itertools.pairwise(bounds)
              for r in _read(data, fmt, start_line=a, stop_line=b)]
     key = [(r.index, r.line, r.notation, r.error, r.puzzle) for r in whole]
     assert [(r.index, r.line, r.notation, r.error, r.puzzle) for r in parts] == key

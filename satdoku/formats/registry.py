@@ -16,7 +16,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from satdoku.formats import cnfset, csvboards, futoshiki, grid, jsonpuzzle, latin, lines
+import satdoku.formats.cnfset as cnfset
+import satdoku.formats.csvboards as csvboards
+import satdoku.formats.futoshiki as futoshiki
+import satdoku.formats.grid as grid
+import satdoku.formats.jsonpuzzle as jsonpuzzle
+import satdoku.formats.latin as latin
+import satdoku.formats.lines as lines
 from satdoku.formats.record import Record
 from satdoku.formats.symbols import format_ints, format_symbols, parse_ints, parse_symbols
 from satdoku.limits import Limits

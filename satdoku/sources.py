@@ -282,8 +282,42 @@ def file_sha256(path: str | Path) -> str:
 
 
 def count_lines(path: str | Path, max_bytes: int | None = None) -> int:
-    """Number of lines of an input file's content (decompressed), as sharding numbers them."""
-    return read_snapshot(path, max_bytes).num_lines
+    """Number of lines of a file's content, exactly as :attr:`Snapshot.num_lines` counts them
+    (decompressed, BOM dropped, CR-only line ends), streamed in blocks: what sharding needs,
+    without holding the file. The same errors as :func:`read_snapshot`."""
+    limit = default_limits().max_input_bytes if max_bytes is None else max_bytes
+    p = check_file(path)
+    name = str(path)
+    if p.stat().st_size > limit:
+        raise _too_big(name, limit)
+    newlines = returns = total = 0
+    first, last = b"", b""
+    try:
+        with open(p, "rb") as raw:
+            kind = compression_of(raw.read(10))
+            raw.seek(0)
+            fh: BinaryIO = _decompressor(kind, raw) if kind else raw  # type: ignore[assignment]
+            while block := fh.read(_CHUNK):
+                if not first:
+                    first = block[:3]
+                    if first[:2] in _UTF16_BOMS:  # transcoded by the snapshot: count there
+                        return read_snapshot(path, limit).num_lines
+                total += len(block)
+                if total > limit:
+                    raise _too_big(name, limit)
+                newlines += block.count(b"\n")
+                returns += block.count(b"\r")
+                last = block[-1:]
+    except InputError:
+        raise
+    except _DECOMPRESS_ERRORS as exc:
+        what = f"{kind} data" if kind else "file"
+        raise InputError(name, f"truncated or corrupt {what} ({exc})") from None
+    if total == 0 or (first == UTF8_BOM and total == len(UTF8_BOM)):
+        return 0
+    if newlines == 0 and returns:
+        return returns + (last != b"\r")
+    return newlines + (last != b"\n")
 
 
 # --- streaming text (large files of our own: bundles, proofs) ---------------------------------

@@ -245,6 +245,15 @@ def test_unreadable_files_are_one_line_errors(tmp_path: Path, case: str) -> None
     assert message.startswith(str(path)) and reason in message and "\n" not in message
 
 
+@pytest.mark.parametrize("case", ["missing file", "/dev/zero", "a FIFO", "truncated .gz"])
+def test_sharding_refuses_what_reading_refuses(tmp_path: Path, case: str) -> None:
+    from satdoku.pipeline.instances import num_shards
+
+    make, reason = FILE_FAULTS[case]
+    with pytest.raises(InputError, match=reason):  # the workflow counts lines to shard a set
+        num_shards(make(tmp_path), 1000)
+
+
 def test_unknown_format_lists_the_known_ones(tmp_path: Path) -> None:
     (tmp_path / "p.txt").write_text(P1 + "\n")
     with pytest.raises(FormatError, match=r"unknown format 'xml'; known: auto, line, .*dimacs"):

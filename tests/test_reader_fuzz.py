@@ -19,7 +19,7 @@ from satdoku.cnf.dimacs_fast import DimacsError, parse_dimacs_bytes
 from satdoku.formats import FORMATS, format_board, parse_board, read_records
 from satdoku.limits import Limits
 from satdoku.puzzle import futoshiki, latin, sudoku, sudoku3d
-from satdoku.sources import InputError, snapshot_from_bytes
+from satdoku.sources import InputError, count_lines, read_snapshot, snapshot_from_bytes
 
 #: examples per fuzz test; SATDOKU_FUZZ_EXAMPLES=5000 fuzzes deeper (minutes)
 EXAMPLES = int(os.environ.get("SATDOKU_FUZZ_EXAMPLES", "60"))
@@ -86,6 +86,16 @@ def test_shards_agree_with_the_whole_file(fmt: str, data: bytes, cut: int) -> No
              for r in _read(data, fmt, start_line=a, stop_line=b)]
     key = [(r.index, r.line, r.notation, r.error, r.puzzle) for r in whole]
     assert [(r.index, r.line, r.notation, r.error, r.puzzle) for r in parts] == key
+
+
+@settings(max_examples=EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=_puzzleish(), packed=st.booleans())
+def test_streamed_line_count_is_the_snapshots(tmp_path, data: bytes, packed: bool) -> None:
+    assume(not data.startswith((b"\x1f\x8b", b"\xfd7z", b"BZh")))
+    path = tmp_path / "f.txt"
+    path.write_bytes(gzip.compress(data) if packed else data)
+    assert count_lines(path) == read_snapshot(path).num_lines
 
 
 @FUZZ

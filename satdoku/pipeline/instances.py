@@ -113,14 +113,11 @@ def read_instances(path: str | Path) -> Iterator[Record]:
 
 
 def count_lines(path: str | Path) -> int:
-    """Number of lines of a file (fast, in binary blocks); sharding is by input line."""
-    n = 0
-    last = b"\n"
-    with open(path, "rb") as fh:
-        while block := fh.read(1 << 20):
-            n += block.count(b"\n")
-            last = block[-1:]
-    return n + (last != b"\n")
+    """Number of lines of an input file, as the readers number them (decompressed, CR-only
+    line ends; a directory, device or FIFO is an InputError): sharding is by input line."""
+    from satdoku.sources import count_lines as count
+
+    return count(path)
 
 
 def num_shards(path: str | Path, shard_size: int) -> int:

@@ -42,6 +42,8 @@ PUZZLE_FAULTS: dict[str, tuple[str, bytes, list[bool | str]]] = {
         ["expected '<n> <n^4 digits>', got 'Small ones'", True, True]),
     "comma in the first puzzle's name": (
         "c.txt", f"{P1}\tpuzzle 1, hard\n{P2}\tpuzzle 2\n".encode(), [True, True]),
+    "name after a no-break space": ("n.txt", f"{P1}\u00a0first\n{P2}\u2003second\n".encode(),
+                                    [True, True]),
     "comma-separated name, no header": (
         "c.txt", f"{P1},puzzle 1\n{P2},puzzle 2\n".encode(), [True, True]),
     "UTF-8 BOM": ("b.txt", f"\ufeff{P1}\n{P2}\n".encode(), [True, True]),

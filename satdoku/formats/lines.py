@@ -57,10 +57,12 @@ def empty_char(text: str) -> str:
 
 
 def split_name(text: str) -> tuple[str, str]:
-    """(board, name) of a line: the name follows a TAB (or, without a TAB, a space)."""
-    board, _, name = text.partition("\t") if "\t" in text else text.partition(" ")
-    name = name.strip()
-    return board.strip(), name if len(name) <= MAX_NAME else name[:MAX_NAME] + "..."
+    """(board, name) of a line: the name follows the board after any whitespace (a TAB, a
+    space, a no-break space)."""
+    parts = text.split(None, 1)
+    board = parts[0] if parts else ""
+    name = parts[1].strip() if len(parts) > 1 else ""
+    return board, name if len(name) <= MAX_NAME else name[:MAX_NAME] + "..."
 
 
 def read_line_boards(lines: Iterable[tuple[int, str]], source: str,

@@ -48,7 +48,7 @@ BAD = [
     ({"sets": {"a": "missing.txt"}, "solvers": {"cdcl": {}}}, "no such file or directory"),
     ({"sets": {"a": "/dev/zero"}, "solvers": {"cdcl": {}}}, "not a regular file"),
     ({"sets": {"a": str(ROOT / "tests")}, "solvers": {"cdcl": {}}},
-     "a CNF set directory without DIMACS files"),
+     "is a directory without DIMACS files"),
 ]
 
 

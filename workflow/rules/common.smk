@@ -27,7 +27,9 @@ try:
 except ConfigError as exc:
     sys.exit(str(exc))
 
-set_default_limits(Limits(**config["limits"]))  # the readers' size guard, for planning too
+set_default_limits(
+    Limits(**config["limits"])
+)  # the readers' size guard, for planning too
 SOLVERS = {name: dict(opts or {}) for name, opts in config["solvers"].items()}
 ENCODINGS = list(config["encodings"])
 TIME_LIMIT = float(config["time_limit"])

@@ -81,8 +81,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     reserve_log_space()
+    from satdoku.formats.registry import FormatError
+    from satdoku.sources import InputError
+
     try:
         return int(args._module.run(args) or 0)
+    except (InputError, FormatError) as exc:  # a file or format that cannot be read: one line
+        print(f"satdoku {args.command}: {exc}", file=sys.stderr)
+        return 2
     except BrokenPipeError:  # output piped into `head` and closed: not an error
         import os
 

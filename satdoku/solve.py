@@ -107,7 +107,7 @@ def formula_of(record: Record, encoding: str) -> Formula:
         return formula(record.puzzle, encoding)
     if record.cnf is not None:
         from satdoku.cnf.dimacs import read_dimacs
-        from satdoku.stagefiles.instances import file_sha256
+        from satdoku.sources import file_sha256
 
         if file_sha256(record.cnf.path) != record.cnf.sha256:
             raise ValueError(f"{record.cnf.path} changed since it was read (sha256 differs)")

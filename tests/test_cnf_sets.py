@@ -37,9 +37,12 @@ def run_dir(tmp_path_factory, public_data: Path) -> Path:
         (cnf / name).write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
     (cnf / "notes.txt").write_text("not a DIMACS file: not an instance\n")
     shutil.copy(TINY / "mixed9.txt", d / "data" / "mixed9.txt")
-    config = {"sets": {"satlib": "data/cnf", "tiny9": "data/mixed9.txt"},
+    big = (public_data / "vu_kr_sudoku" / "16x16.txt").read_text().splitlines()[:2]
+    (d / "data" / "big16.txt").write_text("\n".join(big) + "\n")
+    config = {"sets": {"satlib": "data/cnf", "tiny9": "data/mixed9.txt",
+                       "big16": "data/big16.txt"},
               "solvers": {**{s: {} for s in SOLVERS}, "cpsat": {}},
-              "time_limit": 20, "shard_size": 3}
+              "time_limit": 20, "shard_size": 3, "limits": {"max_cells": 100}}
     (d / "config.yaml").write_text(yaml.safe_dump(config))
     run_snakemake(d)
     return d
@@ -79,3 +82,9 @@ def test_puzzle_solvers_skip_the_cnf_set_and_the_summary_has_it(run_dir: Path) -
     summary = (run_dir / "reports/summary.md").read_text()
     assert "| satlib | cdcl | dimacs | 4 | 4 | 2 | 2 |" in summary
     assert (run_dir / "reports/cactus/cnf.png").exists()
+
+
+def test_the_size_guard_of_the_config_holds_in_the_workflow(run_dir: Path) -> None:
+    rows = read_tsv(run_dir / "results/SatSols/minisat22/extended/big16.tsv")
+    assert [r["status"] for r in rows] == ["INVALID", "INVALID"]
+    assert all("too large: 256 cells, the limit is 100" in r["detail"] for r in rows)

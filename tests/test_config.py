@@ -48,7 +48,7 @@ BAD = [
     ({"sets": {"a": "missing.txt"}, "solvers": {"cdcl": {}}}, "no such file or directory"),
     ({"sets": {"a": "/dev/zero"}, "solvers": {"cdcl": {}}}, "not a regular file"),
     ({"sets": {"a": str(ROOT / "tests")}, "solvers": {"cdcl": {}}},
-     "a CNF set directory without DIMACS files"),
+     "is a directory without DIMACS files"),
 ]
 
 
@@ -120,3 +120,14 @@ def test_configfile_replaces_the_default_config(tmp_path: Path) -> None:
     assert "mine" in out and "default_set" not in out and "minisat22" not in out
     plain = _snakemake(tmp_path).stdout  # no --configfile: config.yaml is the run
     assert "default_set" in plain and "mine" not in plain
+
+
+def test_limits_defaults_equal_the_size_guard() -> None:
+    from dataclasses import asdict
+
+    from satdoku.limits import Limits
+
+    cfg = check(_base(), SCHEMA)
+    assert cfg["limits"] == asdict(Limits())
+    with pytest.raises(ConfigError, match="limits: unknown key"):
+        check(_base(limits={"max_cels": 5}), SCHEMA)

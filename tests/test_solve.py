@@ -17,7 +17,7 @@ from satdoku.puzzle import sudoku
 from satdoku.solve import ConfiguredSolver, open_solver, solve, verify
 from satdoku.solvers.base import ERROR, INVALID, SAT, TIMEOUT, UNSAT, Result
 from satdoku.solvers.registry import SOLVERS
-from satdoku.stagefiles.instances import file_sha256
+from satdoku.sources import file_sha256
 from satdoku.stagefiles.tables import FAILED, PROOF, UNCHECKED, YES
 
 HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -227,3 +227,43 @@ def test_log_space_is_reserved_and_a_full_disk_is_one_line(tmp_path: Path) -> No
         assert "out.jsonl" in text and "Traceback" not in text
     finally:
         subprocess.run(["umount", str(small)], check=False)
+
+
+def test_an_input_changed_during_a_run_is_a_clear_failure(tmp_path: Path, monkeypatch,
+                                                          capsys) -> None:
+    """The workflow's shards and `satdoku solve` read the input once and notice a change."""
+    import argparse
+
+    import satdoku.solve as solve_module
+    from satdoku.commands import solve as solve_command
+    from satdoku.pipeline.instances import normalize
+    from satdoku.pipeline.sets import SetError, plan
+
+    src = tmp_path / "p.txt"
+    src.write_text((HARD + "\n") * 5)
+    planned = plan(src).sha256
+    src.write_text("# a title line added meanwhile\n" + (HARD + "\n") * 5)
+    with pytest.raises(SetError, match="changed since the workflow planned this run"):
+        normalize(src, tmp_path / "i.jsonl", 0, 1000, expect_sha256=planned)
+    cli = subprocess.run([sys.executable, "-m", "satdoku", "pipeline", "normalize", str(src),
+                          str(tmp_path / "i.jsonl"), "--sha256", planned],
+                         capture_output=True, text=True, timeout=120)
+    assert cli.returncode == 1 and "changed since the workflow planned" in cli.stderr
+    assert "Traceback" not in cli.stderr
+
+    real_solve = solve_module.solve
+    calls = []
+
+    def solve_then_truncate(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if not calls:
+            src.write_text(HARD + "\n")  # the file is cut while the first puzzle is solved
+        calls.append(1)
+        return real_solve(*args, **kwargs)
+
+    monkeypatch.setattr(solve_module, "solve", solve_then_truncate)
+    args = argparse.Namespace(file=str(src), solver="minisat22", encoding="extended",
+                              time_limit=10.0, format="auto", times=False)
+    assert solve_command.run(args) == 1
+    out, err = capsys.readouterr()
+    assert len(calls) == 5 and len(out.splitlines()) == 5  # every instance read at the start
+    assert "changed while it was being solved" in err

@@ -26,6 +26,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--strict", action="store_true", help="fail on the first malformed instance")
     s.add_argument("--sha256", default=None,
                    help="checksum the workflow planned with: fail if the input changed since")
+    s.add_argument("--limits", default="{}",
+                   help="JSON of size limits (satdoku.limits.Limits fields, e.g. max_cells)")
 
     s = sub.add_parser("encode", help="Instances shard -> CNF bundle (SatInput)")
     s.add_argument("instances")
@@ -100,8 +102,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     if args.stage == "normalize":
+        from satdoku.limits import Limits, set_default_limits
         from satdoku.pipeline.instances import normalize
 
+        set_default_limits(Limits(**json.loads(args.limits)))
         counts = normalize(args.source, args.output, args.shard, args.shard_size, args.format,
                            args.strict, args.sha256)
         print(f"normalize {args.source} shard {args.shard}: {counts['instances']} instances, "

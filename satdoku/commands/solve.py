@@ -11,7 +11,6 @@ Exit codes: 0 every answer checked; 1 a wrong answer, or FILE changed while it w
 from __future__ import annotations
 
 import argparse
-import itertools
 import sys
 
 from satdoku.commands.common import positive_seconds
@@ -31,8 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from satdoku.cnf.encodings import get as get_encoding
-    from satdoku.pipeline.instances import set_records
-    from satdoku.pipeline.sets import SetError, plan
+    from satdoku.pipeline.sets import plan
     from satdoku.progress import track
     from satdoku.solve import open_solver, solve
     from satdoku.solvers.registry import CNF
@@ -49,15 +47,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         if solver.level == CNF:
             get_encoding(args.encoding)
-        before = plan(args.file, args.format)
-        records = set_records(args.file, args.format)
-        first = next(records, None)
-    except (SetError, ValueError, OSError) as exc:
+        before, records = _read(args.file, args.format)
+    except (ValueError, OSError) as exc:  # InputError, FormatError, DimacsError, ...
         return fail(str(exc))
     wrong = 0
-    pending = [first] if first is not None else []
-    everything = itertools.chain(pending, records)
-    for rec in track(everything, desc=f"solve {args.solver}", unit="instances"):
+    for rec in track(records, desc=f"solve {args.solver}", unit="instances"):
         answer = solve(rec, solver, args.encoding, args.time_limit)
         row = answer.sols_row(rec)
         wrong += answer.verified == FAILED
@@ -65,9 +59,26 @@ def run(args: argparse.Namespace) -> int:
         if args.times:
             line += f"\t{answer.status}\t{answer.result.total_seconds * 1000:.1f} ms"
         print(line, flush=True)
-    if plan(args.file, args.format).sha256 != before.sha256:
+    try:
+        changed = plan(args.file, args.format).sha256 != before
+    except (ValueError, OSError):
+        changed = True
+    if changed:
         print(f"satdoku solve: {args.file} changed while it was being solved: the lines above "
-              "may not match the file as it is now", file=sys.stderr)
+              f"are for the version read at the start (sha256 {before[:12]}...)",
+              file=sys.stderr)
         return 1
     return 1 if wrong else 0
 
+
+def _read(path: str, fmt: str) -> tuple[str, list]:  # type: ignore[type-arg]
+    """(checksum, records) of a puzzle file or CNF set, read once: the records are what was
+    read then, whatever happens to the file while it is solved."""
+    from satdoku.pipeline.instances import set_records
+    from satdoku.pipeline.sets import is_cnf_set, plan
+    from satdoku.sources import read_snapshot
+
+    if is_cnf_set(path, fmt):
+        return plan(path, fmt).sha256, list(set_records(path, fmt))
+    snapshot = read_snapshot(path)
+    return snapshot.sha256, list(set_records(path, fmt, snapshot=snapshot))

@@ -1,4 +1,5 @@
-"""The unit every reader yields: one instance of an input file, parsed or INVALID with a reason."""
+"""The unit every reader yields: one instance of an input file (a puzzle, a CNF formula, or
+INVALID with a reason)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,9 @@ from satdoku.puzzle import Puzzle
 
 @dataclass(frozen=True)
 class CnfFile:
-    """A DIMACS formula that is an instance itself (a CNF set: a directory of DIMACS files).
-
-    The formula stays in its file; ``sha256`` (of the file's raw bytes) lets later stages notice
-    a file that changed after it was read."""
+    """One DIMACS file of a CNF set, checked (header and every clause) but not kept in memory:
+    solvers read it again from ``path``; ``sha256`` (of the file's raw bytes) tells whether it
+    changed since."""
 
     path: str
     num_vars: int
@@ -24,10 +24,10 @@ class CnfFile:
 class Record:
     """One instance read from ``source``, starting at 1-based ``line``.
 
-    Exactly one of ``puzzle`` / ``cnf`` (a DIMACS instance) / ``error`` is set. ``index`` is the
-    1-based position in the file (or directory) and the instance id. ``notation`` names the
-    reader, so solutions can be written back the way the input wrote them; ``solution`` is a
-    solution the file itself provides (an extra check).
+    Exactly one of ``puzzle`` / ``cnf`` / ``error`` is set. ``index`` is the 1-based position in
+    the file (or in the CNF set) and the instance id. ``notation`` names the reader, so solutions
+    can be written back the way the input wrote them; ``solution`` is a solution the file itself
+    provides (an extra check).
     """
 
     source: str

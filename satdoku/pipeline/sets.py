@@ -4,6 +4,8 @@ a clear failure naming the file instead of ids that no longer match lines.
 
 A set's path is a puzzle file (any supported format; sharded by input line) or a CNF set: a
 directory of DIMACS files, or a single DIMACS file (sharded by file, in sorted file-name order).
+Files are measured through :mod:`satdoku.sources` (decompressed lines, raw-byte checksum), so a
+directory, a device or a corrupt archive is an InputError naming it, never a hang.
 """
 
 from __future__ import annotations
@@ -12,14 +14,11 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from satdoku.stagefiles.instances import file_sha256
+from satdoku.formats.cnfset import NOTATION as DIMACS_FORMAT
+from satdoku.formats.cnfset import cnf_set_files, looks_like_dimacs
+from satdoku.sources import InputError, check_file, count_lines, file_sha256, open_text
 
-DIMACS_FORMAT = "dimacs"
-CNF_SUFFIXES = (".cnf", ".dimacs", ".cnf.gz", ".cnf.xz", ".cnf.bz2", ".dimacs.gz", ".dimacs.xz")
-
-
-class SetError(ValueError):
-    """A set whose path cannot be used (missing, not a regular file or directory, changed)."""
+SetError = InputError  # what a set path that cannot be used raises (one line naming it)
 
 
 @dataclass(frozen=True)
@@ -35,53 +34,32 @@ class SetPlan:
         return max(1, -(-self.units // shard_size))
 
 
+def _head(path: Path, n: int = 20) -> list[tuple[int, str]]:
+    out: list[tuple[int, str]] = []
+    with open_text(path) as fh:
+        for i, line in enumerate(fh, 1):
+            if line.strip():
+                out.append((i, line))
+                if len(out) == n or i > 10 * n:
+                    break
+    return out
+
+
 def cnf_files(path: str | Path) -> list[Path]:
-    """The DIMACS files of a CNF set, in sorted file-name order (a single file is a set of one)."""
+    """The DIMACS files of a CNF set in sorted name order (a single file is a set of one)."""
     p = Path(path)
-    if p.is_file():
-        return [p]
-    return sorted((f for f in p.iterdir() if f.is_file() and f.name.lower().endswith(CNF_SUFFIXES)),
-                  key=lambda f: f.name)
+    return [p] if p.is_file() else cnf_set_files(p)
 
 
 def is_cnf_set(path: str | Path, fmt: str = "auto") -> bool:
-    """Whether a set path holds DIMACS instances: a directory, ``format: dimacs``, or a single
-    file named like a DIMACS file (``.cnf``, ``.dimacs``, compressed or not)."""
+    """Whether a set path holds DIMACS instances: a directory, ``format: dimacs``, or a file
+    named or looking like DIMACS (a ``p cnf`` line: no puzzle format has one)."""
     p = Path(path)
-    return fmt == DIMACS_FORMAT or p.is_dir() or p.name.lower().endswith(CNF_SUFFIXES)
-
-
-def measure(path: str | Path) -> tuple[int, str]:
-    """(lines, sha256) of a file in one pass over its bytes; sharding is by input line."""
-    n = 0
-    last = b"\n"
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(1 << 20):
-            n += block.count(b"\n")
-            h.update(block)
-            last = block[-1:]
-    return n + (last != b"\n"), h.hexdigest()
-
-
-def plan(path: str | Path, fmt: str = "auto") -> SetPlan:
-    """Check a set's path and measure it (one pass over the bytes; SetError names the problem)."""
-    p = Path(path)
-    if not p.exists():
-        raise SetError(f"{path}: no such file or directory")
-    if is_cnf_set(p, fmt):
-        if not (p.is_dir() or p.is_file()):
-            raise SetError(f"{path}: not a regular file or a directory")
-        files = cnf_files(p)
-        if not files:
-            raise SetError(f"{path}: a CNF set directory without DIMACS files "
-                           f"({', '.join(CNF_SUFFIXES)})")
-        return SetPlan(str(path), True, len(files), fingerprint(files))
-    if not p.is_file():
-        raise SetError(f"{path}: not a regular file (a puzzle file, or a directory of DIMACS "
-                       "files for a CNF set)")
-    lines, sha = measure(p)
-    return SetPlan(str(path), False, lines, sha)
+    if fmt == DIMACS_FORMAT or p.is_dir():
+        return True
+    if fmt != "auto":
+        return False
+    return looks_like_dimacs(p, _head(check_file(p)))
 
 
 def fingerprint(files: list[Path]) -> str:
@@ -90,3 +68,17 @@ def fingerprint(files: list[Path]) -> str:
     for f in files:
         h.update(f"{f.name}\t{file_sha256(f)}\n".encode())
     return h.hexdigest()
+
+
+def plan(path: str | Path, fmt: str = "auto") -> SetPlan:
+    """Check a set's path and measure it; InputError (one line) names what is wrong."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError(str(path), "no such file or directory")
+    if is_cnf_set(p, fmt):
+        files = cnf_files(p)
+        if not files:
+            raise InputError(str(path), "is a directory without DIMACS files (*.cnf, *.dimacs, "
+                                        "optionally .gz/.xz/.bz2)")
+        return SetPlan(str(path), True, len(files), fingerprint(files))
+    return SetPlan(str(path), False, count_lines(p), file_sha256(p))

@@ -157,16 +157,8 @@ def build_report(set_name: str, records: Sequence[Record],
 
 def _board_of(rec: Record, text: str) -> tuple[int, ...]:
     """Read back a SatSols board line written in the record's notation."""
-    from satdoku.formats.symbols import parse_board_chars
+    from satdoku.formats import parse_board
 
     assert rec.puzzle is not None
-    from satdoku.formats.families import parse_family_board
-
-    family = parse_family_board(text, rec.notation)
-    if family is not None and len(family) == rec.puzzle.ncells:
-        return family
-    if rec.notation == "grid" or rec.puzzle.domain > 35:
-        return tuple(int(x) for x in text.split())
-    body = text.split()[-1]
-    board, _ = parse_board_chars(body, rec.puzzle.domain)
-    return board or rec.puzzle.givens
+    board = parse_board(text, rec.notation, rec.puzzle.size)
+    return board if board is not None and len(board) == rec.puzzle.ncells else rec.puzzle.givens

@@ -17,7 +17,6 @@ line where it starts; 1 for a DIMACS file of a CNF set), ``source``, ``notation`
 
 from __future__ import annotations
 
-import hashlib
 import json
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
@@ -147,15 +146,6 @@ def write_instances(path: str | Path, header: ShardHeader, records: Iterable[Rec
             counts["instances"] += 1
             counts["invalid"] += not rec.valid
     return counts
-
-
-def file_sha256(path: str | Path) -> str:
-    """Hex sha256 of a file's raw bytes (read in blocks)."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(1 << 20):
-            h.update(block)
-    return h.hexdigest()
 
 
 def shard_of(results: str | Path, set_name: str, ident: str) -> str:

@@ -9,6 +9,7 @@ import sys
 sys.path.insert(0, workflow.basedir)
 
 from satdoku.config import ConfigError, check, with_preset
+from satdoku.limits import Limits, set_default_limits
 from satdoku.pipeline.sets import SetError, plan
 from satdoku.solvers import registry
 from satdoku.stagefiles import paths as stage
@@ -26,6 +27,9 @@ try:
 except ConfigError as exc:
     sys.exit(str(exc))
 
+set_default_limits(
+    Limits(**config["limits"])
+)  # the readers' size guard, for planning too
 SOLVERS = {name: dict(opts or {}) for name, opts in config["solvers"].items()}
 ENCODINGS = list(config["encodings"])
 TIME_LIMIT = float(config["time_limit"])

@@ -23,10 +23,11 @@ rule normalize:
             "--strict" if SETS[w.set].get("strict", config["strict"]) else ""
         ),
         sha256=lambda w: PLANS[w.set].sha256,
+        limits=json.dumps(config["limits"], sort_keys=True),
     shell:
         "satdoku pipeline normalize {input} {output} --shard {params.shard} "
         "--shard-size {params.shard_size} --format {params.fmt} {params.strict} "
-        "--sha256 {params.sha256} > {log} 2>&1"
+        "--sha256 {params.sha256} --limits '{params.limits}' > {log} 2>&1"
 
 
 rule encode:

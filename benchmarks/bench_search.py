@@ -44,7 +44,8 @@ from satdoku.solvers.registry import make_solver
 data = Path(sys.argv[1]); name = sys.argv[2]; limit = float(sys.argv[3])
 recs = list(read_records(data / "futoshiki_usp" / "futoshiki.dat"))[:48]
 recs += list(read_records(data / "norvig" / "top95.txt"))[:10]
-recs += [r for i in range(1, 6) for r in read_records(data / "latin_square_qwh" / f"o10hp42_{i}.txt")]
+qwh = data / "latin_square_qwh"
+recs += [r for i in range(1, 6) for r in read_records(qwh / f"o10hp42_{i}.txt")]
 solver = make_solver(name)
 solved = nodes = bad = 0
 t0 = time.perf_counter()
@@ -86,7 +87,7 @@ def job_args(job: str, tmp: Path, csp_limit: float) -> list[str]:
                 str(per_kind), "--fractions", "0.8", "0.1", "0.1", "--seed", "0", "--out",
                 str(tmp / job)]
     if job.startswith("boards:"):
-        _, family, size, count = (job.split(":") + ["10"])[:4]
+        _, family, size, count = [*job.split(":"), "10"][:4]
         return ["-m", "satdoku", "generate", "boards", "--family", family, "--size", size,
                 "--count", count, "--kind", "unique", "--seed", "1"]
     raise ValueError(f"unknown job {job!r}")

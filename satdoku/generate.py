@@ -49,12 +49,12 @@ PATTERN_BOX = 5
 
 
 # --- counting -------------------------------------------------------------------------------
-def search_options(puzzle: Puzzle) -> dict[str, str]:
+def search_options(puzzle: Puzzle) -> dict[str, Any]:
     """The engine options the generator counts and fills ``puzzle`` with: plain backtracking
-    with MRV for plain layouts (cheapest per node), MAC for relations and instance groups
-    (inequality chains and cube boxes need the propagation)."""
+    with MRV, ties to the first cell, for plain layouts (cheapest per node), MAC for relations
+    and instance groups (inequality chains and cube boxes need the propagation)."""
     plain = not puzzle.less_than and not puzzle.extra_groups
-    return {"inference": "bt" if plain else "mac", "ordering": "mrv"}
+    return {"inference": "bt" if plain else "mac", "ordering": "mrv", "degree": False}
 
 
 class Counter:

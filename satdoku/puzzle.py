@@ -133,19 +133,25 @@ class Puzzle:
             return self.layout.groups
         return self.layout.groups + self.extra_groups
 
-    @cached_property
+    @property
     def peers(self) -> tuple[frozenset[int], ...]:
-        """For each cell, every other cell sharing a group with it, instance groups included
-        (computed once per puzzle; the layout's own tuple when there are no instance groups)."""
+        """For each cell, every other cell sharing a group with it, instance groups included:
+        the layout's own tuple when there are no instance groups, else computed once and kept
+        on the puzzle (a plain attribute, not ``cached_property``, whose lock costs more than
+        the lookup on the millions of short-lived puzzles the generator makes)."""
         if not self.extra_groups:
             return self.layout.peers
-        out: list[set[int]] = [set(ps) for ps in self.layout.peers]
-        for cells in self.extra_groups:
-            for c in cells:
-                out[c].update(cells)
-        for c, ps in enumerate(out):
-            ps.discard(c)
-        return tuple(frozenset(ps) for ps in out)
+        cached = self.__dict__.get("_peers")
+        if cached is None:
+            out: list[set[int]] = [set(ps) for ps in self.layout.peers]
+            for cells in self.extra_groups:
+                for c in cells:
+                    out[c].update(cells)
+            for c, ps in enumerate(out):
+                ps.discard(c)
+            cached = tuple(frozenset(ps) for ps in out)
+            object.__setattr__(self, "_peers", cached)  # frozen dataclass: set once, here
+        return cached
 
     @property
     def num_givens(self) -> int:

@@ -14,13 +14,14 @@ from pysat.solvers import Solver
 from satdoku.cnf.decode import decode_model
 from satdoku.cnf.encode import ENCODINGS, amo, encode, simplified_variables
 from satdoku.formats import read_records
-from satdoku.generate import immediate_problem
-from satdoku.generate_families import (
+from satdoku.generate import (
+    Counter,
     complete_grid,
     completion_instance,
     count_solutions,
     empty_puzzle,
     futoshiki_from_grid,
+    immediate_problem,
     impossible_board,
     unique_puzzle,
 )
@@ -195,21 +196,27 @@ def test_counting_methods_agree():
     assert count_solutions(sudoku3d(1), 5, "sat") == 1
 
 
+@pytest.mark.parametrize("method", ["csp", "sat"])
 @pytest.mark.parametrize("family,n", [("latin", 5), ("futoshiki", 5), ("sudoku3d", 2),
                                       ("sudoku", 2)])
-def test_generator_keeps_its_promises(family, n):
+def test_generator_keeps_its_promises(family, n, method):
+    """Boards made with either counting strategy keep their promise under both."""
     rng = random.Random(7)
     grid = complete_grid(empty_puzzle(family, n), rng)
     assert grid.is_closed and grid.check_solution(grid.givens) == []
     if family == "futoshiki":
         grid = futoshiki_from_grid(grid, rng, givens=1.0, relations=1.0)
-    u = unique_puzzle(grid, rng)
+    counter = Counter(method)
+    u = unique_puzzle(grid, rng, counter=counter)
     assert count_solutions(u, 3, "csp") == count_solutions(u, 3, "sat") == 1
     assert u.num_givens < grid.ncells
-    imp = impossible_board(grid, grid.ncells // 2, rng)
+    if family == "futoshiki":
+        assert len(u.less_than) < len(grid.less_than)  # unneeded relations dropped too
+    imp = impossible_board(grid, grid.ncells // 2, rng, counter=counter)
+    counter.close()
     assert imp is not None
     assert immediate_problem(imp) is None
-    assert count_solutions(imp, 1, "sat") == 0
+    assert count_solutions(imp, 1, "sat") == 0 == count_solutions(imp, 1, "csp")
 
 
 def test_seeded_grids_and_experiment_instances_are_reproducible():

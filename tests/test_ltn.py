@@ -13,10 +13,10 @@ pytest.importorskip("torch")
 pytest.importorskip("ltn")
 
 from satdoku import generate as gen
-from satdoku.exact import count_solutions
 from satdoku.heuristics import find_singles
 from satdoku.ltn import dataset as ds
 from satdoku.puzzle import sudoku
+from satdoku.solvers.csp import count_solutions
 
 ORIGINAL = Path(__file__).resolve().parents[1] / "data" / "public" / "ltn_sudoku_torch"
 
@@ -146,10 +146,10 @@ def test_classify_json_schema(model4: Path, tmp_path: Path) -> None:
     rng = random.Random(8)
     grid = gen.complete_grid(2, rng)
     lines = [
-        gen.board_string(grid.givens),  # closed valid
-        gen.board_string(gen.corrupt(grid, 1, rng).givens),  # closed invalid
-        gen.board_string(gen.erase(grid, 9, rng).givens),  # open solvable
-        gen.board_string(gen.impossible_board(grid, 8, rng, tries=200).givens),  # impossible
+        ds.board_text(grid.givens),  # closed valid
+        ds.board_text(gen.corrupt(grid, 1, rng).givens),  # closed invalid
+        ds.board_text(gen.erase(grid, 9, rng).givens),  # open solvable
+        ds.board_text(gen.impossible_board(grid, 8, rng, tries=200).givens),  # impossible
         "1234",  # malformed
     ]
     path = tmp_path / "boards.csv"
@@ -174,8 +174,8 @@ def test_classify_json_schema(model4: Path, tmp_path: Path) -> None:
     assert b["kind"] == "closed" and b["valid"] is False and b["solution"] is None
     assert 0.5 <= a["confidence"] <= 1 and 0.5 <= b["confidence"] <= 1
     assert c["kind"] == "open" and c["solvable"] is True and c["remaining"] == 0
-    puzzle_c = sudoku(gen.parse_board_string(lines[2]))
-    assert puzzle_c.check_solution(gen.parse_board_string(c["solution"])) == []
+    puzzle_c = sudoku(ds.parse_board(lines[2]))
+    assert puzzle_c.check_solution(ds.parse_board(c["solution"])) == []
     assert all({"row", "col", "value", "heuristic", "truth"} <= set(m) for m in c["moves"])
     assert d["solvable"] is False and d["solution"] is None and d["moves"] == []
     assert d["decided_by"] in ("rules", "exact") and d["remaining"] == 7
@@ -188,7 +188,7 @@ def test_classify_missing_model_says_how_to_train(tmp_path: Path, capsys) -> Non
     from satdoku.cli import main
 
     path = tmp_path / "b.csv"
-    path.write_text(gen.board_string(gen.complete_grid(2, random.Random(1)).givens) + "\n")
+    path.write_text(ds.board_text(gen.complete_grid(2, random.Random(1)).givens) + "\n")
     assert main(["classify", "--path", str(path), "--models", str(tmp_path)]) == 2
     assert "satdoku train --size 4" in capsys.readouterr().err
 
@@ -204,3 +204,91 @@ def test_evaluate_writes_report(data4: Path, model4: Path, tmp_path: Path) -> No
     for suffix in (".md", ".json", "_memory.json", "_curves.png", "_q1_confusion.png",
                    "_q2_decisions.png"):
         assert (tmp_path / f"ltn_4{suffix}").stat().st_size > 0
+
+
+# --- faults: unusable model files, boards without a model -------------------------------------
+def _model_faults(model4: Path, tmp_path: Path) -> dict[str, tuple[Path, int, str]]:
+    """Broken copies of a good 4x4 model: (file, size asked for, what the message says)."""
+    import torch
+
+    good = (model4 / "ltn_4.pt").read_bytes()
+    out = {}
+    for name, data, size, says in (
+        ("empty", b"", 4, "empty file"),
+        ("truncated", good[: len(good) // 2], 4, "truncated or corrupt"),
+        ("garbage", b"not a model at all\n" * 10, 4, "truncated or corrupt"),
+        ("wrong_size", good, 9, "a model for 4x4 boards, not 9x9"),
+    ):
+        d = tmp_path / name
+        d.mkdir()
+        (d / f"ltn_{size}.pt").write_bytes(data)
+        out[name] = (d, size, says)
+    d = tmp_path / "bad_weights"  # the metadata says 4x4 but the weights are another network's
+    d.mkdir()
+    from satdoku.ltn.model import make_ok_predicate
+
+    other = make_ok_predicate(4, hidden=16).model.state_dict()
+    torch.save({"state_dict": other, "meta": {"size": 4, "hidden": 64}}, d / "ltn_4.pt")
+    out["bad_weights"] = (d, 4, "weights do not fit a 4x4 model")
+    return out
+
+
+def test_unusable_model_files_give_one_line_naming_the_file(model4: Path, tmp_path: Path,
+                                                           capsys) -> None:
+    from satdoku.cli import main
+    from satdoku.ltn.model import ModelError, load
+
+    grid = gen.complete_grid(2, random.Random(3))
+    for name, (d, size, says) in _model_faults(model4, tmp_path).items():
+        path = d / f"ltn_{size}.pt"
+        with pytest.raises(ModelError) as err:
+            load(path, size)
+        msg = str(err.value)
+        assert str(path) in msg and says in msg and "\n" not in msg, name
+        board = grid.givens if size == 4 else gen.complete_grid(3, random.Random(1)).givens
+        boards = tmp_path / f"{name}.csv"
+        boards.write_text(ds.board_text(board) + "\n")
+        rc = main(["classify", "--path", str(boards), "--models", str(d), "--format", "json"])
+        out, errtext = capsys.readouterr()
+        assert rc == 2, name
+        (rec,) = [json.loads(x) for x in out.splitlines()]
+        assert rec["kind"] == "error" and str(path) in rec["error"] and says in rec["error"]
+        assert "Traceback" not in errtext and str(path) in errtext
+    with pytest.raises(ModelError, match="no such model file"):
+        load(tmp_path / "nothing.pt")
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_classify_decides_what_it_can_and_reports_the_rest(model4: Path, tmp_path: Path,
+                                                          capsys, fmt: str) -> None:
+    """One 16x16 and one 9x9 closed board (no model for either) among 4x4 boards: the 4x4
+    boards and the open 16x16 board are classified, the two closed boards are error records."""
+    from satdoku.cli import main
+
+    rng = random.Random(6)
+    g4 = gen.complete_grid(2, rng)
+    g16 = gen.complete_grid(4, rng)
+    lines = [ds.board_text(g4.givens),
+             ds.board_text(g16.givens),  # closed 16x16: no ltn_16.pt
+             ds.board_text(gen.erase(g4, 6, rng).givens),
+             ds.board_text(gen.complete_grid(3, rng).givens),  # closed 9x9: no ltn_9.pt
+             ds.board_text(gen.erase(g16, 20, rng).givens)]  # open 16x16: needs no model
+    path = tmp_path / "mixed.csv"
+    path.write_text("\n".join(lines) + "\n")
+    rc = main(["classify", "--path", str(path), "--models", str(model4), "--format", fmt])
+    out, err = capsys.readouterr()
+    assert rc == 2
+    assert "ltn_16.pt" in err and "ltn_9.pt" in err and "Traceback" not in err
+    if fmt == "json":
+        recs = [json.loads(x) for x in out.splitlines()]
+        assert [r["kind"] for r in recs] == ["closed", "error", "open", "error", "open"]
+        assert recs[0]["valid"] is True and recs[2]["remaining"] == 0
+        assert "ltn_16.pt" in recs[1]["error"] and "satdoku train --size 16" in recs[1]["error"]
+        assert "ltn_9.pt" in recs[3]["error"]
+        assert recs[4]["size"] == 16 and recs[4]["solvable"] is True
+        assert sudoku(ds.parse_board(lines[4])).check_solution(
+            ds.parse_board(recs[4]["solution"])) == []
+    else:
+        assert "board 2 (16x16, error): ERROR no LTN model for 16x16" in out  # 1-based
+        assert "board 1 (4x4, closed): Q1 LTN says valid" in out
+        assert "board 5 (16x16, open): Q2 solvable" in out

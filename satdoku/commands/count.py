@@ -8,9 +8,9 @@ One TSV row per instance: id, line, solutions (a number below K is exact; K mean
 ``>=K`` , ``timeout`` or ``INVALID: reason``. ``--method csp`` counts by the search engine
 (the generator's options: backtracking + MRV, MAC for relations and instance groups), ``sat`` by
 MiniSat with blocking clauses (:mod:`satdoku.solvers.sat_count`; the rules of a layout stay
-loaded from one puzzle to the next). ``--time-limit`` bounds each puzzle's count. The exit code is 0 unless an input line was invalid
-or (with ``--require-unique``) a puzzle has not exactly one solution: so pipelines can flag
-puzzles with more than one solution.
+loaded from one puzzle to the next). ``--time-limit`` bounds each puzzle's count. The exit code
+is 0 unless an input line was invalid or (with ``--require-unique``) a puzzle has not exactly
+one solution: so pipelines can flag puzzles with more than one solution.
 """
 
 from __future__ import annotations

@@ -136,7 +136,8 @@ def decide_q2(puzzles: Sequence[Puzzle], settings: ClassifySettings) -> list[dic
                       "ltn_seconds": ltn_secs}
             continue
         t1 = time.perf_counter()
-        sol, stats = exact_solve(puzzles[i], max_nodes=settings.exact_max_nodes)
+        sol, stats = exact_solve(puzzles[i], max_nodes=settings.exact_max_nodes,
+                                 **gen.search_options(puzzles[i]))
         out[i] = {"solvable": True if sol else (False if stats.complete else None),
                   "decided_by": "exact" if stats.complete or sol else "undecided",
                   "solution": sol, "ltn_seconds": ltn_secs,
@@ -257,7 +258,8 @@ def _solve_open(r: BoardReport, p: Puzzle, q2: dict, formulas, settings: Classif
     if solution is None and q2.get("solution") is not None:
         solution, by = q2["solution"], q2["decided_by"]
     if solution is None:
-        sol, _ = exact_solve(p, board, max_nodes=settings.exact_max_nodes)
+        sol, _ = exact_solve(p, board, max_nodes=settings.exact_max_nodes,
+                             **gen.search_options(p))
         if sol is not None:
             solution, by = sol, "singles+exact" if res.applied else "exact"
     if solution is not None and not p.check_solution(solution):

@@ -150,7 +150,8 @@ def _grid_pools(spec: DatasetSpec, rng: random.Random, need: Sequence[int]) -> l
     enumerated and partitioned; larger ones are sampled with global deduplication."""
     empty = gen.empty_puzzle(SUDOKU, spec.box)
     if spec.box == 2:
-        grids = [gen.with_board(empty, s) for s in iter_solutions(empty)]
+        grids = [gen.with_board(empty, s)
+                 for s in iter_solutions(empty, **gen.search_options(empty))]
         rng.shuffle(grids)
         cuts = split_counts(len(grids), spec.fractions)
         out, start = [], 0

@@ -15,7 +15,8 @@ followed:
   (and at the root), plus "a value left in one cell of a full group goes there";
 - variable ordering ``first`` (lowest empty cell) or ``mrv`` (fewest remaining values; a cell
   with at most one value is taken at once, other ties go to the most unassigned neighbours: the
-  degree heuristic);
+  degree heuristic, unless ``degree=False``: then to the first cell found, which is cheaper per
+  node and what the generator's counts use);
 - value ordering ascending, or ``lcv`` (least constraining value first); ``rng`` shuffles the
   values first (random solutions for the generator; LCV then sorts stably);
 - limits: ``max_nodes`` (a node budget, deterministic) and ``deadline`` (a
@@ -140,6 +141,7 @@ class Search:
         rng: random.Random | None = None,
         max_nodes: int | None = None,
         deadline: Deadline | None = None,
+        degree: bool = True,
     ) -> None:
         if inference not in INFERENCES:
             raise ValueError(f"inference must be one of {INFERENCES}, got {inference!r}")
@@ -149,12 +151,14 @@ class Search:
         self.start = tuple(puzzle.givens if board is None else board)
         self.net = _network(puzzle)
         self.inference, self.mrv, self.lcv, self.rng = inference, ordering == "mrv", lcv, rng
+        self.degree = degree
         self.max_nodes = max_nodes
         self.deadline_at = deadline.at if deadline is not None else None
         # read the clock every 64 cheap bt nodes, at every (costly) fc/mac node
         self.clock_every = 64 if inference == "bt" else 1
         self.stats = SearchStats()
         self._next_check = 1  # the node count at which budget and clock are next checked
+        self._full_dom: list[int] = []  # bt with LCV: the (never pruned) domains LCV reads
 
     @property
     def nodes(self) -> int:
@@ -310,12 +314,14 @@ class Search:
         p, net, start = self.p, self.net, self.start
         if len(start) != p.ncells or p.conflicts(start):
             return
-        sys.setrecursionlimit(max(sys.getrecursionlimit(), 4 * p.ncells + 1000))
+        if sys.getrecursionlimit() < 4 * p.ncells + 1000:
+            sys.setrecursionlimit(4 * p.ncells + 1000)
         full = net.full
         assign = list(start)
         free = [c for c, v in enumerate(start) if not v]
         if self.inference == "bt":
-            self._full_dom = [full] * p.ncells  # bt keeps no domains: LCV sees full ones
+            if self.lcv:
+                self._full_dom = [full] * p.ncells  # bt keeps no domains: LCV sees full ones
             used = [0] * net.ngroups
             for c, v in enumerate(start):
                 if v:
@@ -346,20 +352,22 @@ class Search:
         groups_of, full, ordered = net.groups_of, net.full, net.ordered
         if self.mrv:
             best_i, best_m, best_n = -1, 0, 1 << 30
+            degree = self.degree
             ties: list[int] = []
             for i, c in enumerate(free):
                 m = full
                 for g in groups_of[c]:
                     m &= ~used[g]
-                if c in ordered:
+                if ordered and c in ordered:
                     m = self._bounds(c, m, assign)
                 k = m.bit_count()
                 if k < best_n:
                     best_i, best_m, best_n = i, m, k
                     if k <= 1:
                         break
-                    ties = [i]
-                elif k == best_n:
+                    if degree:
+                        ties = [i]
+                elif degree and k == best_n:
                     ties.append(i)
             if best_n > 1 and len(ties) > 1:
                 best_i = self._degree_choice(ties, free, assign)
@@ -367,7 +375,7 @@ class Search:
                 best_m = full
                 for g in groups_of[c]:
                     best_m &= ~used[g]
-                if c in ordered:
+                if ordered and c in ordered:
                     best_m = self._bounds(c, best_m, assign)
         else:
             best_i = min(range(len(free)), key=free.__getitem__)
@@ -375,7 +383,7 @@ class Search:
             best_m = full
             for g in groups_of[c]:
                 best_m &= ~used[g]
-            if c in ordered:
+            if ordered and c in ordered:
                 best_m = self._bounds(c, best_m, assign)
         i = best_i
         c = free[i]
@@ -412,6 +420,7 @@ class Search:
         st = self.stats
         if self.mrv:
             best_i, best_n = -1, 1 << 30
+            degree = self.degree
             ties: list[int] = []
             for j, c in enumerate(free):
                 k = dom[c].bit_count()
@@ -419,8 +428,9 @@ class Search:
                     best_i, best_n = j, k
                     if k <= 1:
                         break
-                    ties = [j]
-                elif k == best_n:
+                    if degree:
+                        ties = [j]
+                elif degree and k == best_n:
                     ties.append(j)
             if best_n > 1 and len(ties) > 1:
                 best_i = self._degree_choice(ties, free, assign)

@@ -25,7 +25,6 @@ from satdoku.solvers.csp import TIME, SearchLimit
 from satdoku.solvers.reference import Watchdog
 
 
-
 def encoding_for(layout: Layout) -> str:
     """The encoding puzzles of ``layout`` are counted under: the direct encoding with every
     clause family, its at-most-one constraints pairwise up to 16 values and by Sinz's

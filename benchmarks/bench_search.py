@@ -37,9 +37,10 @@ CSP_NAMES = [f"csp-{i}-{o}{lcv}" for i in ("bt", "fc", "mac") for o in ("first",
 
 # Runs inside the child: solve the fixed instance list with one solver, print JSON figures.
 _CSP_CHILD = r"""
-import json, sys, time
+import inspect, json, sys, time
 from pathlib import Path
 from satdoku.formats import read_records
+from satdoku.solvers.base import Deadline
 from satdoku.solvers.registry import make_solver
 data = Path(sys.argv[1]); name = sys.argv[2]; limit = float(sys.argv[3])
 recs = list(read_records(data / "futoshiki_usp" / "futoshiki.dat"))[:48]
@@ -48,9 +49,11 @@ qwh = data / "latin_square_qwh"
 recs += [r for i in range(1, 6) for r in read_records(qwh / f"o10hp42_{i}.txt")]
 solver = make_solver(name)
 solved = nodes = bad = 0
+# older checkouts take a limit in seconds, newer ones a Deadline
+takes_seconds = "time_limit" in inspect.signature(solver.solve_puzzle).parameters
 t0 = time.perf_counter()
 for rec in recs:
-    res = solver.solve_puzzle(rec.puzzle, limit)
+    res = solver.solve_puzzle(rec.puzzle, limit if takes_seconds else Deadline(limit))
     if res.status == "SAT":
         solved += 1
         bad += bool(rec.puzzle.check_solution(res.board))

@@ -4,9 +4,9 @@ Futoshiki, 3-D), and the one solution counter behind every generator promise.
 One function per job, all over the generic :class:`~satdoku.puzzle.Puzzle` model and all driven
 by an explicit ``random.Random`` so that a seed reproduces every board:
 
-- :class:`Counter` / :func:`count_solutions`: solutions up to K, by CSP search (the exact engine
-  of :mod:`satdoku.solvers.csp`) or by SAT (:mod:`satdoku.solvers.sat_count`); node budgets and
-  deadlines end a count with :class:`~satdoku.solvers.csp.SearchLimit`;
+- :class:`SolutionCounter` / :func:`count_solutions`: solutions up to K, by CSP search (the
+  exact engine of :mod:`satdoku.solvers.csp`) or by SAT (:mod:`satdoku.solvers.sat_count`);
+  node budgets and deadlines end a count with :class:`~satdoku.solvers.csp.SearchLimit`;
 - :func:`empty_puzzle`, :func:`complete_grid`: random solved grids (randomised search, so e.g.
   all 288 4x4 Sudoku grids can appear; a random isotope of the cyclic cube for an empty 3-D
   cube; a random symmetry of the pattern grid for Sudoku of box order 5 and up);
@@ -57,7 +57,7 @@ def search_options(puzzle: Puzzle) -> dict[str, Any]:
     return {"inference": "bt" if plain else "mac", "ordering": "mrv", "degree": False}
 
 
-class Counter:
+class SolutionCounter:
     """How the generator counts solutions: ``csp`` (exact search; ``max_nodes`` bounds each
     count), ``sat`` (MiniSat with blocking clauses, the layout's rules kept loaded across
     counts) or ``auto`` (``csp`` up to :data:`AUTO_CSP_CELLS` cells, ``sat`` above).
@@ -113,16 +113,16 @@ class Counter:
             self._sat = None
 
 
-def as_counter(counter: Counter | str) -> Counter:
-    """A :class:`Counter` from a counter or a method name."""
-    return counter if isinstance(counter, Counter) else Counter(counter)
+def as_counter(counter: SolutionCounter | str) -> SolutionCounter:
+    """A :class:`SolutionCounter` from a counter or a method name."""
+    return counter if isinstance(counter, SolutionCounter) else SolutionCounter(counter)
 
 
 def count_solutions(puzzle: Puzzle, limit: int = 2, method: str = "csp",
                     deadline: Deadline | None = None, max_nodes: int | None = None) -> int:
     """Number of solutions of ``puzzle``, counting stops at ``limit`` (``limit=2`` answers
     "unique?"); ``method`` ``csp`` or ``sat``. Raises :class:`SearchLimit` at a limit."""
-    counter = Counter(method, max_nodes)
+    counter = SolutionCounter(method, max_nodes)
     try:
         return counter.count(puzzle, limit, deadline)
     finally:
@@ -234,7 +234,7 @@ def futoshiki_from_grid(grid: Puzzle, rng: random.Random, givens: float = 0.0,
 
 
 def unique_puzzle(grid: Puzzle, rng: random.Random, min_givens: int = 0,
-                  counter: Counter | str = "csp", drop_relations: bool = True,
+                  counter: SolutionCounter | str = "csp", drop_relations: bool = True,
                   deadline: Deadline | None = None) -> Puzzle:
     """Remove givens of ``grid`` (a solved board, possibly with relations: for Futoshiki use
     :func:`futoshiki_from_grid` with ``givens=1``) in random order while the solution stays
@@ -318,8 +318,8 @@ IMPOSSIBLE_NODES = 200_000
 
 
 def impossible_board(grid: Puzzle, holes: int, rng: random.Random, tries: int = 50,
-                     counter: Counter | str | None = None, deadline: Deadline | None = None
-                     ) -> Puzzle | None:
+                     counter: SolutionCounter | str | None = None,
+                     deadline: Deadline | None = None) -> Puzzle | None:
     """An open board with no immediate problem but no solution, or None after ``tries`` (or
     once ``deadline`` has passed).
 
@@ -327,7 +327,7 @@ def impossible_board(grid: Puzzle, holes: int, rng: random.Random, tries: int = 
     differs from ``grid``'s value there; keep the board only if :func:`immediate_problem` sees
     nothing and ``counter`` (default: CSP search with a budget of :data:`IMPOSSIBLE_NODES`
     nodes) counts no solution. A count that hits a limit rejects the board."""
-    count = as_counter(counter) if counter is not None else Counter("csp", IMPOSSIBLE_NODES)
+    count = as_counter(counter) if counter is not None else SolutionCounter("csp", IMPOSSIBLE_NODES)
     for _ in range(tries):
         if deadline is not None and deadline.expired():
             break

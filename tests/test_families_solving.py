@@ -15,7 +15,7 @@ from satdoku.cnf.decode import decode_model
 from satdoku.cnf.encode import ENCODINGS, amo, encode, simplified_variables
 from satdoku.formats import read_records
 from satdoku.generate import (
-    Counter,
+    SolutionCounter,
     complete_grid,
     completion_instance,
     count_solutions,
@@ -206,7 +206,7 @@ def test_generator_keeps_its_promises(family, n, method):
     assert grid.is_closed and grid.check_solution(grid.givens) == []
     if family == "futoshiki":
         grid = futoshiki_from_grid(grid, rng, givens=1.0, relations=1.0)
-    counter = Counter(method)
+    counter = SolutionCounter(method)
     u = unique_puzzle(grid, rng, counter=counter)
     assert count_solutions(u, 3, "csp") == count_solutions(u, 3, "sat") == 1
     assert u.num_givens < grid.ncells

@@ -154,7 +154,7 @@ def test_board_text_round_trip() -> None:
 
 def test_counter_refuses_unknown_methods() -> None:
     with pytest.raises(ValueError, match="counting method"):
-        gen.Counter("dlx")
+        gen.SolutionCounter("dlx")
     with pytest.raises(ValueError, match="unknown family"):
         gen.empty_puzzle("kakuro", 3)
 

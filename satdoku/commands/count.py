@@ -42,7 +42,7 @@ def _verdict(n: int, limit: int) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from satdoku.formats import read_records
-    from satdoku.generate import Counter
+    from satdoku.generate import SolutionCounter
     from satdoku.solvers.base import Deadline
     from satdoku.solvers.csp import SearchLimit
 
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         print(f"error: {args.file}: {exc}", file=sys.stderr)
         return 2
-    counter = Counter(args.method)
+    counter = SolutionCounter(args.method)
     for rec in records:
         if rec.puzzle is None:
             bad += 1

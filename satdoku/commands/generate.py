@@ -104,8 +104,7 @@ def _write(made: list, family: str) -> None:
     from satdoku.formats.futoshiki import write_futoshiki_dat
     from satdoku.formats.jsonpuzzle import puzzle_to_json
     from satdoku.formats.latin import rows_text
-    from satdoku.formats.symbols import ALPHABET
-    from satdoku.ltn.dataset import board_text
+    from satdoku.formats.symbols import ALPHABET, board_chars
 
     if family == "futoshiki":
         sys.stdout.write(write_futoshiki_dat(made))
@@ -116,7 +115,7 @@ def _write(made: list, family: str) -> None:
         elif family == "sudoku3d":
             print(json.dumps(puzzle_to_json(p), separators=(",", ":")))
         elif p.domain <= len(ALPHABET):
-            print(board_text(p.givens))
+            print(board_chars(p.givens, empty="0"))
         else:  # 36x36: no one-character symbols; the integer grid format
             n = p.size
             print(("\n" if i else "") + "\n".join(" ".join(map(str, p.givens[r * n:(r + 1) * n]))
@@ -145,7 +144,7 @@ def boards(args: argparse.Namespace) -> int:
     if not 0 <= empty <= template.ncells:
         print(f"error: --empty must be in 0..{template.ncells}", file=sys.stderr)
         return 1
-    counter = gen.Counter(args.counter, args.check_nodes, args.time_limit)
+    counter = gen.SolutionCounter(args.counter, args.check_nodes, args.time_limit)
     made: list = []
     attempts = 0
     try:

@@ -527,13 +527,11 @@ class CspSolver:
     def version(self) -> str:
         return f"csp {_code_version()}"
 
-    def solve_puzzle(self, puzzle: Puzzle, deadline: Deadline | float | None = None) -> Result:
-        """Solve before ``deadline`` (a number is a limit in seconds from now, for callers
-        still passing one; None: no limit): SAT with the board, UNSAT, or TIMEOUT (the node
-        budget, if set, also ends in TIMEOUT, its message says which)."""
+    def solve_puzzle(self, puzzle: Puzzle, deadline: Deadline) -> Result:
+        """Solve before ``deadline`` (read on the clock during search and during MAC's
+        propagation): SAT with the board, UNSAT, or TIMEOUT (the node budget, if set, also ends
+        in TIMEOUT; the message says which)."""
         t0 = time.perf_counter()
-        if not isinstance(deadline, Deadline):
-            deadline = Deadline(deadline, start=t0)
         search = Search(puzzle, inference=self.inference, ordering=self.ordering, lcv=self.lcv,
                         max_nodes=self.max_nodes, deadline=deadline)
         board: tuple[int, ...] | None = None

@@ -13,17 +13,7 @@ from hypothesis import strategies as st
 
 from satdoku import generate as gen
 from satdoku.cnf.formula import Cnf
-from satdoku.puzzle import (
-    FUTOSHIKI,
-    LATIN,
-    SUDOKU,
-    SUDOKU3D,
-    Puzzle,
-    custom,
-    futoshiki,
-    sudoku,
-    sudoku3d,
-)
+from satdoku.puzzle import Puzzle, custom, futoshiki, sudoku, sudoku3d
 from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Deadline
 from satdoku.solvers.csp import (
     INFERENCES,
@@ -53,22 +43,22 @@ def small_puzzles(draw) -> Puzzle:
     """A small puzzle of any family: a random solved grid, some givens kept, a few of them
     possibly changed (so that UNSAT instances appear too); Futoshiki relations partly true to
     the grid and partly random; 3-D cubes of order 2 and a custom shape with its own groups."""
-    family = draw(st.sampled_from([SUDOKU, LATIN, FUTOSHIKI, SUDOKU3D, "custom"]))
+    family = draw(st.sampled_from(["sudoku", "latin", "futoshiki", "sudoku3d", "custom"]))
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
     if family == "custom":  # a 3x3 board, rows and one diagonal all-different, domain 3
         tmpl = custom((3, 3), 3, [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 4, 8]])
-    elif family == SUDOKU3D:
+    elif family == "sudoku3d":
         tmpl = sudoku3d(2)
     else:
-        n = 2 if family == SUDOKU else draw(st.integers(3, 5))
-        tmpl = gen.empty_puzzle(SUDOKU if family == SUDOKU else LATIN, n)
+        n = 2 if family == "sudoku" else draw(st.integers(3, 5))
+        tmpl = gen.empty_puzzle("sudoku" if family == "sudoku" else "latin", n)
     grid = gen.complete_grid(tmpl, rng).givens
     keep = draw(st.floats(0.2, 0.9))
     board = [v if rng.random() < keep else 0 for v in grid]
     for _ in range(draw(st.integers(0, 2))):  # a changed given may make the puzzle UNSAT
         c = rng.randrange(len(board))
         board[c] = rng.randint(1, tmpl.domain)
-    if family == FUTOSHIKI:
+    if family == "futoshiki":
         n = tmpl.size
         pairs = [(r * n + c, r * n + c + 1) for r in range(n) for c in range(n - 1)]
         pairs += [(r * n + c, (r + 1) * n + c) for r in range(n - 1) for c in range(n)]
@@ -112,7 +102,7 @@ def test_every_engine_option_enumerates_the_same_solutions(p: Puzzle, inference:
 
 
 def test_known_counts_under_every_option() -> None:
-    cases = [(gen.empty_puzzle(SUDOKU, 2), 288), (gen.empty_puzzle(LATIN, 4), 576),
+    cases = [(gen.empty_puzzle("sudoku", 2), 288), (gen.empty_puzzle("latin", 4), 576),
              (futoshiki([0] * 9, 3, [(0, 1), (1, 2)]), 2)]
     for p, n in cases:
         for inference in INFERENCES:
@@ -123,7 +113,7 @@ def test_known_counts_under_every_option() -> None:
 
 
 def test_limits_raise_one_exception_with_the_reason() -> None:
-    p = gen.empty_puzzle(LATIN, 12)
+    p = gen.empty_puzzle("latin", 12)
     for inference in INFERENCES:
         with pytest.raises(SearchLimit) as nodes:
             count_solutions(p, 10**9, inference=inference, max_nodes=30)
@@ -166,7 +156,7 @@ def test_sat_counter_retires_each_formula_and_keeps_the_rules() -> None:
     """Counts of different instances on one loaded rules block do not leak into each other."""
     f1 = futoshiki([0] * 16, 4, [(0, 1), (1, 2), (2, 3)])
     f2 = futoshiki([0] * 16, 4, [(3, 2), (2, 1), (1, 0)])
-    latin4 = gen.empty_puzzle(LATIN, 4)
+    latin4 = gen.empty_puzzle("latin", 4)
     counter = gen.SolutionCounter("sat")
     try:
         for p in (f1, f2, latin4, f1, f2):

@@ -35,7 +35,7 @@ import hashlib
 import random
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -158,7 +158,15 @@ class Search:
         self.clock_every = 64 if inference == "bt" else 1
         self.stats = SearchStats()
         self._next_check = 1  # the node count at which budget and clock are next checked
-        self._full_dom: list[int] = []  # bt with LCV: the (never pruned) domains LCV reads
+        # search state, set by solutions(): values, domains (bt: full, never pruned), the
+        # values each group uses (bt), the parents' domains (fc/mac), the mode's hooks
+        self.assign: list[int] = []
+        self.dom: list[int] = []
+        self.used: list[int] = []
+        self._saved: list[list[int]] = []
+        self._masks: Callable[[list[int]], list[int]] = self._masks_bt
+        self._place: Callable[[int, int], bool] = self._place_bt
+        self._unplace: Callable[[int, int], None] = self._unplace_bt
 
     @property
     def nodes(self) -> int:
@@ -282,20 +290,58 @@ class Search:
                 return True
 
     # --- ordering ----------------------------------------------------------------------------
-    def _degree_choice(self, best: list[int], free: list[int], assign: list[int]) -> int:
-        """Among tied indices of ``free``, the cell with most unassigned neighbours (then the
-        lowest cell)."""
-        neigh = self.net.neigh
-        return max(best, key=lambda i: (sum(1 for o in neigh[free[i]] if not assign[o]),
+    def _masks_bt(self, free: list[int]) -> list[int]:
+        """bt: the legal values of the cells of ``free`` in order (no group of the cell uses
+        the value, the inequalities with assigned cells hold), up to the first cell with at
+        most one (MRV takes that one at once)."""
+        net, used, assign = self.net, self.used, self.assign
+        groups_of, ordered, full = net.groups_of, net.ordered, net.full
+        out = []
+        for c in free:
+            m = full
+            for g in groups_of[c]:
+                m &= ~used[g]
+            if ordered and c in ordered:
+                m = self._bounds(c, m, assign)
+            out.append(m)
+            if m & (m - 1) == 0:
+                break
+        return out
+
+    def _masks_dom(self, free: list[int]) -> list[int]:
+        """fc / mac: the kept domains of the cells of ``free``, up to the first singleton."""
+        dom = self.dom
+        out = []
+        for c in free:
+            m = dom[c]
+            out.append(m)
+            if m & (m - 1) == 0:
+                break
+        return out
+
+    def _choose(self, free: list[int], masks: list[int]) -> int:
+        """MRV over the ``masks`` of the first cells of ``free``: the fewest values; a tie
+        between cells with two or more goes to the most unassigned neighbours (``degree``),
+        then to the first cell."""
+        counts = [m.bit_count() for m in masks]
+        best = min(counts)
+        first = counts.index(best)
+        if best <= 1 or not self.degree:
+            return first
+        ties = [i for i in range(first, len(counts)) if counts[i] == best]
+        if len(ties) == 1:
+            return first
+        neigh, assign = self.net.neigh, self.assign
+        return max(ties, key=lambda i: (sum(1 for o in neigh[free[i]] if not assign[o]),
                                         -free[i]))
 
-    def _order_values(self, c: int, mask: int, dom: list[int], assign: list[int]) -> list[int]:
+    def _order_values(self, c: int, mask: int) -> list[int]:
         vals = bit_values(mask)
         if self.rng is not None:
             self.rng.shuffle(vals)
         if not self.lcv or len(vals) < 2:
             return vals
-        net = self.net
+        net, dom, assign = self.net, self.dom, self.assign
 
         def ruled_out(v: int) -> int:
             bit = 1 << (v - 1)
@@ -308,6 +354,38 @@ class Search:
 
         return sorted(vals, key=ruled_out)
 
+    # --- placing a value ---------------------------------------------------------------------
+    def _place_bt(self, c: int, v: int) -> bool:
+        self.assign[c] = v
+        bit = 1 << (v - 1)
+        used = self.used
+        for g in self.net.groups_of[c]:
+            used[g] |= bit
+        return True
+
+    def _unplace_bt(self, c: int, v: int) -> None:
+        keep = ~(1 << (v - 1))
+        used = self.used
+        for g in self.net.groups_of[c]:
+            used[g] &= keep
+        self.assign[c] = 0
+
+    def _place_dom(self, c: int, v: int) -> bool:
+        """Assign, then prune a copy of the domains (the parent's is restored by
+        :meth:`_unplace_dom`); False on a wipe-out."""
+        self.assign[c] = v
+        child = self.dom[:]
+        child[c] = 1 << (v - 1)
+        self._saved.append(self.dom)
+        self.dom = child
+        if self.inference == "mac":
+            return self._ac3(child, [c])
+        return self._revise_from(c, child, self.assign, None)
+
+    def _unplace_dom(self, c: int, v: int) -> None:
+        self.dom = self._saved.pop()
+        self.assign[c] = 0
+
     # --- search ------------------------------------------------------------------------------
     def solutions(self) -> Iterator[tuple[int, ...]]:
         """Every solution, lazily, in search order. Raises :class:`SearchLimit` at a limit."""
@@ -317,141 +395,57 @@ class Search:
         if sys.getrecursionlimit() < 4 * p.ncells + 1000:
             sys.setrecursionlimit(4 * p.ncells + 1000)
         full = net.full
-        assign = list(start)
+        self.assign = assign = list(start)
         free = [c for c, v in enumerate(start) if not v]
-        if self.inference == "bt":
-            if self.lcv:
-                self._full_dom = [full] * p.ncells  # bt keeps no domains: LCV sees full ones
-            used = [0] * net.ngroups
+        if self.inference == "bt":  # domains stay full (LCV reads them); groups' used values
+            self.dom = [full] * p.ncells
+            self.used = used = [0] * net.ngroups
             for c, v in enumerate(start):
                 if v:
                     for g in net.groups_of[c]:
                         used[g] |= 1 << (v - 1)
-            yield from self._bt(assign, used, free)
-            return
-        dom = [(1 << (v - 1)) if v else full for v in start]
-        if self.inference == "mac":
-            if not self._ac3(dom, list(range(p.ncells))):
-                return
+            self._masks, self._place, self._unplace = (self._masks_bt, self._place_bt,
+                                                       self._unplace_bt)
         else:
-            for c, v in enumerate(start):
-                if v and not self._revise_from(c, dom, assign, None):
+            self.dom = dom = [(1 << (v - 1)) if v else full for v in start]
+            if self.inference == "mac":
+                if not self._ac3(dom, list(range(p.ncells))):
                     return
-        if any(not dom[c] for c in free):
-            return
-        yield from self._propagating(dom, assign, free)
+            else:
+                for c, v in enumerate(start):
+                    if v and not self._revise_from(c, dom, assign, None):
+                        return
+            if any(not dom[c] for c in free):
+                return
+            self._masks, self._place, self._unplace = (self._masks_dom, self._place_dom,
+                                                       self._unplace_dom)
+        yield from self._search(free)
 
-    def _bt(self, assign: list[int], used: list[int], free: list[int]
-            ) -> Iterator[tuple[int, ...]]:
-        """Plain backtracking; a value is legal when no group of the cell uses it yet and the
-        inequalities with assigned cells hold."""
+    def _search(self, free: list[int]) -> Iterator[tuple[int, ...]]:
+        """Choose a cell, try its values in order, recurse; ``free`` is restored on return."""
         if not free:
-            yield tuple(assign)
-            return
-        net, st = self.net, self.stats
-        groups_of, full, ordered = net.groups_of, net.full, net.ordered
-        if self.mrv:
-            best_i, best_m, best_n = -1, 0, 1 << 30
-            degree = self.degree
-            ties: list[int] = []
-            for i, c in enumerate(free):
-                m = full
-                for g in groups_of[c]:
-                    m &= ~used[g]
-                if ordered and c in ordered:
-                    m = self._bounds(c, m, assign)
-                k = m.bit_count()
-                if k < best_n:
-                    best_i, best_m, best_n = i, m, k
-                    if k <= 1:
-                        break
-                    if degree:
-                        ties = [i]
-                elif degree and k == best_n:
-                    ties.append(i)
-            if best_n > 1 and len(ties) > 1:
-                best_i = self._degree_choice(ties, free, assign)
-                c = free[best_i]
-                best_m = full
-                for g in groups_of[c]:
-                    best_m &= ~used[g]
-                if ordered and c in ordered:
-                    best_m = self._bounds(c, best_m, assign)
-        else:
-            best_i = min(range(len(free)), key=free.__getitem__)
-            c = free[best_i]
-            best_m = full
-            for g in groups_of[c]:
-                best_m &= ~used[g]
-            if ordered and c in ordered:
-                best_m = self._bounds(c, best_m, assign)
-        i = best_i
-        c = free[i]
-        free[i] = free[-1]
-        free.pop()
-        gs = groups_of[c]
-        values = (bit_values(best_m) if not self.lcv and self.rng is None
-                  else self._order_values(c, best_m, self._full_dom, assign))
-        for v in values:
-            st.nodes += 1
-            if st.nodes >= self._next_check:
-                self._check()
-            bit = 1 << (v - 1)
-            assign[c] = v
-            for g in gs:
-                used[g] |= bit
-            yield from self._bt(assign, used, free)
-            for g in gs:
-                used[g] &= ~bit
-            assign[c] = 0
-            st.fails += 1
-        if not best_m:
-            st.fails += 1
-        free.append(c)
-        last = len(free) - 1
-        free[i], free[last] = free[last], free[i]
-
-    def _propagating(self, dom: list[int], assign: list[int], free: list[int]
-                     ) -> Iterator[tuple[int, ...]]:
-        """Backtracking over domains kept by forward checking or MAC."""
-        if not free:
-            yield tuple(assign)
+            yield tuple(self.assign)
             return
         st = self.stats
         if self.mrv:
-            best_i, best_n = -1, 1 << 30
-            degree = self.degree
-            ties: list[int] = []
-            for j, c in enumerate(free):
-                k = dom[c].bit_count()
-                if k < best_n:
-                    best_i, best_n = j, k
-                    if k <= 1:
-                        break
-                    if degree:
-                        ties = [j]
-                elif degree and k == best_n:
-                    ties.append(j)
-            if best_n > 1 and len(ties) > 1:
-                best_i = self._degree_choice(ties, free, assign)
+            masks = self._masks(free)
+            i = self._choose(free, masks)
+            mask = masks[i]
         else:
-            best_i = min(range(len(free)), key=free.__getitem__)
-        i = best_i
+            i = min(range(len(free)), key=free.__getitem__)
+            mask = self._masks([free[i]])[0]
         c = free[i]
         free[i] = free[-1]
         free.pop()
-        mask = dom[c]
-        mac = self.inference == "mac"
-        for v in self._order_values(c, mask, dom, assign):
+        place, unplace = self._place, self._unplace
+        for v in (bit_values(mask) if not self.lcv and self.rng is None
+                  else self._order_values(c, mask)):
             st.nodes += 1
             if st.nodes >= self._next_check:
                 self._check()
-            assign[c] = v
-            child = dom[:]
-            child[c] = 1 << (v - 1)
-            if (self._ac3(child, [c]) if mac else self._revise_from(c, child, assign, None)):
-                yield from self._propagating(child, assign, free)
-            assign[c] = 0
+            if place(c, v):
+                yield from self._search(free)
+            unplace(c, v)
             st.fails += 1
         if not mask:
             st.fails += 1

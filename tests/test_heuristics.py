@@ -88,3 +88,13 @@ def test_latin_square_singles() -> None:
     p = latin([1, 2, 0, 0, 0, 0, 0, 0, 0], 3)
     assert any(m.cell == 2 and m.value == 3 for m in find_singles(p))
     assert sudoku([0] * 16).givens == (0,) * 16
+
+
+def test_move_at_names_row_and_column() -> None:
+    from satdoku.heuristics import Move
+    from satdoku.puzzle import sudoku3d
+
+    m = Move.at(sudoku([0] * 81), 40, 5, NAKED, rnd=2)
+    assert (m.row, m.col, m.value, m.round, m.key()) == (4, 4, 5, 2, (40, 5, NAKED))
+    cube = Move.at(sudoku3d(2), 16 + 7, 1, NAKED)  # layer 1, row 1, column 3 of a 4x4x4
+    assert (cube.row, cube.col) == (1, 3)

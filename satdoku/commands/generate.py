@@ -10,7 +10,8 @@ Board kinds: grid (complete), open (random holes), unique (unique solution), inv
 (changed cells), swap (same-row swap), impossible (quiet but unsolvable, proved by a complete
 count); Latin, Futoshiki and 3-D make grid, open, unique and impossible. ``--size`` is the side
 (Sudoku 4, 9, 16, 25, 36; Latin, Futoshiki) or the 3-D order. Every board is checked against
-its promise by the generator's counter (``--counter csp`` search or ``sat`` MiniSat).
+its promise by the generator's counter (``--counter``: ``csp`` search, ``sat`` MiniSat, or
+``auto``: search up to 100 cells, MiniSat above).
 
 Output, one board per record in a format ``satdoku`` reads back: Sudoku as one line of symbols
 (``0`` empty) up to 25x25 and as a grid of integers (blank line between boards) for 36x36;

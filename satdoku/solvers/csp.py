@@ -150,6 +150,7 @@ class Search:
         self.p = puzzle
         self.start = tuple(puzzle.givens if board is None else board)
         self.net = _network(puzzle)
+        self.groups_of = self.net.groups_of
         self.inference, self.mrv, self.lcv, self.rng = inference, ordering == "mrv", lcv, rng
         self.degree = degree
         self.max_nodes = max_nodes
@@ -167,10 +168,6 @@ class Search:
         self._masks: Callable[[list[int]], list[int]] = self._masks_bt
         self._place: Callable[[int, int], bool] = self._place_bt
         self._unplace: Callable[[int, int], None] = self._unplace_bt
-
-    @property
-    def nodes(self) -> int:
-        return self.stats.nodes
 
     # --- limits ------------------------------------------------------------------------------
     def _check(self) -> None:
@@ -294,8 +291,8 @@ class Search:
         """bt: the legal values of the cells of ``free`` in order (no group of the cell uses
         the value, the inequalities with assigned cells hold), up to the first cell with at
         most one (MRV takes that one at once)."""
-        net, used, assign = self.net, self.used, self.assign
-        groups_of, ordered, full = net.groups_of, net.ordered, net.full
+        used, assign, groups_of = self.used, self.assign, self.groups_of
+        ordered, full = self.net.ordered, self.net.full
         out = []
         for c in free:
             m = full
@@ -359,14 +356,14 @@ class Search:
         self.assign[c] = v
         bit = 1 << (v - 1)
         used = self.used
-        for g in self.net.groups_of[c]:
+        for g in self.groups_of[c]:
             used[g] |= bit
         return True
 
     def _unplace_bt(self, c: int, v: int) -> None:
         keep = ~(1 << (v - 1))
         used = self.used
-        for g in self.net.groups_of[c]:
+        for g in self.groups_of[c]:
             used[g] &= keep
         self.assign[c] = 0
 
@@ -429,8 +426,12 @@ class Search:
         st = self.stats
         if self.mrv:
             masks = self._masks(free)
-            i = self._choose(free, masks)
-            mask = masks[i]
+            mask = masks[-1]
+            if mask & (mask - 1) == 0:  # the scan stopped at a cell with at most one value
+                i = len(masks) - 1
+            else:
+                i = self._choose(free, masks)
+                mask = masks[i]
         else:
             i = min(range(len(free)), key=free.__getitem__)
             mask = self._masks([free[i]])[0]

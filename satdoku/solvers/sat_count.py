@@ -7,9 +7,9 @@ generator). Each count takes a fresh activation literal ``a``: the formula's own
 become assumptions, its other own clauses are added as ``-a ∨ clause``, and every solution found
 is blocked by ``-a ∨ ¬solution`` (the solution's assignment of the projection variables), so
 the next solve must find another one. Afterwards the unit ``-a`` retires all of them and the
-rules are clean for the next formula. The deadline of a count covers all its solves; the shared
-:class:`~satdoku.solvers.reference.Watchdog` interrupts MiniSat at it, and the count raises
-:class:`~satdoku.solvers.csp.SearchLimit` (reason ``time``).
+rules are clean for the next formula. The deadline of a count covers all its solves; the
+process's one :func:`~satdoku.solvers.reference.watchdog` interrupts MiniSat at it, and the count
+raises :class:`~satdoku.solvers.csp.SearchLimit` (reason ``time``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from satdoku.cnf.formula import Cnf
 from satdoku.puzzle import Layout, Puzzle
 from satdoku.solvers.base import Deadline
 from satdoku.solvers.csp import TIME, SearchLimit
-from satdoku.solvers.reference import Watchdog
+from satdoku.solvers.reference import watchdog
 
 
 def encoding_for(layout: Layout) -> str:
@@ -41,7 +41,6 @@ class SatCounter:
         self._solver: Any = None
         self._rules: Cnf | None = None
         self._top = 0  # highest variable in use (rules, own clauses, activation literals)
-        self._watchdog: Watchdog | None = None
 
     def _load(self, rules: Cnf) -> None:
         from pysat.solvers import Solver
@@ -58,10 +57,10 @@ class SatCounter:
             return bool(s.solve(assumptions=assumptions))
         if remaining <= 0:
             raise SearchLimit(TIME)
-        self._watchdog = self._watchdog or Watchdog()
-        self._watchdog.arm(s, remaining)
+        dog = watchdog()
+        dog.arm(s, remaining)
         answer = s.solve_limited(assumptions=assumptions, expect_interrupt=True)
-        self._watchdog.disarm()
+        dog.disarm()
         s.clear_interrupt()
         if answer is None:
             raise SearchLimit(TIME)

@@ -5,13 +5,7 @@ Reads the original LTN CSV (one board per line, digits, ``0`` empty) and every S
 (``results/LTN/models/ltn_{size}.pt`` or ``--models DIR``). ``--evaluate DIR`` instead scores a
 labelled data set directory and writes the evaluation report (used by the Snakemake rule).
 
-Every board gets its own record. A line that is not a board and a closed board whose size has no
-usable model (missing, empty, truncated or for another size) are error records naming the line
-or the model file; the other boards are classified all the same.
-
-Exit status: 0 every board classified (unreadable lines are reported in their records);
-1 the input file cannot be read (or bad arguments); 2 some closed boards had no usable Q1 model
-(their records and one line on stderr per size name the model file; the rest is classified).
+Records and exit status: see :data:`EPILOG` (shown by ``satdoku classify --help``).
 """
 
 from __future__ import annotations
@@ -21,8 +15,19 @@ import json
 import sys
 from pathlib import Path
 
+EPILOG = """\
+Every board gets its own record: a line that is not a board, and a closed board whose size has
+no usable Q1 model (missing, empty, truncated, corrupt or for another size), are error records
+naming the line or the model file; the other boards are classified all the same.
+
+exit status: 0 every board classified (unreadable lines are reported in their records);
+1 the input file cannot be read, or bad arguments; 2 some closed boards had no usable model
+(their records, and one line per size on stderr, name the file and how to train one)."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = EPILOG
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("--path", type=Path, help="file of boards (original CSV or any Sudoku "
                         "format we read)")
     parser.add_argument("--format", choices=("text", "json"), default="text",

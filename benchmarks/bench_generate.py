@@ -16,7 +16,7 @@ Jobs:
   (config.yaml ``ltn:``: 2000 / 800 boards per kind, fractions 0.8 0.1 0.1, seed 0);
 * ``boards:<family>:<size>``: ``satdoku generate boards --kind unique``.
 
-Usage: python benchmarks/bench_search.py [--base DIR] [--repeat 3] [--jobs csp,dataset4,...]
+Usage: python benchmarks/bench_generate.py [--base DIR] [--repeat 3] [--jobs csp,dataset4,...]
        [--csp-limit 5] [--markdown FILE]
 """
 

@@ -4,7 +4,8 @@ generation, board generation, interleaved between two checkouts.
 Every job runs in a fresh child Python whose ``PYTHONPATH`` is one checkout (``--tree``, default
 this repository; ``--base DIR`` adds a second one, e.g. an exported ``main``), alternating
 between the checkouts on every repetition so that machine noise hits both alike. Printed per job:
-the median wall-clock seconds of each checkout and their ratio; for the CSP jobs also the
+the median seconds of each checkout (wall clock, or the child's CPU time with ``--clock cpu``;
+CSP jobs time their solve loop in the child) and their ratio; for the CSP jobs also the
 solved count and the total number of search nodes (deterministic, a check that the engine
 explores the same tree).
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -63,13 +65,17 @@ print(json.dumps({"seconds": time.perf_counter() - t0, "solved": solved, "instan
 """
 
 
-def _child(tree: Path, args: list[str], cwd: Path) -> tuple[float, dict]:
-    """Run ``python args`` with ``tree`` first on the path; (seconds, JSON of its last line)."""
+def _child(tree: Path, args: list[str], cwd: Path, clock: str) -> tuple[float, dict]:
+    """Run ``python args`` with ``tree`` first on the path; (seconds of wall time or of the
+    child's CPU time, JSON of its last line)."""
     env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"}
     t0 = time.perf_counter()
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True,
                           text=True, timeout=3600)
-    secs = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    secs = (time.perf_counter() - t0 if clock == "wall"
+            else (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime))
     if proc.returncode != 0:
         raise RuntimeError(f"{tree}: {' '.join(args)} failed:\n{proc.stderr[-2000:]}")
     last = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else "{}"
@@ -104,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", default="csp,dataset4,dataset9,boards:sudoku:9,"
                     "boards:futoshiki:5,boards:latin:6,boards:sudoku3d:2")
     ap.add_argument("--csp-limit", type=float, default=5.0, help="seconds per CSP instance")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="whole-process jobs: wall time or the child's CPU time (steadier on "
+                         "a shared machine)")
     ap.add_argument("--markdown", type=Path, default=None)
     args = ap.parse_args(argv)
     jobs = [j for part in args.jobs.split(",")
@@ -116,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
             info: dict[str, dict] = {}
             for _ in range(args.repeat):
                 for label, tree in trees:
-                    s, inf = _child(tree, job_args(job, Path(tmp), args.csp_limit), Path(tmp))
+                    s, inf = _child(tree, job_args(job, Path(tmp), args.csp_limit), Path(tmp),
+                                    args.clock)
                     secs[label].append(inf.get("seconds", s) if job.startswith("csp:") else s)
                     info[label] = inf
             med = {label: statistics.median(v) for label, v in secs.items()}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,7 @@ from satdoku.cnf.dimacs import read_dimacs
 from satdoku.cnf.dimacs_fast import clauses_to_array
 from satdoku.cnf.drat import check_proof
 from satdoku.cnf.formula import Cnf
+from satdoku.solvers.base import Deadline
 from satdoku.solvers.cdcl import Cdcl, solve_file
 from satdoku.solvers.dpll import Dpll
 from satdoku.solvers.own import make_cdcl, make_dpll
@@ -29,6 +31,11 @@ cnfs = st.integers(1, 10).flatmap(
         st.lists(st.lists(st.integers(1, n) | st.integers(-n, -1), max_size=4), max_size=45),
     )
 )
+
+
+def expired() -> Deadline:
+    """A deadline that has already passed."""
+    return Deadline(1.0, start=time.perf_counter() - 2.0)
 
 
 def decide(cnf: Cnf, **options: object) -> tuple[str, list[int] | None, Cdcl]:
@@ -123,10 +130,29 @@ def test_budgets_stop_cleanly() -> None:
     solver = Cdcl(hard.num_vars, clauses_to_array(hard.clauses))
     assert solver.solve(max_conflicts=100) == ("TIMEOUT", None)
     assert 100 <= solver.stats["conflicts"] < 150  # checked before each decision
-    assert solver.solve(time_limit=0.0) == ("TIMEOUT", None)
-    assert solver.stats["conflicts"] > 100  # resumed where it stopped, not restarted
+    assert solver.solve(expired()) == ("TIMEOUT", None)
+    assert solver.stats["conflicts"] >= 100  # kept where it stopped, not restarted
+    assert solver.solve(Deadline(0.05)) == ("TIMEOUT", None)
+    assert solver.stats["conflicts"] > 150  # resumed in time slices
     with pytest.raises(ValueError, match="restart"):
         Cdcl(1, clauses_to_array([[1]]), restarts="sometimes")
+    late = Cdcl(hard.num_vars, hard.clauses, deadline=expired())  # loading stops at once
+    assert late.status == "TIMEOUT" and late.solve() == ("TIMEOUT", None)
+
+
+def test_loading_in_chunks_matches_loading_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunked loading (clause lists or a flat array cut at clause ends) builds the same
+    solver: same answer, same search, step for step."""
+    import satdoku.solvers.cdcl as cdcl
+
+    cnf = php(6, 5).extended([[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13], [-30], [7, -7]])
+    runs = []
+    for chunk in (1 << 18, 7):
+        monkeypatch.setattr(cdcl, "_LOAD_CHUNK", chunk)
+        for formula in (cnf.clauses, clauses_to_array(cnf.clauses)):
+            solver = Cdcl(cnf.num_vars, formula, proof=True, deadline=Deadline(60))
+            runs.append((solver.solve(Deadline(60)), solver.stats, solver.proof_lines()))
+    assert runs[0][0][0] == "UNSAT" and all(run == runs[0] for run in runs)
 
 
 def _sudoku_records(public_data: Path) -> list:  # type: ignore[type-arg]
@@ -171,7 +197,7 @@ def test_adapter_result_proof_and_version(public_data: Path, tmp_path: Path) -> 
     solver = make_cdcl()
     assert solver.writes_proofs and solver.name == "cdcl"
     proof = tmp_path / "p.drup"
-    result = solver.solve_cnf(cnf, time_limit=10, proof_path=str(proof))
+    result = solver.solve_cnf(cnf, Deadline(10), proof_path=str(proof))
     assert result.status == "UNSAT" and result.proof == str(proof)
     assert check_proof(cnf, proof)[0]
     assert {"decisions", "conflicts", "propagations", "restarts", "learnt"} <= set(result.stats)
@@ -213,3 +239,49 @@ def test_cli_cdcl_mode(public_data: Path, tmp_path: Path) -> None:
 def test_solve_file_reports_phase_times(public_data: Path) -> None:
     res = solve_file(public_data / "satlib" / "uf20-91" / "uf20-02.cnf")
     assert res.status == "SAT" and set(res.times) >= {"parse", "build", "solve"}
+
+
+def _pattern_sudoku(box: int, holes: float, seed: int):  # type: ignore[no-untyped-def]
+    """A solvable Sudoku of box order ``box``: the pattern grid, a seeded share of cells erased."""
+    import random
+
+    from satdoku.puzzle import sudoku
+
+    n = box * box
+    grid = [(box * (r % box) + r // box + c) % n + 1 for r in range(n) for c in range(n)]
+    for cell in random.Random(seed).sample(range(n * n), int(holes * n * n)):
+        grid[cell] = 0
+    return sudoku(grid, box)
+
+
+@pytest.fixture(scope="module")
+def sudoku36() -> Cnf:
+    """A 36x36 Sudoku with 60% holes, extended encoding: 3.3 million clauses."""
+    from satdoku.cnf.encode import encode
+
+    cnf = encode(_pattern_sudoku(6, 0.6, 3), "extended")
+    assert cnf.num_clauses > 3_000_000
+    return cnf
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["cdcl", "dpll"])
+def test_deadline_covers_loading_millions_of_clauses(sudoku36: Cnf, mode: str) -> None:
+    """At a 0.3 s limit neither mode can even load and search a 36x36 Sudoku: both answer
+    TIMEOUT, and their own clock says they stopped within 1.1 x limit + 0.3 s."""
+    solver = make_cdcl() if mode == "cdcl" else make_dpll()
+    solver.solve_cnf(Cnf(2, [[1, 2], [-1]]), Deadline(10))  # load the kernel outside the limit
+    result = solver.solve_cnf(sudoku36, Deadline(0.3))
+    assert result.status == "TIMEOUT", result
+    assert result.total_seconds <= 1.1 * 0.3 + 0.3, result.total_seconds
+
+
+@pytest.mark.parametrize("mode", ["cdcl", "dpll"])
+def test_deadline_during_search(mode: str) -> None:
+    """php(11, 10) takes both modes far longer than 0.3 s (seconds of search for cdcl):
+    TIMEOUT, reported within the bound."""
+    solver = make_cdcl() if mode == "cdcl" else make_dpll()
+    result = solver.solve_cnf(php(11, 10), Deadline(0.3))
+    assert result.status == "TIMEOUT", result
+    assert result.total_seconds <= 1.1 * 0.3 + 0.3, result.total_seconds
+    assert result.stats["conflicts"] > 0  # it did search

@@ -46,7 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=None,
         metavar="S",
-        help="give up after S seconds of search (status UNKNOWN, exit 0)",
+        help="give up after S seconds, reading and loading the file included "
+        "(status UNKNOWN, exit 0)",
     )
     parser.add_argument(
         "--proof",
@@ -97,9 +98,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_dpll(args: argparse.Namespace, heuristic: str):  # type: ignore[no-untyped-def]
     from satdoku.cnf.dimacs import read_dimacs
+    from satdoku.solvers.base import Deadline
     from satdoku.solvers.dpll import Dpll
 
     t0 = time.perf_counter()
+    deadline = Deadline(args.time_limit, start=t0)  # reading and loading count too
     cnf = read_dimacs(args.file)
     t1 = time.perf_counter()
     proof = open(args.proof, "w", encoding="ascii") if args.proof else None  # noqa: SIM115
@@ -111,9 +114,10 @@ def _run_dpll(args: argparse.Namespace, heuristic: str):  # type: ignore[no-unty
             pure_literals=args.pure_literals,
             seed=args.seed,
             proof=proof,
+            deadline=deadline,
         )
         t2 = time.perf_counter()
-        status, model = solver.solve(args.time_limit)
+        status, model = solver.solve(deadline)
     finally:
         if proof is not None:
             proof.close()

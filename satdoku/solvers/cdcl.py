@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -22,15 +23,19 @@ from typing import Any
 
 import numpy as np
 
-from satdoku.solvers.base import SAT, TIMEOUT, UNSAT
+from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Deadline
 
 RESTARTS = {"none": 0, "luby": 1, "glucose": 2}
 PHASES = ("negative", "positive")
 _PURE_KERNEL: ModuleType | None = None
 _WARM = False
-_SLICE_CONFLICTS = 5000
-_SLICE_PROPAGATIONS = 2_000_000
 _NEVER = 2**62
+#: Loading works in chunks of about this many literals (a few ms each), the clock read between.
+_LOAD_CHUNK = 1 << 18
+#: Search runs in slices between two looks at the clock; each slice's propagation budget is
+#: rescaled from the last slice's measured duration to last about _SLICE_SECONDS.
+_SLICE_SECONDS = 0.01
+_FIRST_SLICE_PROPS = 20_000
 
 
 def load_kernel(pure: bool = False) -> ModuleType:
@@ -63,13 +68,41 @@ def warm_up() -> None:
     _WARM = True
 
 
+def _chunks(formula: np.ndarray | Sequence[Sequence[int]]) -> Iterator[np.ndarray]:
+    """Flat 0-terminated int32 chunks of whole clauses, about ``_LOAD_CHUNK`` literals each,
+    from a flat array or from a list of clauses (converted chunk by chunk)."""
+    from satdoku.cnf.dimacs_fast import clauses_to_array
+
+    if isinstance(formula, np.ndarray):
+        lits = np.ascontiguousarray(formula, dtype=np.int32)
+        if lits.shape[0] <= _LOAD_CHUNK:
+            yield lits
+            return
+        ends = np.flatnonzero(lits == 0) + 1  # one past each clause's terminating 0
+        start = 0
+        while start < lits.shape[0]:
+            k = int(np.searchsorted(ends, start + _LOAD_CHUNK, side="right"))
+            stop = int(ends[k - 1]) if k > 0 and ends[k - 1] > start else int(ends[k])
+            yield lits[start:stop]
+            start = stop
+        return
+    step = max(1, _LOAD_CHUNK // 8)  # clauses per chunk (Sudoku clauses are short)
+    for first in range(0, len(formula), step):
+        yield clauses_to_array(list(formula[first : first + step]))
+
+
 class Cdcl:
-    """One CDCL search over a formula given as flat 0-terminated int32 DIMACS literals."""
+    """One CDCL search over a formula: a flat 0-terminated int32 array of DIMACS literals, or a
+    list of clauses.
+
+    Loading works in chunks; with a ``deadline`` the clock is read between chunks and, once it
+    has passed, loading stops and :meth:`solve` answers TIMEOUT (millions of clauses take a
+    noticeable fraction of a second even compiled)."""
 
     def __init__(
         self,
         num_vars: int,
-        lits: np.ndarray,
+        formula: np.ndarray | Sequence[Sequence[int]],
         restarts: str = "glucose",
         phase: str = "negative",
         decay: float = 0.95,
@@ -77,6 +110,7 @@ class Cdcl:
         pure: bool = False,
         reduce_first: int | None = None,
         reduce_inc: int | None = None,
+        deadline: Deadline | None = None,
     ) -> None:
         if restarts not in RESTARTS:
             raise ValueError(f"unknown restart policy {restarts!r}; choose from {list(RESTARTS)}")
@@ -84,7 +118,6 @@ class Cdcl:
             raise ValueError(f"unknown phase {phase!r}; choose from {PHASES}")
         k = self.k = load_kernel(pure)
         n = self.n = num_vars
-        lits = np.ascontiguousarray(lits, dtype=np.int32)
         self.S = S = np.zeros(k.S_SIZE, dtype=np.int64)
         self.F = F = np.zeros(k.F_SIZE, dtype=np.float64)
         S[k.S_N] = n
@@ -116,39 +149,70 @@ class Cdcl:
         self.woff = np.zeros(2 * n, dtype=np.int64)
         self.wlen = np.zeros(2 * n, dtype=np.int32)
         self.wcap = np.zeros(2 * n, dtype=np.int32)
-        arena = np.zeros(lits.shape[0] + 3 * (lits.shape[0] // 2 + 1) + 1024, dtype=np.int32)
-        wpool = np.zeros(16, dtype=np.int32)
+        self.status = ""
+        self._load(formula, deadline)
+
+    def _load(
+        self, formula: np.ndarray | Sequence[Sequence[int]], deadline: Deadline | None
+    ) -> None:
+        k, S, n = self.k, self.S, self.n
+        size = formula.shape[0] if isinstance(formula, np.ndarray) else 3 * len(formula)
+        arena = np.zeros(size + size // 2 + 1024, dtype=np.int32)
         mark = np.zeros(n, dtype=np.int64)
+        count = np.zeros(2 * n, dtype=np.int64)
         tmp = np.zeros(n + 1, dtype=np.int32)
-        self.arena, self.wpool, ok = k.load(
-            lits, n, arena, wpool, self.woff, self.wlen, self.wcap, self.lval, self.level,
-            self.reason, self.trail, S, mark, tmp,
-        )  # fmt: skip
-        self.status = "" if ok else UNSAT
-        if not ok and proof:  # the empty clause follows from the input by unit propagation
-            self.proof = k.proof_log(self.proof, S, 1, tmp, 0)
+        for chunk in _chunks(formula):
+            if deadline is not None and deadline.expired():
+                self.status = TIMEOUT
+                return
+            arena = k.load_clauses(
+                chunk, arena, self.lval, self.level, self.reason, self.trail, S, mark, count, tmp
+            )
+        wpool = k.layout_watches(count, self.woff, self.wlen, self.wcap, np.zeros(16, np.int32), S)
+        cref = 0
+        while cref < S[k.S_ATOP]:
+            if deadline is not None and deadline.expired():
+                self.status = TIMEOUT
+                return
+            cref, wpool = k.attach_clauses(
+                arena, cref, cref + 2 * _LOAD_CHUNK, wpool, self.woff, self.wlen, self.wcap, S
+            )
+        self.arena, self.wpool = arena, wpool
+        if S[k.S_STATUS] == k.UNSAT:  # the empty clause follows from the input by propagation
+            self.status = UNSAT
+            if S[k.S_PROOF]:
+                self.proof = k.proof_log(self.proof, S, 1, tmp, 0)
 
     def solve(
-        self, time_limit: float | None = None, max_conflicts: int | None = None
+        self, deadline: Deadline | None = None, max_conflicts: int | None = None
     ) -> tuple[str, list[int] | None]:
-        """(SAT, model) / (UNSAT, None) / (TIMEOUT, None); the model lists every variable."""
+        """(SAT, model) / (UNSAT, None) / (TIMEOUT, None); the model lists every variable.
+
+        With a deadline the search runs in slices of about ``_SLICE_SECONDS`` (each slice's
+        propagation budget rescaled from the last one's measured time), the clock read in
+        between; a TIMEOUT can be resumed by calling :meth:`solve` again."""
         if self.status:
+            if self.status == TIMEOUT:  # loading was cut short: the formula is incomplete
+                return TIMEOUT, None
             return self.status, self._model() if self.status == SAT else None
         k, S = self.k, self.S
-        deadline = None if time_limit is None else time.perf_counter() + time_limit
-        sliced = deadline is not None
+        if deadline is not None and deadline.at is None:
+            deadline = None
+        budget = _FIRST_SLICE_PROPS if deadline is not None else _NEVER
         while True:
-            budget = _SLICE_CONFLICTS if sliced else _NEVER
+            conflicts = _NEVER
             if max_conflicts is not None:
-                budget = min(budget, max_conflicts - int(S[k.S_CONFLICTS]))
-                if budget <= 0:
+                conflicts = max_conflicts - int(S[k.S_CONFLICTS])
+                if conflicts <= 0:
                     return TIMEOUT, None
+            if deadline is not None and deadline.expired():
+                return TIMEOUT, None
+            began = time.perf_counter()
             status, self.arena, self.wpool, self.learnts, self.proof = k.search(
                 self.arena, self.wpool, self.woff, self.wlen, self.wcap, self.lval, self.level,
                 self.reason, self.trail, self.trail_lim, self.phase, self.act, self.heap,
                 self.hpos, self.seen, self.learnts, self.proof, self.lbdq, self.out, self.stack,
-                self.toclear, self.stamp, S, self.F, budget,
-                _SLICE_PROPAGATIONS if sliced else _NEVER,
+                self.toclear, self.stamp, S, self.F, conflicts, budget,
             )  # fmt: skip
             if status == k.SAT:
                 self.status = SAT
@@ -156,8 +220,10 @@ class Cdcl:
             if status == k.UNSAT:
                 self.status = UNSAT
                 return UNSAT, None
-            if deadline is not None and time.perf_counter() > deadline:
-                return TIMEOUT, None
+            if deadline is not None:
+                took = time.perf_counter() - began
+                scale = 4.0 if took <= 0 else min(4.0, max(0.25, _SLICE_SECONDS / took))
+                budget = max(1000, int(budget * scale))
 
     def _model(self) -> list[int]:
         positive = self.lval[0::2] == 1
@@ -220,11 +286,13 @@ def solve_file(
     tw = time.perf_counter()
     warm_up()
     t0 = time.perf_counter()
+    deadline = Deadline(time_limit, start=t0)
     arrays = read_dimacs_arrays(path)
     t1 = time.perf_counter()
-    solver = Cdcl(arrays.num_vars, arrays.lits, proof=proof_path is not None, **options)
+    solver = Cdcl(arrays.num_vars, arrays.lits, proof=proof_path is not None, deadline=deadline,
+                  **options)  # fmt: skip
     t2 = time.perf_counter()
-    status, model = solver.solve(time_limit)
+    status, model = solver.solve(deadline)
     t3 = time.perf_counter()
     if proof_path is not None and status == UNSAT:
         solver.write_proof(proof_path)

@@ -51,7 +51,8 @@ S_CONFLICTS, S_DECISIONS, S_PROPS, S_RESTARTS, S_LEARNT, S_MAXLEVEL = 8, 9, 10, 
 S_STATUS, S_WASTED, S_WWASTED, S_HEAPSIZE, S_SINCE_RESTART, S_NEXT_REDUCE = 14, 15, 16, 17, 18, 19
 S_REDUCES, S_LBDQ_N, S_LBDQ_HEAD, S_LUBY_I, S_PROOF, S_RESTART_MODE = 20, 21, 22, 23, 24, 25
 S_STAMP, S_DELETED, S_MINIMISED, S_COLLECTS, S_REDUCE_INC, S_REDUCE_FIRST = 26, 27, 28, 29, 30, 31
-S_SIZE = 32
+S_LOADED = 32  # clauses read so far by load_clauses (numbers them for the duplicate check)
+S_SIZE = 40
 F_VARINC, F_LBD_SUM, F_LBDQ_SUM, F_DECAY, F_SIZE = 0, 1, 2, 3, 8
 
 LEARNT, DELETED = 1, 2
@@ -546,17 +547,16 @@ def collect_garbage(arena, learnts, reason, lval, trail, wpool, woff, wlen, wcap
     return out, wpool
 
 
-# --- loading -------------------------------------------------------------------------------------
+# --- loading ------------------------------------------------------------------------------------
 @jit
-def load(lits, num_vars, arena, wpool, woff, wlen, wcap, lval, level, reason, trail, S, mark, tmp):  # type: ignore[no-untyped-def]
-    """Load flat 0-terminated DIMACS clauses: drop repeated literals and tautologies, queue
-    units, attach watches. Returns (arena, wpool, ok) — ok False when trivially UNSAT."""
+def load_clauses(lits, arena, lval, level, reason, trail, S, mark, count, tmp):  # type: ignore[no-untyped-def]
+    """Load whole flat 0-terminated DIMACS clauses into the arena (called chunk by chunk, so
+    the driver can read the clock in between): drop repeated literals and tautologies, queue
+    units, count the watches each literal will need. An empty clause or two opposite units
+    set the status to UNSAT. Returns the (maybe grown) arena."""
     n = lits.shape[0]
-    count = np.zeros(2 * num_vars, dtype=np.int64)
-    # pass 1: normalise into the arena, count the watches each literal will need
     start = 0
-    clause_no = 0
-    ok = True
+    clause_no = S[S_LOADED]
     while start < n:
         end = start
         while lits[end] != 0:
@@ -580,38 +580,51 @@ def load(lits, num_vars, arena, wpool, woff, wlen, wcap, lval, level, reason, tr
         if taut:
             continue
         if size == 0:
-            ok = False
+            S[S_STATUS] = UNSAT
             continue
         if size == 1:
             lit = tmp[0]
             if lval[lit] == -1:
-                ok = False
+                S[S_STATUS] = UNSAT
             elif lval[lit] == 0:
                 enqueue(lit, -1, lval, level, reason, trail, S)
             continue
-        cref, arena = add_clause(arena, S, tmp, size, False, 0)
+        _, arena = add_clause(arena, S, tmp, size, False, 0)
         count[tmp[0]] += 1
         count[tmp[1]] += 1
-    # pass 2: lay out the watch segments with some room to grow
+    S[S_LOADED] = clause_no
+    return arena
+
+
+@jit
+def layout_watches(count, woff, wlen, wcap, wpool, S):  # type: ignore[no-untyped-def]
+    """Lay out one watch segment per literal, sized for its counted watches plus room to
+    grow. Returns the pool."""
     top = 0
-    for lit in range(2 * num_vars):
+    for lit in range(count.shape[0]):
         woff[lit] = top
         wcap[lit] = count[lit] + 4
         wlen[lit] = 0
         top += 2 * wcap[lit]
     wpool = grow_int32(wpool, top + 16)
     S[S_WTOP] = top
-    # pass 3: attach
-    cref = 0
+    return wpool
+
+
+@jit
+def attach_clauses(arena, cref, stop, wpool, woff, wlen, wcap, S):  # type: ignore[no-untyped-def]
+    """Watch the first two literals of the clauses stored from ``cref`` up to arena word
+    ``stop`` (a chunk, so the driver can read the clock in between). Returns (next cref,
+    pool)."""
     atop = S[S_ATOP]
-    while cref < atop:
+    while cref < atop and cref < stop:
         size = arena[cref]
         a = arena[cref + HDR]
         b = arena[cref + HDR + 1]
         wpool = watch_push(wpool, woff, wlen, wcap, S, a, cref, b)
         wpool = watch_push(wpool, woff, wlen, wcap, S, b, cref, a)
         cref += HDR + size
-    return arena, wpool, ok
+    return cref, wpool
 
 
 # --- the search ----------------------------------------------------------------------------------

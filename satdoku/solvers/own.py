@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from satdoku.solvers.base import ERROR, UNSAT, Result
+from satdoku.solvers.base import ERROR, UNSAT, Deadline, Result
 
 if TYPE_CHECKING:
     from satdoku.cnf.formula import Cnf
@@ -23,6 +23,12 @@ _SOURCES = {
     "dpll": ("dpll.py",),
     "cdcl": ("cdcl.py", "cdcl_kernel.py"),
 }
+
+
+def as_deadline(deadline: Deadline | float | None) -> Deadline:
+    """The solver protocol passes a :class:`Deadline`; a bare number of seconds (or None),
+    from callers not yet moved to deadlines, starts one now."""
+    return deadline if isinstance(deadline, Deadline) else Deadline(deadline)
 
 
 def code_version(mode: str, options: dict[str, Any]) -> str:
@@ -65,12 +71,15 @@ class DpllSolver:
         self.version = code_version("dpll", self.options)
 
     def solve_cnf(
-        self, cnf: Cnf, time_limit: float | None = None, proof_path: str | None = None
+        self, cnf: Cnf, deadline: Deadline | float | None = None, proof_path: str | None = None
     ) -> Result:
+        """Decide ``cnf`` before ``deadline`` (loading the clauses included)."""
         from satdoku.solvers.dpll import Dpll
 
+        deadline = as_deadline(deadline)
         opts = self.options
         start = time.perf_counter()
+        built = start
         proof = open(proof_path, "w", encoding="ascii") if proof_path else None  # noqa: SIM115
         try:
             solver = Dpll(
@@ -80,10 +89,10 @@ class DpllSolver:
                 pure_literals=opts["pure_literals"],
                 seed=opts["seed"],
                 proof=proof,
+                deadline=deadline,
             )
             built = time.perf_counter()
-            remaining = None if time_limit is None else max(0.0, time_limit - (built - start))
-            status, model = solver.solve(remaining, opts["max_decisions"])
+            status, model = solver.solve(deadline, opts["max_decisions"])
         except Exception as exc:  # a solver bug must not take the whole shard down
             return Result(
                 ERROR,
@@ -101,6 +110,7 @@ class DpllSolver:
             stats=stats,
             solve_seconds=end - built,
             total_seconds=end - start,
+            message="stopped while loading clauses" if solver.timed_out else "",
             proof=proof_path if (status == UNSAT and proof_path) else None,
         )
 
@@ -150,45 +160,54 @@ class CdclSolver:
         return {k: opts[k] for k in ("restarts", "phase", "decay", "pure")}
 
     def solve_cnf(
-        self, cnf: Cnf, time_limit: float | None = None, proof_path: str | None = None
+        self, cnf: Cnf, deadline: Deadline | float | None = None, proof_path: str | None = None
     ) -> Result:
-        from satdoku.cnf.dimacs_fast import clauses_to_array
-
-        start = time.perf_counter()
-        lits = clauses_to_array(cnf.clauses)
-        return self._solve(cnf.num_vars, lits, time_limit, proof_path, start)
+        """Decide ``cnf`` before ``deadline`` (converting and loading the clauses included)."""
+        return self._solve(cnf.num_vars, cnf.clauses, as_deadline(deadline), proof_path)
 
     def solve_dimacs(
-        self, path: str, time_limit: float | None = None, proof_path: str | None = None
+        self, path: str, deadline: Deadline | float | None = None, proof_path: str | None = None
     ) -> Result:
         """Decide a DIMACS file directly (vectorised reader; no Python clause lists)."""
         from satdoku.cnf.dimacs_fast import read_dimacs_arrays
 
-        start = time.perf_counter()
+        deadline = as_deadline(deadline)
+        self._warm_up()
         arrays = read_dimacs_arrays(path)
-        return self._solve(arrays.num_vars, arrays.lits, time_limit, proof_path, start)
+        return self._solve(arrays.num_vars, arrays.lits, deadline, proof_path)
+
+    def _warm_up(self) -> float:
+        """Load the numba kernel once per process; returns the seconds it took (0 after)."""
+        from satdoku.solvers.cdcl import warm_up
+
+        if self.options["pure"] or self._warm:
+            return 0.0
+        began = time.perf_counter()
+        warm_up()
+        self._warm = True
+        return time.perf_counter() - began
 
     def _solve(
         self,
         num_vars: int,
-        lits: Any,
-        time_limit: float | None,
+        formula: Any,
+        deadline: Deadline,
         proof_path: str | None,
-        start: float,
     ) -> Result:
-        from satdoku.solvers.cdcl import Cdcl, warm_up
+        from satdoku.solvers.cdcl import Cdcl
 
-        if not self.options["pure"] and not self._warm:
-            load_start = time.perf_counter()
-            warm_up()
-            start += time.perf_counter() - load_start  # compiling is not the instance's time
-            self._warm = True
+        start = time.perf_counter()
+        loading = self._warm_up()
+        if loading:  # loading code (once per process) is not the instance's time
+            start += loading
+            if deadline.limit is not None:
+                deadline = Deadline(deadline.limit, start=deadline.start + loading)
         built = start
         try:
-            solver = Cdcl(num_vars, lits, proof=proof_path is not None, **self._kernel_options())
+            solver = Cdcl(num_vars, formula, proof=proof_path is not None, deadline=deadline,
+                          **self._kernel_options())  # fmt: skip
             built = time.perf_counter()
-            remaining = None if time_limit is None else max(0.0, time_limit - (built - start))
-            status, model = solver.solve(remaining, self.options["max_conflicts"])
+            status, model = solver.solve(deadline, self.options["max_conflicts"])
             end = time.perf_counter()
             if proof_path is not None and status == UNSAT:
                 solver.write_proof(proof_path)
@@ -204,6 +223,7 @@ class CdclSolver:
             stats=solver.stats,
             solve_seconds=end - built,
             total_seconds=end - start,
+            message="stopped while loading clauses" if solver.status == "TIMEOUT" else "",
             proof=proof_path if (status == UNSAT and proof_path) else None,
         )
 

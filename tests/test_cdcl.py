@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from satdoku.cnf.dimacs import read_dimacs
 from satdoku.cnf.dimacs_fast import clauses_to_array
 from satdoku.cnf.drat import check_proof
+from satdoku.cnf.encode import encode
 from satdoku.cnf.formula import Cnf
 from satdoku.solvers.base import Deadline
 from satdoku.solvers.cdcl import Cdcl, solve_file
@@ -285,3 +286,77 @@ def test_deadline_during_search(mode: str) -> None:
     assert result.status == "TIMEOUT", result
     assert result.total_seconds <= 1.1 * 0.3 + 0.3, result.total_seconds
     assert result.stats["conflicts"] > 0  # it did search
+
+
+@settings(max_examples=60, deadline=None)
+@given(cnfs, st.lists(st.lists(st.integers(1, 10) | st.integers(-10, -1), max_size=4),
+                      min_size=1, max_size=6))  # fmt: skip
+def test_assumptions_agree_with_minisat_call_after_call(cnf: Cnf, calls: list[list[int]]) -> None:
+    """One solver, many calls under different assumptions: each answer agrees with MiniSat's
+    under the same assumptions, each model satisfies the formula and the assumptions (what
+    was learnt in earlier calls stays valid)."""
+    from pysat.solvers import Minisat22
+
+    solver = Cdcl(cnf.num_vars, clauses_to_array(cnf.clauses))
+    with Minisat22(bootstrap_with=cnf.clauses) as reference:
+        for raw in calls:
+            assumptions = [x for x in raw if abs(x) <= cnf.num_vars]
+            status, model = solver.solve(assumptions=assumptions)
+            expected = reference.solve(assumptions=assumptions)
+            assert status == ("SAT" if expected else "UNSAT")
+            if status == "SAT":
+                assert model is not None and cnf.satisfied_by(model) == []
+                assert set(assumptions) <= set(model)
+
+
+def test_pure_python_kernel_same_search_under_assumptions(public_data: Path) -> None:
+    cnf = read_dimacs(public_data / "satlib" / "uf50-218" / "uf50-04.cnf")
+    runs = []
+    for pure in (False, True):
+        solver = Cdcl(cnf.num_vars, clauses_to_array(cnf.clauses), pure=pure, reduce_first=30,
+                      reduce_inc=10)  # fmt: skip
+        runs.append([(solver.solve(assumptions=a), solver.stats)
+                     for a in ([1, -2, 3], [-1, 7], [4, -4], [], [-1, -2, -3, -5])])  # fmt: skip
+    assert runs[0] == runs[1]
+    assert {status for (status, _), _ in runs[0]} == {"SAT", "UNSAT"}
+
+
+def test_incremental_adapter_matches_fresh_solving(public_data: Path, tmp_path: Path) -> None:
+    from satdoku.cnf.decode import decode_model
+    from satdoku.cnf.encode import instance_clauses, rules_clauses
+    from satdoku.formats import read_records
+    from satdoku.puzzle import sudoku
+    from satdoku.solvers.registry import is_incremental, make_solver
+
+    variants = {"cdcl-inc": {"solver": "cdcl", "incremental": True}}
+    inc = make_solver("cdcl-inc", variants)
+    assert is_incremental("cdcl-inc", variants) and inc.incremental
+    fresh = make_cdcl()
+    recs = list(read_records(public_data / "norvig" / "top95.txt"))[:15]
+    rules = Cnf(729, rules_clauses(recs[0].puzzle.layout, "extended"))
+    conflicts = []
+    for rec in recs:
+        a = inc.solve_incremental(rules, instance_clauses(rec.puzzle, "extended"), Deadline(10))
+        b = fresh.solve_cnf(encode(rec.puzzle, "extended"), Deadline(10))
+        assert a.status == b.status == "SAT"
+        assert rec.puzzle.check_solution(decode_model(a.model, rec.puzzle)) == []
+        assert set(a.model) == set(b.model[:729])  # unique solutions: the same model
+        assert a.message == "incremental (rules loaded once per shard)"
+        conflicts.append(a.stats["conflicts"])
+    assert sum(conflicts) == inc._inc.stats["conflicts"]  # per-call statistics add up
+    # an impossible puzzle: UNSAT under assumptions; with a proof path, solved again for a proof
+    bad = sudoku([1, 1] + [0] * 79)
+    own = instance_clauses(bad, "extended")
+    assert inc.solve_incremental(rules, own, Deadline(10)).status == "UNSAT"
+    proof = tmp_path / "p.drup"
+    res = inc.solve_incremental(rules, own, Deadline(10), proof_path=str(proof))
+    assert res.status == "UNSAT" and res.proof == str(proof) and "proof" in res.message
+    assert check_proof(Cnf(729, rules.clauses + own), proof)[0]
+    again = inc.solve_incremental(rules, instance_clauses(recs[0].puzzle, "extended"), 10)
+    assert again.status == "SAT"  # still usable after an UNSAT
+    # other rules: loaded afresh; a non-unit own clause: a fresh solve (no incremental label)
+    hard = php(10, 9)
+    res = inc.solve_incremental(hard, [], Deadline(0.3))
+    assert res.status == "TIMEOUT" and res.total_seconds <= 1.1 * 0.3 + 0.3
+    res = inc.solve_incremental(Cnf(3, [[1, 2], [-1, 3]]), [[-3, -2], [1]], Deadline(10))
+    assert res.status == "SAT" and res.message == "" and {1, 3, -2} <= set(res.model)

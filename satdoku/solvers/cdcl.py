@@ -184,25 +184,37 @@ class Cdcl:
                 self.proof = k.proof_log(self.proof, S, 1, tmp, 0)
 
     def solve(
-        self, deadline: Deadline | None = None, max_conflicts: int | None = None
+        self,
+        deadline: Deadline | None = None,
+        max_conflicts: int | None = None,
+        assumptions: Sequence[int] = (),
     ) -> tuple[str, list[int] | None]:
         """(SAT, model) / (UNSAT, None) / (TIMEOUT, None); the model lists every variable.
 
-        With a deadline the search runs in slices of about ``_SLICE_SECONDS`` (each slice's
-        propagation budget rescaled from the last one's measured time), the clock read in
-        between; a TIMEOUT can be resumed by calling :meth:`solve` again."""
-        if self.status:
-            if self.status == TIMEOUT:  # loading was cut short: the formula is incomplete
-                return TIMEOUT, None
+        ``assumptions`` (DIMACS literals) hold for this call only: they are the first
+        decisions, so UNSAT means the formula implies their negation, and everything learnt
+        stays valid for later calls under other assumptions. ``max_conflicts`` counts this
+        call's conflicts. With a deadline the search runs in slices of about
+        ``_SLICE_SECONDS`` (each slice's propagation budget rescaled from the last one's
+        measured time), the clock read in between."""
+        if self.status == TIMEOUT:  # loading was cut short: the formula is incomplete
+            return TIMEOUT, None
+        if self.status == UNSAT or (self.status == SAT and not assumptions):
             return self.status, self._model() if self.status == SAT else None
         k, S = self.k, self.S
+        assumps = self._assumptions(assumptions)
+        if assumps is None:  # an assumption and its negation
+            return UNSAT, None
         if deadline is not None and deadline.at is None:
             deadline = None
+        k.backtrack(0, self.lval, self.reason, self.trail, self.trail_lim, self.phase,
+                    self.heap, self.hpos, self.act, S)  # fmt: skip
+        first_conflict = int(S[k.S_CONFLICTS])
         budget = _FIRST_SLICE_PROPS if deadline is not None else _NEVER
         while True:
             conflicts = _NEVER
             if max_conflicts is not None:
-                conflicts = max_conflicts - int(S[k.S_CONFLICTS])
+                conflicts = max_conflicts - (int(S[k.S_CONFLICTS]) - first_conflict)
                 if conflicts <= 0:
                     return TIMEOUT, None
             if deadline is not None and deadline.expired():
@@ -212,18 +224,31 @@ class Cdcl:
                 self.arena, self.wpool, self.woff, self.wlen, self.wcap, self.lval, self.level,
                 self.reason, self.trail, self.trail_lim, self.phase, self.act, self.heap,
                 self.hpos, self.seen, self.learnts, self.proof, self.lbdq, self.out, self.stack,
-                self.toclear, self.stamp, S, self.F, conflicts, budget,
+                self.toclear, self.stamp, S, self.F, assumps, assumps.shape[0], conflicts, budget,
             )  # fmt: skip
             if status == k.SAT:
-                self.status = SAT
+                if not assumptions:
+                    self.status = SAT
                 return SAT, self._model()
             if status == k.UNSAT:
                 self.status = UNSAT
+                return UNSAT, None
+            if status == k.UNSAT_ASSUMED:
                 return UNSAT, None
             if deadline is not None:
                 took = time.perf_counter() - began
                 scale = 4.0 if took <= 0 else min(4.0, max(0.25, _SLICE_SECONDS / took))
                 budget = max(1000, int(budget * scale))
+
+    def _assumptions(self, assumptions: Sequence[int]) -> np.ndarray | None:
+        """Internal literals of the distinct assumptions; None if two contradict."""
+        seen: dict[int, int] = {}
+        for d in assumptions:
+            if not 0 < abs(d) <= self.n:
+                raise ValueError(f"assumption {d} outside variables 1..{self.n}")
+            if seen.setdefault(abs(d), d) != d:
+                return None
+        return np.array([2 * (abs(d) - 1) + (d < 0) for d in seen.values()], dtype=np.int32)
 
     def _model(self) -> list[int]:
         positive = self.lval[0::2] == 1

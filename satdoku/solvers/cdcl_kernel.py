@@ -57,7 +57,7 @@ F_VARINC, F_LBD_SUM, F_LBDQ_SUM, F_DECAY, F_SIZE = 0, 1, 2, 3, 8
 
 LEARNT, DELETED = 1, 2
 HDR = 3  # clause header words: size, flags, lbd
-UNKNOWN, SAT, UNSAT = 0, 10, 20
+UNKNOWN, SAT, UNSAT, UNSAT_ASSUMED = 0, 10, 20, 30
 RESTART_NONE, RESTART_LUBY, RESTART_GLUCOSE = 0, 1, 2
 LUBY_UNIT = 100  # conflicts per Luby unit
 LBDQ_LEN = 50  # glucose: recent-LBD window
@@ -670,10 +670,15 @@ def search(
     stamp,
     S,
     F,
+    assumps,
+    nassumps,
     max_conflicts,
     max_props,
 ):  # type: ignore[no-untyped-def]
-    """CDCL until SAT / UNSAT / budget spent. Returns (status, arena, wpool, learnts, proof)."""
+    """CDCL until SAT / UNSAT / budget spent, under the first ``nassumps`` literals of
+    ``assumps`` as assumptions (UNSAT_ASSUMED: the formula implies their negation; learnt
+    clauses never depend on them, so they stay valid for later calls). Returns (status,
+    arena, wpool, learnts, proof)."""
     conflicts_at_start = S[S_CONFLICTS]
     props_at_start = S[S_PROPS]
     while True:
@@ -748,20 +753,32 @@ def search(
             or S[S_PROPS] - props_at_start >= max_props
         ):
             return UNKNOWN, arena, wpool, learnts, proof
-        # decide: the most active unassigned variable, in its saved phase
+        # decide: the pending assumptions first (one decision level each, MiniSat-style: an
+        # assumption already true gets an empty level, a false one ends the call), then the
+        # most active unassigned variable, in its saved phase
         nxt = -1
-        while S[S_HEAPSIZE] > 0:
-            v = heap_pop(heap, hpos, act, S)
-            if lval[2 * v] == 0:
-                nxt = v
+        while S[S_DL] < nassumps:
+            p = assumps[S[S_DL]]
+            if lval[p] == 1:
+                trail_lim[S[S_DL]] = S[S_TRAIL]
+                S[S_DL] += 1
+            elif lval[p] == -1:
+                return UNSAT_ASSUMED, arena, wpool, learnts, proof
+            else:
+                nxt = p
                 break
         if nxt < 0:
-            S[S_STATUS] = SAT
+            while S[S_HEAPSIZE] > 0:
+                v = heap_pop(heap, hpos, act, S)
+                if lval[2 * v] == 0:
+                    nxt = 2 * v + phase[v]
+                    break
+        if nxt < 0:
             return SAT, arena, wpool, learnts, proof
         S[S_DECISIONS] += 1
         trail_lim[S[S_DL]] = S[S_TRAIL]
         S[S_DL] += 1
         if S[S_DL] > S[S_MAXLEVEL]:
             S[S_MAXLEVEL] = S[S_DL]
-        enqueue(2 * nxt + phase[nxt], -1, lval, level, reason, trail, S)
+        enqueue(nxt, -1, lval, level, reason, trail, S)
     return UNKNOWN, arena, wpool, learnts, proof

@@ -11,12 +11,10 @@ import hashlib
 import json
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from satdoku.cnf.formula import Cnf
 from satdoku.solvers.base import ERROR, UNSAT, Deadline, Result
-
-if TYPE_CHECKING:
-    from satdoku.cnf.formula import Cnf
 
 _HERE = Path(__file__).resolve().parent
 _SOURCES = {
@@ -123,8 +121,10 @@ def make_dpll(**options: Any) -> DpllSolver:
 class CdclSolver:
     """The numba-compiled CDCL (:mod:`satdoku.solvers.cdcl`) as a CnfSolver.
 
-    The kernel is loaded (compiled the first time on a machine) when the solver is made, so
-    no instance pays for it. ``pure=True`` runs the same kernel as plain Python (slow).
+    The kernel is loaded (compiled the first time on a machine) once per process, outside
+    every instance's time. ``pure=True`` runs the same kernel as plain Python (slow). With
+    ``incremental=True`` the solve path calls :meth:`solve_incremental`: a shard's rules are
+    loaded once and each puzzle's givens are assumptions.
     """
 
     writes_proofs = True
@@ -136,6 +136,7 @@ class CdclSolver:
         decay: float = 0.95,
         pure: bool = False,
         max_conflicts: int | None = None,
+        incremental: bool = False,
         name: str | None = None,
     ) -> None:
         from satdoku.solvers.cdcl import PHASES, RESTARTS
@@ -150,10 +151,83 @@ class CdclSolver:
             "decay": decay,
             "pure": pure,
             "max_conflicts": max_conflicts,
+            "incremental": incremental,
         }
         self.name = name or "cdcl"
         self.version = code_version("cdcl", self.options)
         self._warm = False
+        self._inc: Any = None  # the Cdcl holding the current shard's rules
+        self._inc_rules: Cnf | None = None
+
+    @property
+    def incremental(self) -> bool:
+        return bool(self.options["incremental"])
+
+    def solve_incremental(
+        self,
+        rules: Cnf,
+        own: list[list[int]],
+        deadline: Deadline | float | None = None,
+        proof_path: str | None = None,
+    ) -> Result:
+        """Decide rules + own clauses; the rules (the same object for every puzzle of a shard)
+        stay loaded across calls and unit own clauses are assumptions, so clauses learnt for
+        one puzzle help the next. Statistics are this call's. Other own clauses (or units on
+        variables the rules do not have) get a fresh solve, as without incremental mode.
+
+        An UNSAT answer under assumptions has no DRUP proof of its own: when ``proof_path`` is
+        given the instance is solved again from scratch with proof logging (UNSAT puzzles are
+        rare, and the proof is then checked like any other)."""
+        deadline = as_deadline(deadline)
+        if any(len(c) != 1 or abs(c[0]) > rules.num_vars for c in own):
+            cnf = Cnf(max([rules.num_vars, *(abs(x) for c in own for x in c)]),
+                      rules.clauses + own)  # fmt: skip
+            return self.solve_cnf(cnf, deadline, proof_path)
+        from satdoku.solvers.cdcl import Cdcl
+
+        start = time.perf_counter()
+        loading = self._warm_up()
+        if loading:  # loading code (once per process) is not the instance's time
+            start += loading
+            if deadline.limit is not None:
+                deadline = Deadline(deadline.limit, start=deadline.start + loading)
+        message = "incremental (rules loaded once per shard)"
+        try:
+            if self._inc_rules is not rules:
+                self._inc, self._inc_rules = None, None
+                solver = Cdcl(rules.num_vars, rules.clauses, deadline=deadline,
+                              **self._kernel_options())  # fmt: skip
+                if solver.status == "TIMEOUT":
+                    now = time.perf_counter()
+                    return Result("TIMEOUT", total_seconds=now - start,
+                                  message="stopped while loading the rules")  # fmt: skip
+                self._inc, self._inc_rules = solver, rules
+            solver = self._inc
+            before = solver.stats
+            built = time.perf_counter()
+            status, model = solver.solve(deadline, self.options["max_conflicts"],
+                                         [c[0] for c in own])  # fmt: skip
+            end = time.perf_counter()
+        except Exception as exc:  # a solver bug must not take the whole shard down
+            self._inc, self._inc_rules = None, None
+            return Result(ERROR, message=f"{type(exc).__name__}: {exc}",
+                          total_seconds=time.perf_counter() - start)  # fmt: skip
+        stats = {key: value - before.get(key, 0) for key, value in solver.stats.items()}
+        stats["max_level"] = solver.stats["max_level"]  # a maximum, not a count
+        if status == UNSAT and proof_path is not None:
+            cnf = Cnf(rules.num_vars, rules.clauses + own)
+            again = self.solve_cnf(cnf, deadline, proof_path)
+            again.total_seconds += end - start
+            again.message = "UNSAT under assumptions; solved again from scratch for its proof"
+            return again
+        return Result(
+            status,
+            model=model,
+            stats=stats,
+            solve_seconds=end - built,
+            total_seconds=end - start,
+            message=message,
+        )
 
     def _kernel_options(self) -> dict[str, Any]:
         opts = self.options

@@ -4,35 +4,43 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+KERNEL := $(VENV)/.kernel
 CORES ?= 8
 
 .PHONY: run test test-cluster lint report clean install
 
-install: $(STAMP)
+install: $(STAMP) $(KERNEL)
 
-$(STAMP): requirements.txt pyproject.toml
+# `pip install -e .` also builds the compiled CDCL kernel (setup.py: satdoku/solvers/_cdcl.c,
+# optional: without a C compiler cdcl falls back to its numba twin)
+$(STAMP): requirements.txt pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet torch==2.13.0
 	$(BIN)/pip install --quiet -r requirements.txt
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
-run: $(STAMP)
+# rebuild the kernel in place when its source changes
+$(KERNEL): $(STAMP) satdoku/solvers/_cdcl.c
+	$(BIN)/python setup.py --quiet build_ext --inplace
+	touch $(KERNEL)
+
+run: install
 	$(BIN)/snakemake --cores $(CORES)
 
-test: $(STAMP)
+test: install
 	$(BIN)/python -m pytest -q
 
 # Real single-node SLURM (root; installs the Debian packages if missing): the tiny config through
 # profiles/slurm must give the local run's SatSols. The test starts and stops the daemons itself.
-test-cluster: $(STAMP)
+test-cluster: install
 	SATDOKU_TEST_CLUSTER=1 $(BIN)/python -m pytest -q -s -m cluster tests/cluster
 
 # the HTML report needs the workflow's outputs: run (or finish) the workflow first, then report
 report: run
 	$(BIN)/snakemake --report reports/report.html
 
-lint: $(STAMP)
+lint: install
 	$(BIN)/ruff check satdoku tests benchmarks scripts
 	$(BIN)/snakemake --lint
 

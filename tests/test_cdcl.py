@@ -22,7 +22,7 @@ from satdoku.cnf.drat import check_proof
 from satdoku.cnf.encode import encode
 from satdoku.cnf.formula import Cnf
 from satdoku.solvers.base import Deadline
-from satdoku.solvers.cdcl import Cdcl, solve_file
+from satdoku.solvers.cdcl import BACKENDS, Cdcl, choose_backend, native, solve_file
 from satdoku.solvers.dpll import Dpll
 from satdoku.solvers.own import make_cdcl, make_dpll
 
@@ -77,18 +77,58 @@ def test_reduction_and_garbage_collection_keep_proofs_valid() -> None:
     assert any(line.startswith("d ") for line in solver.proof_lines())
 
 
-def test_pure_python_kernel_runs_the_same_search(public_data: Path) -> None:
-    """Same source, same arithmetic: identical statistics and models, step for step."""
+def test_every_backend_runs_the_same_search(public_data: Path) -> None:
+    """The C translation, the numba-compiled reference and the reference run as plain Python
+    make the same decisions: identical statistics, models and proofs, step for step."""
+    assert set(BACKENDS) == {"auto", "c", "numba", "python"} and native() is not None
     sat = public_data / "satlib"
     cases = [read_dimacs(sat / "uf50-218" / "uf50-01.cnf"),
              read_dimacs(sat / "uuf50-218" / "uuf50-02.cnf"), php(6, 5)]  # fmt: skip
     for cnf in cases:
         runs = []
-        for pure in (False, True):
-            solver = Cdcl(cnf.num_vars, clauses_to_array(cnf.clauses), proof=True, pure=pure,
-                          reduce_first=30, reduce_inc=10)  # fmt: skip
+        for backend in ("c", "numba", "python"):
+            solver = Cdcl(cnf.num_vars, clauses_to_array(cnf.clauses), proof=True,
+                          backend=backend, reduce_first=30, reduce_inc=10)  # fmt: skip
+            assert solver.backend == backend
+            runs.append((solver.solve(), solver.stats, solver.proof_lines()))
+        assert runs[0] == runs[1] == runs[2]
+        assert runs[0][1]["reductions"] > 0 or runs[0][1]["conflicts"] < 30
+
+
+@pytest.mark.slow
+def test_c_and_numba_agree_on_long_searches() -> None:
+    """Thousands of conflicts with reductions, garbage collections and restarts of both
+    kinds: the compiled forms still agree step for step (random 3-SAT at the threshold)."""
+    rng = np.random.default_rng(11)
+    n = 170
+    for restarts in ("glucose", "luby"):
+        clauses = [[int(v) * int(s) for v, s in zip(rng.choice(np.arange(1, n + 1), 3, False),
+                                                    rng.choice([-1, 1], 3), strict=True)]
+                   for _ in range(int(4.26 * n))]  # fmt: skip
+        runs = []
+        for backend in ("c", "numba"):
+            solver = Cdcl(n, clauses, proof=True, backend=backend, restarts=restarts,
+                          reduce_first=300, reduce_inc=100)  # fmt: skip
             runs.append((solver.solve(), solver.stats, solver.proof_lines()))
         assert runs[0] == runs[1]
+        assert runs[0][1]["conflicts"] > 2000 and runs[0][1]["collections"] > 0
+
+
+def test_backend_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert choose_backend() == "c" and choose_backend(pure=True) == "python"
+    monkeypatch.setenv("SATDOKU_CDCL_BACKEND", "numba")
+    assert choose_backend() == "numba" and choose_backend("c") == "c"
+    with pytest.raises(ValueError, match="unknown cdcl backend"):
+        choose_backend("gpu")
+    import satdoku.solvers.cdcl as cdcl
+
+    monkeypatch.delenv("SATDOKU_CDCL_BACKEND")
+    monkeypatch.setattr(cdcl, "native", lambda: None)  # the extension was not built
+    assert choose_backend() == "numba"
+    with pytest.raises(ValueError, match="not built"):
+        choose_backend("c")
+    solver = Cdcl(2, [[1, 2], [-1]])  # the fallback still solves
+    assert solver.backend == "numba" and solver.solve() == ("SAT", [-1, 2])
 
 
 @settings(max_examples=200, deadline=None)
@@ -151,8 +191,10 @@ def test_loading_in_chunks_matches_loading_at_once(monkeypatch: pytest.MonkeyPat
     for chunk in (1 << 18, 7):
         monkeypatch.setattr(cdcl, "_LOAD_CHUNK", chunk)
         for formula in (cnf.clauses, clauses_to_array(cnf.clauses)):
-            solver = Cdcl(cnf.num_vars, formula, proof=True, deadline=Deadline(60))
-            runs.append((solver.solve(Deadline(60)), solver.stats, solver.proof_lines()))
+            for backend in ("numba", "c"):
+                solver = Cdcl(cnf.num_vars, formula, proof=True, deadline=Deadline(60),
+                              backend=backend)  # fmt: skip
+                runs.append((solver.solve(Deadline(60)), solver.stats, solver.proof_lines()))
     assert runs[0][0][0] == "UNSAT" and all(run == runs[0] for run in runs)
 
 
@@ -309,15 +351,15 @@ def test_assumptions_agree_with_minisat_call_after_call(cnf: Cnf, calls: list[li
                 assert set(assumptions) <= set(model)
 
 
-def test_pure_python_kernel_same_search_under_assumptions(public_data: Path) -> None:
+def test_every_backend_same_search_under_assumptions(public_data: Path) -> None:
     cnf = read_dimacs(public_data / "satlib" / "uf50-218" / "uf50-04.cnf")
     runs = []
-    for pure in (False, True):
-        solver = Cdcl(cnf.num_vars, clauses_to_array(cnf.clauses), pure=pure, reduce_first=30,
-                      reduce_inc=10)  # fmt: skip
+    for backend in ("c", "numba", "python"):
+        solver = Cdcl(cnf.num_vars, clauses_to_array(cnf.clauses), backend=backend,
+                      reduce_first=30, reduce_inc=10)  # fmt: skip
         runs.append([(solver.solve(assumptions=a), solver.stats)
                      for a in ([1, -2, 3], [-1, 7], [4, -4], [], [-1, -2, -3, -5])])  # fmt: skip
-    assert runs[0] == runs[1]
+    assert runs[0] == runs[1] == runs[2]
     assert {status for (status, _), _ in runs[0]} == {"SAT", "UNSAT"}
 
 

@@ -1,34 +1,44 @@
-"""CDCL, the fast mode of our SAT solver: the Python driver around :mod:`cdcl_kernel`.
+"""CDCL, the fast mode of our SAT solver: the Python driver around its kernel.
 
 The kernel (1-UIP learning with recursive minimisation, backjumping, EVSIDS, Luby or
-glucose-style restarts, phase saving, LBD-based clause-database reduction) runs over flat int32
-arrays compiled with numba. This driver allocates the arrays, loads the clauses, runs the kernel
-in slices (so the clock can be checked between them: numba code cannot read it), and turns the
-result into a status, a DIMACS model, statistics and a DRUP proof.
+glucose-style restarts, phase saving, LBD-based clause-database reduction, assumptions) exists
+in one readable source, :mod:`satdoku.solvers.cdcl_kernel` (plain Python over flat integer
+arrays), and three runnable forms that make the same decisions in the same order:
 
-``pure=True`` runs the very same kernel source as plain Python (slow, for cross-checks and for
-machines without numba). numba compiles once per machine (``cache=True``); :func:`warm_up`
-loads the compiled code so the first instance of a process does not pay for it.
+* ``c`` — ``satdoku/solvers/_cdcl.c``, a line-by-line C translation built at install time
+  (``setup.py``; module :mod:`satdoku.solvers._cdcl`): no numba or numpy to import, reads
+  Python clause lists directly, reads the clock itself, releases the GIL while searching;
+* ``numba`` — the reference source compiled by numba (``cache=True``: once per machine); the
+  driver runs it in time slices so the clock can be read between them;
+* ``python`` — the reference source run as plain Python (slow; cross-checks, and machines with
+  neither compiler nor numba).
+
+``backend="auto"`` takes the first available (environment variable ``SATDOKU_CDCL_BACKEND``
+overrides). This driver loads the clauses, runs the kernel before a :class:`Deadline`, and
+turns the result into a status, a DIMACS model, statistics and a DRUP proof.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Deadline
 
+if TYPE_CHECKING:
+    import numpy as np
+
 RESTARTS = {"none": 0, "luby": 1, "glucose": 2}
 PHASES = ("negative", "positive")
+BACKENDS = ("auto", "c", "numba", "python")
 _PURE_KERNEL: ModuleType | None = None
-_WARM = False
+_WARM: set[str] = set()
 _NEVER = 2**62
 #: Loading works in chunks of about this many literals (a few ms each), the clock read between.
 _LOAD_CHUNK = 1 << 18
@@ -38,8 +48,43 @@ _SLICE_SECONDS = 0.01
 _FIRST_SLICE_PROPS = 20_000
 
 
+def native() -> ModuleType | None:
+    """The compiled C kernel module, or None when it was not built."""
+    try:
+        from satdoku.solvers import _cdcl  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _cdcl
+
+
+def numba_available() -> bool:
+    return importlib.util.find_spec("numba") is not None
+
+
+def choose_backend(backend: str = "auto", pure: bool = False) -> str:
+    """The backend that will run: ``pure`` forces ``python``; ``auto`` picks c, else numba,
+    else python (``SATDOKU_CDCL_BACKEND`` overrides ``auto``). An explicit backend that is
+    not available is an error, not a silent substitute."""
+    if pure:
+        return "python"
+    if backend == "auto":
+        backend = os.environ.get("SATDOKU_CDCL_BACKEND", "auto")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown cdcl backend {backend!r}; choose from {BACKENDS}")
+    if backend == "auto":
+        if native() is not None:
+            return "c"
+        return "numba" if numba_available() else "python"
+    if backend == "c" and native() is None:
+        raise ValueError("the compiled cdcl kernel is not built (run `make install`)")
+    if backend == "numba" and not numba_available():
+        raise ValueError("numba is not installed")
+    return backend
+
+
 def load_kernel(pure: bool = False) -> ModuleType:
-    """The kernel module: numba-compiled (default) or a pure-Python copy of the same source."""
+    """The reference kernel module: numba-compiled (unless numba is missing or
+    ``SATDOKU_PURE_PYTHON=1``) or, with ``pure=True``, a plain-Python copy of the same source."""
     global _PURE_KERNEL
     if not pure:
         from satdoku.solvers import cdcl_kernel
@@ -56,24 +101,26 @@ def load_kernel(pure: bool = False) -> ModuleType:
     return _PURE_KERNEL
 
 
-def warm_up() -> None:
-    """Load (or compile, the first time on a machine) the numba kernel, outside any timing."""
-    global _WARM
-    if _WARM:
+def warm_up(backend: str = "auto") -> None:
+    """Load the kernel of ``backend`` (for numba: compile it, the first time on a machine)
+    outside any timing."""
+    chosen = choose_backend(backend)
+    if chosen in _WARM:
         return
-    lits = np.array([1, 2, 0, -1, 2, 0, 1, -2, 0, -1, -2, 3, 0, -3, 1, 0], dtype=np.int32)
-    Cdcl(3, lits, proof=True).solve()
-    unsat = np.array([1, 2, 0, -1, 2, 0, 1, -2, 0, -1, -2, 0], dtype=np.int32)
-    Cdcl(2, unsat, proof=True).solve()
-    _WARM = True
+    for formula, num_vars in (([[1, 2], [-1, 2], [1, -2], [-1, -2, 3], [-3, 1]], 3),
+                              ([[1, 2], [-1, 2], [1, -2], [-1, -2]], 2)):  # fmt: skip
+        Cdcl(num_vars, formula, proof=True, backend=chosen).solve(assumptions=[1])
+    _WARM.add(chosen)
 
 
 def _chunks(formula: np.ndarray | Sequence[Sequence[int]]) -> Iterator[np.ndarray]:
     """Flat 0-terminated int32 chunks of whole clauses, about ``_LOAD_CHUNK`` literals each,
     from a flat array or from a list of clauses (converted chunk by chunk)."""
+    import numpy as np
+
     from satdoku.cnf.dimacs_fast import clauses_to_array
 
-    if isinstance(formula, np.ndarray):
+    if not isinstance(formula, (list, tuple)):
         lits = np.ascontiguousarray(formula, dtype=np.int32)
         if lits.shape[0] <= _LOAD_CHUNK:
             yield lits
@@ -91,13 +138,17 @@ def _chunks(formula: np.ndarray | Sequence[Sequence[int]]) -> Iterator[np.ndarra
         yield clauses_to_array(list(formula[first : first + step]))
 
 
-class Cdcl:
-    """One CDCL search over a formula: a flat 0-terminated int32 array of DIMACS literals, or a
-    list of clauses.
+def _remaining(deadline: Deadline | None) -> float | None:
+    return None if deadline is None else deadline.remaining()
 
-    Loading works in chunks; with a ``deadline`` the clock is read between chunks and, once it
-    has passed, loading stops and :meth:`solve` answers TIMEOUT (millions of clauses take a
-    noticeable fraction of a second even compiled)."""
+
+class Cdcl:
+    """One CDCL search over a formula: a list of clauses (DIMACS literals), or a flat
+    0-terminated int32 array (any int32 buffer for the C backend).
+
+    With a ``deadline`` loading reads the clock between chunks of clauses and, once it has
+    passed, stops: :attr:`status` is then TIMEOUT and :meth:`solve` answers TIMEOUT (millions
+    of clauses take a noticeable fraction of a second even compiled)."""
 
     def __init__(
         self,
@@ -111,13 +162,36 @@ class Cdcl:
         reduce_first: int | None = None,
         reduce_inc: int | None = None,
         deadline: Deadline | None = None,
+        backend: str = "auto",
     ) -> None:
         if restarts not in RESTARTS:
             raise ValueError(f"unknown restart policy {restarts!r}; choose from {list(RESTARTS)}")
         if phase not in PHASES:
             raise ValueError(f"unknown phase {phase!r}; choose from {PHASES}")
-        k = self.k = load_kernel(pure)
-        n = self.n = num_vars
+        if deadline is not None and deadline.at is None:
+            deadline = None
+        self.backend = choose_backend(backend, pure)
+        self.n = num_vars
+        self.status = ""
+        if self.backend == "c":
+            from satdoku.solvers.cdcl_kernel import REDUCE_FIRST, REDUCE_INC
+
+            mod = native()
+            assert mod is not None
+            self._native = mod.Kernel(
+                num_vars, RESTARTS[restarts], phase == "negative", decay, proof,
+                REDUCE_FIRST if reduce_first is None else reduce_first,
+                REDUCE_INC if reduce_inc is None else reduce_inc,
+            )  # fmt: skip
+            if self._native.load(formula, _remaining(deadline)):
+                self.status = TIMEOUT
+            elif self._native.status == mod.UNSAT:
+                self.status = UNSAT
+            return
+        import numpy as np
+
+        k = self.k = load_kernel(self.backend == "python")
+        n = num_vars
         self.S = S = np.zeros(k.S_SIZE, dtype=np.int64)
         self.F = F = np.zeros(k.F_SIZE, dtype=np.float64)
         S[k.S_N] = n
@@ -149,14 +223,16 @@ class Cdcl:
         self.woff = np.zeros(2 * n, dtype=np.int64)
         self.wlen = np.zeros(2 * n, dtype=np.int32)
         self.wcap = np.zeros(2 * n, dtype=np.int32)
-        self.status = ""
         self._load(formula, deadline)
 
     def _load(
         self, formula: np.ndarray | Sequence[Sequence[int]], deadline: Deadline | None
     ) -> None:
+        """Twin backends: load chunk by chunk, the clock read in between."""
+        import numpy as np
+
         k, S, n = self.k, self.S, self.n
-        size = formula.shape[0] if isinstance(formula, np.ndarray) else 3 * len(formula)
+        size = 3 * len(formula) if isinstance(formula, (list, tuple)) else len(formula)
         arena = np.zeros(size + size // 2 + 1024, dtype=np.int32)
         mark = np.zeros(n, dtype=np.int64)
         count = np.zeros(2 * n, dtype=np.int64)
@@ -201,12 +277,33 @@ class Cdcl:
             return TIMEOUT, None
         if self.status == UNSAT or (self.status == SAT and not assumptions):
             return self.status, self._model() if self.status == SAT else None
-        k, S = self.k, self.S
-        assumps = self._assumptions(assumptions)
-        if assumps is None:  # an assumption and its negation
+        lits = self._assumptions(assumptions)
+        if lits is None:  # an assumption and its negation
             return UNSAT, None
         if deadline is not None and deadline.at is None:
             deadline = None
+        if self.backend == "c":
+            if deadline is not None and deadline.expired():
+                return TIMEOUT, None
+            code = self._native.solve(lits, _remaining(deadline),
+                                      -1 if max_conflicts is None else max_conflicts)  # fmt: skip
+            status = {10: SAT, 20: UNSAT, 30: "UNSAT_ASSUMED"}.get(code, TIMEOUT)
+        else:
+            status = self._solve_twin(lits, deadline, max_conflicts)
+        if status == "UNSAT_ASSUMED":
+            return UNSAT, None
+        if status in (SAT, UNSAT) and not (status == SAT and assumptions):
+            self.status = status
+        return status, self._model() if status == SAT else None
+
+    def _solve_twin(
+        self, lits: list[int], deadline: Deadline | None, max_conflicts: int | None
+    ) -> str:
+        """numba / Python backends: the search in slices, the clock read in between."""
+        import numpy as np
+
+        k, S = self.k, self.S
+        assumps = np.array(lits, dtype=np.int32)
         k.backtrack(0, self.lval, self.reason, self.trail, self.trail_lim, self.phase,
                     self.heap, self.hpos, self.act, S)  # fmt: skip
         first_conflict = int(S[k.S_CONFLICTS])
@@ -216,9 +313,9 @@ class Cdcl:
             if max_conflicts is not None:
                 conflicts = max_conflicts - (int(S[k.S_CONFLICTS]) - first_conflict)
                 if conflicts <= 0:
-                    return TIMEOUT, None
+                    return TIMEOUT
             if deadline is not None and deadline.expired():
-                return TIMEOUT, None
+                return TIMEOUT
             began = time.perf_counter()
             status, self.arena, self.wpool, self.learnts, self.proof = k.search(
                 self.arena, self.wpool, self.woff, self.wlen, self.wcap, self.lval, self.level,
@@ -227,36 +324,40 @@ class Cdcl:
                 self.toclear, self.stamp, S, self.F, assumps, assumps.shape[0], conflicts, budget,
             )  # fmt: skip
             if status == k.SAT:
-                if not assumptions:
-                    self.status = SAT
-                return SAT, self._model()
+                return SAT
             if status == k.UNSAT:
-                self.status = UNSAT
-                return UNSAT, None
+                return UNSAT
             if status == k.UNSAT_ASSUMED:
-                return UNSAT, None
+                return "UNSAT_ASSUMED"
             if deadline is not None:
                 took = time.perf_counter() - began
                 scale = 4.0 if took <= 0 else min(4.0, max(0.25, _SLICE_SECONDS / took))
                 budget = max(1000, int(budget * scale))
 
-    def _assumptions(self, assumptions: Sequence[int]) -> np.ndarray | None:
-        """Internal literals of the distinct assumptions; None if two contradict."""
+    def _assumptions(self, assumptions: Sequence[int]) -> list[int] | None:
+        """Internal literals (2 * var + sign) of the distinct assumptions; None if two
+        contradict."""
         seen: dict[int, int] = {}
         for d in assumptions:
             if not 0 < abs(d) <= self.n:
                 raise ValueError(f"assumption {d} outside variables 1..{self.n}")
             if seen.setdefault(abs(d), d) != d:
                 return None
-        return np.array([2 * (abs(d) - 1) + (d < 0) for d in seen.values()], dtype=np.int32)
+        return [2 * (abs(d) - 1) + (d < 0) for d in seen.values()]
 
     def _model(self) -> list[int]:
+        if self.backend == "c":
+            return self._native.model()
+        import numpy as np
+
         positive = self.lval[0::2] == 1
         signs = np.where(positive, 1, -1)
         return (signs * np.arange(1, self.n + 1)).tolist()
 
     @property
     def stats(self) -> dict[str, int]:
+        if self.backend == "c":
+            return self._native.stats()
         k, S = self.k, self.S
         return {
             "decisions": int(S[k.S_DECISIONS]),
@@ -271,9 +372,19 @@ class Cdcl:
             "minimised_literals": int(S[k.S_MINIMISED]),
         }
 
+    def _proof_log(self) -> list[int]:
+        """The proof log: tag (1 add, 2 delete), size, DIMACS literals, ... ."""
+        if self.backend == "c":
+            from array import array
+
+            buf = array("i")
+            buf.frombytes(self._native.proof_buffer())
+            return buf.tolist()
+        return self.proof[: int(self.S[self.k.S_PTOP])].tolist()
+
     def proof_lines(self) -> list[str]:
         """The DRUP proof logged so far, as drat-trim text lines (with newlines)."""
-        buf = self.proof[: int(self.S[self.k.S_PTOP])].tolist()
+        buf = self._proof_log()
         lines = []
         pos = 0
         while pos < len(buf):
@@ -285,6 +396,10 @@ class Cdcl:
         return lines
 
     def write_proof(self, path: str | Path) -> None:
+        """Write the DRUP proof (drat-trim text format)."""
+        if self.backend == "c":
+            self._native.write_proof(str(path))
+            return
         with open(path, "w", encoding="ascii") as fh:
             fh.writelines(self.proof_lines())
 

@@ -31,7 +31,8 @@ from __future__ import annotations
 import gc
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from itertools import chain, islice
 from typing import ClassVar, TextIO
@@ -51,6 +52,20 @@ _CHUNK = 8192  # clauses loaded or scanned between two looks at the clock (~5 ms
 
 class _Expired(Exception):
     """Raised inside a long scan of the formula when the deadline has passed."""
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for a while. Loading creates many objects (none
+    cyclic); a collection meanwhile would walk all of them, and every object of the caller
+    too (a pause of a second beside a 36x36 Sudoku's clause lists)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 @dataclass
@@ -100,7 +115,10 @@ class Dpll:
         self.levels: list[tuple[int, bool, int]] = []  # (branch literal, flipped?, trail length)
         self.watches: list[list[int]] = [[] for _ in range(2 * num_vars + 1)]
         self.clauses: list[list[int]] = []  # clauses of three or more literals (watched)
-        self.binaries: list[list[int]] = []  # two-literal clauses, also kept as implications
+        # two-literal clauses, flat (a1, b1, a2, b2, ...): one list, not one object per clause
+        # (a Sudoku's millions of binary clauses would cost seconds of allocation and garbage
+        # collection); propagation uses them as implications
+        self.binaries: list[int] = []
         # implied[lit]: literals that become true as soon as ``lit`` is false (binary clauses)
         self.implied: list[list[int]] = [[] for _ in range(2 * num_vars + 1)]
         self.activity = [0.0] * (num_vars + 1)
@@ -111,9 +129,7 @@ class Dpll:
         units: list[int] = []
         kept = self.clauses
         occurrences: Counter[int] = Counter()
-        gc_was_on = gc.isenabled()
-        gc.disable()  # thousands of small lists, none cyclic: collections here are pure waste
-        try:
+        with gc_paused():
             source = iter(clauses)
             while chunk := list(islice(source, _CHUNK)):
                 if deadline is not None and deadline.expired():
@@ -122,16 +138,13 @@ class Dpll:
                 first_long, first_binary = len(kept), len(self.binaries)
                 self._load_chunk(chunk, units)
                 # initial VSIDS scores: how often each variable occurs
-                occurrences.update(map(abs, chain(*kept[first_long:],
-                                                   *self.binaries[first_binary:])))
+                occurrences.update(map(abs, chain(*kept[first_long:])))
+                occurrences.update(map(abs, self.binaries[first_binary:]))
             activity = self.activity
             for var, count in occurrences.items():
                 activity[var] += count
             for lit in units:
                 activity[abs(lit)] += 1.0
-        finally:
-            if gc_was_on:
-                gc.enable()
         self.units = units
 
     def _load_chunk(self, chunk: list[Iterable[int]], units: list[int]) -> None:
@@ -156,7 +169,7 @@ class Dpll:
             if size == 2:
                 self.implied[clause[0]].append(clause[1])
                 self.implied[clause[1]].append(clause[0])
-                self.binaries.append(clause)
+                self.binaries += clause
             elif size > 2:
                 watches[clause[0]].append(len(kept))
                 watches[clause[1]].append(len(kept))
@@ -229,7 +242,8 @@ class Dpll:
         """The unassigned literals of every clause not yet satisfied (one scan of the formula;
         the clock is read between chunks, :class:`_Expired` raised once the deadline passed)."""
         value, deadline = self.value, self._deadline
-        source = chain(self.binaries, self.clauses)
+        pairs = self.binaries
+        source = chain((pairs[i : i + 2] for i in range(0, len(pairs), 2)), self.clauses)
         while chunk := list(islice(source, _CHUNK)):
             if deadline is not None and deadline.expired():
                 raise _Expired
@@ -360,7 +374,8 @@ class Dpll:
             return TIMEOUT, None
         self._deadline = deadline
         try:
-            return self._search(deadline, max_decisions)
+            with gc_paused():
+                return self._search(deadline, max_decisions)
         except _Expired:
             return TIMEOUT, None
         finally:

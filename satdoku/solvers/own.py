@@ -19,7 +19,7 @@ from satdoku.solvers.base import ERROR, UNSAT, Deadline, Result
 _HERE = Path(__file__).resolve().parent
 _SOURCES = {
     "dpll": ("dpll.py",),
-    "cdcl": ("cdcl.py", "cdcl_kernel.py"),
+    "cdcl": ("cdcl.py", "cdcl_kernel.py", "_cdcl.c"),
 }
 
 
@@ -72,7 +72,7 @@ class DpllSolver:
         self, cnf: Cnf, deadline: Deadline | float | None = None, proof_path: str | None = None
     ) -> Result:
         """Decide ``cnf`` before ``deadline`` (loading the clauses included)."""
-        from satdoku.solvers.dpll import Dpll
+        from satdoku.solvers.dpll import Dpll, gc_paused
 
         deadline = as_deadline(deadline)
         opts = self.options
@@ -80,17 +80,18 @@ class DpllSolver:
         built = start
         proof = open(proof_path, "w", encoding="ascii") if proof_path else None  # noqa: SIM115
         try:
-            solver = Dpll(
-                cnf.num_vars,
-                cnf.clauses,
-                opts["heuristic"],
-                pure_literals=opts["pure_literals"],
-                seed=opts["seed"],
-                proof=proof,
-                deadline=deadline,
-            )
-            built = time.perf_counter()
-            status, model = solver.solve(deadline, opts["max_decisions"])
+            with gc_paused():  # no collection between loading and search either
+                solver = Dpll(
+                    cnf.num_vars,
+                    cnf.clauses,
+                    opts["heuristic"],
+                    pure_literals=opts["pure_literals"],
+                    seed=opts["seed"],
+                    proof=proof,
+                    deadline=deadline,
+                )
+                built = time.perf_counter()
+                status, model = solver.solve(deadline, opts["max_decisions"])
         except Exception as exc:  # a solver bug must not take the whole shard down
             return Result(
                 ERROR,

@@ -1,22 +1,22 @@
 /* The CDCL kernel of satdoku's cdcl solver, compiled at install time (setup.py builds it as
  * the extension module satdoku.solvers._cdcl).
  *
- * This is a line-by-line translation of satdoku/solvers/cdcl_kernel.py, the readable reference
- * (which also runs under numba, or as plain Python when neither compiled form is available).
- * Both make the same decisions in the same order: tests run them side by side and compare
- * statistics and proofs step for step. Read the Python file for the algorithm; comments here
- * only note what is C-specific.
+ * This is a function-by-function translation of satdoku/solvers/cdcl_kernel.py, the readable
+ * reference (which also runs under numba, or as plain Python when neither compiled form is
+ * available). Both make the same decisions in the same order: tests run them side by side and
+ * compare statistics and proofs step for step. Read the Python file for the algorithm;
+ * comments here only note what is C-specific.
  *
- * C-specific: watch lists are one growable vector per literal instead of segments of one pool;
- * the arena and the other buffers grow with realloc; the search reads the clock itself
- * (CLOCK_MONOTONIC, the clock of Python's time.perf_counter) every few thousand watch visits,
- * so no slicing is needed; clause loading takes Python lists (or any buffer of int32 DIMACS
- * literals) directly and reads the clock between chunks; the GIL is released while searching.
+ * C-specific: watch and implication lists are growable vectors per literal instead of
+ * segments of one pool; the arena and the other buffers grow with realloc; the search reads
+ * the clock itself (CLOCK_MONOTONIC, the clock of Python's time.perf_counter) every few
+ * thousand watch visits, so no slicing is needed; clause loading takes Python lists (or any
+ * buffer of int32 DIMACS literals) directly and reads the clock between chunks; the GIL is
+ * released while searching.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,26 +34,34 @@
 #define RESTART_NONE 0
 #define RESTART_LUBY 1
 #define RESTART_GLUCOSE 2
-#define LUBY_UNIT 100
-#define LBDQ_LEN 50
-#define GLUCOSE_K 0.8
-#define REDUCE_FIRST 2000
-#define REDUCE_INC 300
+#define NO_REASON (-1)
+#define NO_CONFLICT (-1)
+#define BINARY_CONFLICT (-2)
+#define OUT_OF_MEMORY (-3)
+
+/* tunable policy parameters, in the order of the Python kernel's P_* constants */
+enum {
+    P_LUBY_UNIT, P_LBDQ_LEN, P_GLUCOSE_K_PCT, P_BLOCK_R_PCT, P_TRAILQ_LEN, P_BLOCK_MIN,
+    P_REDUCE_FIRST, P_REDUCE_INC, P_KEEP_LBD, P_SIZE
+};
+static const int64_t DEFAULTS[P_SIZE] = {100, 50, 80, 140, 5000, 10000, 2000, 300, 2};
 
 #define CLOCK_EVERY 20000 /* watch visits between two looks at the clock (well under 1 ms) */
 #define LOAD_CHUNK 65536  /* clauses loaded between two looks at the clock */
+#define MAX_WINDOW 65536
 
 typedef struct {
-    int32_t *data; /* (cref, blocker) pairs */
-    int32_t len;   /* pairs in use */
-    int32_t cap;   /* pairs allocated */
-} WatchList;
+    int32_t *data;
+    int32_t len; /* entries in use (an entry is 2 ints for watches, 1 for implications) */
+    int32_t cap; /* entries allocated */
+} Vec;
 
 typedef struct {
     PyObject_HEAD
     int32_t n;
-    int error; /* an allocation failed: the solver is unusable */
+    int error;  /* an allocation failed: the solver is unusable */
     int status; /* UNSAT once the formula is refuted at level 0, else UNKNOWN */
+    int64_t P[P_SIZE];
     /* assignment */
     int8_t *lval;
     int32_t *level, *reason, *trail, *trail_lim;
@@ -64,34 +72,37 @@ typedef struct {
     double var_inc, decay;
     int32_t *heap, *hpos;
     int64_t heap_size;
-    /* clauses */
+    /* clauses: long ones (3+ literals) in the arena, watched; binary ones only as
+     * implications: bins[l] lists the literals that must be true once l is false */
     int32_t *arena;
     int64_t atop, acap, wasted;
-    WatchList *watches;
+    Vec *watches, *bins;
     int32_t *learnts;
     int64_t nlearnts, learnts_cap;
+    int32_t confl_a, confl_b; /* the binary clause of a BINARY_CONFLICT */
     /* conflict analysis */
     int8_t *seen;
     int32_t *out, *stack, *toclear;
     int64_t *stamp;
     int64_t stamp_mark;
-    int64_t *mark; /* loading: duplicate / tautology check */
+    /* loading */
+    int64_t *mark;
     int64_t loaded;
     int32_t *tmp;
-    int empty_logged; /* the proof holds the empty clause found while loading */
+    int empty_logged;
     /* proof */
     int proof_on;
     int32_t *proof;
     int64_t ptop, pcap;
     /* policies */
     int restart_mode;
-    int64_t reduce_first, reduce_inc, next_reduce;
-    double lbd_sum, lbdq_sum;
-    double lbdq[LBDQ_LEN];
-    int64_t lbdq_n, lbdq_head, luby_i, since_restart;
+    int64_t next_reduce, luby_i, since_restart;
+    int64_t lbd_sum; /* over all conflicts */
+    int64_t *lbdq, lbdq_n, lbdq_head, lbdq_sum; /* recent LBDs */
+    int64_t *trailq, trailq_n, trailq_head, trailq_sum; /* recent trail sizes */
     /* statistics */
     int64_t conflicts, decisions, props, restarts, learnt, max_level, deleted, reduces;
-    int64_t collects, minimised;
+    int64_t collects, minimised, blocked;
     /* clock */
     double deadline; /* CLOCK_MONOTONIC seconds; <0: none */
     int64_t ticks, next_check;
@@ -118,6 +129,19 @@ static int grow(void **ptr, int64_t *cap, int64_t need, size_t item) {
     return 0;
 }
 
+/* Room for ``extra`` more entries of ``width`` ints in a vector. */
+static int vec_reserve(Vec *v, int64_t extra, int width) {
+    int64_t need = (int64_t)v->len + extra;
+    if (need <= v->cap) return 0;
+    int64_t cap = v->cap < 2 ? 4 : 2 * (int64_t)v->cap;
+    if (cap < need) cap = need;
+    int32_t *d = realloc(v->data, (size_t)cap * width * sizeof(int32_t));
+    if (!d) return -1;
+    v->data = d;
+    v->cap = (int32_t)cap;
+    return 0;
+}
+
 /* --- proof ----------------------------------------------------------------------------------- */
 static int proof_log(Kernel *k, int32_t tag, const int32_t *lits, int64_t count) {
     if (grow((void **)&k->proof, &k->pcap, k->ptop + count + 2, sizeof(int32_t))) return -1;
@@ -129,19 +153,22 @@ static int proof_log(Kernel *k, int32_t tag, const int32_t *lits, int64_t count)
     return 0;
 }
 
-/* --- watches --------------------------------------------------------------------------------- */
+/* --- watches and implications ---------------------------------------------------------------- */
 static inline int watch_push(Kernel *k, int32_t lit, int32_t cref, int32_t blocker) {
-    WatchList *w = &k->watches[lit];
-    if (w->len == w->cap) {
-        int32_t cap = w->cap < 2 ? 4 : 2 * w->cap;
-        int32_t *d = realloc(w->data, (size_t)cap * 2 * sizeof(int32_t));
-        if (!d) return -1;
-        w->data = d;
-        w->cap = cap;
-    }
+    Vec *w = &k->watches[lit];
+    if (w->len == w->cap && vec_reserve(w, 1, 2)) return -1;
     w->data[2 * w->len] = cref;
     w->data[2 * w->len + 1] = blocker;
     w->len++;
+    return 0;
+}
+
+static inline int bin_push(Kernel *k, int32_t a, int32_t b) {
+    Vec *x = &k->bins[a], *y = &k->bins[b];
+    if (x->len == x->cap && vec_reserve(x, 1, 1)) return -1;
+    x->data[x->len++] = b;
+    if (y->len == y->cap && vec_reserve(y, 1, 1)) return -1;
+    y->data[y->len++] = a;
     return 0;
 }
 
@@ -212,26 +239,52 @@ static inline void bump(Kernel *k, int32_t v) {
 }
 
 /* --- assignment, propagation, backtracking -------------------------------------------------- */
-static inline void enqueue(Kernel *k, int32_t lit, int32_t cref) {
+static inline void enqueue(Kernel *k, int32_t lit, int32_t reason) {
     k->lval[lit] = 1;
     k->lval[lit ^ 1] = -1;
     int32_t v = lit >> 1;
     k->level[v] = (int32_t)k->dl;
-    k->reason[v] = cref;
+    k->reason[v] = reason;
     k->trail[k->trail_size++] = lit;
 }
 
-/* Returns the conflicting cref, -1 for none, -2 when out of memory. */
+/* A binary reason is stored as -2 - (the other, false, literal). */
+static inline int32_t binary_reason(int32_t other) { return -2 - other; }
+
+/* Returns a conflicting cref, NO_CONFLICT, BINARY_CONFLICT (clause in confl_a, confl_b) or
+ * OUT_OF_MEMORY. */
 static int32_t propagate(Kernel *k) {
-    int32_t confl = -1;
-    int64_t props = 0;
     int8_t *lval = k->lval;
     int32_t *arena = k->arena;
-    while (k->qhead < k->trail_size && confl < 0) {
+    int64_t props = 0;
+    int32_t confl = NO_CONFLICT;
+    while (k->qhead < k->trail_size) {
         int32_t p = k->trail[k->qhead++];
         props++;
         int32_t fl = p ^ 1;
-        WatchList *ws = &k->watches[fl];
+        /* binary clauses (fl or other): implications first */
+        Vec *bl = &k->bins[fl];
+        int32_t *b = bl->data;
+        int32_t nb = bl->len;
+        for (int32_t i = 0; i < nb; i++) {
+            int32_t other = b[i];
+            int8_t val = lval[other];
+            if (val == 1) continue;
+            if (val == -1) {
+                k->confl_a = fl;
+                k->confl_b = other;
+                confl = BINARY_CONFLICT;
+                break;
+            }
+            enqueue(k, other, binary_reason(fl));
+        }
+        k->ticks += nb;
+        if (confl != NO_CONFLICT) {
+            k->qhead = k->trail_size;
+            break;
+        }
+        /* long clauses watching fl */
+        Vec *ws = &k->watches[fl];
         int32_t n = ws->len;
         int32_t *w = ws->data;
         int32_t i = 0, j = 0;
@@ -244,18 +297,6 @@ static int32_t propagate(Kernel *k) {
                 w[2 * j] = cref;
                 w[2 * j + 1] = blocker;
                 j++;
-                continue;
-            }
-            int32_t size = arena[cref];
-            if (size == 2) {
-                w[2 * j] = cref;
-                w[2 * j + 1] = blocker;
-                j++;
-                if (lval[blocker] == -1) {
-                    confl = cref;
-                    break;
-                }
-                enqueue(k, blocker, cref);
                 continue;
             }
             if (arena[cref + 1] & DELETED) continue;
@@ -271,6 +312,7 @@ static int32_t propagate(Kernel *k) {
                 j++;
                 continue;
             }
+            int32_t size = arena[cref];
             int moved = 0;
             for (int32_t m = 2; m < size; m++) {
                 int32_t lit = c[m];
@@ -280,7 +322,7 @@ static int32_t propagate(Kernel *k) {
                     /* lit != fl, so this never reallocates the list being walked */
                     if (watch_push(k, lit, cref, first)) {
                         ws->len = n; /* keep the list whole; the caller reports the error */
-                        return -2;
+                        return OUT_OF_MEMORY;
                     }
                     moved = 1;
                     break;
@@ -296,7 +338,7 @@ static int32_t propagate(Kernel *k) {
             }
             enqueue(k, first, cref);
         }
-        if (confl >= 0) {
+        if (confl != NO_CONFLICT) {
             while (i < n) {
                 w[2 * j] = w[2 * i];
                 w[2 * j + 1] = w[2 * i + 1];
@@ -306,6 +348,7 @@ static int32_t propagate(Kernel *k) {
             k->qhead = k->trail_size;
         }
         ws->len = j;
+        if (confl != NO_CONFLICT) break;
     }
     k->props += props;
     return confl;
@@ -319,7 +362,7 @@ static void backtrack(Kernel *k, int64_t to_level) {
         int32_t v = lit >> 1;
         k->lval[lit] = 0;
         k->lval[lit ^ 1] = 0;
-        k->reason[v] = -1;
+        k->reason[v] = NO_REASON;
         k->phase[v] = (int8_t)(lit & 1);
         heap_insert(k, v);
     }
@@ -329,22 +372,36 @@ static void backtrack(Kernel *k, int64_t to_level) {
 }
 
 /* --- conflict analysis ----------------------------------------------------------------------- */
+/* The literals of a reason or conflict: an arena clause, or a binary clause in pair[]. */
+static inline const int32_t *clause_lits(Kernel *k, int32_t ref, int32_t implied,
+                                         int32_t *pair, int32_t *size) {
+    if (ref >= 0) {
+        *size = k->arena[ref];
+        return k->arena + ref + HDR;
+    }
+    pair[0] = implied;
+    pair[1] = -2 - ref;
+    *size = 2;
+    return pair;
+}
+
 static int lit_redundant(Kernel *k, int32_t p, uint32_t abstract, int64_t *ntoclear) {
-    int32_t *arena = k->arena, *reason = k->reason, *level = k->level, *stack = k->stack;
+    int32_t *reason = k->reason, *level = k->level, *stack = k->stack;
     int32_t *toclear = k->toclear;
     int8_t *seen = k->seen;
     int64_t top = *ntoclear, n = *ntoclear;
     int64_t sp = 0;
+    int32_t pair[2];
     stack[sp++] = p;
     while (sp > 0) {
         int32_t q = stack[--sp];
-        int32_t cref = reason[q >> 1];
-        int32_t size = arena[cref];
+        int32_t size;
+        const int32_t *c = clause_lits(k, reason[q >> 1], q ^ 1, pair, &size);
         for (int32_t i = 0; i < size; i++) {
-            int32_t lit = arena[cref + HDR + i];
+            int32_t lit = c[i];
             int32_t v = lit >> 1;
             if (v == (q >> 1) || seen[v] || level[v] == 0) continue;
-            if (reason[v] >= 0 && (abstract & (1u << (level[v] & 31))) != 0) {
+            if (reason[v] != NO_REASON && (abstract & (1u << (level[v] & 31))) != 0) {
                 seen[v] = 1;
                 stack[sp++] = lit;
                 toclear[n++] = lit;
@@ -361,7 +418,7 @@ static int lit_redundant(Kernel *k, int32_t p, uint32_t abstract, int64_t *ntocl
 
 /* 1-UIP learning with minimisation into k->out; returns the size, sets *back and *lbd. */
 static int64_t analyze(Kernel *k, int32_t confl, int64_t *back, int64_t *lbd_out) {
-    int32_t *arena = k->arena, *level = k->level, *reason = k->reason, *trail = k->trail;
+    int32_t *level = k->level, *reason = k->reason, *trail = k->trail;
     int32_t *out = k->out;
     int8_t *seen = k->seen;
     int64_t dl = k->dl;
@@ -369,11 +426,21 @@ static int64_t analyze(Kernel *k, int32_t confl, int64_t *back, int64_t *lbd_out
     int32_t p = -1;
     int64_t size = 1;
     int64_t idx = k->trail_size - 1;
-    int32_t cref = confl;
+    int32_t pair[2];
+    int32_t csize;
+    const int32_t *c;
+    if (confl == BINARY_CONFLICT) {
+        pair[0] = k->confl_a;
+        pair[1] = k->confl_b;
+        c = pair;
+        csize = 2;
+    } else {
+        c = k->arena + confl + HDR;
+        csize = k->arena[confl];
+    }
     for (;;) {
-        int32_t csize = arena[cref];
         for (int32_t i = 0; i < csize; i++) {
-            int32_t q = arena[cref + HDR + i];
+            int32_t q = c[i];
             int32_t v = q >> 1;
             if (p >= 0 && v == (p >> 1)) continue;
             if (seen[v] == 0 && level[v] > 0) {
@@ -388,10 +455,10 @@ static int64_t analyze(Kernel *k, int32_t confl, int64_t *back, int64_t *lbd_out
         while (seen[trail[idx] >> 1] == 0) idx--;
         p = trail[idx];
         idx--;
-        cref = reason[p >> 1];
         seen[p >> 1] = 0;
         pathc--;
         if (pathc <= 0) break;
+        c = clause_lits(k, reason[p >> 1], p, pair, &csize);
     }
     out[0] = p ^ 1;
     uint32_t abstract = 0;
@@ -402,11 +469,8 @@ static int64_t analyze(Kernel *k, int32_t confl, int64_t *back, int64_t *lbd_out
     int64_t before = size;
     for (int64_t i = 1; i < size; i++) {
         int32_t lit = out[i];
-        if (reason[lit >> 1] < 0) {
+        if (reason[lit >> 1] == NO_REASON || !lit_redundant(k, lit, abstract, &ntoclear))
             out[j++] = lit;
-        } else if (!lit_redundant(k, lit, abstract, &ntoclear)) {
-            out[j++] = lit;
-        }
     }
     size = j;
     k->minimised += before - size;
@@ -475,7 +539,7 @@ static int reduce_db(Kernel *k) {
     for (int64_t idx = 0; idx < n; idx++) {
         if (removed >= limit) break;
         int32_t cref = k->learnts[items[idx].index];
-        if (arena[cref + 2] <= 2) continue;
+        if (arena[cref + 2] <= k->P[P_KEEP_LBD]) continue;
         int32_t first = arena[cref + HDR];
         if (k->lval[first] == 1 && k->reason[first >> 1] == cref) continue;
         arena[cref + 1] |= DELETED;
@@ -506,7 +570,7 @@ static int collect_garbage(Kernel *k) {
     if (!out) return -1;
     int32_t *arena = k->arena;
     for (int64_t lit = 0; lit < 2 * (int64_t)k->n; lit++) { /* drop watches of deleted */
-        WatchList *w = &k->watches[lit];
+        Vec *w = &k->watches[lit];
         int32_t j = 0;
         for (int32_t i = 0; i < w->len; i++) {
             int32_t cref = w->data[2 * i];
@@ -532,7 +596,7 @@ static int collect_garbage(Kernel *k) {
         if (k->reason[v] >= 0) k->reason[v] = arena[k->reason[v] + 2];
     }
     for (int64_t lit = 0; lit < 2 * (int64_t)k->n; lit++) {
-        WatchList *w = &k->watches[lit];
+        Vec *w = &k->watches[lit];
         for (int32_t i = 0; i < w->len; i++) w->data[2 * i] = arena[w->data[2 * i] + 2];
     }
     for (int64_t i = 0; i < k->nlearnts; i++) k->learnts[i] = arena[k->learnts[i] + 2];
@@ -546,10 +610,28 @@ static int collect_garbage(Kernel *k) {
 }
 
 /* --- loading --------------------------------------------------------------------------------- */
+/* Loading works in two passes: clauses are normalised into the arena (long ones) and a staging
+ * list of pairs (binary ones), counting per literal; then every list is sized once and filled
+ * in input order (what attaching clause by clause would give, without the reallocations). */
+typedef struct {
+    int32_t *pairs;
+    int64_t npairs, cap;
+    int64_t first_cref; /* long clauses from here on are not attached yet */
+} Staging;
+
 /* One clause of DIMACS literals (already range-checked): normalise and store it. */
-static int load_clause(Kernel *k, const int32_t *dimacs, int64_t count) {
+static int load_clause(Kernel *k, Staging *st, const int32_t *dimacs, int64_t count) {
     int64_t clause_no = ++k->loaded;
     int64_t size = 0;
+    if (count == 2 && dimacs[0] != dimacs[1] && dimacs[0] != -dimacs[1]) {
+        /* the bulk of a Sudoku: no repeated literal, no tautology, nothing to mark */
+        for (int64_t i = 0; i < 2; i++) {
+            int32_t d = dimacs[i];
+            k->tmp[i] = 2 * ((d < 0 ? -d : d) - 1) + (d < 0 ? 1 : 0);
+        }
+        size = 2;
+        count = 0;
+    }
     for (int64_t i = 0; i < count; i++) {
         int32_t d = dimacs[i];
         int32_t v = (d < 0 ? -d : d) - 1;
@@ -568,13 +650,55 @@ static int load_clause(Kernel *k, const int32_t *dimacs, int64_t count) {
         if (k->lval[lit] == -1)
             k->status = UNSAT;
         else if (k->lval[lit] == 0)
-            enqueue(k, lit, -1);
+            enqueue(k, lit, NO_REASON);
         return 0;
     }
-    int32_t cref = add_clause(k, k->tmp, size, 0, 0);
-    if (cref < 0) return -1;
-    if (watch_push(k, k->tmp[0], cref, k->tmp[1])) return -1;
-    if (watch_push(k, k->tmp[1], cref, k->tmp[0])) return -1;
+    if (size == 2) {
+        if (grow((void **)&st->pairs, &st->cap, 2 * st->npairs + 2, sizeof(int32_t))) return -1;
+        st->pairs[2 * st->npairs] = k->tmp[0];
+        st->pairs[2 * st->npairs + 1] = k->tmp[1];
+        st->npairs++;
+        return 0;
+    }
+    return add_clause(k, k->tmp, size, 0, 0) < 0 ? -1 : 0;
+}
+
+/* Attach what load_clause staged: size every list once, then fill it. */
+static int attach_staged(Kernel *k, Staging *st) {
+    int64_t nlits = 2 * (int64_t)k->n;
+    int32_t *count = calloc((size_t)(2 * nlits + 1), sizeof(int32_t));
+    if (!count) return -1;
+    int32_t *bcount = count + nlits;
+    for (int64_t i = 0; i < 2 * st->npairs; i++) bcount[st->pairs[i]]++;
+    for (int64_t cref = st->first_cref; cref < k->atop; cref += HDR + k->arena[cref]) {
+        count[k->arena[cref + HDR]]++;
+        count[k->arena[cref + HDR + 1]]++;
+    }
+    for (int64_t lit = 0; lit < nlits; lit++) {
+        if ((count[lit] && vec_reserve(&k->watches[lit], count[lit], 2)) ||
+            (bcount[lit] && vec_reserve(&k->bins[lit], bcount[lit], 1))) {
+            free(count);
+            return -1;
+        }
+    }
+    free(count);
+    for (int64_t i = 0; i < st->npairs; i++) {
+        int32_t a = st->pairs[2 * i], b = st->pairs[2 * i + 1];
+        k->bins[a].data[k->bins[a].len++] = b;
+        k->bins[b].data[k->bins[b].len++] = a;
+    }
+    for (int64_t cref = st->first_cref; cref < k->atop; cref += HDR + k->arena[cref]) {
+        int32_t a = k->arena[cref + HDR], b = k->arena[cref + HDR + 1];
+        Vec *wa = &k->watches[a], *wb = &k->watches[b];
+        wa->data[2 * wa->len] = (int32_t)cref;
+        wa->data[2 * wa->len + 1] = b;
+        wa->len++;
+        wb->data[2 * wb->len] = (int32_t)cref;
+        wb->data[2 * wb->len + 1] = a;
+        wb->len++;
+    }
+    st->npairs = 0;
+    st->first_cref = k->atop;
     return 0;
 }
 
@@ -597,10 +721,11 @@ static int64_t luby(int64_t i) {
 /* Returns SAT / UNSAT / UNSAT_ASSUMED / UNKNOWN (deadline or conflict budget), -1 on error. */
 static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t max_conflicts) {
     int64_t conflicts_at_start = k->conflicts;
+    int64_t *P = k->P;
     for (;;) {
         int32_t confl = propagate(k);
-        if (confl == -2) return -1;
-        if (confl >= 0) {
+        if (confl == OUT_OF_MEMORY) return -1;
+        if (confl != NO_CONFLICT) {
             k->conflicts++;
             k->since_restart++;
             if (k->dl == 0) {
@@ -608,13 +733,33 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
                 k->status = UNSAT;
                 return UNSAT;
             }
+            if (k->dl == 1 && nassumps > 0) return UNSAT_ASSUMED;
+            /* glucose: block a restart while the trail is much longer than usual */
+            if (k->restart_mode == RESTART_GLUCOSE) {
+                int64_t len = P[P_TRAILQ_LEN];
+                if (k->trailq_n == len) k->trailq_sum -= k->trailq[k->trailq_head];
+                else k->trailq_n++;
+                k->trailq[k->trailq_head] = k->trail_size;
+                k->trailq_sum += k->trail_size;
+                k->trailq_head = (k->trailq_head + 1) % len;
+                if (k->conflicts > P[P_BLOCK_MIN] && k->lbdq_n == P[P_LBDQ_LEN] &&
+                    k->trailq_n == len &&
+                    100 * k->trail_size * len > P[P_BLOCK_R_PCT] * k->trailq_sum) {
+                    k->lbdq_n = 0;
+                    k->lbdq_sum = 0;
+                    k->blocked++;
+                }
+            }
             int64_t back, lbd;
             int64_t size = analyze(k, confl, &back, &lbd);
             backtrack(k, back);
             if (k->proof_on && proof_log(k, 1, k->out, size)) return -1;
             k->learnt++;
             if (size == 1) {
-                enqueue(k, k->out[0], -1);
+                enqueue(k, k->out[0], NO_REASON);
+            } else if (size == 2) {
+                if (bin_push(k, k->out[0], k->out[1])) return -1;
+                enqueue(k, k->out[0], binary_reason(k->out[1]));
             } else {
                 int32_t cref = add_clause(k, k->out, size, 1, lbd);
                 if (cref < 0) return -1;
@@ -626,33 +771,34 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
                 enqueue(k, k->out[0], cref);
             }
             k->var_inc /= k->decay;
-            k->lbd_sum += (double)lbd;
-            if (k->lbdq_n == LBDQ_LEN)
-                k->lbdq_sum -= k->lbdq[k->lbdq_head];
-            else
-                k->lbdq_n++;
-            k->lbdq[k->lbdq_head] = (double)lbd;
-            k->lbdq_sum += (double)lbd;
-            k->lbdq_head = (k->lbdq_head + 1) % LBDQ_LEN;
+            k->lbd_sum += lbd;
+            int64_t qlen = P[P_LBDQ_LEN];
+            if (k->lbdq_n == qlen) k->lbdq_sum -= k->lbdq[k->lbdq_head];
+            else k->lbdq_n++;
+            k->lbdq[k->lbdq_head] = lbd;
+            k->lbdq_sum += lbd;
+            k->lbdq_head = (k->lbdq_head + 1) % qlen;
             continue;
         }
         int restart = 0;
         if (k->restart_mode == RESTART_LUBY) {
-            restart = k->since_restart >= LUBY_UNIT * luby(k->luby_i);
+            restart = k->since_restart >= P[P_LUBY_UNIT] * luby(k->luby_i);
         } else if (k->restart_mode == RESTART_GLUCOSE) {
-            restart = k->lbdq_n == LBDQ_LEN &&
-                      (k->lbdq_sum / LBDQ_LEN * GLUCOSE_K > k->lbd_sum / (double)k->conflicts);
+            /* recent average LBD * K > global average, in integers */
+            restart = k->lbdq_n == P[P_LBDQ_LEN] &&
+                      k->lbdq_sum * P[P_GLUCOSE_K_PCT] * k->conflicts >
+                          100 * k->lbd_sum * P[P_LBDQ_LEN];
         }
         if (restart) {
-            backtrack(k, 0);
+            backtrack(k, nassumps > 0 ? 1 : 0); /* keep the assumptions' level */
             k->restarts++;
             k->luby_i++;
             k->since_restart = 0;
             k->lbdq_n = 0;
-            k->lbdq_sum = 0.0;
+            k->lbdq_sum = 0;
         }
         if (k->conflicts >= k->next_reduce) {
-            k->next_reduce = k->conflicts + k->reduce_first + (k->reduces + 1) * k->reduce_inc;
+            k->next_reduce = k->conflicts + P[P_REDUCE_FIRST] + (k->reduces + 1) * P[P_REDUCE_INC];
             if (reduce_db(k)) return -1;
             if (k->wasted * 2 > k->atop && collect_garbage(k)) return -1;
         }
@@ -661,26 +807,23 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
             k->next_check = k->ticks + CLOCK_EVERY;
             if (now_seconds() >= k->deadline) return UNKNOWN;
         }
-        int32_t nxt = -1;
-        while (k->dl < nassumps) {
-            int32_t p = assumps[k->dl];
-            if (k->lval[p] == 1) {
-                k->trail_lim[k->dl] = (int32_t)k->trail_size;
-                k->dl++;
-            } else if (k->lval[p] == -1) {
-                return UNSAT_ASSUMED;
-            } else {
-                nxt = p;
-                break;
+        if (k->dl == 0 && nassumps > 0) {
+            /* all assumptions at once, on decision level 1 */
+            k->trail_lim[0] = (int32_t)k->trail_size;
+            k->dl = 1;
+            for (int64_t i = 0; i < nassumps; i++) {
+                int32_t p = assumps[i];
+                if (k->lval[p] == -1) return UNSAT_ASSUMED;
+                if (k->lval[p] == 0) enqueue(k, p, NO_REASON);
             }
+            continue;
         }
-        if (nxt < 0) {
-            while (k->heap_size > 0) {
-                int32_t v = heap_pop(k);
-                if (k->lval[2 * v] == 0) {
-                    nxt = 2 * v + k->phase[v];
-                    break;
-                }
+        int32_t nxt = -1;
+        while (k->heap_size > 0) {
+            int32_t v = heap_pop(k);
+            if (k->lval[2 * v] == 0) {
+                nxt = 2 * v + k->phase[v];
+                break;
             }
         }
         if (nxt < 0) return SAT;
@@ -688,18 +831,20 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
         k->trail_lim[k->dl] = (int32_t)k->trail_size;
         k->dl++;
         if (k->dl > k->max_level) k->max_level = k->dl;
-        enqueue(k, nxt, -1);
+        enqueue(k, nxt, NO_REASON);
     }
 }
 
 /* --- the Python type ------------------------------------------------------------------------- */
 static void Kernel_free_buffers(Kernel *k) {
-    if (k->watches) {
-        for (int64_t i = 0; i < 2 * (int64_t)k->n; i++) free(k->watches[i].data);
+    for (int64_t i = 0; i < 2 * (int64_t)k->n; i++) {
+        if (k->watches) free(k->watches[i].data);
+        if (k->bins) free(k->bins[i].data);
     }
-    void *bufs[] = {k->lval, k->level, k->reason, k->trail, k->trail_lim, k->phase, k->act,
-                    k->heap, k->hpos, k->arena, k->watches, k->learnts, k->seen, k->out,
-                    k->stack, k->toclear, k->stamp, k->mark, k->tmp, k->proof};
+    void *bufs[] = {k->lval,  k->level, k->reason, k->trail,  k->trail_lim, k->phase,
+                    k->act,   k->heap,  k->hpos,   k->arena,  k->watches,   k->bins,
+                    k->learnts, k->seen, k->out,   k->stack,  k->toclear,   k->stamp,
+                    k->mark,  k->tmp,   k->proof,  k->lbdq,   k->trailq};
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) free(bufs[i]);
 }
 
@@ -710,19 +855,42 @@ static void Kernel_dealloc(Kernel *k) {
 
 static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"num_vars", "restart_mode", "negative_phase", "decay", "proof",
-                             "reduce_first", "reduce_inc", NULL};
+                             "params", NULL};
     int num_vars, restart_mode = RESTART_GLUCOSE, negative = 1, proof = 0;
     double decay = 0.95;
-    long long reduce_first = REDUCE_FIRST, reduce_inc = REDUCE_INC;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "i|ipdpLL", kwlist, &num_vars, &restart_mode,
-                                     &negative, &decay, &proof, &reduce_first, &reduce_inc))
+    PyObject *params = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "i|ipdpO", kwlist, &num_vars, &restart_mode,
+                                     &negative, &decay, &proof, &params))
         return -1;
     if (num_vars < 0 || num_vars > (1 << 29)) {
         PyErr_SetString(PyExc_ValueError, "num_vars out of range");
         return -1;
     }
-    if (k->lval) { /* __init__ called twice */
+    if (k->lval) {
         PyErr_SetString(PyExc_RuntimeError, "Kernel already initialised");
+        return -1;
+    }
+    memcpy(k->P, DEFAULTS, sizeof(DEFAULTS));
+    if (params != Py_None) { /* a sequence of P_SIZE ints (cdcl_kernel.P_* order) */
+        PyObject *seq = PySequence_Fast(params, "params must be a sequence of ints");
+        if (!seq) return -1;
+        if (PySequence_Fast_GET_SIZE(seq) != P_SIZE) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "params must hold %d ints", P_SIZE);
+            return -1;
+        }
+        for (int i = 0; i < P_SIZE; i++) {
+            k->P[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
+            if (k->P[i] == -1 && PyErr_Occurred()) {
+                Py_DECREF(seq);
+                return -1;
+            }
+        }
+        Py_DECREF(seq);
+    }
+    if (k->P[P_LBDQ_LEN] < 1 || k->P[P_LBDQ_LEN] > MAX_WINDOW || k->P[P_TRAILQ_LEN] < 1 ||
+        k->P[P_TRAILQ_LEN] > MAX_WINDOW || k->P[P_LUBY_UNIT] < 1) {
+        PyErr_SetString(PyExc_ValueError, "bad window or restart parameter");
         return -1;
     }
     int64_t n = num_vars;
@@ -736,7 +904,8 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
     k->act = calloc((size_t)(n + 1), sizeof(double));
     k->heap = malloc((size_t)(n + 1) * sizeof(int32_t));
     k->hpos = malloc((size_t)(n + 1) * sizeof(int32_t));
-    k->watches = calloc((size_t)(2 * n + 1), sizeof(WatchList));
+    k->watches = calloc((size_t)(2 * n + 1), sizeof(Vec));
+    k->bins = calloc((size_t)(2 * n + 1), sizeof(Vec));
     k->seen = calloc((size_t)(n + 1), 1);
     k->out = calloc((size_t)(n + 1), sizeof(int32_t));
     k->stack = calloc((size_t)(n + 1), sizeof(int32_t));
@@ -744,6 +913,8 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
     k->stamp = calloc((size_t)(n + 2), sizeof(int64_t));
     k->mark = calloc((size_t)(n + 1), sizeof(int64_t));
     k->tmp = calloc((size_t)(n + 1), sizeof(int32_t));
+    k->lbdq = calloc((size_t)k->P[P_LBDQ_LEN], sizeof(int64_t));
+    k->trailq = calloc((size_t)k->P[P_TRAILQ_LEN], sizeof(int64_t));
     k->acap = 1024;
     k->arena = malloc((size_t)k->acap * sizeof(int32_t));
     k->learnts_cap = 1024;
@@ -751,14 +922,14 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
     k->pcap = proof ? 4096 : 16;
     k->proof = malloc((size_t)k->pcap * sizeof(int32_t));
     if (!k->lval || !k->level || !k->reason || !k->trail || !k->trail_lim || !k->phase ||
-        !k->act || !k->heap || !k->hpos || !k->watches || !k->seen || !k->out || !k->stack ||
-        !k->toclear || !k->stamp || !k->mark || !k->tmp || !k->arena || !k->learnts ||
-        !k->proof) {
+        !k->act || !k->heap || !k->hpos || !k->watches || !k->bins || !k->seen || !k->out ||
+        !k->stack || !k->toclear || !k->stamp || !k->mark || !k->tmp || !k->arena ||
+        !k->learnts || !k->proof || !k->lbdq || !k->trailq) {
         PyErr_NoMemory();
         return -1;
     }
     for (int64_t v = 0; v < n; v++) {
-        k->reason[v] = -1;
+        k->reason[v] = NO_REASON;
         k->phase[v] = negative ? 1 : 0;
         k->heap[v] = (int32_t)v;
         k->hpos[v] = (int32_t)v;
@@ -768,9 +939,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
     k->decay = decay;
     k->proof_on = proof;
     k->restart_mode = restart_mode;
-    k->reduce_first = reduce_first;
-    k->reduce_inc = reduce_inc;
-    k->next_reduce = reduce_first;
+    k->next_reduce = k->P[P_REDUCE_FIRST];
     k->deadline = -1.0;
     k->status = UNKNOWN;
     return 0;
@@ -788,8 +957,13 @@ static int set_deadline(Kernel *k, PyObject *seconds) {
     return 0;
 }
 
+static inline int expired(Kernel *k) { return k->deadline >= 0 && now_seconds() >= k->deadline; }
+
 /* The end of loading: an empty clause found (or two opposite units) is the proof's only step. */
-static PyObject *loaded(Kernel *k) {
+static PyObject *loaded(Kernel *k, Staging *st, int stopped) {
+    free(st->pairs);
+    st->pairs = NULL;
+    if (stopped) return PyLong_FromLong(1);
     if (k->status == UNSAT && k->proof_on && !k->empty_logged) {
         if (proof_log(k, 1, k->tmp, 0)) {
             k->error = 1;
@@ -807,15 +981,16 @@ static PyObject *Kernel_load(Kernel *k, PyObject *args) {
     if (!PyArg_ParseTuple(args, "O|O", &clauses, &seconds)) return NULL;
     if (k->error) return PyErr_NoMemory();
     if (set_deadline(k, seconds)) return NULL;
-    if (k->deadline >= 0 && now_seconds() >= k->deadline) return PyLong_FromLong(1);
+    if (expired(k)) return PyLong_FromLong(1);
+    Staging st = {NULL, 0, 0, k->atop};
     int32_t n = k->n;
     int64_t done = 0;
     if (PyObject_CheckBuffer(clauses) && !PyList_Check(clauses)) {
         Py_buffer view;
         if (PyObject_GetBuffer(clauses, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)) return NULL;
-        if (view.itemsize != 4 || (view.format && strcmp(view.format, "i") != 0 &&
-                                   strcmp(view.format, "<i") != 0 &&
-                                   strcmp(view.format, "=i") != 0)) {
+        if (view.itemsize != 4 ||
+            (view.format && strcmp(view.format, "i") != 0 && strcmp(view.format, "<i") != 0 &&
+             strcmp(view.format, "=i") != 0)) {
             PyBuffer_Release(&view);
             PyErr_SetString(PyExc_TypeError, "expected a buffer of int32 literals");
             return NULL;
@@ -825,26 +1000,26 @@ static PyObject *Kernel_load(Kernel *k, PyObject *args) {
         for (int64_t i = 0; i < count; i++) {
             int32_t d = lits[i];
             if (d == 0) {
-                if (load_clause(k, lits + start, i - start)) goto nomem_buf;
+                if (load_clause(k, &st, lits + start, i - start)) goto nomem_buf;
                 start = i + 1;
-                if ((++done & (LOAD_CHUNK - 1)) == 0 && k->deadline >= 0 &&
-                    now_seconds() >= k->deadline) {
+                if ((++done & (LOAD_CHUNK - 1)) == 0 && expired(k)) {
                     PyBuffer_Release(&view);
-                    return PyLong_FromLong(1);
+                    return loaded(k, &st, 1);
                 }
             } else if (d < -n || d > n) {
                 PyBuffer_Release(&view);
+                free(st.pairs);
                 return PyErr_Format(PyExc_ValueError, "literal %d out of range for %d variables",
                                     d, n);
             }
         }
-        if (start < count && load_clause(k, lits + start, count - start)) goto nomem_buf;
+        if (start < count && load_clause(k, &st, lits + start, count - start)) goto nomem_buf;
         PyBuffer_Release(&view);
-        return loaded(k);
+        if (attach_staged(k, &st)) goto nomem;
+        return loaded(k, &st, expired(k));
     nomem_buf:
         PyBuffer_Release(&view);
-        k->error = 1;
-        return PyErr_NoMemory();
+        goto nomem;
     }
     PyObject *seq = PySequence_Fast(clauses, "clauses must be a sequence of sequences");
     if (!seq) return NULL;
@@ -859,9 +1034,9 @@ static PyObject *Kernel_load(Kernel *k, PyObject *args) {
         PyObject **lits = PySequence_Fast_ITEMS(clause);
         if (grow((void **)&buf, &bufcap, size + 1, sizeof(int32_t))) {
             Py_DECREF(clause);
-            k->error = 1;
-            PyErr_NoMemory();
-            goto fail;
+            free(buf);
+            Py_DECREF(seq);
+            goto nomem;
         }
         for (Py_ssize_t i = 0; i < size; i++) {
             long d = PyLong_AsLong(lits[i]);
@@ -877,25 +1052,30 @@ static PyObject *Kernel_load(Kernel *k, PyObject *args) {
             buf[i] = (int32_t)d;
         }
         Py_DECREF(clause);
-        if (load_clause(k, buf, size)) {
-            k->error = 1;
-            PyErr_NoMemory();
-            goto fail;
-        }
-        if (((c + 1) & (LOAD_CHUNK - 1)) == 0 && k->deadline >= 0 &&
-            now_seconds() >= k->deadline) {
+        if (load_clause(k, &st, buf, size)) {
             free(buf);
             Py_DECREF(seq);
-            return PyLong_FromLong(1);
+            goto nomem;
+        }
+        if (((c + 1) & (LOAD_CHUNK - 1)) == 0 && expired(k)) {
+            free(buf);
+            Py_DECREF(seq);
+            return loaded(k, &st, 1);
         }
     }
     free(buf);
     Py_DECREF(seq);
-    return loaded(k);
+    if (attach_staged(k, &st)) goto nomem;
+    return loaded(k, &st, expired(k));
 fail:
     free(buf);
+    free(st.pairs);
     Py_DECREF(seq);
     return NULL;
+nomem:
+    free(st.pairs);
+    k->error = 1;
+    return PyErr_NoMemory();
 }
 
 /* solve(assumptions, seconds=None, max_conflicts=-1) -> SAT / UNSAT / UNSAT_ASSUMED / UNKNOWN.
@@ -958,12 +1138,12 @@ static PyObject *Kernel_model(Kernel *k, PyObject *Py_UNUSED(ignored)) {
 
 static PyObject *Kernel_stats(Kernel *k, PyObject *Py_UNUSED(ignored)) {
     return Py_BuildValue(
-        "{s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L}", "decisions", (long long)k->decisions,
+        "{s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L}", "decisions", (long long)k->decisions,
         "conflicts", (long long)k->conflicts, "propagations", (long long)k->props, "restarts",
         (long long)k->restarts, "learnt", (long long)k->learnt, "max_level",
         (long long)k->max_level, "deleted", (long long)k->deleted, "reductions",
         (long long)k->reduces, "collections", (long long)k->collects, "minimised_literals",
-        (long long)k->minimised);
+        (long long)k->minimised, "blocked_restarts", (long long)k->blocked);
 }
 
 /* The proof buffer (tag, size, DIMACS literals ...) as bytes of int32. */
@@ -1039,7 +1219,8 @@ static PyTypeObject KernelType = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_cdcl", "satdoku's compiled CDCL kernel", -1, NULL, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "_cdcl", "satdoku's compiled CDCL kernel", -1, NULL, NULL, NULL, NULL,
+    NULL,
 };
 
 PyMODINIT_FUNC PyInit__cdcl(void) {
@@ -1056,5 +1237,6 @@ PyMODINIT_FUNC PyInit__cdcl(void) {
     PyModule_AddIntConstant(m, "SAT", SAT);
     PyModule_AddIntConstant(m, "UNSAT", UNSAT);
     PyModule_AddIntConstant(m, "UNSAT_ASSUMED", UNSAT_ASSUMED);
+    PyModule_AddIntConstant(m, "P_SIZE", P_SIZE);
     return m;
 }

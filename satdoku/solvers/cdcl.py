@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -138,6 +138,28 @@ def _chunks(formula: np.ndarray | Sequence[Sequence[int]]) -> Iterator[np.ndarra
         yield clauses_to_array(list(formula[first : first + step]))
 
 
+def policy(
+    params: Mapping[str, int] | None = None,
+    reduce_first: int | None = None,
+    reduce_inc: int | None = None,
+) -> list[int]:
+    """The kernel's policy parameters (``cdcl_kernel.P_*`` order): the defaults, overridden by
+    ``params`` (names are the ``P_*`` constants in lower case, e.g. ``luby_unit``)."""
+    from satdoku.solvers.cdcl_kernel import DEFAULTS, PARAM_NAMES
+
+    values = list(DEFAULTS)
+    given = dict(params or {})
+    if reduce_first is not None:
+        given["reduce_first"] = reduce_first
+    if reduce_inc is not None:
+        given["reduce_inc"] = reduce_inc
+    for name, value in given.items():
+        if name not in PARAM_NAMES:
+            raise ValueError(f"unknown cdcl parameter {name!r}; known: {', '.join(PARAM_NAMES)}")
+        values[PARAM_NAMES.index(name)] = int(value)
+    return values
+
+
 def _remaining(deadline: Deadline | None) -> float | None:
     return None if deadline is None else deadline.remaining()
 
@@ -163,6 +185,7 @@ class Cdcl:
         reduce_inc: int | None = None,
         deadline: Deadline | None = None,
         backend: str = "auto",
+        params: Mapping[str, int] | None = None,
     ) -> None:
         if restarts not in RESTARTS:
             raise ValueError(f"unknown restart policy {restarts!r}; choose from {list(RESTARTS)}")
@@ -173,16 +196,12 @@ class Cdcl:
         self.backend = choose_backend(backend, pure)
         self.n = num_vars
         self.status = ""
+        values = policy(params, reduce_first, reduce_inc)
         if self.backend == "c":
-            from satdoku.solvers.cdcl_kernel import REDUCE_FIRST, REDUCE_INC
-
             mod = native()
             assert mod is not None
-            self._native = mod.Kernel(
-                num_vars, RESTARTS[restarts], phase == "negative", decay, proof,
-                REDUCE_FIRST if reduce_first is None else reduce_first,
-                REDUCE_INC if reduce_inc is None else reduce_inc,
-            )  # fmt: skip
+            self._native = mod.Kernel(num_vars, RESTARTS[restarts], phase == "negative", decay,
+                                      proof, values)  # fmt: skip
             if self._native.load(formula, _remaining(deadline)):
                 self.status = TIMEOUT
             elif self._native.status == mod.UNSAT:
@@ -193,18 +212,17 @@ class Cdcl:
         k = self.k = load_kernel(self.backend == "python")
         n = num_vars
         self.S = S = np.zeros(k.S_SIZE, dtype=np.int64)
+        self.P = P = np.array(values, dtype=np.int64)
         self.F = F = np.zeros(k.F_SIZE, dtype=np.float64)
         S[k.S_N] = n
-        S[k.S_REDUCE_FIRST] = k.REDUCE_FIRST if reduce_first is None else reduce_first
-        S[k.S_REDUCE_INC] = k.REDUCE_INC if reduce_inc is None else reduce_inc
-        S[k.S_NEXT_REDUCE] = S[k.S_REDUCE_FIRST]
+        S[k.S_NEXT_REDUCE] = P[k.P_REDUCE_FIRST]
         S[k.S_RESTART_MODE] = RESTARTS[restarts]
         S[k.S_PROOF] = int(proof)
         F[k.F_VARINC] = 1.0
         F[k.F_DECAY] = decay
         self.lval = np.zeros(2 * n, dtype=np.int8)
         self.level = np.zeros(n, dtype=np.int32)
-        self.reason = np.full(n, -1, dtype=np.int32)
+        self.reason = np.full(n, k.NO_REASON, dtype=np.int32)
         self.trail = np.zeros(n + 1, dtype=np.int32)
         self.trail_lim = np.zeros(n + 1, dtype=np.int32)
         self.phase = np.full(n, 1 if phase == "negative" else 0, dtype=np.int8)
@@ -215,45 +233,53 @@ class Cdcl:
         self.seen = np.zeros(n, dtype=np.int8)
         self.learnts = np.zeros(1024, dtype=np.int32)
         self.proof = np.zeros(4096 if proof else 16, dtype=np.int32)
-        self.lbdq = np.zeros(k.LBDQ_LEN, dtype=np.float64)
+        self.lbdq = np.zeros(P[k.P_LBDQ_LEN], dtype=np.int64)
+        self.trailq = np.zeros(P[k.P_TRAILQ_LEN], dtype=np.int64)
         self.out = np.zeros(n + 1, dtype=np.int32)
         self.stack = np.zeros(n + 1, dtype=np.int32)
         self.toclear = np.zeros(n + 1, dtype=np.int32)
         self.stamp = np.zeros(n + 2, dtype=np.int64)
+        self.pair = np.zeros(2, dtype=np.int32)
         self.woff = np.zeros(2 * n, dtype=np.int64)
         self.wlen = np.zeros(2 * n, dtype=np.int32)
         self.wcap = np.zeros(2 * n, dtype=np.int32)
+        self.boff = np.zeros(2 * n, dtype=np.int64)
+        self.blen = np.zeros(2 * n, dtype=np.int32)
+        self.bcap = np.zeros(2 * n, dtype=np.int32)
         self._load(formula, deadline)
 
     def _load(
         self, formula: np.ndarray | Sequence[Sequence[int]], deadline: Deadline | None
     ) -> None:
-        """Twin backends: load chunk by chunk, the clock read in between."""
+        """Twin backends: normalise chunk by chunk, then attach chunk by chunk, the clock
+        read in between."""
         import numpy as np
 
         k, S, n = self.k, self.S, self.n
-        size = 3 * len(formula) if isinstance(formula, (list, tuple)) else len(formula)
-        arena = np.zeros(size + size // 2 + 1024, dtype=np.int32)
+        arena = np.zeros(1024, dtype=np.int32)
+        pairs = np.zeros(1024, dtype=np.int32)
         mark = np.zeros(n, dtype=np.int64)
-        count = np.zeros(2 * n, dtype=np.int64)
+        wcount = np.zeros(2 * n, dtype=np.int64)
+        bcount = np.zeros(2 * n, dtype=np.int64)
         tmp = np.zeros(n + 1, dtype=np.int32)
         for chunk in _chunks(formula):
             if deadline is not None and deadline.expired():
                 self.status = TIMEOUT
                 return
-            arena = k.load_clauses(
-                chunk, arena, self.lval, self.level, self.reason, self.trail, S, mark, count, tmp
-            )
-        wpool = k.layout_watches(count, self.woff, self.wlen, self.wcap, np.zeros(16, np.int32), S)
-        cref = 0
-        while cref < S[k.S_ATOP]:
+            arena, pairs = k.load_clauses(chunk, arena, pairs, self.lval, self.level,
+                                          self.reason, self.trail, S, mark, wcount, bcount, tmp)
+        wpool = k.layout(wcount, self.woff, self.wlen, self.wcap, 2, S, k.S_WTOP)
+        bpool = k.layout(bcount, self.boff, self.blen, self.bcap, 1, S, k.S_BTOP)
+        done, cref = 0, 0
+        while done < S[k.S_NPAIRS] or cref < S[k.S_ATOP]:
             if deadline is not None and deadline.expired():
                 self.status = TIMEOUT
                 return
-            cref, wpool = k.attach_clauses(
-                arena, cref, cref + 2 * _LOAD_CHUNK, wpool, self.woff, self.wlen, self.wcap, S
-            )
-        self.arena, self.wpool = arena, wpool
+            done = k.attach_pairs(pairs, done, min(done + _LOAD_CHUNK, int(S[k.S_NPAIRS])),
+                                  bpool, self.boff, self.blen)  # fmt: skip
+            cref = k.attach_clauses(arena, cref, min(cref + 2 * _LOAD_CHUNK, int(S[k.S_ATOP])),
+                                    wpool, self.woff, self.wlen)  # fmt: skip
+        self.arena, self.wpool, self.bpool = arena, wpool, bpool
         if S[k.S_STATUS] == k.UNSAT:  # the empty clause follows from the input by propagation
             self.status = UNSAT
             if S[k.S_PROOF]:
@@ -317,11 +343,13 @@ class Cdcl:
             if deadline is not None and deadline.expired():
                 return TIMEOUT
             began = time.perf_counter()
-            status, self.arena, self.wpool, self.learnts, self.proof = k.search(
-                self.arena, self.wpool, self.woff, self.wlen, self.wcap, self.lval, self.level,
-                self.reason, self.trail, self.trail_lim, self.phase, self.act, self.heap,
-                self.hpos, self.seen, self.learnts, self.proof, self.lbdq, self.out, self.stack,
-                self.toclear, self.stamp, S, self.F, assumps, assumps.shape[0], conflicts, budget,
+            status, self.arena, self.wpool, self.bpool, self.learnts, self.proof = k.search(
+                self.arena, self.wpool, self.woff, self.wlen, self.wcap, self.bpool, self.boff,
+                self.blen, self.bcap, self.lval, self.level, self.reason, self.trail,
+                self.trail_lim, self.phase, self.act, self.heap, self.hpos, self.seen,
+                self.learnts, self.proof, self.lbdq, self.trailq, self.out, self.stack,
+                self.toclear, self.stamp, self.pair, S, self.P, self.F, assumps,
+                assumps.shape[0], conflicts, budget,
             )  # fmt: skip
             if status == k.SAT:
                 return SAT
@@ -370,6 +398,7 @@ class Cdcl:
             "reductions": int(S[k.S_REDUCES]),
             "collections": int(S[k.S_COLLECTS]),
             "minimised_literals": int(S[k.S_MINIMISED]),
+            "blocked_restarts": int(S[k.S_BLOCKED]),
         }
 
     def _proof_log(self) -> list[int]:

@@ -280,8 +280,71 @@ def test_cli_cdcl_mode(public_data: Path, tmp_path: Path) -> None:
 
 
 def test_solve_file_reports_phase_times(public_data: Path) -> None:
-    res = solve_file(public_data / "satlib" / "uf20-91" / "uf20-02.cnf")
+    path = public_data / "satlib" / "uf20-91" / "uf20-02.cnf"
+    res = solve_file(path)
     assert res.status == "SAT" and set(res.times) >= {"parse", "build", "solve"}
+    assert res.backend == "c"
+    twin = solve_file(path, Deadline(30), backend="numba")  # numba reader, numba kernel
+    assert (twin.status, twin.model, twin.stats, twin.backend) == (
+        res.status, res.model, res.stats, "numba")
+
+
+def test_cli_batch_form(public_data: Path, tmp_path: Path) -> None:
+    """Several files in one process: a block per file, a summary line, the exit code of the
+    whole batch; proofs go to a folder."""
+    sat = public_data / "satlib"
+    a, b = sat / "uf20-91" / "uf20-01.cnf", sat / "uuf50-218" / "uuf50-03.cnf"
+    bad = tmp_path / "bad.cnf"
+    bad.write_text("p cnf 2 1\n1 x 0\n")
+    cmd = [sys.executable, "-m", "satdoku.cli", "dpll"]
+
+    def run(*files: Path, extra: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*cmd, *map(str, files), *extra], capture_output=True, text=True)
+
+    res = run(a, b, extra=("--proof", str(tmp_path / "proofs")))
+    assert res.returncode == 30, res.stderr  # both answers
+    blocks = res.stdout.split("c file ")[1:]
+    assert [blk.splitlines()[0] for blk in blocks] == [str(a), str(b)]
+    assert "s SATISFIABLE" in blocks[0] and "s UNSATISFIABLE" in blocks[1]
+    assert "v " in blocks[0] and "c summary 2 files: 1 SATISFIABLE, 1 UNSATISFIABLE" in blocks[1]
+    assert check_proof(read_dimacs(b), tmp_path / "proofs" / "uuf50-03.cnf.drup")[0]
+    assert run(a, a).returncode == 10 and run(b, b, extra=("--no-model",)).returncode == 20
+    res = run(a, bad, b)
+    assert res.returncode == 1 and "bad.cnf:2: not a literal" in res.stderr
+    assert "c summary 3 files: 1 SATISFIABLE, 1 UNSATISFIABLE, 0 UNKNOWN, 1 unreadable" in (
+        res.stdout)
+    hard = tmp_path / "php.cnf"
+    with open(hard, "w") as fh:
+        from satdoku.cnf.dimacs import write_dimacs
+
+        write_dimacs(php(11, 10), fh)
+    res = run(a, hard, extra=("--time-limit", "0.2"))
+    assert res.returncode == 0 and "s UNKNOWN" in res.stdout  # one undecided: 0
+    assert subprocess.run([*cmd, str(a), "--time-limit", "nan"]).returncode == 1
+
+
+def test_one_shot_command_imports_neither_numpy_nor_numba(public_data: Path) -> None:
+    """The default mode reads the file with the C pass and solves with the C kernel."""
+    path = public_data / "satlib" / "uf50-218" / "uf50-01.cnf"
+    code = (
+        "import sys, contextlib, io\n"
+        "from satdoku.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        f"    code = main(['dpll', {str(path)!r}])\n"
+        "assert code == 10 and 's SATISFIABLE' in out.getvalue(), out.getvalue()\n"
+        "print(sorted({'numpy', 'numba'} & set(sys.modules)))\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "[]"
+
+
+def test_c_kernel_defaults_match_the_reference() -> None:
+    from satdoku.solvers.cdcl_params import DEFAULTS, P_SIZE, PARAM_NAMES
+
+    mod = native()
+    assert mod is not None and mod.P_SIZE == P_SIZE == len(PARAM_NAMES)
+    assert mod.DEFAULTS == DEFAULTS
 
 
 def _pattern_sudoku(box: int, holes: float, seed: int):  # type: ignore[no-untyped-def]

@@ -30,6 +30,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Deadline
+from satdoku.solvers.cdcl_params import P_LBDQ_LEN, P_REDUCE_FIRST, P_TRAILQ_LEN
 
 if TYPE_CHECKING:
     import numpy as np
@@ -107,6 +108,9 @@ def warm_up(backend: str = "auto") -> None:
     chosen = choose_backend(backend)
     if chosen in _WARM:
         return
+    if chosen == "c":  # nothing to compile: importing the module was all
+        _WARM.add(chosen)
+        return
     for formula, num_vars in (([[1, 2], [-1, 2], [1, -2], [-1, -2, 3], [-3, 1]], 3),
                               ([[1, 2], [-1, 2], [1, -2], [-1, -2]], 2)):  # fmt: skip
         Cdcl(num_vars, formula, proof=True, backend=chosen).solve(assumptions=[1])
@@ -121,7 +125,7 @@ def _chunks(formula: np.ndarray | Sequence[Sequence[int]]) -> Iterator[np.ndarra
     from satdoku.cnf.dimacs_fast import clauses_to_array
 
     if not isinstance(formula, (list, tuple)):
-        lits = np.ascontiguousarray(formula, dtype=np.int32)
+        lits = np.ascontiguousarray(np.asarray(formula), dtype=np.int32)
         if lits.shape[0] <= _LOAD_CHUNK:
             yield lits
             return
@@ -145,7 +149,7 @@ def policy(
 ) -> list[int]:
     """The kernel's policy parameters (``cdcl_kernel.P_*`` order): the defaults, overridden by
     ``params`` (names are the ``P_*`` constants in lower case, e.g. ``luby_unit``)."""
-    from satdoku.solvers.cdcl_kernel import DEFAULTS, PARAM_NAMES
+    from satdoku.solvers.cdcl_params import DEFAULTS, PARAM_NAMES
 
     values = list(DEFAULTS)
     given = dict(params or {})
@@ -165,8 +169,8 @@ def _remaining(deadline: Deadline | None) -> float | None:
 
 
 class Cdcl:
-    """One CDCL search over a formula: a list of clauses (DIMACS literals), or a flat
-    0-terminated int32 array (any int32 buffer for the C backend).
+    """One CDCL search over a formula: a list of clauses (DIMACS literals), or flat
+    0-terminated int32 literals (a numpy array, any int32 buffer, or int32 bytes).
 
     With a ``deadline`` loading reads the clock between chunks of clauses and, once it has
     passed, stops: :attr:`status` is then TIMEOUT and :meth:`solve` answers TIMEOUT (millions
@@ -197,6 +201,8 @@ class Cdcl:
         self.n = num_vars
         self.status = ""
         values = policy(params, reduce_first, reduce_inc)
+        if isinstance(formula, (bytes, bytearray)):  # int32 bytes, as the C reader gives
+            formula = memoryview(formula).cast("i")
         if self.backend == "c":
             mod = native()
             assert mod is not None
@@ -215,7 +221,7 @@ class Cdcl:
         self.P = P = np.array(values, dtype=np.int64)
         self.F = F = np.zeros(k.F_SIZE, dtype=np.float64)
         S[k.S_N] = n
-        S[k.S_NEXT_REDUCE] = P[k.P_REDUCE_FIRST]
+        S[k.S_NEXT_REDUCE] = P[P_REDUCE_FIRST]
         S[k.S_RESTART_MODE] = RESTARTS[restarts]
         S[k.S_PROOF] = int(proof)
         F[k.F_VARINC] = 1.0
@@ -233,8 +239,8 @@ class Cdcl:
         self.seen = np.zeros(n, dtype=np.int8)
         self.learnts = np.zeros(1024, dtype=np.int32)
         self.proof = np.zeros(4096 if proof else 16, dtype=np.int32)
-        self.lbdq = np.zeros(P[k.P_LBDQ_LEN], dtype=np.int64)
-        self.trailq = np.zeros(P[k.P_TRAILQ_LEN], dtype=np.int64)
+        self.lbdq = np.zeros(P[P_LBDQ_LEN], dtype=np.int64)
+        self.trailq = np.zeros(P[P_TRAILQ_LEN], dtype=np.int64)
         self.out = np.zeros(n + 1, dtype=np.int32)
         self.stack = np.zeros(n + 1, dtype=np.int32)
         self.toclear = np.zeros(n + 1, dtype=np.int32)
@@ -441,29 +447,43 @@ class FileResult:
     model: list[int] | None
     stats: dict[str, int]
     times: dict[str, float] = field(default_factory=dict)
+    backend: str = ""
 
 
 def solve_file(
     path: str | Path,
-    time_limit: float | None = None,
+    deadline: Deadline | None = None,
     proof_path: str | None = None,
+    backend: str = "auto",
     **options: Any,
 ) -> FileResult:
-    """Read a DIMACS file with the vectorised reader and decide it with CDCL."""
-    from satdoku.cnf.dimacs_fast import read_dimacs_arrays
+    """Read a DIMACS file and decide it with CDCL before ``deadline`` (reading included).
 
+    With the compiled kernel the file is parsed by its C pass into plain int32 bytes, so
+    neither numpy nor numba is imported (a one-shot command starts in milliseconds); otherwise
+    the numba / numpy reader feeds the twin kernel, loaded (or compiled) first, outside the
+    deadline."""
+    chosen = choose_backend(backend, bool(options.pop("pure", False)))
     tw = time.perf_counter()
-    warm_up()
+    warm_up(chosen)
     t0 = time.perf_counter()
-    deadline = Deadline(time_limit, start=t0)
-    arrays = read_dimacs_arrays(path)
+    if deadline is not None and deadline.limit is not None:  # loading code is not the file's
+        deadline = Deadline(deadline.limit, start=deadline.start + (t0 - tw))
+    if chosen == "c":
+        from satdoku.cnf.dimacs_fast import read_dimacs_buffer
+
+        formula = read_dimacs_buffer(path)
+    else:
+        from satdoku.cnf.dimacs_fast import read_dimacs_arrays
+
+        formula = read_dimacs_arrays(path)  # type: ignore[assignment]
     t1 = time.perf_counter()
-    solver = Cdcl(arrays.num_vars, arrays.lits, proof=proof_path is not None, deadline=deadline,
-                  **options)  # fmt: skip
+    solver = Cdcl(formula.num_vars, formula.lits, proof=proof_path is not None,
+                  deadline=deadline, backend=chosen, **options)  # fmt: skip
     t2 = time.perf_counter()
     status, model = solver.solve(deadline)
     t3 = time.perf_counter()
     if proof_path is not None and status == UNSAT:
         solver.write_proof(proof_path)
     times = {"kernel_load": t0 - tw, "parse": t1 - t0, "build": t2 - t1, "solve": t3 - t2}
-    return FileResult(status, model, solver.stats, times)
+    return FileResult(status, model, solver.stats, times, chosen)

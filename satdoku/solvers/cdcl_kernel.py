@@ -38,6 +38,18 @@ import os
 
 import numpy as np
 
+from satdoku.solvers.cdcl_params import (
+    P_BLOCK_MIN,
+    P_BLOCK_R_PCT,
+    P_GLUCOSE_K_PCT,
+    P_KEEP_LBD,
+    P_LBDQ_LEN,
+    P_LUBY_UNIT,
+    P_REDUCE_FIRST,
+    P_REDUCE_INC,
+    P_TRAILQ_LEN,
+)
+
 _PURE = bool(globals().get("_PURE", os.environ.get("SATDOKU_PURE_PYTHON") == "1"))
 
 if not _PURE:
@@ -66,25 +78,12 @@ S_TRAILQ_HEAD, S_TRAILQ_SUM, S_BLOCKED, S_NPAIRS = 38, 39, 40, 41
 S_SIZE = 48
 F_VARINC, F_DECAY, F_SIZE = 0, 1, 4
 
-#: Policy parameters (P array; same order in _cdcl.c): Luby unit (conflicts), glucose window of
-#: recent LBDs and K (percent: restart when recent average * K > global average), restart
-#: blocking (percent R: no restart while the trail is R% longer than its recent average over a
-#: window of conflicts, from a minimum number of conflicts on), clause-database reduction
-#: (first after P_REDUCE_FIRST conflicts, the k-th P_REDUCE_FIRST + k * P_REDUCE_INC after the
-#: previous), clauses of LBD <= P_KEEP_LBD are never deleted.
-P_LUBY_UNIT, P_LBDQ_LEN, P_GLUCOSE_K_PCT, P_BLOCK_R_PCT, P_TRAILQ_LEN, P_BLOCK_MIN = range(6)
-P_REDUCE_FIRST, P_REDUCE_INC, P_KEEP_LBD, P_SIZE = 6, 7, 8, 9
-DEFAULTS = (100, 50, 80, 140, 5000, 10000, 2000, 300, 2)
-PARAM_NAMES = ("luby_unit", "lbdq_len", "glucose_k_pct", "block_r_pct", "trailq_len",
-               "block_min", "reduce_first", "reduce_inc", "keep_lbd")  # fmt: skip
 
 LEARNT, DELETED = 1, 2
 HDR = 3  # clause header words: size, flags, lbd
 UNKNOWN, SAT, UNSAT, UNSAT_ASSUMED = 0, 10, 20, 30
 RESTART_NONE, RESTART_LUBY, RESTART_GLUCOSE = 0, 1, 2
 NO_REASON, NO_CONFLICT, BINARY_CONFLICT = -1, -1, -2
-# for compatibility with callers that size buffers by these
-REDUCE_FIRST, REDUCE_INC = DEFAULTS[P_REDUCE_FIRST], DEFAULTS[P_REDUCE_INC]
 
 
 # --- small helpers ------------------------------------------------------------------------------

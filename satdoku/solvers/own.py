@@ -19,7 +19,7 @@ from satdoku.solvers.base import ERROR, UNSAT, Deadline, Result
 _HERE = Path(__file__).resolve().parent
 _SOURCES = {
     "dpll": ("dpll.py",),
-    "cdcl": ("cdcl.py", "cdcl_kernel.py", "_cdcl.c"),
+    "cdcl": ("cdcl.py", "cdcl_kernel.py", "cdcl_params.py", "_cdcl.c"),
 }
 
 

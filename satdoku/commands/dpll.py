@@ -53,9 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--restarts",
-        choices=("luby", "glucose", "none"),
+        choices=("mixed", "luby", "glucose", "none"),
         default=None,
-        help="cdcl restart policy (default glucose)",
+        help="cdcl restart policy (default mixed: glucose and Luby phases alternating)",
     )
     parser.add_argument(
         "--time-limit",

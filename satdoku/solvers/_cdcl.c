@@ -34,6 +34,7 @@
 #define RESTART_NONE 0
 #define RESTART_LUBY 1
 #define RESTART_GLUCOSE 2
+#define RESTART_MIXED 3
 #define NO_REASON (-1)
 #define NO_CONFLICT (-1)
 #define BINARY_CONFLICT (-2)
@@ -42,9 +43,9 @@
 /* tunable policy parameters, in the order of cdcl_params.py's P_* constants (same defaults) */
 enum {
     P_LUBY_UNIT, P_LBDQ_LEN, P_GLUCOSE_K_PCT, P_BLOCK_R_PCT, P_TRAILQ_LEN, P_BLOCK_MIN,
-    P_REDUCE_FIRST, P_REDUCE_INC, P_KEEP_LBD, P_SIZE
+    P_REDUCE_FIRST, P_REDUCE_INC, P_KEEP_LBD, P_SWITCH, P_SIZE
 };
-static const int64_t DEFAULTS[P_SIZE] = {100, 50, 80, 140, 5000, 10000, 2000, 300, 2};
+static const int64_t DEFAULTS[P_SIZE] = {100, 50, 80, 140, 5000, 10000, 2000, 300, 2, 5000};
 
 #define CLOCK_EVERY 20000 /* watch visits between two looks at the clock (well under 1 ms) */
 #define LOAD_CHUNK 65536  /* clauses loaded between two looks at the clock */
@@ -60,6 +61,7 @@ typedef struct {
     PyObject_HEAD
     int32_t n;
     int error;  /* an allocation failed: the solver is unusable */
+    int busy;   /* a search runs (without the GIL): other calls are refused */
     int status; /* UNSAT once the formula is refuted at level 0, else UNKNOWN */
     int64_t P[P_SIZE];
     /* assignment */
@@ -97,9 +99,12 @@ typedef struct {
     /* policies */
     int restart_mode;
     int64_t next_reduce, luby_i, since_restart;
+    int stable;
+    int64_t switch_at, switches;
     int64_t lbd_sum; /* over all conflicts */
     int64_t *lbdq, lbdq_n, lbdq_head, lbdq_sum; /* recent LBDs */
     int64_t *trailq, trailq_n, trailq_head, trailq_sum; /* recent trail sizes */
+    /* mixed restarts: focused (glucose) and stable (Luby) phases alternate */
     /* statistics */
     int64_t conflicts, decisions, props, restarts, learnt, max_level, deleted, reduces;
     int64_t collects, minimised, blocked;
@@ -735,7 +740,9 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
             }
             if (k->dl == 1 && nassumps > 0) return UNSAT_ASSUMED;
             /* glucose: block a restart while the trail is much longer than usual */
-            if (k->restart_mode == RESTART_GLUCOSE) {
+            int focused = k->restart_mode == RESTART_GLUCOSE ||
+                          (k->restart_mode == RESTART_MIXED && !k->stable);
+            if (focused) {
                 int64_t len = P[P_TRAILQ_LEN];
                 if (k->trailq_n == len) k->trailq_sum -= k->trailq[k->trailq_head];
                 else k->trailq_n++;
@@ -781,9 +788,17 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
             continue;
         }
         int restart = 0;
-        if (k->restart_mode == RESTART_LUBY) {
+        if (k->restart_mode == RESTART_MIXED && k->conflicts >= k->switch_at) {
+            k->stable = !k->stable;
+            k->switches++;
+            k->switch_at = k->conflicts + P[P_SWITCH] * (k->switches + 1);
+            k->since_restart = 0;
+            k->lbdq_n = 0;
+            k->lbdq_sum = 0;
+        }
+        if (k->restart_mode == RESTART_LUBY || (k->restart_mode == RESTART_MIXED && k->stable)) {
             restart = k->since_restart >= P[P_LUBY_UNIT] * luby(k->luby_i);
-        } else if (k->restart_mode == RESTART_GLUCOSE) {
+        } else if (k->restart_mode != RESTART_NONE) {
             /* recent average LBD * K > global average, in integers */
             restart = k->lbdq_n == P[P_LBDQ_LEN] &&
                       k->lbdq_sum * P[P_GLUCOSE_K_PCT] * k->conflicts >
@@ -940,6 +955,11 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
     k->proof_on = proof;
     k->restart_mode = restart_mode;
     k->next_reduce = k->P[P_REDUCE_FIRST];
+    k->switch_at = k->P[P_SWITCH];
+    if (k->P[P_SWITCH] < 1) {
+        PyErr_SetString(PyExc_ValueError, "the mode switch interval must be positive");
+        return -1;
+    }
     k->deadline = -1.0;
     k->status = UNKNOWN;
     return 0;
@@ -976,8 +996,16 @@ static PyObject *loaded(Kernel *k, Staging *st, int stopped) {
 
 /* load(clauses, seconds=None) -> 0 loaded, 1 deadline passed (formula incomplete).
  * clauses: a sequence of sequences of DIMACS ints, or a buffer of int32 0-terminated clauses. */
+/* Methods refuse to run while another thread searches with this kernel. */
+static int in_use(Kernel *k) {
+    if (!k->busy) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "this cdcl kernel is searching in another thread");
+    return 1;
+}
+
 static PyObject *Kernel_load(Kernel *k, PyObject *args) {
     PyObject *clauses, *seconds = Py_None;
+    if (in_use(k)) return NULL;
     if (!PyArg_ParseTuple(args, "O|O", &clauses, &seconds)) return NULL;
     if (k->error) return PyErr_NoMemory();
     if (set_deadline(k, seconds)) return NULL;
@@ -1083,6 +1111,7 @@ nomem:
 static PyObject *Kernel_solve(Kernel *k, PyObject *args) {
     PyObject *assumptions, *seconds = Py_None;
     long long max_conflicts = -1;
+    if (in_use(k)) return NULL;
     if (!PyArg_ParseTuple(args, "O|OL", &assumptions, &seconds, &max_conflicts)) return NULL;
     if (k->error) return PyErr_NoMemory();
     if (k->status == UNSAT) return PyLong_FromLong(UNSAT);
@@ -1110,10 +1139,12 @@ static PyObject *Kernel_solve(Kernel *k, PyObject *args) {
         return NULL;
     }
     int status;
+    k->busy = 1;
     Py_BEGIN_ALLOW_THREADS
     backtrack(k, 0);
     status = search(k, assumps, na, max_conflicts < 0 ? INT64_MAX : max_conflicts);
     Py_END_ALLOW_THREADS
+    k->busy = 0;
     free(assumps);
     if (status < 0) {
         k->error = 1;
@@ -1123,6 +1154,7 @@ static PyObject *Kernel_solve(Kernel *k, PyObject *args) {
 }
 
 static PyObject *Kernel_model(Kernel *k, PyObject *Py_UNUSED(ignored)) {
+    if (in_use(k)) return NULL;
     PyObject *list = PyList_New(k->n);
     if (!list) return NULL;
     for (int32_t v = 0; v < k->n; v++) {
@@ -1138,22 +1170,25 @@ static PyObject *Kernel_model(Kernel *k, PyObject *Py_UNUSED(ignored)) {
 
 static PyObject *Kernel_stats(Kernel *k, PyObject *Py_UNUSED(ignored)) {
     return Py_BuildValue(
-        "{s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L}", "decisions", (long long)k->decisions,
+        "{s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L}", "decisions", (long long)k->decisions,
         "conflicts", (long long)k->conflicts, "propagations", (long long)k->props, "restarts",
         (long long)k->restarts, "learnt", (long long)k->learnt, "max_level",
         (long long)k->max_level, "deleted", (long long)k->deleted, "reductions",
         (long long)k->reduces, "collections", (long long)k->collects, "minimised_literals",
-        (long long)k->minimised, "blocked_restarts", (long long)k->blocked);
+        (long long)k->minimised, "blocked_restarts", (long long)k->blocked, "mode_switches",
+        (long long)k->switches);
 }
 
 /* The proof buffer (tag, size, DIMACS literals ...) as bytes of int32. */
 static PyObject *Kernel_proof_buffer(Kernel *k, PyObject *Py_UNUSED(ignored)) {
+    if (in_use(k)) return NULL;
     return PyBytes_FromStringAndSize((const char *)k->proof, (Py_ssize_t)(k->ptop * 4));
 }
 
 /* write_proof(path): the DRUP proof as drat-trim text. */
 static PyObject *Kernel_write_proof(Kernel *k, PyObject *args) {
     PyObject *path_obj;
+    if (in_use(k)) return NULL;
     if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path_obj)) return NULL;
     FILE *fh = fopen(PyBytes_AS_STRING(path_obj), "w");
     if (!fh) {

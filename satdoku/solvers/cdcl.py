@@ -1,7 +1,7 @@
 """CDCL, the fast mode of our SAT solver: the Python driver around its kernel.
 
-The kernel (1-UIP learning with recursive minimisation, backjumping, EVSIDS, Luby or
-glucose-style restarts, phase saving, LBD-based clause-database reduction, assumptions) exists
+The kernel (1-UIP learning with recursive minimisation, backjumping, EVSIDS, Luby, glucose or
+mixed restarts, phase saving, LBD-based clause-database reduction, assumptions) exists
 in one readable source, :mod:`satdoku.solvers.cdcl_kernel` (plain Python over flat integer
 arrays), and three runnable forms that make the same decisions in the same order:
 
@@ -30,12 +30,15 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Deadline
-from satdoku.solvers.cdcl_params import P_LBDQ_LEN, P_REDUCE_FIRST, P_TRAILQ_LEN
+from satdoku.solvers.cdcl_params import P_LBDQ_LEN, P_REDUCE_FIRST, P_SWITCH, P_TRAILQ_LEN
 
 if TYPE_CHECKING:
     import numpy as np
 
-RESTARTS = {"none": 0, "luby": 1, "glucose": 2}
+#: Restart policies: none; Luby (unit 100 conflicts); glucose (recent LBDs against the
+#: average, with blocking); mixed (default): focused glucose phases and stable Luby phases
+#: alternating, each phase longer than the last (robust on random and on structured formulas)
+RESTARTS = {"none": 0, "luby": 1, "glucose": 2, "mixed": 3}
 PHASES = ("negative", "positive")
 BACKENDS = ("auto", "c", "numba", "python")
 _PURE_KERNEL: ModuleType | None = None
@@ -180,7 +183,7 @@ class Cdcl:
         self,
         num_vars: int,
         formula: np.ndarray | Sequence[Sequence[int]],
-        restarts: str = "glucose",
+        restarts: str = "mixed",
         phase: str = "negative",
         decay: float = 0.95,
         proof: bool = False,
@@ -222,6 +225,7 @@ class Cdcl:
         self.F = F = np.zeros(k.F_SIZE, dtype=np.float64)
         S[k.S_N] = n
         S[k.S_NEXT_REDUCE] = P[P_REDUCE_FIRST]
+        S[k.S_SWITCH_AT] = P[P_SWITCH]
         S[k.S_RESTART_MODE] = RESTARTS[restarts]
         S[k.S_PROOF] = int(proof)
         F[k.F_VARINC] = 1.0
@@ -405,6 +409,7 @@ class Cdcl:
             "collections": int(S[k.S_COLLECTS]),
             "minimised_literals": int(S[k.S_MINIMISED]),
             "blocked_restarts": int(S[k.S_BLOCKED]),
+            "mode_switches": int(S[k.S_SWITCHES]),
         }
 
     def _proof_log(self) -> list[int]:

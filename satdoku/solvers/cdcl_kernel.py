@@ -47,6 +47,7 @@ from satdoku.solvers.cdcl_params import (
     P_LUBY_UNIT,
     P_REDUCE_FIRST,
     P_REDUCE_INC,
+    P_SWITCH,
     P_TRAILQ_LEN,
 )
 
@@ -74,7 +75,8 @@ S_STATUS, S_WASTED, S_WWASTED, S_HEAPSIZE, S_SINCE_RESTART, S_NEXT_REDUCE = 14, 
 S_REDUCES, S_LBDQ_N, S_LBDQ_HEAD, S_LUBY_I, S_PROOF, S_RESTART_MODE = 20, 21, 22, 23, 24, 25
 S_STAMP, S_DELETED, S_MINIMISED, S_COLLECTS, S_LOADED, S_BTOP = 26, 27, 28, 29, 30, 31
 S_BWASTED, S_CONFL_A, S_CONFL_B, S_LBD_SUM, S_LBDQ_SUM, S_TRAILQ_N = 32, 33, 34, 35, 36, 37
-S_TRAILQ_HEAD, S_TRAILQ_SUM, S_BLOCKED, S_NPAIRS = 38, 39, 40, 41
+S_TRAILQ_HEAD, S_TRAILQ_SUM, S_BLOCKED, S_NPAIRS, S_STABLE, S_SWITCH_AT = 38, 39, 40, 41, 42, 43
+S_SWITCHES = 44
 S_SIZE = 48
 F_VARINC, F_DECAY, F_SIZE = 0, 1, 4
 
@@ -82,7 +84,7 @@ F_VARINC, F_DECAY, F_SIZE = 0, 1, 4
 LEARNT, DELETED = 1, 2
 HDR = 3  # clause header words: size, flags, lbd
 UNKNOWN, SAT, UNSAT, UNSAT_ASSUMED = 0, 10, 20, 30
-RESTART_NONE, RESTART_LUBY, RESTART_GLUCOSE = 0, 1, 2
+RESTART_NONE, RESTART_LUBY, RESTART_GLUCOSE, RESTART_MIXED = 0, 1, 2, 3
 NO_REASON, NO_CONFLICT, BINARY_CONFLICT = -1, -1, -2
 
 
@@ -797,7 +799,8 @@ def search(
                 return UNSAT, arena, wpool, bpool, learnts, proof
             if S[S_DL] == 1 and nassumps > 0:  # the assumptions alone conflict
                 return UNSAT_ASSUMED, arena, wpool, bpool, learnts, proof
-            if S[S_RESTART_MODE] == RESTART_GLUCOSE:
+            mode = S[S_RESTART_MODE]
+            if mode == RESTART_GLUCOSE or (mode == RESTART_MIXED and not S[S_STABLE]):
                 # glucose: block a restart while the trail is much longer than usual
                 qlen = P[P_TRAILQ_LEN]
                 if S[S_TRAILQ_N] == qlen:
@@ -851,10 +854,18 @@ def search(
             continue
         # no conflict: restart? reduce? budget? then decide
         mode = S[S_RESTART_MODE]
+        if mode == RESTART_MIXED and S[S_CONFLICTS] >= S[S_SWITCH_AT]:
+            # mixed: focused (glucose) and stable (Luby) phases alternate, each longer
+            S[S_STABLE] = 1 - S[S_STABLE]
+            S[S_SWITCHES] += 1
+            S[S_SWITCH_AT] = S[S_CONFLICTS] + P[P_SWITCH] * (S[S_SWITCHES] + 1)
+            S[S_SINCE_RESTART] = 0
+            S[S_LBDQ_N] = 0
+            S[S_LBDQ_SUM] = 0
         restart = False
-        if mode == RESTART_LUBY:
+        if mode == RESTART_LUBY or (mode == RESTART_MIXED and S[S_STABLE]):
             restart = S[S_SINCE_RESTART] >= P[P_LUBY_UNIT] * luby(S[S_LUBY_I])
-        elif mode == RESTART_GLUCOSE:
+        elif mode != RESTART_NONE:
             # recent average LBD * K > global average, in integers
             restart = S[S_LBDQ_N] == P[P_LBDQ_LEN] and (
                 S[S_LBDQ_SUM] * P[P_GLUCOSE_K_PCT] * S[S_CONFLICTS]

@@ -127,19 +127,18 @@ def make_dpll(**options: Any) -> DpllSolver:
 
 
 class CdclSolver:
-    """The numba-compiled CDCL (:mod:`satdoku.solvers.cdcl`) as a CnfSolver.
-
-    The kernel is loaded (compiled the first time on a machine) once per process, outside
-    every instance's time. ``pure=True`` runs the same kernel as plain Python (slow). With
-    ``incremental=True`` the solve path calls :meth:`solve_incremental`: a shard's rules are
-    loaded once and each puzzle's givens are assumptions.
+    """Our CDCL (:mod:`satdoku.solvers.cdcl`) as a CnfSolver: the C kernel built at install
+    time, else its numba twin (loaded, or compiled the first time on a machine, once per
+    process and outside every instance's time). ``pure=True`` runs the same kernel as plain
+    Python (slow). With ``incremental=True`` the solve path calls :meth:`solve_incremental`:
+    a shard's rules are loaded once and each puzzle's givens are assumptions.
     """
 
     writes_proofs = True
 
     def __init__(
         self,
-        restarts: str = "glucose",
+        restarts: str = "mixed",
         phase: str = "negative",
         decay: float = 0.95,
         pure: bool = False,

@@ -82,7 +82,7 @@ _DPLL_OPTIONS: dict[str, Any] = {
     "max_decisions": {"type": ["integer", "null"], "minimum": 1},
 }
 _CDCL_OPTIONS: dict[str, Any] = {
-    "restarts": {"enum": ["none", "luby", "glucose"]},  # = cdcl.RESTARTS
+    "restarts": {"enum": ["none", "luby", "glucose", "mixed"]},  # = cdcl.RESTARTS
     "phase": {"enum": ["negative", "positive"]},  # = cdcl.PHASES
     "decay": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
     "pure": {**_BOOL, "description": "run the kernel as plain Python (slow; cross-checks)"},
@@ -113,8 +113,8 @@ register(SolverSpec(
 ))
 register(SolverSpec(
     "cdcl", "satdoku.solvers.own:make_cdcl", {}, CNF, OURS, "#ff7f0e",
-    "our CDCL (numba-compiled inner loops)", proofs=True, incremental=True,
-    option_schema=_CDCL_OPTIONS,
+    "our CDCL (C kernel built at install time; numba twin as fallback)", proofs=True,
+    incremental=True, option_schema=_CDCL_OPTIONS,
 ))
 for _h, _colour in zip(_DPLL_HEURISTICS[:-1], ("#e377c2", "#f7b6d2", "#c49c94", "#ff9896",
                                                "#dbdb8d"), strict=True):

@@ -11,18 +11,19 @@ CORES ?= 8
 
 install: $(STAMP) $(KERNEL)
 
-# `pip install -e .` also builds the compiled CDCL kernel (setup.py: satdoku/solvers/_cdcl.c,
-# optional: without a C compiler cdcl falls back to its numba twin)
+# `pip install -e .` also builds the compiled CDCL kernel in place (setup.py:
+# satdoku/solvers/_cdcl.c; optional: without a C compiler and Python headers the install still
+# succeeds and cdcl falls back to its numba twin, slower but the same search)
 $(STAMP): requirements.txt pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet torch==2.13.0
 	$(BIN)/pip install --quiet -r requirements.txt
 	$(BIN)/pip install --quiet --no-deps -e .
-	touch $(STAMP)
+	touch $(STAMP) $(KERNEL)
 
-# rebuild the kernel in place when its source changes
+# rebuild the kernel when its source changes
 $(KERNEL): $(STAMP) satdoku/solvers/_cdcl.c
-	$(BIN)/python setup.py --quiet build_ext --inplace
+	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(KERNEL)
 
 run: install

@@ -192,12 +192,7 @@ class CdclSolver:
             return self.solve_cnf(cnf, deadline, proof_path)
         from satdoku.solvers.cdcl import Cdcl
 
-        start = time.perf_counter()
-        loading = self._warm_up()
-        if loading:  # loading code (once per process) is not the instance's time
-            start += loading
-            if deadline.limit is not None:
-                deadline = Deadline(deadline.limit, start=deadline.start + loading)
+        start, deadline = self._start(deadline)
         message = "incremental (rules loaded once per shard)"
         try:
             if self._inc_rules is not rules:
@@ -252,21 +247,25 @@ class CdclSolver:
         """Decide a DIMACS file directly (vectorised reader; no Python clause lists)."""
         from satdoku.cnf.dimacs_fast import read_dimacs_arrays
 
-        deadline = as_deadline(deadline)
-        self._warm_up()
+        _, deadline = self._start(as_deadline(deadline))
         arrays = read_dimacs_arrays(path)
         return self._solve(arrays.num_vars, arrays.lits, deadline, proof_path)
 
-    def _warm_up(self) -> float:
-        """Load the numba kernel once per process; returns the seconds it took (0 after)."""
+    def _start(self, deadline: Deadline) -> tuple[float, Deadline]:
+        """(start time, deadline) of an instance: loading the kernel (once per process; for
+        numba, compiling it the first time on a machine) is not the instance's time, so both
+        move past it."""
         from satdoku.solvers.cdcl import warm_up
 
+        start = time.perf_counter()
         if self.options["pure"] or self._warm:
-            return 0.0
-        began = time.perf_counter()
+            return start, deadline
         warm_up()
         self._warm = True
-        return time.perf_counter() - began
+        loading = time.perf_counter() - start
+        if deadline.limit is not None:
+            deadline = Deadline(deadline.limit, start=deadline.start + loading)
+        return start + loading, deadline
 
     def _solve(
         self,
@@ -277,12 +276,7 @@ class CdclSolver:
     ) -> Result:
         from satdoku.solvers.cdcl import Cdcl
 
-        start = time.perf_counter()
-        loading = self._warm_up()
-        if loading:  # loading code (once per process) is not the instance's time
-            start += loading
-            if deadline.limit is not None:
-                deadline = Deadline(deadline.limit, start=deadline.start + loading)
+        start, deadline = self._start(deadline)
         built = start
         try:
             solver = Cdcl(num_vars, formula, proof=proof_path is not None, deadline=deadline,

@@ -22,7 +22,7 @@ $(STAMP): requirements.txt pyproject.toml setup.py
 	touch $(STAMP) $(KERNEL)
 
 # rebuild the kernel when its source changes
-$(KERNEL): $(STAMP) satdoku/solvers/_cdcl.c
+$(KERNEL): $(STAMP) satdoku/solvers/_cdcl.c satdoku/cnf/_dimacs.c
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(KERNEL)
 

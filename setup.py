@@ -1,8 +1,9 @@
-"""Build step of satdoku: the compiled CDCL kernel (satdoku/solvers/_cdcl.c).
+"""Build step of satdoku: the compiled CDCL kernel (satdoku/solvers/_cdcl.c) and the compiled
+pass of the DIMACS reader (satdoku/cnf/_dimacs.c).
 
-Everything else is configured in pyproject.toml. The extension is optional: without a C
-compiler or Python headers the install still succeeds and the cdcl solver falls back to the
-numba (or plain Python) twin of the same kernel, satdoku/solvers/cdcl_kernel.py.
+Everything else is configured in pyproject.toml. Both extensions are optional: without a C
+compiler or Python headers the install still succeeds and satdoku falls back to their numba
+(or plain Python / numpy) twins: satdoku/solvers/cdcl_kernel.py, satdoku/cnf/dimacs_kernel.py.
 """
 
 from setuptools import Extension, setup
@@ -15,6 +16,9 @@ setup(
             # no fused multiply-add: the same floating-point results as the Python twin
             extra_compile_args=["-O3", "-ffp-contract=off"],
             optional=True,
-        )
+        ),
+        # the DIMACS reader's compiled pass (engine "c"; twin of satdoku/cnf/dimacs_kernel.py)
+        Extension("satdoku.cnf._dimacs", ["satdoku/cnf/_dimacs.c"], extra_compile_args=["-O3"],
+                  optional=True),
     ]
 )

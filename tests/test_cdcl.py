@@ -217,7 +217,7 @@ def test_sudoku_puzzles_solve_and_verify(public_data: Path) -> None:
     solver = make_cdcl()
     for rec in _sudoku_records(public_data):
         assert rec.puzzle is not None, rec
-        result = solver.solve_cnf(encode(rec.puzzle, "extended"))
+        result = solver.solve_cnf(encode(rec.puzzle, "extended"), Deadline(None))
         assert result.status == "SAT"
         board = decode_model(result.model, rec.puzzle)  # type: ignore[arg-type]
         assert rec.puzzle.check_solution(board) == []
@@ -231,7 +231,7 @@ def test_large_grid_25x25(public_data: Path) -> None:
 
     rec = next(iter(read_records(public_data / "large_grids_bnguyen" / "25x25.txt")))
     assert rec.puzzle is not None and rec.puzzle.domain == 25
-    result = make_cdcl().solve_cnf(encode(rec.puzzle, "extended"))
+    result = make_cdcl().solve_cnf(encode(rec.puzzle, "extended"), Deadline(None))
     assert result.status == "SAT"
     assert rec.puzzle.check_solution(decode_model(result.model, rec.puzzle)) == []  # type: ignore[arg-type]
 
@@ -247,16 +247,17 @@ def test_adapter_result_proof_and_version(public_data: Path, tmp_path: Path) -> 
     assert check_proof(cnf, proof)[0]
     assert {"decisions", "conflicts", "propagations", "restarts", "learnt"} <= set(result.stats)
     assert 0 < result.solve_seconds <= result.total_seconds
-    again = solver.solve_dimacs(str(path))
+    again = solver.solve_dimacs(str(path), Deadline(None))
     assert again.status == "UNSAT" and again.stats == result.stats
-    sat = solver.solve_cnf(read_dimacs(public_data / "satlib" / "uf50-218" / "uf50-03.cnf"))
+    uf50 = read_dimacs(public_data / "satlib" / "uf50-218" / "uf50-03.cnf")
+    sat = solver.solve_cnf(uf50, Deadline(None))
     assert sat.status == "SAT" and sat.proof is None
-    timeout = make_cdcl(max_conflicts=5).solve_cnf(php(9, 8).extended([]))
+    timeout = make_cdcl(max_conflicts=5).solve_cnf(php(9, 8).extended([]), Deadline(None))
     assert timeout.status == "TIMEOUT" and timeout.model is None
     versions = {make_cdcl().version, make_cdcl(restarts="luby").version,
                 make_dpll().version, make_dpll(heuristic="jw").version}  # fmt: skip
     assert len(versions) == 4 and make_cdcl().version == solver.version
-    dres = make_dpll(heuristic="dlis").solve_cnf(cnf, proof_path=str(proof))
+    dres = make_dpll(heuristic="dlis").solve_cnf(cnf, Deadline(None), proof_path=str(proof))
     assert dres.status == "UNSAT" and check_proof(cnf, proof)[0]
 
 
@@ -466,7 +467,7 @@ def test_incremental_adapter_matches_fresh_solving(public_data: Path, tmp_path: 
     res = inc.solve_incremental(rules, own, Deadline(10), proof_path=str(proof))
     assert res.status == "UNSAT" and res.proof == str(proof) and "proof" in res.message
     assert check_proof(Cnf(729, rules.clauses + own), proof)[0]
-    again = inc.solve_incremental(rules, instance_clauses(recs[0].puzzle, "extended"), 10)
+    again = inc.solve_incremental(rules, instance_clauses(recs[0].puzzle, "extended"), Deadline(10))
     assert again.status == "SAT"  # still usable after an UNSAT
     # other rules: loaded afresh; a non-unit own clause: a fresh solve (no incremental label)
     hard = php(10, 9)

@@ -1,6 +1,6 @@
 """The numba-compiled pass of the DIMACS reader (imported only when numba is available).
 
-``_cdcl.c`` has the same pass in C (``parse_dimacs_body``): same results, same error codes.
+``_dimacs.c`` has the same pass in C: same results, same error codes (= dimacs_fast's ERR_*).
 """
 
 from __future__ import annotations
@@ -8,8 +8,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from satdoku.cnf.dimacs_fast import ERR_GARBAGE, ERR_HEADER, ERR_NONE, ERR_RANGE
-
+ERR_NONE, ERR_HEADER, ERR_GARBAGE, ERR_RANGE = 0, 1, 2, 3
 _NL, _SP, _TAB, _CR = 10, 32, 9, 13
 _MINUS, _ZERO, _NINE = 45, 48, 57
 _C, _P, _PERCENT = 99, 112, 37

@@ -1223,112 +1223,6 @@ static PyObject *Kernel_get_num_vars(Kernel *k, void *Py_UNUSED(closure)) {
     return PyLong_FromLong(k->n);
 }
 
-/* --- DIMACS body parsing (= parse_body in satdoku/cnf/dimacs_kernel.py) ---------------------- */
-#define ERR_NONE 0
-#define ERR_HEADER 1
-#define ERR_GARBAGE 2
-#define ERR_RANGE 3
-
-/* parse_dimacs_body(data, offset, num_vars) -> (lits, clauses, error, error_pos, end_pos):
- * the literals of data[offset:] as bytes of native int32, each clause 0-terminated. */
-static PyObject *parse_dimacs_body(PyObject *Py_UNUSED(module), PyObject *args) {
-    Py_buffer view;
-    Py_ssize_t offset;
-    long long num_vars;
-    if (!PyArg_ParseTuple(args, "y*nL", &view, &offset, &num_vars)) return NULL;
-    const unsigned char *buf = view.buf;
-    Py_ssize_t n = view.len;
-    if (offset < 0 || offset > n) {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_ValueError, "offset outside the data");
-        return NULL;
-    }
-    PyObject *lits = PyBytes_FromStringAndSize(NULL, ((n - offset) / 2 + 2) * 4);
-    if (!lits) {
-        PyBuffer_Release(&view);
-        return NULL;
-    }
-    int32_t *out = (int32_t *)PyBytes_AS_STRING(lits);
-    Py_ssize_t i = offset, count = 0, end_pos = n, err_pos = 0;
-    long long clauses = 0;
-    int line_start = 1, err = ERR_NONE;
-    Py_BEGIN_ALLOW_THREADS
-    while (i < n) {
-        unsigned char ch = buf[i];
-        if (ch == '\n') {
-            line_start = 1;
-            i++;
-            continue;
-        }
-        if (ch == ' ' || ch == '\t' || ch == '\r') {
-            i++;
-            continue;
-        }
-        if (line_start) {
-            if (ch == 'c') {
-                while (i < n && buf[i] != '\n') i++;
-                continue;
-            }
-            if (ch == '%') {
-                end_pos = i;
-                break;
-            }
-            if (ch == 'p') {
-                err = ERR_HEADER;
-                err_pos = i;
-                break;
-            }
-            line_start = 0;
-        }
-        Py_ssize_t start = i;
-        int neg = 0;
-        if (ch == '-') {
-            neg = 1;
-            i++;
-        }
-        if (i >= n || buf[i] < '0' || buf[i] > '9') {
-            err = ERR_GARBAGE;
-            err_pos = start;
-            break;
-        }
-        long long value = 0;
-        while (i < n && buf[i] >= '0' && buf[i] <= '9') {
-            if (value <= 4294967296LL) value = value * 10 + (buf[i] - '0');
-            i++;
-        }
-        if (i < n) {
-            ch = buf[i];
-            if (!(ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r')) {
-                err = ERR_GARBAGE;
-                err_pos = start;
-                break;
-            }
-        }
-        if (value > num_vars) {
-            err = ERR_RANGE;
-            err_pos = start;
-            break;
-        }
-        if (value == 0) clauses++;
-        out[count++] = (int32_t)(neg ? -value : value);
-    }
-    if (err == ERR_NONE && count > 0 && out[count - 1] != 0) {
-        out[count++] = 0;
-        clauses++;
-    }
-    Py_END_ALLOW_THREADS
-    PyBuffer_Release(&view);
-    if (_PyBytes_Resize(&lits, count * 4) < 0) return NULL;
-    return Py_BuildValue("(NLinn)", lits, clauses, err, err_pos, end_pos);
-}
-
-static PyMethodDef module_methods[] = {
-    {"parse_dimacs_body", parse_dimacs_body, METH_VARARGS,
-     "parse_dimacs_body(data, offset, num_vars) -> (int32 bytes, clauses, error, error_pos, "
-     "end_pos)"},
-    {NULL, NULL, 0, NULL},
-};
-
 static PyMethodDef Kernel_methods[] = {
     {"load", (PyCFunction)Kernel_load, METH_VARARGS,
      "load(clauses, seconds=None) -> 0 loaded, 1 stopped at the deadline"},
@@ -1360,8 +1254,8 @@ static PyTypeObject KernelType = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_cdcl", "satdoku's compiled CDCL kernel", -1, module_methods, NULL,
-    NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "_cdcl", "satdoku's compiled CDCL kernel", -1, NULL, NULL, NULL, NULL,
+    NULL,
 };
 
 PyMODINIT_FUNC PyInit__cdcl(void) {

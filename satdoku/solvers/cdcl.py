@@ -474,14 +474,12 @@ def solve_file(
     t0 = time.perf_counter()
     if deadline is not None and deadline.limit is not None:  # loading code is not the file's
         deadline = Deadline(deadline.limit, start=deadline.start + (t0 - tw))
-    if chosen == "c":
-        from satdoku.cnf.dimacs_fast import read_dimacs_buffer
+    from satdoku.cnf import dimacs_fast
 
-        formula = read_dimacs_buffer(path)
+    if chosen == "c" and dimacs_fast.has_c_engine():
+        formula = dimacs_fast.read_dimacs_buffer(path)
     else:
-        from satdoku.cnf.dimacs_fast import read_dimacs_arrays
-
-        formula = read_dimacs_arrays(path)  # type: ignore[assignment]
+        formula = dimacs_fast.read_dimacs_arrays(path)  # type: ignore[assignment]
     t1 = time.perf_counter()
     solver = Cdcl(formula.num_vars, formula.lits, proof=proof_path is not None,
                   deadline=deadline, backend=chosen, **options)  # fmt: skip

@@ -30,12 +30,6 @@ _SOURCES = {
 INCREMENTAL_PARAMS = {"reduce_first": 200, "reduce_inc": 50}
 
 
-def as_deadline(deadline: Deadline | float | None) -> Deadline:
-    """The solver protocol passes a :class:`Deadline`; a bare number of seconds (or None),
-    from callers not yet moved to deadlines, starts one now."""
-    return deadline if isinstance(deadline, Deadline) else Deadline(deadline)
-
-
 def code_version(mode: str, options: dict[str, Any]) -> str:
     """A short hash of the mode's source files plus its options."""
     digest = hashlib.sha256(mode.encode())
@@ -76,12 +70,11 @@ class DpllSolver:
         self.version = code_version("dpll", self.options)
 
     def solve_cnf(
-        self, cnf: Cnf, deadline: Deadline | float | None = None, proof_path: str | None = None
+        self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None
     ) -> Result:
         """Decide ``cnf`` before ``deadline`` (loading the clauses included)."""
         from satdoku.solvers.dpll import Dpll, gc_paused
 
-        deadline = as_deadline(deadline)
         opts = self.options
         start = time.perf_counter()
         built = start
@@ -174,7 +167,7 @@ class CdclSolver:
         self,
         rules: Cnf,
         own: list[list[int]],
-        deadline: Deadline | float | None = None,
+        deadline: Deadline,
         proof_path: str | None = None,
     ) -> Result:
         """Decide rules + own clauses; the rules (the same object for every puzzle of a shard)
@@ -185,7 +178,6 @@ class CdclSolver:
         An UNSAT answer under assumptions has no DRUP proof of its own: when ``proof_path`` is
         given the instance is solved again from scratch with proof logging (UNSAT puzzles are
         rare, and the proof is then checked like any other)."""
-        deadline = as_deadline(deadline)
         if any(len(c) != 1 or abs(c[0]) > rules.num_vars for c in own):
             cnf = Cnf(max([rules.num_vars, *(abs(x) for c in own for x in c)]),
                       rules.clauses + own)  # fmt: skip
@@ -236,18 +228,18 @@ class CdclSolver:
         return {k: opts[k] for k in ("restarts", "phase", "decay", "pure")}
 
     def solve_cnf(
-        self, cnf: Cnf, deadline: Deadline | float | None = None, proof_path: str | None = None
+        self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None
     ) -> Result:
         """Decide ``cnf`` before ``deadline`` (converting and loading the clauses included)."""
-        return self._solve(cnf.num_vars, cnf.clauses, as_deadline(deadline), proof_path)
+        return self._solve(cnf.num_vars, cnf.clauses, deadline, proof_path)
 
     def solve_dimacs(
-        self, path: str, deadline: Deadline | float | None = None, proof_path: str | None = None
+        self, path: str, deadline: Deadline, proof_path: str | None = None
     ) -> Result:
         """Decide a DIMACS file directly (vectorised reader; no Python clause lists)."""
         from satdoku.cnf.dimacs_fast import read_dimacs_arrays
 
-        _, deadline = self._start(as_deadline(deadline))
+        _, deadline = self._start(deadline)
         arrays = read_dimacs_arrays(path)
         return self._solve(arrays.num_vars, arrays.lits, deadline, proof_path)
 

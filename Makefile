@@ -11,9 +11,10 @@ CORES ?= 8
 
 install: $(STAMP) $(KERNEL)
 
-# `pip install -e .` also builds the compiled CDCL kernel in place (setup.py:
-# satdoku/solvers/_cdcl.c; optional: without a C compiler and Python headers the install still
-# succeeds and cdcl falls back to its numba twin, slower but the same search)
+# `pip install -e .` also builds the compiled CDCL kernel and DIMACS pass in place (setup.py:
+# satdoku/solvers/_cdcl.c, satdoku/cnf/_dimacs.c; optional: without a C compiler and Python
+# headers the install still succeeds and satdoku falls back to their numba twins, slower but the
+# same search)
 $(STAMP): requirements.txt pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet torch==2.13.0
@@ -21,7 +22,7 @@ $(STAMP): requirements.txt pyproject.toml setup.py
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(STAMP) $(KERNEL)
 
-# rebuild the kernel when its source changes
+# rebuild them when their sources change
 $(KERNEL): $(STAMP) satdoku/solvers/_cdcl.c satdoku/cnf/_dimacs.c
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(KERNEL)

@@ -108,10 +108,48 @@ static PyObject *parse_dimacs_body(PyObject *Py_UNUSED(module), PyObject *args) 
     return Py_BuildValue("(NLinn)", lits, clauses, err, err_pos, end_pos);
 }
 
+/* unsatisfied(lits, value, num_vars) -> (count, first index): the clauses of a flat
+   0-terminated int32 literal buffer that a model leaves unsatisfied. value is a bytes object of
+   2 * num_vars + 1 flags: value[num_vars + lit] != 0 when the literal lit is true. */
+static PyObject *unsatisfied(PyObject *Py_UNUSED(module), PyObject *args) {
+    Py_buffer lits_view, value_view;
+    Py_ssize_t num_vars;
+    if (!PyArg_ParseTuple(args, "y*y*n", &lits_view, &value_view, &num_vars)) return NULL;
+    const int32_t *lits = (const int32_t *)lits_view.buf;
+    const unsigned char *value = (const unsigned char *)value_view.buf;
+    Py_ssize_t n = lits_view.len / 4, count = 0, first = -1, index = 0;
+    int satisfied = 0, bad = 0;
+    if (value_view.len < 2 * num_vars + 1) bad = 1;
+    for (Py_ssize_t i = 0; i < n && !bad; i++) {
+        int32_t lit = lits[i];
+        if (lit == 0) {
+            if (!satisfied) {
+                if (first < 0) first = index;
+                count++;
+            }
+            satisfied = 0;
+            index++;
+        } else if (lit > num_vars || -lit > num_vars) {
+            bad = 1;
+        } else if (!satisfied && value[num_vars + lit]) {
+            satisfied = 1;
+        }
+    }
+    PyBuffer_Release(&lits_view);
+    PyBuffer_Release(&value_view);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "a literal or the value table is out of range");
+        return NULL;
+    }
+    return Py_BuildValue("(nn)", count, first);
+}
+
 static PyMethodDef module_methods[] = {
     {"parse_dimacs_body", parse_dimacs_body, METH_VARARGS,
      "parse_dimacs_body(data, offset, num_vars) -> (int32 bytes, clauses, error, error_pos, "
      "end_pos)"},
+    {"unsatisfied", unsatisfied, METH_VARARGS,
+     "unsatisfied(lits, value, num_vars) -> (clauses a model leaves unsatisfied, first index)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -105,39 +105,71 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _one_file(path: str, args: argparse.Namespace, heuristic: str, proof: str | None) -> int:
-    """Solve one file and print its block; returns its exit code."""
-    from lzma import LZMAError
-
-    from satdoku.cnf.dimacs import DimacsError, format_solver_output
-    from satdoku.solvers.base import Deadline
+    """Solve one file through the one solve path (:func:`satdoku.solve.solve`: the limit covers
+    reading and loading, a model is checked clause by clause, an UNSAT proof is checked) and
+    print its block; returns its exit code."""
+    from satdoku.cnf.dimacs_fast import DimacsError
+    from satdoku.formats.record import CnfFile, Record
+    from satdoku.solve import open_solver, read_formula, solve
+    from satdoku.sources import InputError, read_snapshot, snapshot_from_bytes
+    from satdoku.stagefiles.outputs import v_lines
 
     start = time.perf_counter()
-    deadline = Deadline(args.time_limit, start=start)
     try:
-        if args.mode == "dpll":
-            status, model, stats, times = _run_dpll(path, args, heuristic, deadline, proof)
-            label = f"dpll ({heuristic})"
-        else:
-            status, model, stats, times, backend = _run_cdcl(path, args, deadline, proof)
-            label = f"cdcl (vsids, {backend} kernel)"
-    except (DimacsError, OSError, EOFError, LZMAError) as exc:  # unreadable input
-        message = str(exc) if isinstance(exc, DimacsError) else f"{path}: {exc}"
+        snapshot = (snapshot_from_bytes(sys.stdin.buffer.read(), "<stdin>") if path == "-"
+                    else read_snapshot(path))
+        formula = read_formula(snapshot.data, path)
+    except (DimacsError, InputError, OSError) as exc:  # unreadable input
+        message = str(exc) if isinstance(exc, (DimacsError, InputError)) else f"{path}: {exc}"
         print(f"satdoku dpll: {message}", file=sys.stderr)
         sys.stdout.write(f"c error {message}\ns UNKNOWN\n")
         return 1
+    parsed = time.perf_counter()
+    record = Record(path, 1, 1, "dimacs", name=os.path.basename(path),
+                    cnf=CnfFile(path, formula.num_vars, formula.num_clauses, snapshot.sha256))
+    solver = open_solver("cli", {"cli": _options(args, heuristic)})
+    limit = None
+    if args.time_limit is not None:  # reading counted: the solve path gets what is left
+        limit = max(1e-6, args.time_limit - (parsed - start))
+    answer = solve(record, solver, "dimacs", limit, formula=formula, proof_path=proof)
+    result = answer.result
     total = time.perf_counter() - start
     out = sys.stdout
-    out.write(f"c satdoku {label}\n")
-    for key, seconds in times.items():
-        out.write(f"c {key}_seconds {seconds:.6f}\n")
-    out.write(f"c total_seconds {total:.6f}\n")
-    for key, value in stats.items():
+    out.write(f"c satdoku {_label(args, heuristic)}\n")
+    out.write(f"c parse_seconds {parsed - start:.6f}\n"
+              f"c build_seconds {max(0.0, result.total_seconds - result.solve_seconds):.6f}\n"
+              f"c solve_seconds {result.solve_seconds:.6f}\n"
+              f"c total_seconds {total:.6f}\n")
+    for key, value in result.stats.items():
         out.write(f"c {key} {value}\n")
-    if status == "UNSAT" and proof:
+    out.write(f"c verified {answer.verified}" + (f" ({answer.detail})" if answer.detail else "")
+              + "\n")
+    if result.status == "UNSAT" and proof:
         out.write(f"c proof written to {proof}\n")
-    lines = format_solver_output(status, None if args.no_model else model)
-    out.write("\n".join(lines) + "\n")
-    return EXIT.get(status, 0)
+    out.write({"SAT": "s SATISFIABLE\n", "UNSAT": "s UNSATISFIABLE\n"}.get(result.status,
+                                                                          "s UNKNOWN\n"))
+    if result.status == "SAT" and result.model is not None and not args.no_model:
+        out.write(v_lines(result.model))
+    if answer.verified == "FAILED":
+        print(f"satdoku dpll: {path}: wrong answer: {answer.detail}", file=sys.stderr)
+        return 1
+    return EXIT.get(result.status, 0)
+
+
+def _options(args: argparse.Namespace, heuristic: str) -> dict:  # type: ignore[type-arg]
+    """The configured-solver options of the command line (checked by the solver itself)."""
+    if args.mode == "dpll":
+        return {"solver": "dpll", "heuristic": heuristic, "pure_literals": args.pure_literals,
+                "seed": args.seed}
+    return {"solver": "cdcl"} | ({} if args.restarts is None else {"restarts": args.restarts})
+
+
+def _label(args: argparse.Namespace, heuristic: str) -> str:
+    if args.mode == "dpll":
+        return f"dpll ({heuristic})"
+    from satdoku.solvers.cdcl import choose_backend
+
+    return f"cdcl (vsids, {choose_backend()} kernel)"
 
 
 def _summary(codes: list[int]) -> int:
@@ -153,40 +185,3 @@ def _summary(codes: list[int]) -> int:
     if undecided:
         return 0
     return 30 if sat and unsat else 10 if sat else 20
-
-
-def _run_dpll(path: str, args: argparse.Namespace, heuristic: str, deadline, proof):  # type: ignore[no-untyped-def]
-    from satdoku.cnf.dimacs import read_dimacs
-    from satdoku.solvers.dpll import Dpll, gc_paused
-
-    t0 = time.perf_counter()
-    cnf = read_dimacs(path)
-    t1 = time.perf_counter()
-    fh = open(proof, "w", encoding="ascii") if proof else None  # noqa: SIM115
-    try:
-        with gc_paused():
-            solver = Dpll(
-                cnf.num_vars,
-                cnf.clauses,
-                heuristic,
-                pure_literals=args.pure_literals,
-                seed=args.seed,
-                proof=fh,
-                deadline=deadline,
-            )
-            t2 = time.perf_counter()
-            status, model = solver.solve(deadline)
-    finally:
-        if fh is not None:
-            fh.close()
-    t3 = time.perf_counter()
-    times = {"parse": t1 - t0, "build": t2 - t1, "solve": t3 - t2}
-    return status, model, solver.stats.as_dict(), times
-
-
-def _run_cdcl(path: str, args: argparse.Namespace, deadline, proof):  # type: ignore[no-untyped-def]
-    from satdoku.solvers.cdcl import solve_file
-
-    options = {} if args.restarts is None else {"restarts": args.restarts}
-    res = solve_file(path, deadline, proof_path=proof, **options)
-    return res.status, res.model, res.stats, res.times, res.backend

@@ -230,8 +230,10 @@ class CdclSolver:
     def solve_cnf(
         self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None
     ) -> Result:
-        """Decide ``cnf`` before ``deadline`` (converting and loading the clauses included)."""
-        return self._solve(cnf.num_vars, cnf.clauses, deadline, proof_path)
+        """Decide ``cnf`` before ``deadline`` (converting and loading the clauses included); a
+        formula read as a flat literal buffer goes to the kernel as it is."""
+        formula = cnf.lits if cnf.lits is not None else cnf.clauses
+        return self._solve(cnf.num_vars, formula, deadline, proof_path)
 
     def solve_dimacs(
         self, path: str, deadline: Deadline, proof_path: str | None = None

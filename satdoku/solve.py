@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -139,7 +140,8 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str, time_limit: f
 
     ``formula`` is the record's formula when the caller already has it (a SatInput bundle
     entry, a file already read); otherwise the record is encoded here, inside the time limit.
-    Proofs of solvers that write them go to temporary files in ``workdir``, or to
+    Proofs of solvers that write them go to a temporary file in ``workdir`` (a directory the
+    caller keeps for many instances; a temporary directory per call without it), or to
     ``proof_path``, which is kept."""
     deadline = Deadline(time_limit)
     if not record.valid:
@@ -180,8 +182,7 @@ def _solve_cnf(record: Record, solver: ConfiguredSolver, encoding: str, deadline
             return result, formula.whole() if record.cnf is not None else None
         cnf = formula.whole()
         return solver.impl.solve_cnf(cnf, deadline), cnf
-    with tempfile.TemporaryDirectory(dir=workdir) as tmp:
-        proof = keep_proof or os.path.join(tmp, "proof.drup")
+    with _proof_file(keep_proof, workdir) as proof:
         if incremental:  # an UNSAT under assumptions is solved again for its proof
             result = solver.impl.solve_incremental(formula.rules, formula.own, deadline, proof)
         else:
@@ -189,6 +190,30 @@ def _solve_cnf(record: Record, solver: ConfiguredSolver, encoding: str, deadline
         if result.status == UNSAT:
             _certify(formula.whole(), result, proof, keep=keep_proof is not None)
     return result, formula.whole() if record.cnf is not None else None
+
+
+@contextmanager
+def _proof_file(keep: str | None, workdir: str | None) -> Iterator[str]:
+    """Where a solver writes this instance's proof: ``keep`` (the caller's file), else a fresh
+    name in ``workdir`` (a directory a whole shard reuses: no directory made per instance), else
+    in a temporary directory of its own. A stale file never passes for a new proof."""
+    if keep is not None:
+        if os.path.exists(keep):
+            os.remove(keep)
+        yield keep
+        return
+    if workdir is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            yield os.path.join(tmp, "proof.drup")
+        return
+    path = os.path.join(workdir, "proof.drup")
+    if os.path.exists(path):
+        os.remove(path)
+    try:
+        yield path
+    finally:
+        if os.path.exists(path):
+            os.remove(path)
 
 
 def _certify(cnf: Cnf, result: Result, proof: str, keep: bool = False) -> None:

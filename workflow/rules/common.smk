@@ -117,5 +117,6 @@ def all_targets():
         "reports/encodings.md",
         "reports/encodings.csv",
         "reports/encodings.png",
+        "reports/explorer/index.html",
     ]
     return targets

@@ -1,0 +1,459 @@
+"""Write the static results explorer: ``index.html``, its JS/CSS, plotly's bundle and data files.
+
+The page opens from ``file://`` with no server: browsers refuse ``fetch`` of local files, so every
+data file is a script, ``SATDOKU.load("<key>", {...});``, which the page adds as a ``<script>``
+tag when it needs it. Files (under ``OUT/data/``):
+
+- ``overview.js``: sets (size, shards, families), runs (solver, encoding, registry colour and
+  origin), the solver table (:func:`satdoku.report.tables.solver_table` over the frame the
+  summary uses, so the figures equal ``reports/summary.csv``) and the problems list.
+- ``sets/SET/set.js``: one character per instance for its family and uniqueness verdict.
+- ``sets/SET/runK.js``: one run's status per instance (one character, see :data:`STATUS_CHARS`)
+  and ``total_seconds`` in whole microseconds (-1: none): what filters, sorts and scatter plots
+  read without loading the instances.
+- ``sets/SET/chunkC.js``: CHUNK instances in full (puzzle, each run's answer, board, time and
+  statistics, uniqueness, formula sizes): what the instance list and view read, one chunk at a
+  time.
+- ``plots.js``: cactus curves per family (sampled to at most CACTUS_POINTS points per run, each
+  point naming its instance); ``pages.js``: the LTN and CSP pages.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from satdoku.formats import Record
+from satdoku.report.explorer.data import ShardData, present_runs, read_set
+from satdoku.report.families import INVALID_FAMILY, family, family_of_record, sort_key
+
+#: Status of one run on one instance, one character: a wrong answer (failed verification) is
+#: lower case, a missing row '-'.
+STATUS_CHARS = {"SAT": "S", "UNSAT": "U", "TIMEOUT": "T", "INVALID": "I", "ERROR": "E"}
+#: Uniqueness verdict, one character ('-': not checked).
+VERDICT_CHARS = {"unique": "u", "several": "s", "none": "n", "unknown": "?", "invalid": "i"}
+CODES = "0123456789abcdefghijklmnopqrstuvwxyz"
+CACTUS_POINTS = 2000
+STATIC = ("index.html", "explorer.js", "board.js", "plots.js", "explorer.css")
+#: Columns of the long frame the solver table needs (the rest is dropped to save memory).
+TABLE_COLUMNS = ["set", "solver", "encoding", "status", "verified", "solved", "seconds",
+                 "decisions", "conflicts"]
+
+
+def js_data(key: str, value: Any) -> str:
+    """A data file's text: one ``SATDOKU.load`` call (JSON is valid JavaScript)."""
+    return f"SATDOKU.load({json.dumps(key)}, {json.dumps(value, separators=(',', ':'))});\n"
+
+
+def _write(path: Path, key: str, value: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(js_data(key, value), encoding="utf-8")
+
+
+def _num(text: str | None) -> float | None:
+    """A TSV number (None when empty or not a number)."""
+    try:
+        v = float(text) if text not in (None, "") else None
+    except ValueError:
+        return None
+    return None if v is None or math.isnan(v) else v
+
+
+def _int_or_num(text: str | None) -> int | float | None:
+    v = _num(text)
+    return int(v) if v is not None and v.is_integer() else v
+
+
+def _clean(v: Any) -> Any:
+    """JSON-safe table cell: NaN -> None, numpy scalars -> Python."""
+    if hasattr(v, "item"):
+        v = v.item()
+    return None if isinstance(v, float) and math.isnan(v) else v
+
+
+def status_char(row: Mapping[str, str] | None) -> str:
+    if row is None:
+        return "-"
+    c = STATUS_CHARS.get(row["status"], "E")
+    return c.lower() if row.get("verified") == "FAILED" else c
+
+
+def record_family(rec: Record) -> str:
+    """The family of an instance (the one the summary groups by)."""
+    if rec.puzzle is not None:
+        from satdoku.pipeline.instances import record_to_dict
+
+        return family_of_record(record_to_dict(rec))
+    if getattr(rec, "cnf", None) is not None:
+        return family("dimacs", None)
+    return INVALID_FAMILY
+
+
+def instance_base(rec: Record, fam: str) -> dict[str, Any]:
+    """An instance as the page draws it: the Instances fields plus the grid ``shape``."""
+    from satdoku.pipeline.instances import record_to_dict
+
+    d: dict[str, Any] = {"id": int(rec.id), "line": rec.line, "fam": fam,
+                         "notation": rec.notation, "source": rec.source}
+    if rec.name:
+        d["name"] = rec.name
+    if rec.puzzle is not None:
+        p = record_to_dict(rec)
+        for k in ("id", "line", "source", "notation", "empty", "name"):
+            p.pop(k, None)
+        p["shape"] = list(rec.puzzle.layout.shape)
+        p["domain"] = rec.puzzle.domain
+        d["p"] = p
+    elif getattr(rec, "cnf", None) is not None:
+        cnf = rec.cnf  # type: ignore[attr-defined]
+        d["cnf"] = {"path": cnf.path, "vars": cnf.num_vars, "clauses": cnf.num_clauses,
+                    "sha256": cnf.sha256}
+        size = Path(cnf.path).stat().st_size if Path(cnf.path).exists() else None
+        d["cnf"]["bytes"] = size
+    else:
+        d["error"] = rec.error
+    return d
+
+
+def run_answer(rec: Record, sol: Mapping[str, str] | None, t: Mapping[str, str] | None,
+               boards: list[Any]) -> dict[str, Any] | None:
+    """One run's answer for an instance: status, verification, board (an index into
+    ``boards``, which collects the instance's distinct solved boards), times, statistics."""
+    if sol is None and t is None:
+        return None
+    src = sol or t or {}
+    out: dict[str, Any] = {"s": src.get("status", ""), "v": (sol or {}).get("verified", "-")}
+    message = (sol or {}).get("detail") or (t or {}).get("message") or ""
+    if message:
+        out["m"] = message
+    if sol and sol["status"] == "SAT" and sol["verified"] != "FAILED" and sol.get("solution") \
+            and rec.puzzle is not None:
+        from satdoku.formats.jsonpuzzle import board_out
+        from satdoku.report.text import _board_of
+
+        board = board_out(_board_of(rec, sol["solution"]), rec.puzzle.domain)
+        if board not in boards:
+            boards.append(board)
+        out["b"] = boards.index(board)
+    if t:
+        for key, col in (("t", "total_seconds"), ("ts", "solve_seconds"), ("d", "decisions"),
+                         ("c", "conflicts"), ("p", "propagations"), ("rs", "restarts"),
+                         ("l", "learnt"), ("load", "load1")):
+            v = _int_or_num(t.get(col))
+            if v is not None:
+                out[key] = v
+    return out
+
+
+@dataclass
+class _SetColumns:
+    """What the list and the plots read of a whole set: one entry per instance."""
+
+    ids: list[int] = field(default_factory=list)
+    families: list[str] = field(default_factory=list)
+    fam_codes: list[str] = field(default_factory=list)
+    verdicts: list[str] = field(default_factory=list)
+    status: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
+    micros: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
+
+    def family_code(self, fam: str) -> str:
+        if fam not in self.families:
+            self.families.append(fam)
+        return CODES[min(self.families.index(fam), len(CODES) - 1)]
+
+
+@dataclass
+class Explorer:
+    """The explorer of one results directory, filled set by set, then written."""
+
+    results: Path
+    out: Path
+    runs: list[str]
+    time_limit: float | None
+    variants: Mapping[str, Mapping] = field(default_factory=dict)
+    chunk: int = 1000
+    sets: list[dict[str, Any]] = field(default_factory=list)
+    frames: list[Any] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    problem_runs: set[tuple[str, str]] = field(default_factory=set)
+    cactus: dict[tuple[str, str], list[tuple[float, str, int]]] = field(
+        default_factory=lambda: defaultdict(list))
+    family_totals: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+    # ---- one set -----------------------------------------------------------------------------
+    def add_set(self, name: str) -> dict[str, Any]:
+        """Read one set shard by shard; write its chunk and column files; keep its table rows."""
+        from satdoku.report.agreement import find_problems
+
+        runs = present_runs(self.results, name, self.runs)
+        encodings = sorted({r.partition("/")[2] for r in runs} - {"direct", ""})
+        cols = _SetColumns()
+        shards: list[list[Any]] = []
+        chunk: list[dict[str, Any]] = []
+        written = 0  # chunks written; chunk c holds the instances at positions c*CHUNK...
+        unique_seen = False
+        for data in read_set(self.results, name, runs, encodings):
+            if data.records:
+                shards.append([data.shard, int(data.records[0].id), len(data.records)])
+            unique_seen |= bool(data.unique)
+            self.problems += find_problems(name, data.sols)
+            for inst in self._shard(name, runs, data, cols):
+                chunk.append(inst)
+                if len(chunk) == self.chunk:
+                    self._flush(name, written, chunk)
+                    written, chunk = written + 1, []
+        if chunk:
+            self._flush(name, written, chunk)
+        first = cols.ids[0] if cols.ids else 1
+        contiguous = cols.ids == list(range(first, first + len(cols.ids)))
+        d = self.out / "data" / "sets" / name
+        _write(d / "set.js", f"set:{name}",
+               {"fam": "".join(cols.fam_codes), "uq": "".join(cols.verdicts),
+                "ids": None if contiguous else cols.ids})
+        for k, run in enumerate(runs):
+            _write(d / f"run{self.runs.index(run)}.js", f"col:{name}:{self.runs.index(run)}",
+                   {"s": "".join(cols.status[k]), "t": cols.micros[k]})
+        info = {"name": name, "n": len(cols.ids), "first": first, "shards": shards,
+                "families": cols.families, "runs": [self.runs.index(r) for r in runs],
+                "unique": unique_seen, "encodings": encodings,
+                "scatter": self._default_pair(runs)}
+        self.sets.append(info)
+        return info
+
+    def _shard(self, name: str, runs: Sequence[str], data: ShardData,
+               cols: _SetColumns) -> list[dict[str, Any]]:
+        """Instances of one shard as chunk entries; fills the set's columns, the table frame and
+        the cactus points."""
+        from satdoku.report.collect import frame, run_rows
+
+        fams = {r.id: record_family(r) for r in data.records}
+        sols = {run: {r["id"]: r for r in rows} for run, rows in data.sols.items()}
+        times = {run: {r["id"]: r for r in rows} for run, rows in data.times.items()}
+        long_rows: list[dict[str, Any]] = []
+        for run in runs:
+            rows = run_rows(name, run, data.sols[run], data.times[run], fams)
+            long_rows += rows
+            for row in rows:
+                if row["family"] != INVALID_FAMILY and row["status"] != "INVALID" \
+                        and row["solved"] and not math.isnan(row["seconds"]):
+                    self.cactus[(row["family"], run)].append((row["seconds"], name,
+                                                              int(row["id"])))
+        if long_rows:
+            f = frame(long_rows)[TABLE_COLUMNS]
+            for c in ("status", "verified"):
+                f[c] = f[c].astype("category")
+            self.frames.append(f)
+        out = []
+        for rec in data.records:
+            i = rec.id
+            fam = fams[i]
+            inst = instance_base(rec, fam)
+            boards: list[Any] = []
+            answers = [run_answer(rec, sols[run].get(i), times[run].get(i), boards)
+                       for run in runs]
+            inst["r"] = {str(self.runs.index(run)): a for run, a in zip(runs, answers,
+                                                                        strict=True) if a}
+            if boards:
+                inst["boards"] = boards
+            u = data.unique.get(i)
+            if u:
+                inst["u"] = {"n": u.get("solutions", ""), "v": u["verdict"],
+                             "t": _num(u.get("seconds"))}
+            sizes = {e: [_int_or_num(z.get(k)) for k in ("vars", "clauses", "bytes")]
+                     for e, rows in data.sizes.items() if (z := rows.get(i))}
+            if sizes:
+                inst["sz"] = sizes
+            out.append(inst)
+            # columns
+            cols.ids.append(int(i))
+            cols.fam_codes.append(cols.family_code(fam))
+            cols.verdicts.append(VERDICT_CHARS.get(u["verdict"], "?") if u else "-")
+            statuses = set()
+            for k, run in enumerate(runs):
+                s = sols[run].get(i)
+                cols.status[k].append(status_char(s))
+                t = _num((times[run].get(i) or {}).get("total_seconds"))
+                cols.micros[k].append(-1 if t is None else round(t * 1e6))
+                if s:
+                    statuses.add(s["status"])
+            if fam != INVALID_FAMILY and any(
+                    (sols[run].get(i) or {}).get("status", "INVALID") != "INVALID"
+                    for run in runs):
+                self.family_totals[fam] += 1
+            if {"SAT", "UNSAT"} <= statuses:
+                self.problem_runs.update((name, run) for run in runs
+                                         if (sols[run].get(i) or {}).get("status")
+                                         in ("SAT", "UNSAT"))
+        for run in runs:
+            for s in data.sols[run]:
+                if s["verified"] == "FAILED":
+                    self.problem_runs.add((name, run))
+        return out
+
+    def _flush(self, name: str, index: int, chunk: list[dict[str, Any]]) -> None:
+        _write(self.out / "data" / "sets" / name / f"chunk{index}.js", f"chunk:{name}:{index}",
+               chunk)
+
+    def _default_pair(self, runs: Sequence[str]) -> list[int] | None:
+        """The scatter plot shown first: a reference solver (x) against one of ours (y) on the
+        same encoding (or a puzzle-level reference), else the first two runs."""
+        from satdoku.solvers.registry import origin
+
+        def ori(run: str) -> str:
+            return origin(run.partition("/")[0], dict(self.variants))
+
+        for y in runs:
+            if ori(y) != "ours":
+                continue
+            for x in runs:
+                if ori(x) == "reference" and x.partition("/")[2] in (y.partition("/")[2],
+                                                                      "direct"):
+                    return [self.runs.index(x), self.runs.index(y)]
+        return [self.runs.index(runs[0]), self.runs.index(runs[1])] if len(runs) > 1 else None
+
+    # ---- across sets ---------------------------------------------------------------------------
+    def table(self) -> dict[str, Any]:
+        """The solver table of every set (the summary's function over the summary's frame)."""
+        import pandas as pd
+
+        from satdoku.report.collect import frame
+        from satdoku.report.tables import HEADERS, solver_table
+
+        df = pd.concat(self.frames, ignore_index=True) if self.frames else frame([])
+        table = solver_table(df, self.time_limit)
+        columns = list(table.columns)
+        rows = [[_clean(v) for v in row] for row in table.itertuples(index=False)]
+        problem = [(r[0], f"{r[1]}/{r[2]}") in self.problem_runs for r in rows]
+        return {"columns": columns, "headers": [HEADERS.get(c, c) for c in columns],
+                "rows": rows, "problem": problem}
+
+    def cactus_plots(self) -> list[dict[str, Any]]:
+        """Per family: every run's solved instances sorted by time (sampled evenly to at most
+        CACTUS_POINTS points; the last one always kept), each point naming its instance."""
+        out = []
+        for fam in sorted(self.family_totals, key=sort_key):
+            curves = []
+            for run in self.runs:
+                pts = sorted(self.cactus.get((fam, run), []))
+                if not pts:
+                    continue
+                m = len(pts)
+                keep = (range(m) if m <= CACTUS_POINTS else
+                        sorted({round(k * (m - 1) / (CACTUS_POINTS - 1))
+                                for k in range(CACTUS_POINTS)}))
+                curves.append({"run": self.runs.index(run), "x": [k + 1 for k in keep],
+                               "y": [pts[k][0] for k in keep],
+                               "set": [pts[k][1] for k in keep],
+                               "id": [pts[k][2] for k in keep], "solved": m})
+            out.append({"family": fam, "total": self.family_totals[fam], "curves": curves})
+        return out
+
+    def run_info(self) -> list[dict[str, Any]]:
+        from satdoku.solvers.registry import colour, origin
+
+        out = []
+        for run in self.runs:
+            solver, _, encoding = run.partition("/")
+            v = dict(self.variants)
+            out.append({"run": run, "solver": solver, "encoding": encoding or "-",
+                        "colour": colour(solver, v), "origin": origin(solver, v)})
+        return out
+
+
+def pages(pages_dir: Path, out: Path, variants: Mapping[str, Mapping]) -> dict[str, Any]:
+    """The LTN evaluations (``ltn_SIZE.json``, with their figures) and the CSP largest-n
+    experiment (``csp_largest_n.tsv``, ``.png``) found in ``pages_dir``; figures are copied into
+    ``out/pages`` so the explorer folder stands alone."""
+    from satdoku.pipeline.largest_n import summarize
+    from satdoku.pipeline.times import read_tsv
+    from satdoku.solvers.registry import colour
+
+    dest = out / "pages"
+    ltn = []
+    for f in sorted(pages_dir.glob("ltn_*.json"), key=lambda p: (len(p.stem), p.stem)):
+        size = f.stem[len("ltn_"):]
+        if not size.isdigit():
+            continue  # ltn_4_memory.json and the like
+        summary = json.loads(f.read_text(encoding="utf-8"))
+        q3 = dict(summary.get("q3") or {})
+        q3.pop("memory", None)
+        images = []
+        for png in sorted(pages_dir.glob(f"ltn_{size}_*.png")):
+            dest.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(png, dest / png.name)
+            images.append(png.name)
+        ltn.append({"size": int(size), "headline": summary.get("headline"),
+                    "q1": summary.get("q1"), "q2": summary.get("q2"), "q3": q3,
+                    "examples": summary.get("examples"), "images": images,
+                    "seconds": summary.get("seconds")})
+    csp = None
+    tsv = pages_dir / "csp_largest_n.tsv"
+    if tsv.exists():
+        rows = read_tsv(tsv)
+        image = None
+        if (pages_dir / "csp_largest_n.png").exists():
+            dest.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(pages_dir / "csp_largest_n.png", dest / "csp_largest_n.png")
+            image = "csp_largest_n.png"
+        solvers = list(dict.fromkeys(r["solver"] for r in rows))
+        md = pages_dir / "csp_largest_n.md"
+        csp = {"rows": rows, "summary": summarize(rows), "image": image,
+               "title": md.read_text(encoding="utf-8").splitlines()[0].lstrip("# ")
+               if md.exists() else "Largest n solved",
+               "colours": {s: colour(s, dict(variants)) for s in solvers}}
+    return {"ltn": ltn, "csp": csp}
+
+
+def copy_static(out: Path) -> None:
+    """The page, its JS/CSS (package data) and plotly's offline bundle (from the plotly
+    package: no CDN, no network at view time)."""
+    from plotly.offline import get_plotlyjs
+
+    static = resources.files("satdoku.report.explorer") / "static"
+    for name in STATIC:
+        (out / name).write_bytes((static / name).read_bytes())
+    bundle = out / "plotly.min.js"
+    text = get_plotlyjs()
+    if not bundle.exists() or bundle.stat().st_size != len(text.encode("utf-8")):
+        bundle.write_text(text, encoding="utf-8")
+
+
+def build_explorer(results: str | Path, sets: Sequence[str], runs: Sequence[str],
+                   time_limit: float | None, out_dir: str | Path,
+                   variants: Mapping[str, Mapping] | None = None,
+                   pages_dir: str | Path | None = None, chunk: int = 1000,
+                   title: str = "satdoku results") -> dict[str, Any]:
+    """Write the explorer of ``sets`` x ``runs`` under ``results`` into ``out_dir``; returns
+    the overview it wrote (sets, runs, table, problems)."""
+    out = Path(out_dir)
+    if (out / "data").exists():
+        shutil.rmtree(out / "data")  # stale chunks of an earlier, larger run
+    if (out / "pages").exists():
+        shutil.rmtree(out / "pages")
+    out.mkdir(parents=True, exist_ok=True)
+    ex = Explorer(Path(results), out, list(runs), time_limit, dict(variants or {}), chunk)
+    for name in sets:
+        ex.add_set(name)
+    extra = pages(Path(pages_dir) if pages_dir else Path(results) / "Reports", out,
+                  ex.variants)
+    _write(out / "data" / "plots.js", "plots", {"cactus": ex.cactus_plots()})
+    _write(out / "data" / "pages.js", "pages", extra)
+    overview = {
+        "title": title, "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "results": os.path.relpath(Path(results).resolve(), out.resolve()),
+        "results_arg": str(results), "time_limit": time_limit, "chunk": chunk,
+        "runs": ex.run_info(), "sets": ex.sets, "table": ex.table(), "problems": ex.problems,
+        "pages": {"ltn": [p["size"] for p in extra["ltn"]], "csp": extra["csp"] is not None},
+    }
+    _write(out / "data" / "overview.js", "overview", overview)
+    copy_static(out)
+    return overview

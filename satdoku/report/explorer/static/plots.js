@@ -1,0 +1,250 @@
+/* satdoku explorer: plot pages (cactus per family, scatter of two runs over a set), LTN and CSP
+ * pages. Plotly is plotly.min.js next to index.html (copied from the plotly Python package),
+ * loaded on first use. Colours and line styles come from the solver registry (overview.runs:
+ * colour, origin): our solvers solid with circles, reference solvers dashed with squares.
+ * Hovering a point names its instance; clicking it opens the instance view.
+ */
+"use strict";
+
+const plotlyReady = () => loadScript("plotly.min.js");
+const plotType = (n) => (n > 5000 ? "scattergl" : "scatter");
+const PLOT_CONFIG = {displaylogo: false, responsive: true};
+const SCATTER_CONFIG = {displaylogo: false};
+
+/** Clicking a point whose customdata starts with [set, id] opens that instance. */
+function openOnClick(gd) {
+  gd.on("plotly_click", (ev) => {
+    const pt = ev.points && ev.points[0];
+    if (pt && Array.isArray(pt.customdata)) {
+      location.hash = hashOf("i", [String(pt.customdata[0]), String(pt.customdata[1])], "");
+    }
+  });
+}
+
+function limitTrace(x, y, name) {
+  return {x, y, mode: "lines", name, hoverinfo: "skip", line: {color: "#777", dash: "dot", width: 1}};
+}
+
+PAGES.plots = {
+  async render(r) {
+    const ov = await overview();
+    await Promise.all([need("plots", "data/plots.js"), plotlyReady()]);
+    const plots = SATDOKU.data.get("plots");
+    const {s, x, y} = scatterChoice(ov, r.query);
+    const cactus = plots.cactus.map((f, j) => `<div class="plot" id="cactus-${j}" data-family="${esc(f.family)}"></div>`).join("");
+    const runOptions = (current) => s.runs.map((k) => option(String(k), ov.runs[k].run, current)).join("");
+    const scatter = s && s.runs.length > 1 ? `
+      <div class="controls">
+        <label>set <select data-param="set">${ov.sets.map((t) => option(t.name, t.name, s.name)).join("")}</select></label>
+        <label>x <select data-param="x">${runOptions(x)}</select></label>
+        <label>y <select data-param="y">${runOptions(y)}</select></label>
+      </div>
+      <div class="plot square" id="scatter"></div>
+      <p class="note">Each point is one instance: time of the x run against the y run (log-log).
+        Points below the diagonal: y was faster. Instances a run did not solve sit on the outer
+        line at twice the time limit (crosses). Colour: the faster solver.</p>`
+      : `<p class="note">A scatter plot needs a set with two runs.</p>`;
+    return `<h2>Cactus plots</h2>
+      <p class="note">Per family: instances solved (x) within a time (y, log). Further right and
+        lower is better. Curves with many instances are sampled (every point is a real instance).</p>
+      ${cactus || "<p class=\"note\">No solved instance.</p>"}
+      <h2>Scatter plot</h2>${scatter}`;
+  },
+  async after(main, r) {
+    const ov = await overview();
+    const plots = SATDOKU.data.get("plots");
+    plots.cactus.forEach((f, j) => drawCactus(document.getElementById(`cactus-${j}`), ov, f));
+    const {s, x, y} = scatterChoice(ov, r.query);
+    if (s && s.runs.length > 1) await drawScatter(document.getElementById("scatter"), ov, s, x, y);
+  },
+};
+
+/** The set and the two runs of the scatter plot: from the query, else the set's default pair
+ * (a reference solver against one of ours). */
+function scatterChoice(ov, q) {
+  const s = ov.sets.find((t) => t.name === q.get("set")) || ov.sets.find((t) => t.runs.length > 1) || ov.sets[0];
+  if (!s) return {};
+  const pick = (param, fallback) => (s.runs.includes(+q.get(param)) && q.get(param) !== null ? +q.get(param) : fallback);
+  const pair = s.scatter || [s.runs[0], s.runs[1]];
+  return {s, x: pick("x", pair[0]), y: pick("y", pair[1])};
+}
+
+function drawCactus(div, ov, fam) {
+  const traces = fam.curves.map((c) => {
+    const run = ov.runs[c.run];
+    const ref = run.origin === "reference";
+    return {
+      type: plotType(c.x.length), mode: "lines+markers", name: run.run, x: c.x, y: c.y,
+      customdata: c.set.map((name, j) => [name, c.id[j]]),
+      line: {color: run.colour, dash: ref ? "dash" : "solid", width: ref ? 1.5 : 2.5},
+      marker: {color: run.colour, size: c.x.length > 300 ? 3 : 6, symbol: ref ? "square" : "circle"},
+      hovertemplate: `%{customdata[0]} #%{customdata[1]}<br>%{y:.4g} s (%{x} solved)<extra>${esc(run.run)}</extra>`,
+    };
+  });
+  // the limit line only when the curves come near it (else it squashes them to the bottom)
+  const top = Math.max(0, ...fam.curves.map((c) => c.y[c.y.length - 1]));
+  if (ov.time_limit && top * 10 >= ov.time_limit) {
+    traces.push(limitTrace([0, fam.total], [ov.time_limit, ov.time_limit], `time limit (${ov.time_limit} s)`));
+  }
+  const lim = ov.time_limit ? `, limit ${ov.time_limit} s` : "";
+  Plotly.newPlot(div, traces, {
+    title: {text: `${fam.family} (${fam.total} instances${lim})`}, height: 380, hovermode: "closest",
+    margin: {t: 40, r: 10, b: 45, l: 60},
+    xaxis: {title: {text: "instances solved"}, range: [0, fam.total + 1]},
+    yaxis: {type: "log", title: {text: "seconds per instance"}},
+  }, PLOT_CONFIG);
+  openOnClick(div);
+}
+
+async function drawScatter(div, ov, s, x, y) {
+  const {meta, cols} = await setColumns(s);
+  const cx = cols.get(x), cy = cols.get(y);
+  const X = ov.runs[x], Y = ov.runs[y];
+  const solved = (c) => c === "S" || c === "U";
+  let top = 1e-6, low = Infinity;
+  for (let i = 0; i < s.n; i++) {
+    for (const c of [cx, cy]) {
+      if (solved(c.s[i])) { top = Math.max(top, c.t[i] / 1e6); low = Math.min(low, Math.max(c.t[i], 1) / 1e6); }
+    }
+  }
+  const limit = ov.time_limit || top;
+  const border = 2 * Math.max(limit, top);
+  const groups = {x: [], y: [], none: []};
+  for (let i = 0; i < s.n; i++) {
+    const a = cx.s[i], b = cy.s[i];
+    if ("I-".includes(a) || "I-".includes(b)) continue;  // invalid or missing: no point
+    const tx = solved(a) ? Math.max(cx.t[i], 1) / 1e6 : border;
+    const ty = solved(b) ? Math.max(cy.t[i], 1) / 1e6 : border;
+    const g = !solved(a) && !solved(b) ? "none" : tx <= ty ? "x" : "y";
+    groups[g].push([tx, ty, idAt(s, meta, i), STATUS[a] || a, STATUS[b] || b, solved(a) && solved(b)]);
+  }
+  if (!Number.isFinite(low)) low = border / 100;
+  const trace = (pts, name, colour) => ({
+    type: plotType(pts.length), mode: "markers", name: `${name} (${pts.length})`,
+    x: pts.map((p) => p[0]), y: pts.map((p) => p[1]),
+    customdata: pts.map((p) => [s.name, p[2], p[3], p[4]]),
+    marker: {color: colour, size: 7, opacity: 0.8, symbol: pts.map((p) => (p[5] ? "circle" : "x"))},
+    hovertemplate: `%{customdata[0]} #%{customdata[1]}<br>${esc(X.run)}: %{customdata[2]}, %{x:.4g} s` +
+                   `<br>${esc(Y.run)}: %{customdata[3]}, %{y:.4g} s<extra></extra>`,
+  });
+  const range = [Math.log10(low) - 0.2, Math.log10(border) + 0.1];
+  const traces = [
+    trace(groups.x, `${X.run} faster`, X.colour),
+    trace(groups.y, `${Y.run} faster`, Y.colour),
+    trace(groups.none, "neither solved", "#999"),
+    limitTrace([low / 2, border * 1.2], [low / 2, border * 1.2], "same time"),
+  ];
+  if (ov.time_limit) {
+    traces.push(limitTrace([limit, limit], [low / 2, border * 1.2], `time limit (${limit} s)`));
+    traces.push({...limitTrace([low / 2, border * 1.2], [limit, limit], ""), showlegend: false});
+  }
+  await Plotly.newPlot(div, traces, {
+    title: {text: `${s.name}: ${X.run} vs ${Y.run}`}, width: 820, height: 560, hovermode: "closest",
+    margin: {t: 40, r: 10, b: 50, l: 70}, legend: {x: 0.66, y: 1},
+    xaxis: {type: "log", range, title: {text: `${X.run}: seconds`}, domain: [0, 0.62]},
+    yaxis: {type: "log", range, title: {text: `${Y.run}: seconds`}},
+  }, SCATTER_CONFIG);
+  openOnClick(div);
+}
+
+// ---- LTN -------------------------------------------------------------------------------------
+const pct = (v) => (v == null ? "n/a" : `${(100 * v).toFixed(2)}%`);
+
+PAGES.ltn = {
+  async render() {
+    const pages = await need("pages", "data/pages.js");
+    if (!pages.ltn.length) {
+      return `<h2>LTN</h2><p class="note">No LTN evaluation in this run (results/Reports/ltn_SIZE.json
+        is written when the configuration's ltn section is enabled).</p>`;
+    }
+    return pages.ltn.map(ltnHtml).join("");
+  },
+};
+
+function ltnHtml(e) {
+  const q1 = e.q1 || {}, q2 = e.q2 || {}, q3 = e.q3 || {}, h = e.headline || {};
+  const figures = e.images.map((img) => `<figure><img src="pages/${esc(img)}" alt="${esc(img)}">` +
+    `<figcaption>${esc(img)}</figcaption></figure>`).join("");
+  const questions = [
+    ["q1", "Q1: is a closed board valid? (learned predicate)"],
+    ["q2", "Q2: is an open board solvable? (LTN solving + symbolic check, exact search as fallback)"],
+    ["q3", "Q3: single moves as LTN formulas vs the symbolic engine"],
+  ];
+  const examples = questions.map(([q, title]) => {
+    const ex = (e.examples || {})[q];
+    if (!ex) return "";
+    return `<h4>${esc(title)}</h4>` + ["right", "wrong"].map((side) => {
+      const items = ex[side] || [];
+      const boards = items.map((b, j) => ltnBoard(e.size, b, `${q}-${side}-${j}`)).join("");
+      return `<p class="side ${side}">${side} (${items.length} shown)</p>` +
+        `<div class="boards">${boards || `<p class="note">none: ${side === "wrong" ? "every board of this question was answered right" : "no board answered right"}</p>`}</div>`;
+    }).join("");
+  }).join("");
+  return `<h2>LTN, ${e.size}x${e.size} Sudoku</h2>
+    <table class="ltn"><tr><th>question</th><th>figure</th></tr>
+      <tr><td>Q1 accuracy (closed boards)</td><td>${pct(q1.accuracy)} of ${q1.boards ?? "-"}</td></tr>
+      <tr><td>Q1 single-cell corruptions</td><td>${pct(h.q1_single_cell_accuracy)}</td></tr>
+      <tr><td>Q2 decisions correct</td><td>${q2.decisions_correct ?? "-"} / ${q2.boards ?? "-"} (${pct(q2.accuracy)})</td></tr>
+      <tr><td>Q2 certified by LTN solving alone</td><td>${pct(q2.ltn_certification_rate)}</td></tr>
+      <tr><td>Q2 impossible boards accepted by LTN</td><td>${q2.impossible_accepted_by_ltn ?? "-"}</td></tr>
+      <tr><td>Q3 agreement with the symbolic singles</td><td>${pct(q3.agreement)} of ${q3.boards ?? "-"}</td></tr>
+    </table>
+    <div class="figures">${figures}</div>
+    <h3>Examples</h3>${examples || "<p class=\"note\">This evaluation has no example boards (older run).</p>"}`;
+}
+
+function ltnBoard(size, ex, name) {
+  const box = Math.round(Math.sqrt(size));
+  const p = {kind: "sudoku", shape: [size, size], box, domain: size, givens: ex.board};
+  const what = [`${ex.kind}${ex.subkind && ex.subkind !== "-" ? `/${ex.subkind}` : ""}`,
+    `truth: ${ex.truth}`, `answer: ${ex.answer}`];
+  if (ex.confidence != null) what.push(`confidence ${Number(ex.confidence).toFixed(3)}`);
+  if (ex.decided_by) what.push(`decided by ${ex.decided_by}`);
+  if (ex.note) what.push(ex.note);
+  return `<figure>${SATBOARD.draw(p, ex.solution || null, `ltn-${name}`)}<figcaption>${esc(what.join("; "))}</figcaption></figure>`;
+}
+
+// ---- CSP -------------------------------------------------------------------------------------
+PAGES.csp = {
+  async render() {
+    const pages = await need("pages", "data/pages.js");
+    const c = pages.csp;
+    if (!c) {
+      return `<h2>CSP: largest n</h2><p class="note">No CSP experiment in this run
+        (results/Reports/csp_largest_n.tsv is written when csp_experiment is enabled).</p>`;
+    }
+    await plotlyReady();
+    const rows = c.summary.map((r) => `<tr><td>${esc(r.family)}</td><td>${esc(r.solver)}</td>` +
+      `<td>${esc(r.largest_n)}</td><td>${r.seconds ? secs(+r.seconds) : "-"}</td><td>${esc(r.stopped_at || "-")}</td>` +
+      `<td>${esc(r.stopped_at ? r.stopped_by : "n_max")}</td></tr>`).join("");
+    const families = [...new Set(c.rows.map((r) => r.family))];
+    return `<h2>CSP: ${esc(c.title)}</h2>
+      <table class="csp"><tr><th>family</th><th>solver</th><th>largest n</th><th>seconds at largest n</th>
+        <th>stopped at n</th><th>by</th></tr>${rows}</table>
+      ${families.map((f, j) => `<div class="plot" id="csp-${j}"></div>`).join("")}
+      ${c.image ? `<figure><img src="pages/${esc(c.image)}" alt="largest n"><figcaption>the report's plot</figcaption></figure>` : ""}`;
+  },
+  after() {
+    const c = SATDOKU.data.get("pages").csp;
+    if (!c) return;
+    const families = [...new Set(c.rows.map((r) => r.family))];
+    families.forEach((fam, j) => {
+      const rows = c.rows.filter((r) => r.family === fam);
+      const solvers = [...new Set(rows.map((r) => r.solver))];
+      const traces = solvers.map((name) => {
+        const mine = rows.filter((r) => r.solver === name);
+        return {
+          mode: "lines+markers", name, x: mine.map((r) => +r.n), y: mine.map((r) => Math.max(+r.seconds, 1e-4)),
+          text: mine.map((r) => r.status), line: {color: c.colours[name]},
+          marker: {color: c.colours[name], symbol: mine.map((r) => (r.status === "SAT" ? "circle" : "x")), size: 8},
+          hovertemplate: `${esc(name)}: n=%{x}, %{y:.4g} s (%{text})<extra></extra>`,
+        };
+      });
+      Plotly.newPlot(document.getElementById(`csp-${j}`), traces, {
+        title: {text: `${fam}: time to solve vs n (x: the run that stopped it)`}, height: 380,
+        xaxis: {title: {text: "n"}}, yaxis: {type: "log", title: {text: "seconds"}},
+        margin: {t: 40, r: 10, b: 45, l: 60},
+      }, PLOT_CONFIG);
+    });
+  },
+};

@@ -365,7 +365,8 @@ PAGES.set = {
         <label><input type="checkbox" data-param="desc"${q.get("desc") === "1" ? " checked" : ""}> descending</label>
       </div>
       <p class="count" id="count" data-matches="${positions.length}">${positions.length.toLocaleString("en")} of
-        ${s.n.toLocaleString("en")} instances match; page ${page} of ${pages}.</p>
+        ${s.n.toLocaleString("en")} instances match; page ${page} of ${pages}. Times: whole-instance
+        seconds.</p>
       <table class="list"><tr><th>id</th><th>family</th>${s.unique ? "<th>unique?</th>" : ""}
         ${runs.map((k) => `<th${k === focus && q.has("run") ? " class=\"focus\"" : ""}>${runLabel(ov, k)}</th>`).join("")}</tr>
         <tr class="filters"><th></th><th></th>${s.unique ? "<th></th>" : ""}${filters}</tr>${body}</table>

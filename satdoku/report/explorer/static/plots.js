@@ -47,7 +47,7 @@ PAGES.plots = {
     return `<h2>Cactus plots</h2>
       <p class="note">Per family: instances solved (x) within a time (y, log). Further right and
         lower is better. Curves with many instances are sampled (every point is a real instance).</p>
-      ${cactus || "<p class=\"note\">No solved instance.</p>"}
+      <div class="grid">${cactus || "<p class=\"note\">No solved instance.</p>"}</div>
       <h2>Scatter plot</h2>${scatter}`;
   },
   async after(main, r) {
@@ -119,6 +119,8 @@ async function drawScatter(div, ov, s, x, y) {
     groups[g].push([tx, ty, idAt(s, meta, i), STATUS[a] || a, STATUS[b] || b, solved(a) && solved(b)]);
   }
   if (!Number.isFinite(low)) low = border / 100;
+  const unsolved = [...groups.x, ...groups.y, ...groups.none].some((p) => !p[5]);
+  const high = unsolved ? border : 2 * top;  // no point on the outer line: no room kept for it
   const trace = (pts, name, colour) => ({
     type: plotType(pts.length), mode: "markers", name: `${name} (${pts.length})`,
     x: pts.map((p) => p[0]), y: pts.map((p) => p[1]),
@@ -127,16 +129,16 @@ async function drawScatter(div, ov, s, x, y) {
     hovertemplate: `%{customdata[0]} #%{customdata[1]}<br>${esc(X.run)}: %{customdata[2]}, %{x:.4g} s` +
                    `<br>${esc(Y.run)}: %{customdata[3]}, %{y:.4g} s<extra></extra>`,
   });
-  const range = [Math.log10(low) - 0.2, Math.log10(border) + 0.1];
+  const range = [Math.log10(low) - 0.2, Math.log10(high) + 0.1];
   const traces = [
     trace(groups.x, `${X.run} faster`, X.colour),
     trace(groups.y, `${Y.run} faster`, Y.colour),
     trace(groups.none, "neither solved", "#999"),
-    limitTrace([low / 2, border * 1.2], [low / 2, border * 1.2], "same time"),
+    limitTrace([low / 2, high * 1.2], [low / 2, high * 1.2], "same time"),
   ];
-  if (ov.time_limit) {
-    traces.push(limitTrace([limit, limit], [low / 2, border * 1.2], `time limit (${limit} s)`));
-    traces.push({...limitTrace([low / 2, border * 1.2], [limit, limit], ""), showlegend: false});
+  if (ov.time_limit && limit <= high) {
+    traces.push(limitTrace([limit, limit], [low / 2, high * 1.2], `time limit (${limit} s)`));
+    traces.push({...limitTrace([low / 2, high * 1.2], [limit, limit], ""), showlegend: false});
   }
   await Plotly.newPlot(div, traces, {
     title: {text: `${s.name}: ${X.run} vs ${Y.run}`}, width: 820, height: 560, hovermode: "closest",

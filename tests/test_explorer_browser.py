@@ -142,7 +142,8 @@ def test_filters_show_exactly_the_instances_of_the_stage_files(run_dir, browser)
     k = run_index(page, "dpll-budget")
     page.select_option(f'select[data-param="st{k}"]', "T")  # as a user would
     wait_ready(page, f"#/set/tiny9?st{k}=T")
-    want = [int(r["id"]) for r in times(run_dir, "dpll-budget", "tiny9") if r["status"] == "TIMEOUT"]
+    want = [int(r["id"]) for r in times(run_dir, "dpll-budget", "tiny9")
+            if r["status"] == "TIMEOUT"]
     assert 0 < len(want) < 10 and listed_ids(page) == want
     assert page.get_attribute("#count", "data-matches") == str(len(want))
     shot(page, "list_timeouts")

@@ -149,9 +149,8 @@ def test_cnf_set_instances_have_no_board():
     rec = Record("cnfs/uf20-01.cnf", 1, 1, "dimacs")
     rec.cnf = SimpleNamespace(path="cnfs/uf20-01.cnf", num_vars=20, num_clauses=91,  # type: ignore[attr-defined]
                               sha256="ab" * 32)
-    assert ex.record_family(rec) == "SATLIB CNF"
-    d = ex.instance_base(rec, "SATLIB CNF")
-    assert "p" not in d and "error" not in d
+    d = ex.instance_base(rec)
+    assert d["fam"] == "SATLIB CNF" and "p" not in d and "error" not in d
     assert d["cnf"] == {"path": "cnfs/uf20-01.cnf", "vars": 20, "clauses": 91,
                         "sha256": "ab" * 32, "bytes": None}
     answer = ex.run_answer(rec, {"id": "1", "status": "SAT", "verified": "yes",

@@ -309,7 +309,19 @@ def test_ltn_and_csp_pages(run_dir, browser):
 
 
 def test_nothing_left_file_and_no_script_error(browser):
-    """Runs last in this module: every request of every view stayed on file://."""
+    """After every explorer view above: each request stayed on file://."""
     assert browser.requests and all(u.startswith(("file://", "data:", "blob:"))
                                     for u in browser.requests), browser.requests
     assert not browser.errors, browser.errors
+
+
+def test_snakemake_report_links_the_explorer(run_dir, browser):
+    """`snakemake --report reports/report.html`: its landing page links to the explorer."""
+    run_snakemake(run_dir, "--report", "reports/report.html")
+    page = browser.page
+    page.goto((run_dir / "reports/report.html").resolve().as_uri())
+    link = page.locator('a[href="explorer/index.html"]').first
+    link.wait_for()
+    link.click()
+    wait_ready(page, "#/")
+    assert page.url.endswith("/reports/explorer/index.html")

@@ -60,17 +60,21 @@ def _write(path: Path, key: str, value: Any) -> None:
 
 
 def _num(text: str | None) -> float | None:
-    """A TSV number (None when empty or not a number)."""
+    """A TSV number (None when empty, not a number, or not finite)."""
+    if not text:
+        return None
     try:
-        v = float(text) if text not in (None, "") else None
+        v = float(text)
     except ValueError:
         return None
-    return None if v is None or math.isnan(v) else v
+    return v if math.isfinite(v) else None
 
 
 def _int_or_num(text: str | None) -> int | float | None:
-    v = _num(text)
-    return int(v) if v is not None and v.is_integer() else v
+    """A TSV count as an int (digits only), anything else as :func:`_num`."""
+    if text and text.isdigit():
+        return int(text)
+    return _num(text)
 
 
 def _clean(v: Any) -> Any:
@@ -87,47 +91,39 @@ def status_char(row: Mapping[str, str] | None) -> str:
     return c.lower() if row.get("verified") == "FAILED" else c
 
 
-def record_family(rec: Record) -> str:
-    """The family of an instance (the one the summary groups by)."""
-    if rec.puzzle is not None:
-        from satdoku.pipeline.instances import record_to_dict
-
-        return family_of_record(record_to_dict(rec))
-    if getattr(rec, "cnf", None) is not None:
-        return family("dimacs", None)
-    return INVALID_FAMILY
-
-
-def instance_base(rec: Record, fam: str) -> dict[str, Any]:
-    """An instance as the page draws it: the Instances fields plus the grid ``shape``."""
+def instance_base(rec: Record) -> dict[str, Any]:
+    """An instance as the page draws it: the Instances fields plus the grid ``shape``, and its
+    family (``fam``: the one the summary groups by)."""
     from satdoku.pipeline.instances import record_to_dict
 
-    d: dict[str, Any] = {"id": int(rec.id), "line": rec.line, "fam": fam,
-                         "notation": rec.notation, "source": rec.source}
+    d: dict[str, Any] = {"id": int(rec.id), "line": rec.line, "fam": INVALID_FAMILY,
+                         "notation": rec.notation, "source": rec.source}  # dropped if the set's
     if rec.name:
         d["name"] = rec.name
     if rec.puzzle is not None:
         p = record_to_dict(rec)
+        d["fam"] = family_of_record(p)
         for k in ("id", "line", "source", "notation", "empty", "name"):
             p.pop(k, None)
         p["shape"] = list(rec.puzzle.layout.shape)
         p["domain"] = rec.puzzle.domain
         d["p"] = p
-    elif getattr(rec, "cnf", None) is not None:
+    elif getattr(rec, "cnf", None) is not None:  # an instance of a CNF set: a file, no board
         cnf = rec.cnf  # type: ignore[attr-defined]
+        d["fam"] = family("dimacs", None)
         d["cnf"] = {"path": cnf.path, "vars": cnf.num_vars, "clauses": cnf.num_clauses,
-                    "sha256": cnf.sha256}
-        size = Path(cnf.path).stat().st_size if Path(cnf.path).exists() else None
-        d["cnf"]["bytes"] = size
+                    "sha256": cnf.sha256,
+                    "bytes": Path(cnf.path).stat().st_size if Path(cnf.path).exists() else None}
     else:
         d["error"] = rec.error
     return d
 
 
 def run_answer(rec: Record, sol: Mapping[str, str] | None, t: Mapping[str, str] | None,
-               boards: list[Any]) -> dict[str, Any] | None:
+               boards: list[Any], seen: dict[str, int] | None = None) -> dict[str, Any] | None:
     """One run's answer for an instance: status, verification, board (an index into
-    ``boards``, which collects the instance's distinct solved boards), times, statistics."""
+    ``boards``, which collects the instance's distinct solved boards; ``seen`` maps SatSols
+    texts already read to their index, so runs that agree cost one parse), times, statistics."""
     if sol is None and t is None:
         return None
     src = sol or t or {}
@@ -135,15 +131,19 @@ def run_answer(rec: Record, sol: Mapping[str, str] | None, t: Mapping[str, str] 
     message = (sol or {}).get("detail") or (t or {}).get("message") or ""
     if message:
         out["m"] = message
-    if sol and sol["status"] == "SAT" and sol["verified"] != "FAILED" and sol.get("solution") \
+    text = sol.get("solution") if sol else None
+    if text and sol["status"] == "SAT" and sol["verified"] != "FAILED" \
             and rec.puzzle is not None:
-        from satdoku.formats.jsonpuzzle import board_out
-        from satdoku.report.text import _board_of
+        seen = {} if seen is None else seen
+        if text not in seen:
+            from satdoku.formats.jsonpuzzle import board_out
+            from satdoku.report.text import _board_of
 
-        board = board_out(_board_of(rec, sol["solution"]), rec.puzzle.domain)
-        if board not in boards:
-            boards.append(board)
-        out["b"] = boards.index(board)
+            board = board_out(_board_of(rec, text), rec.puzzle.domain)
+            if board not in boards:
+                boards.append(board)
+            seen[text] = boards.index(board)
+        out["b"] = seen[text]
     if t:
         for key, col in (("t", "total_seconds"), ("ts", "solve_seconds"), ("d", "decisions"),
                          ("c", "conflicts"), ("p", "propagations"), ("rs", "restarts"),
@@ -200,6 +200,7 @@ class Explorer:
         shards: list[list[Any]] = []
         chunk: list[dict[str, Any]] = []
         written = 0  # chunks written; chunk c holds the instances at positions c*CHUNK...
+        common: dict[str, str] = {}  # source file and notation of the set's first instance
         unique_seen = False
         for data in read_set(self.results, name, runs, encodings):
             if data.records:
@@ -207,6 +208,10 @@ class Explorer:
             unique_seen |= bool(data.unique)
             self.problems += find_problems(name, data.sols)
             for inst in self._shard(name, runs, data, cols):
+                for key in ("source", "notation"):  # said once per set (see below)
+                    common.setdefault(key, inst[key])
+                    if inst[key] == common[key]:
+                        del inst[key]
                 chunk.append(inst)
                 if len(chunk) == self.chunk:
                     self._flush(name, written, chunk)
@@ -222,7 +227,7 @@ class Explorer:
         for k, run in enumerate(runs):
             _write(d / f"run{self.runs.index(run)}.js", f"col:{name}:{self.runs.index(run)}",
                    {"s": "".join(cols.status[k]), "t": cols.micros[k]})
-        info = {"name": name, "n": len(cols.ids), "first": first, "shards": shards,
+        info = {"name": name, "n": len(cols.ids), "first": first, "shards": shards, **common,
                 "families": cols.families, "runs": [self.runs.index(r) for r in runs],
                 "unique": unique_seen, "encodings": encodings,
                 "scatter": self._default_pair(runs)}
@@ -235,7 +240,8 @@ class Explorer:
         the cactus points."""
         from satdoku.report.collect import frame, run_rows
 
-        fams = {r.id: record_family(r) for r in data.records}
+        bases = {r.id: instance_base(r) for r in data.records}
+        fams = {i: b["fam"] for i, b in bases.items()}
         sols = {run: {r["id"]: r for r in rows} for run, rows in data.sols.items()}
         times = {run: {r["id"]: r for r in rows} for run, rows in data.times.items()}
         long_rows: list[dict[str, Any]] = []
@@ -256,9 +262,10 @@ class Explorer:
         for rec in data.records:
             i = rec.id
             fam = fams[i]
-            inst = instance_base(rec, fam)
+            inst = bases[i]
             boards: list[Any] = []
-            answers = [run_answer(rec, sols[run].get(i), times[run].get(i), boards)
+            seen: dict[str, int] = {}
+            answers = [run_answer(rec, sols[run].get(i), times[run].get(i), boards, seen)
                        for run in runs]
             inst["r"] = {str(self.runs.index(run)): a for run, a in zip(runs, answers,
                                                                         strict=True) if a}

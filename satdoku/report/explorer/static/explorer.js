@@ -393,7 +393,8 @@ PAGES.i = {
     const id = Number(r.args[1]);
     const inst = await instanceData(ov, s, id);
     const parts = [`<h2>${esc(s.name)} · instance ${inst.id}</h2>`,
-      `<p class="note">line ${inst.line} of <code>${esc(inst.source)}</code> · notation ${esc(inst.notation)}` +
+      `<p class="note">line ${inst.line} of <code>${esc(inst.source ?? s.source)}</code> · ` +
+      `notation ${esc(inst.notation ?? s.notation)}` +
       ` · family ${esc(inst.fam)}${inst.name ? ` · ${esc(inst.name)}` : ""} · ` +
       `<a href="${hashOf("i", [s.name, String(id - 1)], "")}">‹ previous</a> ` +
       `<a href="${hashOf("i", [s.name, String(id + 1)], "")}">next ›</a> · ` +

@@ -64,8 +64,13 @@ def test_table_equals_the_summary_table(built):
 
 
 def test_problems_come_from_the_planted_wrong_answer_and_disagreement(built):
-    _, _, ov = built
+    from satdoku.report.collect import load_results
+    from satdoku.report.summary import problems as summary_problems
+
+    results, _, ov = built
     problems = ov["problems"]
+    assert sorted(problems) == sorted(summary_problems(load_results(results, fx.SETS, fx.RUNS)))
+    assert ov["problems_total"] == len(problems) == 2
     assert any("nine instance 2" in p and "cdcl/extended answer failed verification" in p
                for p in problems)
     assert any("futo instance 3: solvers disagree" in p for p in problems)

@@ -105,5 +105,5 @@ def run(args: argparse.Namespace) -> int:
         ov = build_explorer(args.results, args.sets, args.runs, args.time_limit, args.out,
                             build.parse_variants(args.variants), args.pages_dir)
         print(f"explorer: {sum(s['n'] for s in ov['sets'])} instances, {len(ov['runs'])} runs, "
-              f"{len(ov['problems'])} problems -> {args.out}/index.html")
+              f"{ov['problems_total']} problems -> {args.out}/index.html")
     return 0

@@ -43,6 +43,9 @@ STATUS_CHARS = {"SAT": "S", "UNSAT": "U", "TIMEOUT": "T", "INVALID": "I", "ERROR
 VERDICT_CHARS = {"unique": "u", "several": "s", "none": "n", "unknown": "?", "invalid": "i"}
 CODES = "0123456789abcdefghijklmnopqrstuvwxyz"
 CACTUS_POINTS = 2000
+#: Problems listed in the overview (a run with 100,000 wrong answers still opens fast; the
+#: instance list's "wrong answer" filter finds them all).
+MAX_PROBLEMS = 500
 STATIC = ("index.html", "explorer.js", "board.js", "plots.js", "explorer.css")
 #: Columns of the long frame the solver table needs (the rest is dropped to save memory).
 TABLE_COLUMNS = ["set", "solver", "encoding", "status", "verified", "solved", "seconds",
@@ -458,7 +461,8 @@ def build_explorer(results: str | Path, sets: Sequence[str], runs: Sequence[str]
         "title": title, "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "results": os.path.relpath(Path(results).resolve(), out.resolve()),
         "results_arg": str(results), "time_limit": time_limit, "chunk": chunk,
-        "runs": ex.run_info(), "sets": ex.sets, "table": ex.table(), "problems": ex.problems,
+        "runs": ex.run_info(), "sets": ex.sets, "table": ex.table(),
+        "problems": ex.problems[:MAX_PROBLEMS], "problems_total": len(ex.problems),
         "pages": {"ltn": [p["size"] for p in extra["ltn"]], "csp": extra["csp"] is not None},
     }
     _write(out / "data" / "overview.js", "overview", overview)

@@ -236,7 +236,7 @@ PAGES.overview = {
     return `<p class="note">Generated ${esc(ov.generated)} from <code>${esc(ov.results_arg)}</code>.
         Time limit per instance: ${esc(lim)}. ${ov.sets.length} set(s), ${ov.runs.length} run(s)
         (solver/encoding).</p>
-      ${problemsBox(ov.problems)}
+      ${problemsBox(ov.problems, ov.problems_total)}
       <h2>Sets</h2>
       <table class="sets"><tr><th>set</th><th>instances</th><th>families</th><th>runs</th><th>uniqueness</th></tr>${sets}</table>
       <h2>Solvers per set and encoding</h2>
@@ -255,11 +255,12 @@ function compare(a, b, desc) {
   return desc ? -c : c;
 }
 
-function problemsBox(problems) {
-  if (!problems.length) return `<p class="ok">All answers verified; no disagreement between solvers.</p>`;
-  const shown = problems.slice(0, 200).map((p) => `<li>${esc(p)}</li>`).join("");
-  const more = problems.length > 200 ? `<li>… and ${problems.length - 200} more (reports/summary.md has all)</li>` : "";
-  return `<div class="problems"><b>${problems.length} PROBLEM(S): wrong answers or solver
+function problemsBox(problems, total) {
+  if (!total) return `<p class="ok">All answers verified; no disagreement between solvers.</p>`;
+  const shown = problems.map((p) => `<li>${esc(p)}</li>`).join("");
+  const more = total > problems.length ? `<li>… and ${total - problems.length} more ` +
+    `(reports/summary.md has all; the instance lists filter them)</li>` : "";
+  return `<div class="problems"><b>${total} PROBLEM(S): wrong answers or solver
     disagreements</b><ul>${shown}${more}</ul></div>`;
 }
 

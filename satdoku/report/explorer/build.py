@@ -173,6 +173,17 @@ class _SetColumns:
             self.families.append(fam)
         return CODES[min(self.families.index(fam), len(CODES) - 1)]
 
+    def add(self, ident: int, fam: str, verdict: str, status: Sequence[str],
+            seconds: Sequence[float | None]) -> None:
+        """One instance: its id, family, uniqueness verdict, and per run its status character
+        and total seconds (kept in whole microseconds, -1 for none)."""
+        self.ids.append(ident)
+        self.fam_codes.append(self.family_code(fam))
+        self.verdicts.append(verdict)
+        for k, (c, t) in enumerate(zip(status, seconds, strict=True)):
+            self.status[k].append(c)
+            self.micros[k].append(-1 if t is None else round(t * 1e6))
+
 
 @dataclass
 class Explorer:
@@ -239,14 +250,55 @@ class Explorer:
 
     def _shard(self, name: str, runs: Sequence[str], data: ShardData,
                cols: _SetColumns) -> list[dict[str, Any]]:
-        """Instances of one shard as chunk entries; fills the set's columns, the table frame and
-        the cactus points."""
-        from satdoku.report.collect import frame, run_rows
-
+        """Instances of one shard as chunk entries; fills the table frame, the cactus points and
+        the set's columns."""
         bases = {r.id: instance_base(r) for r in data.records}
-        fams = {i: b["fam"] for i, b in bases.items()}
+        self._long_rows(name, runs, data, {i: b["fam"] for i, b in bases.items()})
         sols = {run: {r["id"]: r for r in rows} for run, rows in data.sols.items()}
         times = {run: {r["id"]: r for r in rows} for run, rows in data.times.items()}
+        out = []
+        for rec in data.records:
+            i = rec.id
+            inst = bases[i]
+            boards: list[Any] = []
+            seen: dict[str, int] = {}
+            answers = [run_answer(rec, sols[run].get(i), times[run].get(i), boards, seen)
+                       for run in runs]
+            inst["r"] = {str(self.runs.index(run)): a
+                         for run, a in zip(runs, answers, strict=True) if a}
+            if boards:
+                inst["boards"] = boards
+            u = data.unique.get(i)
+            if u:
+                inst["u"] = {"n": u.get("solutions", ""), "v": u["verdict"],
+                             "t": _num(u.get("seconds"))}
+            sizes = {e: [_int_or_num(z.get(k)) for k in ("vars", "clauses", "bytes")]
+                     for e, rows in data.sizes.items() if (z := rows.get(i))}
+            if sizes:
+                inst["sz"] = sizes
+            out.append(inst)
+            row_sols = [sols[run].get(i) for run in runs]
+            cols.add(int(i), inst["fam"], VERDICT_CHARS.get(u["verdict"], "?") if u else "-",
+                     [status_char(x) for x in row_sols],
+                     [_num((times[run].get(i) or {}).get("total_seconds")) for run in runs])
+            valid = [x for x in row_sols if x and x["status"] != "INVALID"]
+            if inst["fam"] != INVALID_FAMILY and valid:
+                self.family_totals[inst["fam"]] += 1
+            answered = [run for run, x in zip(runs, row_sols, strict=True)
+                        if x and x["status"] in ("SAT", "UNSAT")]
+            if len({sols[run][i]["status"] for run in answered}) > 1:  # SAT against UNSAT
+                self.problem_runs.update((name, run) for run in answered)
+        for run in runs:
+            if any(s["verified"] == "FAILED" for s in data.sols[run]):
+                self.problem_runs.add((name, run))
+        return out
+
+    def _long_rows(self, name: str, runs: Sequence[str], data: ShardData,
+                   fams: Mapping[str, str]) -> None:
+        """The summary's long rows of one shard (collect.run_rows): kept, as a small frame, for
+        the solver table; solved ones give the cactus points (with their instance)."""
+        from satdoku.report.collect import frame, run_rows
+
         long_rows: list[dict[str, Any]] = []
         for run in runs:
             rows = run_rows(name, run, data.sols[run], data.times[run], fams)
@@ -259,55 +311,8 @@ class Explorer:
         if long_rows:
             f = frame(long_rows)[TABLE_COLUMNS]
             for c in ("status", "verified"):
-                f[c] = f[c].astype("category")
+                f[c] = f[c].astype("category")  # a few words, a million rows
             self.frames.append(f)
-        out = []
-        for rec in data.records:
-            i = rec.id
-            fam = fams[i]
-            inst = bases[i]
-            boards: list[Any] = []
-            seen: dict[str, int] = {}
-            answers = [run_answer(rec, sols[run].get(i), times[run].get(i), boards, seen)
-                       for run in runs]
-            inst["r"] = {str(self.runs.index(run)): a for run, a in zip(runs, answers,
-                                                                        strict=True) if a}
-            if boards:
-                inst["boards"] = boards
-            u = data.unique.get(i)
-            if u:
-                inst["u"] = {"n": u.get("solutions", ""), "v": u["verdict"],
-                             "t": _num(u.get("seconds"))}
-            sizes = {e: [_int_or_num(z.get(k)) for k in ("vars", "clauses", "bytes")]
-                     for e, rows in data.sizes.items() if (z := rows.get(i))}
-            if sizes:
-                inst["sz"] = sizes
-            out.append(inst)
-            # columns
-            cols.ids.append(int(i))
-            cols.fam_codes.append(cols.family_code(fam))
-            cols.verdicts.append(VERDICT_CHARS.get(u["verdict"], "?") if u else "-")
-            statuses = set()
-            for k, run in enumerate(runs):
-                s = sols[run].get(i)
-                cols.status[k].append(status_char(s))
-                t = _num((times[run].get(i) or {}).get("total_seconds"))
-                cols.micros[k].append(-1 if t is None else round(t * 1e6))
-                if s:
-                    statuses.add(s["status"])
-            if fam != INVALID_FAMILY and any(
-                    (sols[run].get(i) or {}).get("status", "INVALID") != "INVALID"
-                    for run in runs):
-                self.family_totals[fam] += 1
-            if {"SAT", "UNSAT"} <= statuses:
-                self.problem_runs.update((name, run) for run in runs
-                                         if (sols[run].get(i) or {}).get("status")
-                                         in ("SAT", "UNSAT"))
-        for run in runs:
-            for s in data.sols[run]:
-                if s["verified"] == "FAILED":
-                    self.problem_runs.add((name, run))
-        return out
 
     def _flush(self, name: str, index: int, chunk: list[dict[str, Any]]) -> None:
         _write(self.out / "data" / "sets" / name / f"chunk{index}.js", f"chunk:{name}:{index}",

@@ -125,7 +125,12 @@ def test_cactus_points_name_solved_instances(built, tmp_path, monkeypatch):
     monkeypatch.setattr(ex, "CACTUS_POINTS", 3)
     e = ex.Explorer(Path("."), tmp_path, ["a/x"], 10.0)
     e.family_totals["9x9"] = 10
-    e.cactus[("9x9", "a/x")] = [(0.1 * k, "s", k) for k in range(10, 0, -1)]
+    e.set_names.append("s")
+    secs, sets, ids = e.cactus[("9x9", "a/x")]
+    for k in range(10, 0, -1):
+        secs.append(0.1 * k)
+        sets.append(0)
+        ids.append(k)
     (curve,) = e.cactus_plots()[0]["curves"]
     assert curve["x"] == [1, 5, 10] and curve["id"] == [1, 5, 10] and curve["solved"] == 10
 

@@ -24,6 +24,7 @@ import json
 import math
 import os
 import shutil
+from array import array
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -161,12 +162,12 @@ def run_answer(rec: Record, sol: Mapping[str, str] | None, t: Mapping[str, str] 
 class _SetColumns:
     """What the list and the plots read of a whole set: one entry per instance."""
 
-    ids: list[int] = field(default_factory=list)
+    ids: array = field(default_factory=lambda: array("q"))
     families: list[str] = field(default_factory=list)
     fam_codes: list[str] = field(default_factory=list)
     verdicts: list[str] = field(default_factory=list)
     status: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
-    micros: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
+    micros: dict[int, array] = field(default_factory=lambda: defaultdict(lambda: array("q")))
 
     def family_code(self, fam: str) -> str:
         if fam not in self.families:
@@ -199,8 +200,10 @@ class Explorer:
     frames: list[Any] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     problem_runs: set[tuple[str, str]] = field(default_factory=set)
-    cactus: dict[tuple[str, str], list[tuple[float, str, int]]] = field(
-        default_factory=lambda: defaultdict(list))
+    #: (family, run) -> solved instances: seconds, set (index into set_names), id
+    cactus: dict[tuple[str, str], tuple[array, array, array]] = field(
+        default_factory=lambda: defaultdict(lambda: (array("d"), array("I"), array("q"))))
+    set_names: list[str] = field(default_factory=list)
     family_totals: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
     # ---- one set -----------------------------------------------------------------------------
@@ -233,14 +236,14 @@ class Explorer:
         if chunk:
             self._flush(name, written, chunk)
         first = cols.ids[0] if cols.ids else 1
-        contiguous = cols.ids == list(range(first, first + len(cols.ids)))
+        contiguous = cols.ids.tolist() == list(range(first, first + len(cols.ids)))
         d = self.out / "data" / "sets" / name
         _write(d / "set.js", f"set:{name}",
                {"fam": "".join(cols.fam_codes), "uq": "".join(cols.verdicts),
-                "ids": None if contiguous else cols.ids})
+                "ids": None if contiguous else cols.ids.tolist()})
         for k, run in enumerate(runs):
             _write(d / f"run{self.runs.index(run)}.js", f"col:{name}:{self.runs.index(run)}",
-                   {"s": "".join(cols.status[k]), "t": cols.micros[k]})
+                   {"s": "".join(cols.status[k]), "t": cols.micros[k].tolist()})
         info = {"name": name, "n": len(cols.ids), "first": first, "shards": shards, **common,
                 "families": cols.families, "runs": [self.runs.index(r) for r in runs],
                 "unique": unique_seen, "encodings": encodings,
@@ -303,13 +306,20 @@ class Explorer:
         for run in runs:
             rows = run_rows(name, run, data.sols[run], data.times[run], fams)
             long_rows += rows
+            if name not in self.set_names:
+                self.set_names.append(name)
+            where = self.set_names.index(name)
             for row in rows:
                 if row["family"] != INVALID_FAMILY and row["status"] != "INVALID" \
                         and row["solved"] and not math.isnan(row["seconds"]):
-                    self.cactus[(row["family"], run)].append((row["seconds"], name,
-                                                              int(row["id"])))
+                    secs, sets, ids = self.cactus[(row["family"], run)]
+                    secs.append(row["seconds"])
+                    sets.append(where)
+                    ids.append(int(row["id"]))
         if long_rows:
-            f = frame(long_rows)[TABLE_COLUMNS]
+            # a copy of the few columns: a column selection alone would keep the whole
+            # object array pandas built from the rows alive (every TSV string of the shard)
+            f = frame(long_rows)[TABLE_COLUMNS].copy()
             for c in ("status", "verified"):
                 f[c] = f[c].astype("category")  # a few words, a million rows
             self.frames.append(f)
@@ -354,21 +364,25 @@ class Explorer:
     def cactus_plots(self) -> list[dict[str, Any]]:
         """Per family: every run's solved instances sorted by time (sampled evenly to at most
         CACTUS_POINTS points; the last one always kept), each point naming its instance."""
+        import numpy as np
+
         out = []
         for fam in sorted(self.family_totals, key=sort_key):
             curves = []
             for run in self.runs:
-                pts = sorted(self.cactus.get((fam, run), []))
-                if not pts:
+                if (fam, run) not in self.cactus:
                     continue
-                m = len(pts)
-                keep = (range(m) if m <= CACTUS_POINTS else
-                        sorted({round(k * (m - 1) / (CACTUS_POINTS - 1))
-                                for k in range(CACTUS_POINTS)}))
-                curves.append({"run": self.runs.index(run), "x": [k + 1 for k in keep],
-                               "y": [pts[k][0] for k in keep],
-                               "set": [pts[k][1] for k in keep],
-                               "id": [pts[k][2] for k in keep], "solved": m})
+                secs, sets, ids = (np.asarray(a) for a in self.cactus[(fam, run)])
+                order = np.argsort(secs, kind="stable")
+                m = len(order)
+                keep = (np.arange(m) if m <= CACTUS_POINTS else
+                        np.unique(np.round(np.arange(CACTUS_POINTS) * (m - 1)
+                                           / (CACTUS_POINTS - 1)).astype(int)))
+                pick = order[keep]
+                curves.append({"run": self.runs.index(run), "x": (keep + 1).tolist(),
+                               "y": secs[pick].tolist(),
+                               "set": [self.set_names[k] for k in sets[pick].tolist()],
+                               "id": ids[pick].tolist(), "solved": m})
             out.append({"family": fam, "total": self.family_totals[fam], "curves": curves})
         return out
 

@@ -88,13 +88,18 @@ function drawCactus(div, ov, fam) {
   }
   const lim = ov.time_limit ? `, limit ${ov.time_limit} s` : "";
   Plotly.newPlot(div, traces, {
-    title: {text: `${fam.family} (${fam.total} instances${lim})`}, height: 380, hovermode: "closest",
+    title: {text: `${fam.family} (${fam.total.toLocaleString("en")} instances${lim})`}, height: 380, hovermode: "closest",
     margin: {t: 40, r: 10, b: 45, l: 60},
     xaxis: {title: {text: "instances solved"}, range: [0, fam.total + 1]},
     yaxis: {type: "log", title: {text: "seconds per instance"}},
   }, PLOT_CONFIG);
   openOnClick(div);
 }
+
+/** Points drawn at most in one scatter plot: beyond it, every instance a run did not solve
+ * and the most different ones are kept, the rest sampled evenly (a million points would take
+ * plotly many seconds and show nothing more). */
+const SCATTER_MAX = 40000;
 
 async function drawScatter(div, ov, s, x, y) {
   const {meta, cols} = await setColumns(s);
@@ -109,17 +114,20 @@ async function drawScatter(div, ov, s, x, y) {
   }
   const limit = ov.time_limit || top;
   const border = 2 * Math.max(limit, top);
+  const valid = [];  // positions with a point: neither run INVALID nor missing
+  for (let i = 0; i < s.n; i++) if (!"I-".includes(cx.s[i]) && !"I-".includes(cy.s[i])) valid.push(i);
+  const shown = sample(valid, cx, cy, solved);
   const groups = {x: [], y: [], none: []};
-  for (let i = 0; i < s.n; i++) {
-    const a = cx.s[i], b = cy.s[i];
-    if ("I-".includes(a) || "I-".includes(b)) continue;  // invalid or missing: no point
+  let unsolved = false;
+  for (const i of shown) {
+    const a = cx.s[i], b = cy.s[i], both = solved(a) && solved(b);
     const tx = solved(a) ? Math.max(cx.t[i], 1) / 1e6 : border;
     const ty = solved(b) ? Math.max(cy.t[i], 1) / 1e6 : border;
     const g = !solved(a) && !solved(b) ? "none" : tx <= ty ? "x" : "y";
-    groups[g].push([tx, ty, idAt(s, meta, i), STATUS[a] || a, STATUS[b] || b, solved(a) && solved(b)]);
+    groups[g].push([tx, ty, idAt(s, meta, i), STATUS[a] || a, STATUS[b] || b, both]);
+    unsolved = unsolved || !both;
   }
   if (!Number.isFinite(low)) low = border / 100;
-  const unsolved = [...groups.x, ...groups.y, ...groups.none].some((p) => !p[5]);
   const high = unsolved ? border : 2 * top;  // no point on the outer line: no room kept for it
   const trace = (pts, name, colour) => ({
     type: plotType(pts.length), mode: "markers", name: `${name} (${pts.length})`,
@@ -140,13 +148,34 @@ async function drawScatter(div, ov, s, x, y) {
     traces.push(limitTrace([limit, limit], [low / 2, high * 1.2], `time limit (${limit} s)`));
     traces.push({...limitTrace([low / 2, high * 1.2], [limit, limit], ""), showlegend: false});
   }
+  const of = shown.length < valid.length ? ` (${shown.length.toLocaleString("en")} of ` +
+    `${valid.length.toLocaleString("en")} instances: unsolved and most different ones, the rest sampled)` : "";
   await Plotly.newPlot(div, traces, {
-    title: {text: `${s.name}: ${X.run} vs ${Y.run}`}, width: 820, height: 560, hovermode: "closest",
-    margin: {t: 40, r: 10, b: 50, l: 70}, legend: {x: 0.66, y: 1},
+    title: {text: `${s.name}: ${X.run} vs ${Y.run}${of ? "<br><sub>" + of + "</sub>" : ""}`},
+    width: 820, height: 560, hovermode: "closest",
+    margin: {t: of ? 60 : 40, r: 10, b: 50, l: 70}, legend: {x: 0.66, y: 1},
     xaxis: {type: "log", range, title: {text: `${X.run}: seconds`}, domain: [0, 0.62]},
     yaxis: {type: "log", range, title: {text: `${Y.run}: seconds`}},
   }, SCATTER_CONFIG);
   openOnClick(div);
+}
+
+/** At most SCATTER_MAX of `positions`: every one a run did not solve (sampled evenly if even
+ * those are too many), the SCATTER_MAX / 10 with the largest time ratio either way, then an
+ * even sample of the rest. */
+function sample(positions, cx, cy, solved) {
+  if (positions.length <= SCATTER_MAX) return positions;
+  const even = (list, n) => (list.length <= n ? list : list.filter((_, j) => Math.floor(j * n / list.length) !== Math.floor((j - 1) * n / list.length)));
+  const open = positions.filter((i) => !solved(cx.s[i]) || !solved(cy.s[i]));
+  const keep = new Set(even(open, SCATTER_MAX / 2));
+  const both = positions.filter((i) => solved(cx.s[i]) && solved(cy.s[i]));
+  const spread = new Float64Array(both.length);
+  both.forEach((i, j) => { spread[j] = Math.abs(Math.log(Math.max(cx.t[i], 1) / Math.max(cy.t[i], 1))); });
+  const cut = Float64Array.from(spread).sort()[Math.max(0, both.length - SCATTER_MAX / 10)];
+  both.forEach((i, j) => { if (spread[j] >= cut && keep.size < SCATTER_MAX * 0.6) keep.add(i); });
+  const rest = both.filter((i) => !keep.has(i));
+  for (const i of even(rest, SCATTER_MAX - keep.size)) keep.add(i);
+  return [...keep].sort((a, b) => a - b);
 }
 
 // ---- LTN -------------------------------------------------------------------------------------

@@ -11,7 +11,8 @@
    from file:// --repeat times, each in a fresh browser, and times in the page
    (performance.now()): opening it (navigation start -> overview drawn: the < 2 s target), the
    set's instance list, a status filter, sorting by one run's time and by the ratio of two, one
-   instance's view, and the plots page (plotly + a scatter of every instance).
+   instance's view, and the plots page (plotly, cactus curves, a scatter sampled to 40,000
+   points).
 
 Results: a table on stdout and benchmarks/results/explorer.{md,csv}.
 
@@ -96,7 +97,7 @@ VIEWS = [
     ("sort by time of run 1", "#/set/{set}?sort=t{r1}&desc=1"),
     ("sort by ratio run 1 / run 2", "#/set/{set}?sort=r{r1}_{r2}"),
     ("one instance", "#/i/{set}/{last}"),
-    ("plots (plotly, scatter of every instance)", "#/plots?set={set}"),
+    ("plots page (plotly, cactus, scatter of <= 40,000 points)", "#/plots?set={set}"),
 ]
 
 

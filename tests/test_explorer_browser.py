@@ -77,7 +77,7 @@ def run_dir(tmp_path_factory) -> Path:
 def browser(run_dir) -> Iterator[SimpleNamespace]:
     """One headless Chromium page for the module; records every request and script error."""
     try:
-        with browser_page() as page:
+        with browser_page(install_log=run_dir / "apt-chromium.log") as page:
             seen = SimpleNamespace(page=page, index=run_dir / "reports/explorer/index.html",
                                    requests=[], errors=[])
             page.on("request", lambda r: seen.requests.append(r.url))

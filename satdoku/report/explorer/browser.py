@@ -68,11 +68,13 @@ def chromium(install: bool = True, log: Path | None = None) -> str:
 
 
 @contextmanager
-def browser_page(width: int = 1400, height: int = 1000) -> Iterator[Any]:
-    """A Playwright page in headless Debian Chromium with a fresh profile (closed on exit)."""
+def browser_page(width: int = 1400, height: int = 1000,
+                 install_log: Path | None = None) -> Iterator[Any]:
+    """A Playwright page in headless Debian Chromium with a fresh profile (closed on exit);
+    Chromium is installed first when missing (apt-get output to ``install_log``)."""
     from playwright.sync_api import sync_playwright
 
-    exe = chromium()
+    exe = chromium(log=install_log)
     profile = tempfile.mkdtemp(prefix="satdoku-chromium-")
     try:
         with sync_playwright() as p:

@@ -1,10 +1,30 @@
 # satdoku: puzzle files in, checked evidence out. See README.md and DESIGN.md.
+#
+# Which rule writes each stage directory (rules in workflow/rules/):
+#   results/Instances/       normalize                       (sat.smk)
+#   results/SatInput/        encode                          (sat.smk)
+#   results/SatOutput/       solve_cnf                       (sat.smk)
+#   results/SatOutputTimes/  solve_cnf, solve_puzzle (shards); gather_times (per set)
+#   results/SatSols/         solve_cnf, solve_puzzle (shards); gather_sols (per set)
+#   results/Reports/         report_set, check_set, table_set, cnf_sizes, unique +
+#                            gather_unique (report.smk, sat.smk); csp_largest_n (csp.smk);
+#                            ltn_evaluate (ltn.smk)
+#   results/LTN/             ltn_dataset, ltn_train          (ltn.smk)
+#   reports/                 cactus, scatter, encodings, summary (report.smk)
+# Path templates and input functions: workflow/rules/common.smk.
 from snakemake.utils import min_version, validate
 
 min_version("9.0")
 
 
-configfile: "config.yaml"
+# config.yaml is the default run; `--configfile my.yaml` replaces it (its sets, solvers and
+# encodings, and nothing else, run). Missing settings take the schema's defaults.
+if not workflow.overwrite_configfiles:
+
+    configfile: "config.yaml"
+
+
+include: "workflow/rules/common.smk"
 
 
 validate(config, "workflow/schemas/config.schema.yaml")
@@ -14,8 +34,6 @@ validate(config, "workflow/schemas/config.schema.yaml")
 report: "workflow/report/workflow.rst"
 
 
-include: "workflow/rules/common.smk"
-include: "workflow/rules/report_common.smk"
 include: "workflow/rules/sat.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/ltn.smk"

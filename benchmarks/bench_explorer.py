@@ -3,8 +3,8 @@
 1. Stage files of a 1M-instance run (cached in --work): the Kaggle-style puzzles of
    bench_pipeline.build_set, normalized into Instances shards by the real normalize stage; the
    answers of three runs are SYNTHESIZED (no solver runs: that is bench_pipeline's job): each
-   puzzle's own solution (verified by the real decode helper ``sols_row``) with seeded
-   log-normal times, and a seeded share of TIMEOUTs per run. ``--results DIR --set S --runs ..``
+   puzzle's own solution (checked by the solve path's ``verify``) with seeded log-normal
+   times, and a seeded share of TIMEOUTs per run. ``--results DIR --set S --runs ..``
    measures a real run instead.
 2. ``build_explorer`` over it (seconds, peak memory).
 3. Headless Chromium (Debian's package; satdoku.report.explorer.browser) opens the explorer
@@ -41,50 +41,56 @@ TIME_LIMIT = 10.0
 
 
 def synthesize(work: Path, n: int, shard_size: int, set_name: str = "bench") -> Path:
-    """A results directory with Instances of n real puzzles and synthesized answers of RUNS
-    (per-shard and gathered SatSols / SatOutputTimes, written by the pipeline's writers)."""
+    """A results directory with Instances of n real puzzles and synthesized answers of RUNS,
+    verified by the solve path's ``verify`` and written by the stage-file writers (per-shard
+    and gathered SatSols / SatOutputTimes)."""
     from bench_pipeline import build_set
 
-    from satdoku.pipeline.decode import SOLS_COLUMNS, gather, sols_row
-    from satdoku.pipeline.instances import normalize, num_shards, read_instances, shard_name
-    from satdoku.pipeline.times import COLUMNS as TIME_COLUMNS
-    from satdoku.pipeline.times import times_row, write_tsv
+    from satdoku.pipeline.instances import normalize
+    from satdoku.solve import verify
     from satdoku.solvers.base import Result
+    from satdoku.stagefiles import paths as sp
+    from satdoku.stagefiles.instances import read_instances
+    from satdoku.stagefiles.tables import SOLS_COLUMNS, TIMES_COLUMNS, gather, times_row, write_tsv
 
     results = work / "results"
     stamp = results / f".synthesized-{n}-{shard_size}"
     if stamp.exists():
         return results
     src = build_set(n, work / f"kaggle_{n}.csv")
-    shards = [shard_name(k) for k in range(num_shards(src, shard_size))]
+    shards: list[Path] = []
+    while True:  # Instances shards by the real normalize stage, until the input runs out
+        path = sp.stage_path(sp.INSTANCES, results, set=set_name, shard=sp.shard_name(len(shards)))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if normalize(src, path, len(shards), shard_size)["instances"] == 0:
+            path.unlink()
+            break
+        shards.append(path)
     t0 = time.perf_counter()
     for run, (median, sigma, timeouts) in RUNS.items():
         rng = random.Random(run)
-        for k, shard in enumerate(shards):
-            inst = results / "Instances" / set_name / f"{shard}.jsonl"
-            if not inst.exists():
-                inst.parent.mkdir(parents=True, exist_ok=True)
-                normalize(src, inst, k, shard_size)
+        solver, _, encoding = run.partition("/")
+        where = {"set": set_name, "solver": solver, "encoding": encoding}
+        for inst in shards:
             sols, times = [], []
             for rec in read_instances(inst):
-                late = rng.random() < timeouts
-                status = "TIMEOUT" if late or rec.puzzle is None else "SAT"
+                late = rec.puzzle is not None and rng.random() < timeouts
                 secs = TIME_LIMIT + 0.01 if late else median * rng.lognormvariate(0, sigma)
-                sols.append(sols_row(rec, "INVALID" if rec.puzzle is None else status,
-                                     None if late else rec.solution))
-                res = Result(status, solve_seconds=secs * 0.8, total_seconds=secs,
-                             stats={"decisions": rng.randint(10, 200),
-                                    "conflicts": rng.randint(0, 50)})
+                status = "INVALID" if rec.puzzle is None else "TIMEOUT" if late else "SAT"
+                res = Result(status, board=None if late else rec.solution, solve_seconds=secs * 0.8,
+                             total_seconds=secs, stats={"decisions": rng.randint(10, 200),
+                                                        "conflicts": rng.randint(0, 50)})
+                sols.append(verify(rec, encoding, res).sols_row(rec))
                 times.append(times_row(rec.id, rec.line, res, 1.0))
-            for sub, rows, cols in (("SatSols", sols, SOLS_COLUMNS),
-                                    ("SatOutputTimes", times, TIME_COLUMNS)):
-                p = results / sub / run / set_name / "shards" / f"{shard}.tsv"
+            for template, rows, cols in ((sp.SOLS_SHARD, sols, SOLS_COLUMNS),
+                                         (sp.TIMES_SHARD, times, TIMES_COLUMNS)):
+                p = sp.stage_path(template, results, shard=inst.stem, **where)
                 p.parent.mkdir(parents=True, exist_ok=True)
                 write_tsv(rows, p, cols)
-        for sub, cols in (("SatSols", SOLS_COLUMNS), ("SatOutputTimes", TIME_COLUMNS)):
-            d = results / sub / run
-            gather(sorted((d / set_name / "shards").glob("*.tsv")), d / f"{set_name}.tsv",
-                   columns=cols)
+        for template, gathered, kind in ((sp.SOLS_SHARD, sp.SOLS, "sols"),
+                                         (sp.TIMES_SHARD, sp.TIMES, "times")):
+            parts = [sp.stage_path(template, results, shard=i.stem, **where) for i in shards]
+            gather(parts, sp.stage_path(gathered, results, **where), kind)
         print(f"  synthesized {run}: {time.perf_counter() - t0:.0f} s", flush=True)
     stamp.write_text("synthesized answers, see benchmarks/bench_explorer.py\n")
     return results

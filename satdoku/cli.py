@@ -46,6 +46,32 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+#: Bytes of log space reserved when stderr is a file, so that the error that ends a command
+#: still fits in its log when the disk is full.
+LOG_RESERVE = 8 * 1024
+
+
+def reserve_log_space(stream=None) -> bool:  # type: ignore[no-untyped-def]
+    """Reserve ``LOG_RESERVE`` bytes for a log file on stderr without growing it (Linux
+    ``fallocate`` with FALLOC_FL_KEEP_SIZE). True if reserved; a no-op elsewhere."""
+    import ctypes
+    import os
+    import stat
+
+    stream = stream or sys.stderr
+    try:
+        fd = stream.fileno()
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        libc = ctypes.CDLL(None, use_errno=True)
+        keep_size = 0x01
+        end = os.lseek(fd, 0, os.SEEK_END)
+        return libc.fallocate(fd, keep_size, ctypes.c_long(end),
+                              ctypes.c_long(LOG_RESERVE)) == 0
+    except (OSError, AttributeError, ValueError):
+        return False
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     command = next((a for a in argv if not a.startswith("-")), None)
@@ -54,13 +80,26 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "_module", None):
         parser.print_help()
         return 2
+    reserve_log_space()
+    from satdoku.formats.registry import FormatError
+    from satdoku.sources import InputError
+
     try:
         return int(args._module.run(args) or 0)
+    except (InputError, FormatError) as exc:  # a file or format that cannot be read: one line
+        print(f"satdoku {args.command}: {exc}", file=sys.stderr)
+        return 2
     except BrokenPipeError:  # output piped into `head` and closed: not an error
         import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:  # disk full, permissions, ...: one line that names the file
+        print(f"satdoku {command}: error: {exc}", file=sys.stderr, flush=True)
+        return 1
+    except MemoryError:
+        print(f"satdoku {command}: error: out of memory", file=sys.stderr, flush=True)
+        return 1
 
 
 if __name__ == "__main__":

@@ -18,31 +18,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from satdoku.cnf.decode import decode_model  # noqa: E402
-from satdoku.cnf.encode import encode  # noqa: E402
 from satdoku.formats import read_records  # noqa: E402
+from satdoku.solve import open_solver, solve  # noqa: E402
 from satdoku.solvers.base import SAT  # noqa: E402
-from satdoku.solvers.registry import level, make_solver  # noqa: E402
-
-SHARED = ROOT / "data" / "public"
+from satdoku.stagefiles.tables import YES  # noqa: E402
 
 
 def run(records: list, name: str, time_limit: float, encoding: str) -> tuple[int, list[float]]:
-    solver = make_solver(name)
+    """Solve and verify every record through the one solve path; (failures, seconds)."""
+    solver = open_solver(name)
     times, bad = [], 0
     for rec in records:
-        p = rec.puzzle
-        if level(name) == "puzzle":
-            res = solver.solve_puzzle(p, time_limit)
-            board = res.board
-        else:
-            res = solver.solve_cnf(encode(p, encoding), time_limit)
-            board = decode_model(res.model, p, encoding) if res.status == SAT else None
-        ok = res.status == SAT and not p.check_solution(board)
+        answer = solve(rec, solver, encoding, time_limit)
+        ok = answer.status == SAT and answer.verified == YES
         bad += not ok
-        times.append(res.total_seconds)
+        times.append(answer.result.total_seconds)
         if not ok:
-            print(f"  FAILED {rec.source}: {res.status} {res.message}", file=sys.stderr)
+            print(f"  FAILED {rec.source}: {answer.status} {answer.detail}", file=sys.stderr)
     return bad, times
 
 
@@ -50,9 +42,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--cdcl-encoding", default="extended")
+    ap.add_argument("--data", type=Path, default=ROOT / "data" / "public",
+                    help="directory laid out like data/public")
     args = ap.parse_args(argv)
-    futo = list(read_records(SHARED / "futoshiki_usp" / "futoshiki.dat"))
-    qwh = [r for f in sorted((SHARED / "latin_square_qwh").glob("*.txt")) for r in read_records(f)]
+    futo = list(read_records(args.data / "futoshiki_usp" / "futoshiki.dat"))
+    qwh = [r for f in sorted((args.data / "latin_square_qwh").glob("*.txt"))
+           for r in read_records(f)]
     failed = 0
     for set_name, recs, solvers in [("futoshiki_usp", futo, ["csp-mac-mrv"]),
                                     ("latin_square_qwh", qwh, ["cpsat", "cdcl"])]:

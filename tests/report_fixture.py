@@ -12,8 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from satdoku.pipeline.decode import write_sols
-from satdoku.pipeline.times import write_tsv
+from satdoku.stagefiles.tables import SOLS_COLUMNS, TIMES_COLUMNS, write_tsv
 
 TIME_LIMIT = 10.0
 SETS = ("nine", "futo")
@@ -56,6 +55,13 @@ def _instances(set_name: str) -> list[dict]:
             for i in range(1, 4)]
 
 
+def files(results: Path) -> list[str]:
+    """Every gathered stage file under ``results`` (what the cross-set report rules pass)."""
+    found = [*results.glob("Instances/*/*.jsonl"), *results.glob("SatSols/*/*/*.tsv"),
+             *results.glob("SatOutputTimes/*/*/*.tsv")]
+    return [str(p) for p in sorted(found)]
+
+
 def build(root: Path, runs: tuple[str, ...] = RUNS) -> Path:
     """Write results/ under ``root``; returns the results directory."""
     results = root / "results"
@@ -79,9 +85,9 @@ def build(root: Path, runs: tuple[str, ...] = RUNS) -> Path:
                              "verified": "FAILED" if failed else "yes" if status == "SAT" else "-",
                              "solution": "Instance Wrong Answer" if failed else status,
                              "detail": "row 1 repeats 5" if failed else ""})
-            for sub, rows, writer in (("SatOutputTimes", times, write_tsv),
-                                      ("SatSols", sols, write_sols)):
+            for sub, rows, columns in (("SatOutputTimes", times, TIMES_COLUMNS),
+                                       ("SatSols", sols, SOLS_COLUMNS)):
                 p = results / sub / run / f"{name}.tsv"
                 p.parent.mkdir(parents=True, exist_ok=True)
-                writer(rows, p)
+                write_tsv(rows, p, columns)
     return results

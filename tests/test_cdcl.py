@@ -19,6 +19,7 @@ from satdoku.cnf.dimacs import read_dimacs
 from satdoku.cnf.dimacs_fast import clauses_to_array
 from satdoku.cnf.drat import check_proof
 from satdoku.cnf.formula import Cnf
+from satdoku.solvers.base import Deadline
 from satdoku.solvers.cdcl import Cdcl, solve_file
 from satdoku.solvers.dpll import Dpll
 from satdoku.solvers.own import make_cdcl, make_dpll
@@ -146,7 +147,7 @@ def test_sudoku_puzzles_solve_and_verify(public_data: Path) -> None:
     solver = make_cdcl()
     for rec in _sudoku_records(public_data):
         assert rec.puzzle is not None, rec
-        result = solver.solve_cnf(encode(rec.puzzle, "extended"))
+        result = solver.solve_cnf(encode(rec.puzzle, "extended"), Deadline(None))
         assert result.status == "SAT"
         board = decode_model(result.model, rec.puzzle)  # type: ignore[arg-type]
         assert rec.puzzle.check_solution(board) == []
@@ -160,7 +161,7 @@ def test_large_grid_25x25(public_data: Path) -> None:
 
     rec = next(iter(read_records(public_data / "large_grids_bnguyen" / "25x25.txt")))
     assert rec.puzzle is not None and rec.puzzle.domain == 25
-    result = make_cdcl().solve_cnf(encode(rec.puzzle, "extended"))
+    result = make_cdcl().solve_cnf(encode(rec.puzzle, "extended"), Deadline(None))
     assert result.status == "SAT"
     assert rec.puzzle.check_solution(decode_model(result.model, rec.puzzle)) == []  # type: ignore[arg-type]
 
@@ -171,21 +172,22 @@ def test_adapter_result_proof_and_version(public_data: Path, tmp_path: Path) -> 
     solver = make_cdcl()
     assert solver.writes_proofs and solver.name == "cdcl"
     proof = tmp_path / "p.drup"
-    result = solver.solve_cnf(cnf, time_limit=10, proof_path=str(proof))
+    result = solver.solve_cnf(cnf, Deadline(10), proof_path=str(proof))
     assert result.status == "UNSAT" and result.proof == str(proof)
     assert check_proof(cnf, proof)[0]
     assert {"decisions", "conflicts", "propagations", "restarts", "learnt"} <= set(result.stats)
     assert 0 < result.solve_seconds <= result.total_seconds
     again = solver.solve_dimacs(str(path))
     assert again.status == "UNSAT" and again.stats == result.stats
-    sat = solver.solve_cnf(read_dimacs(public_data / "satlib" / "uf50-218" / "uf50-03.cnf"))
+    uf50 = read_dimacs(public_data / "satlib" / "uf50-218" / "uf50-03.cnf")
+    sat = solver.solve_cnf(uf50, Deadline(None))
     assert sat.status == "SAT" and sat.proof is None
-    timeout = make_cdcl(max_conflicts=5).solve_cnf(php(9, 8).extended([]))
+    timeout = make_cdcl(max_conflicts=5).solve_cnf(php(9, 8).extended([]), Deadline(None))
     assert timeout.status == "TIMEOUT" and timeout.model is None
     versions = {make_cdcl().version, make_cdcl(restarts="luby").version,
                 make_dpll().version, make_dpll(heuristic="jw").version}  # fmt: skip
     assert len(versions) == 4 and make_cdcl().version == solver.version
-    dres = make_dpll(heuristic="dlis").solve_cnf(cnf, proof_path=str(proof))
+    dres = make_dpll(heuristic="dlis").solve_cnf(cnf, Deadline(None), proof_path=str(proof))
     assert dres.status == "UNSAT" and check_proof(cnf, proof)[0]
 
 

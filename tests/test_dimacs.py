@@ -3,6 +3,7 @@ real files and their quirks, and reject malformed input naming the line."""
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import lzma
 import subprocess
@@ -55,8 +56,10 @@ def test_compressed_and_stdin(tmp_path: Path, public_data: Path) -> None:
     data = src.read_bytes()
     (tmp_path / "a.cnf.gz").write_bytes(gzip.compress(data))
     (tmp_path / "a.cnf.xz").write_bytes(lzma.compress(data))
+    (tmp_path / "a.cnf.bz2").write_bytes(bz2.compress(data))
+    (tmp_path / "gzip_named_plain.cnf").write_bytes(gzip.compress(data))
     expected = read_dimacs_arrays(src).lits
-    for name in ("a.cnf.gz", "a.cnf.xz"):
+    for name in ("a.cnf.gz", "a.cnf.xz", "a.cnf.bz2", "gzip_named_plain.cnf"):
         assert np.array_equal(read_dimacs_arrays(tmp_path / name).lits, expected)
         assert read_dimacs(tmp_path / name).clauses == arrays_to_clauses(expected)
     code = (
@@ -76,6 +79,9 @@ GOOD = {
     "tabs and CRLF": (b"p cnf 3 2\r\n1\t2 0\r\n-3 0\r\n", [[1, 2], [-3]]),
     "trailer": (b"p  cnf 3  2\n1 2 0\n3 0\n%\n0\n", [[1, 2], [3]]),
     "empty formula": (b"c nothing\np cnf 0 0\n", []),
+    "blank body": (b"p cnf 2 0\n \n\t\n", []),
+    "byte-order mark": (b"\xef\xbb\xbfc bom\np cnf 2 1\n-2 0\n", [[-2]]),
+    "comments after the trailer": (b"p cnf 2 1\n1 0\n%\nc x\n0 junk\n", [[1]]),
 }
 
 BAD = {
@@ -96,6 +102,9 @@ BAD = {
     "not cnf": (b"p dnf 3 1\n1 2 0\n", 1, "bad header"),
     "header words": (b"p cnf three 1\n1 2 0\n", 1, "bad header numbers"),
     "negative count": (b"p cnf -3 1\n1 0\n", 1, "negative count"),
+    "variables over the cap": (b"p cnf 2000000000 1\n1 0\n", 1, "above the limit of 16777216"),
+    "plus sign": (b"p cnf 3 1\n+1 0\n", 2, "not a literal: '+1'"),
+    "underscore": (b"p cnf 30 1\n1_0 0\n", 2, "not a literal: '1_0'"),
     "earliest error wins": (b"p cnf 3 2\n1 7 0\n1 x 0\n", 2, "literal 7 out of range"),
 }
 

@@ -1,7 +1,6 @@
 import pytest
 from pysat.solvers import Solver
 
-from satdoku.cnf.bundle import read_bundle, standalone
 from satdoku.cnf.decode import DecodeError, decode_model
 from satdoku.cnf.dimacs import format_dimacs, parse_dimacs
 from satdoku.cnf.encode import ENCODINGS, encode, var
@@ -9,6 +8,7 @@ from satdoku.formats import read_records
 from satdoku.pipeline.encode import encode_shard
 from satdoku.pipeline.instances import normalize
 from satdoku.puzzle import sudoku
+from satdoku.stagefiles.bundles import read_bundle, standalone
 
 HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import shutil
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -43,19 +44,28 @@ def test_page_files_and_plotly_bundle_are_copied(built):
     assert "http://" not in html and "https://" not in html  # nothing from the network
 
 
+def stage_files(results: Path) -> list[Path]:
+    """The gathered stage files of a results directory (what the report rules pass)."""
+    return [*sorted(results.glob("Instances/*/*.jsonl")),
+            *sorted(results.glob("SatSols/*/*/*.tsv")),
+            *sorted(results.glob("SatOutputTimes/*/*/*.tsv"))]
+
+
 def test_table_equals_the_summary_table(built):
     """The overview's figures are the summary's: same function, same frame."""
-    from satdoku.report.collect import load_results
+    from satdoku.report.collect import load_files
     from satdoku.report.tables import solver_table
 
     results, out, ov = built
-    expected = solver_table(load_results(results, fx.SETS, fx.RUNS), fx.TIME_LIMIT)
+    expected = solver_table(load_files(stage_files(results)), fx.TIME_LIMIT)
     key, data = load(out / "data" / "overview.js")
     assert key == "overview" and data == json.loads(json.dumps(ov))
     table = data["table"]
     assert table["columns"] == list(expected.columns)
     assert len(table["rows"]) == len(expected) == len(fx.SETS) * len(fx.RUNS)
-    for got, want in zip(table["rows"], expected.itertuples(index=False), strict=True):
+    wanted = {tuple(w[:3]): w for w in expected.itertuples(index=False)}  # set, solver, encoding
+    for got in table["rows"]:
+        want = wanted[tuple(got[:3])]
         for g, w in zip(got, want, strict=True):
             if isinstance(w, float) and math.isnan(w):
                 assert g is None
@@ -64,12 +74,12 @@ def test_table_equals_the_summary_table(built):
 
 
 def test_problems_come_from_the_planted_wrong_answer_and_disagreement(built):
-    from satdoku.report.collect import load_results
+    from satdoku.report.collect import load_files
     from satdoku.report.summary import problems as summary_problems
 
     results, _, ov = built
     problems = ov["problems"]
-    assert sorted(problems) == sorted(summary_problems(load_results(results, fx.SETS, fx.RUNS)))
+    assert sorted(problems) == sorted(summary_problems(load_files(stage_files(results))))
     assert ov["problems_total"] == len(problems) == 2
     assert any("nine instance 2" in p and "cdcl/extended answer failed verification" in p
                for p in problems)
@@ -135,10 +145,26 @@ def test_cactus_points_name_solved_instances(built, tmp_path, monkeypatch):
     assert curve["x"] == [1, 5, 10] and curve["id"] == [1, 5, 10] and curve["solved"] == 10
 
 
+def test_explorer_from_the_rule_s_files(built, tmp_path):
+    """Given the gathered stage files (as the rule passes them), the explorer finds the results
+    directory, the sets and the runs itself."""
+    from satdoku.report.explorer.data import files_plan
+
+    results, _, ov = built
+    root, sets, runs = files_plan(stage_files(results))
+    assert root == results and sorted(sets) == sorted(fx.SETS) and sorted(runs) == sorted(fx.RUNS)
+    again = ex.explorer_from_files(stage_files(results), fx.TIME_LIMIT, tmp_path / "x")
+    assert sorted(map(tuple, again["table"]["rows"])) == sorted(map(tuple, ov["table"]["rows"]))
+    other = tmp_path / "elsewhere" / "results"
+    shutil.copytree(results / "Instances", other / "Instances")
+    with pytest.raises(ValueError, match="2 results directories"):
+        files_plan([*stage_files(results), *sorted(other.glob("Instances/*/*.jsonl"))])
+
+
 def test_per_shard_files_are_read_when_present(tmp_path):
     """read_set prefers SET/shards/SHARD.tsv to the gathered file (1M sets stay small)."""
-    from satdoku.pipeline.times import read_tsv, write_tsv
     from satdoku.report.explorer.data import read_set
+    from satdoku.stagefiles.tables import read_tsv, write_tsv
 
     results = fx.build(tmp_path, ("minisat22/extended",))
     gathered = results / "SatOutputTimes/minisat22/extended/nine.tsv"
@@ -152,20 +178,22 @@ def test_per_shard_files_are_read_when_present(tmp_path):
     assert [r["id"] for r in data.sols["minisat22/extended"]] == ["1", "2", "3", "4", "5", "6"]
 
 
-def test_cnf_set_instances_have_no_board():
-    """A CNF-set instance (notation dimacs, a CnfFile instead of a puzzle) shows its file."""
-    from satdoku.formats import Record
+def test_cnf_set_instances_have_no_board(public_data):
+    """A CNF-set instance (a CnfFile instead of a puzzle) shows its file, size and checksum."""
+    import hashlib
 
-    rec = Record("cnfs/uf20-01.cnf", 1, 1, "dimacs")
-    rec.cnf = SimpleNamespace(path="cnfs/uf20-01.cnf", num_vars=20, num_clauses=91,  # type: ignore[attr-defined]
-                              sha256="ab" * 32)
+    from satdoku.formats.record import CnfFile, Record
+
+    path = public_data / "satlib" / "uf20-91" / "uf20-01.cnf"
+    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    rec = Record(str(path), 1, 1, "dimacs", cnf=CnfFile(str(path), 20, 91, sha))
     d = ex.instance_base(rec)
-    assert d["fam"] == "SATLIB CNF" and "p" not in d and "error" not in d
-    assert d["cnf"] == {"path": "cnfs/uf20-01.cnf", "vars": 20, "clauses": 91,
-                        "sha256": "ab" * 32, "bytes": None}
+    assert d["fam"] == "CNF" and "p" not in d and "error" not in d
+    assert d["cnf"] == {"path": str(path), "vars": 20, "clauses": 91, "sha256": sha,
+                        "bytes": path.stat().st_size}
     answer = ex.run_answer(rec, {"id": "1", "status": "SAT", "verified": "yes",
                                  "solution": "", "detail": ""}, None, [])
-    assert answer == {"s": "SAT", "v": "yes"}
+    assert answer == {"s": "SAT", "v": "yes"}  # no board to draw
 
 
 def test_ltn_examples_right_and_wrong_per_question():

@@ -20,8 +20,9 @@ from types import SimpleNamespace
 import pytest
 from conftest import ROOT, TINY, run_snakemake
 
-from satdoku.pipeline.times import read_tsv
 from satdoku.report.explorer.browser import BrowserMissing, browser_page, open_view, wait_ready
+from satdoku.stagefiles.instances import iter_instance_dicts
+from satdoku.stagefiles.tables import read_tsv
 
 pytestmark = pytest.mark.slow
 
@@ -200,8 +201,8 @@ def test_instance_view_draws_the_sat_sols_board(run_dir, browser):
     shot(page, "instance_9x9")
     checked = 0
     for name in SETS:
-        insts = [json.loads(line) for f in sorted((run_dir / f"results/Instances/{name}").glob(
-            "*.jsonl")) for line in f.read_text().splitlines()]
+        insts = [d for f in sorted((run_dir / f"results/Instances/{name}").glob("*.jsonl"))
+                 for d in iter_instance_dicts(f)]
         for solver in ("minisat22", "cadical195"):
             sols = read_tsv(run_dir / f"results/SatSols/{solver}/extended/{name}.tsv")
             k = run_index(page, solver)

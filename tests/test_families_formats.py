@@ -7,16 +7,12 @@ import json
 import pytest
 
 from satdoku.display import render_3d, render_board, render_png
-from satdoku.formats import format_board, read_records
-from satdoku.formats.families import parse_family_board
+from satdoku.formats import format_board, parse_board, read_records
 from satdoku.formats.futoshiki import read_futoshiki_grid, write_futoshiki_dat
-from satdoku.pipeline.instances import (
-    normalize,
-    puzzle_from_dict,
-    puzzle_to_dict,
-    read_instances,
-)
+from satdoku.formats.jsonpuzzle import puzzle_from_json, puzzle_to_json
+from satdoku.pipeline.instances import normalize
 from satdoku.puzzle import CUSTOM, FUTOSHIKI, LATIN, SUDOKU3D, custom, path_cells, sudoku3d
+from satdoku.stagefiles.instances import read_instances
 
 
 def _write(tmp_path, name, text):
@@ -75,7 +71,8 @@ def test_futoshiki_dat_errors(tmp_path):
     assert "value 9 above 2" in recs[1].error and recs[1].line == 6
     assert "smaller than itself" in recs[2].error
     short = list(read_records(_write(tmp_path, "short.dat", "2\n2 0\n0 0\n0 0\n")))
-    assert short[-1].error == "file announces 2 puzzles but holds 1"
+    assert short[0].error == "file announces 2 puzzles but holds 1" and short[0].line == 1
+    assert short[1].valid  # the puzzle the file holds is read
 
 
 def test_futoshiki_text_grid_roundtrip(public_data, tmp_path):
@@ -150,7 +147,7 @@ def test_instances_roundtrip_all_kinds(public_data, tmp_path):
     p3 = sudoku3d(2, path_boxes=[((0, 0, 0), (1, 1, 0), "desc")], generic_boxes=[{5: 2}])
     pc = custom([3], 3, [[0, 1, 2]], [0, 2, 0], [(0, 2)])
     for p in (p3, pc):
-        assert puzzle_from_dict(json.loads(json.dumps(puzzle_to_dict(p)))) == p
+        assert puzzle_from_json(json.loads(json.dumps(puzzle_to_json(p)))) == p
     src = public_data / "futoshiki_usp" / "futoshiki.dat"
     out = tmp_path / "inst.jsonl"
     normalize(src, out, 0, 10_000)
@@ -163,7 +160,7 @@ def test_solution_notations_roundtrip():
     for notation in ("latin", "json", "futoshiki", "futoshiki_grid", "latin_grid"):
         text = format_board(board, notation, 2)
         assert "\n" not in text
-        assert parse_family_board(text, notation) == board
+        assert parse_board(text, notation, 2) == board
 
 
 def test_write_futoshiki_dat_roundtrip(public_data, tmp_path):

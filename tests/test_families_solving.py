@@ -11,7 +11,6 @@ import random
 import pytest
 from pysat.solvers import Solver
 
-from satdoku.cnf.bundle import read_bundle
 from satdoku.cnf.decode import decode_model
 from satdoku.cnf.encode import ENCODINGS, amo, encode, simplified_variables
 from satdoku.formats import read_records
@@ -28,8 +27,9 @@ from satdoku.generate_families import (
 from satdoku.pipeline.encode import encode_shard
 from satdoku.pipeline.instances import normalize
 from satdoku.puzzle import futoshiki, latin, sudoku3d
-from satdoku.solvers.base import SAT, TIMEOUT, UNSAT
+from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Deadline
 from satdoku.solvers.registry import SOLVERS, level, make_solver
+from satdoku.stagefiles.bundles import read_bundle
 
 CSP_NAMES = [n for n in SOLVERS if n.startswith("csp-")]
 
@@ -131,7 +131,7 @@ def test_registry_has_the_csp_family_and_cpsat():
 def test_csp_mac_mrv_solves_all_futoshiki_usp(public_data):
     solver = make_solver("csp-mac-mrv")
     for rec in _futoshiki_usp(public_data):
-        res = solver.solve_puzzle(rec.puzzle, time_limit=20)
+        res = solver.solve_puzzle(rec.puzzle, Deadline(20))
         assert res.status == SAT, rec.id
         assert rec.puzzle.check_solution(res.board) == [], rec.id
         assert res.stats["decisions"] >= 0 and res.solve_seconds >= 0
@@ -141,18 +141,19 @@ def test_csp_mac_mrv_solves_all_futoshiki_usp(public_data):
 def test_every_puzzle_solver_on_small_futoshiki_and_unsat(public_data, name):
     solver = make_solver(name)
     for rec in _futoshiki_usp(public_data)[:48:6]:  # 4x4 .. 6x6
-        res = solver.solve_puzzle(rec.puzzle, time_limit=20)
+        res = solver.solve_puzzle(rec.puzzle, Deadline(20))
         assert res.status == SAT and rec.puzzle.check_solution(res.board) == [], rec.id
     # a chain 1 < 2 < 3 in a 2x2 square has no solution; so has a cycle of relations
-    assert solver.solve_puzzle(futoshiki([0] * 4, 2, [(0, 1), (1, 3), (3, 2)]), 20).status \
-        == UNSAT
-    assert solver.solve_puzzle(futoshiki([0] * 9, 3, [(0, 1), (1, 0)]), 20).status == UNSAT
+    chain = futoshiki([0] * 4, 2, [(0, 1), (1, 3), (3, 2)])
+    assert solver.solve_puzzle(chain, Deadline(20)).status == UNSAT
+    cycle = futoshiki([0] * 9, 3, [(0, 1), (1, 0)])
+    assert solver.solve_puzzle(cycle, Deadline(20)).status == UNSAT
 
 
 def test_csp_time_limit_gives_timeout():
     p = latin([0] * 400, 20)
     p = futoshiki(p.givens, 20, [(c, c + 1) for c in range(0, 380, 20)])
-    res = make_solver("csp-bt-first").solve_puzzle(p, time_limit=0.05)
+    res = make_solver("csp-bt-first").solve_puzzle(p, Deadline(0.05))
     assert res.status in (TIMEOUT, SAT)
     if res.status == SAT:
         assert p.check_solution(res.board) == []
@@ -166,10 +167,10 @@ def test_latin_qwh_orders_10_to_30(public_data, name):
         (rec,) = read_records(public_data / "latin_square_qwh" / f"o{order}hp{hp}_{i}.txt")
         p = rec.puzzle
         if level(name) == "puzzle":
-            res = solver.solve_puzzle(p, time_limit=60)
+            res = solver.solve_puzzle(p, Deadline(60))
             board = res.board
         else:
-            res = solver.solve_cnf(encode(p, "simplified"), 60)
+            res = solver.solve_cnf(encode(p, "simplified"), Deadline(60))
             board = decode_model(res.model, p, "simplified") if res.status == SAT else None
         assert res.status == SAT, (name, order)
         assert p.check_solution(board) == []
@@ -178,10 +179,10 @@ def test_latin_qwh_orders_10_to_30(public_data, name):
 def test_cpsat_on_3d_with_boxes():
     p = sudoku3d(2, cube_boxes=[((0, 0, 0), (2, 2, 1))],
                  path_boxes=[((1, 0, 0), (1, 0, 3), "asc")], generic_boxes=[{63: 2}])
-    res = make_solver("cpsat").solve_puzzle(p, 20)
+    res = make_solver("cpsat").solve_puzzle(p, Deadline(20))
     assert res.status == SAT and p.check_solution(res.board) == []
     assert res.board[16:20] == (1, 2, 3, 4)  # the ascending path holds 1..4 in order
-    mac = make_solver("csp-mac-mrv").solve_puzzle(p, 20)
+    mac = make_solver("csp-mac-mrv").solve_puzzle(p, Deadline(20))
     assert mac.status == SAT and p.check_solution(mac.board) == []
 
 

@@ -116,3 +116,135 @@ def test_counter_of_invalid_ltn_rows(public_data):
     c = Counter(r.valid for r in recs)
     assert c[True] + c[False] == 500 and c[False] > 0
     assert all(isinstance(r, Record) for r in recs)
+
+
+# --- the Format registry ------------------------------------------------------------------------
+def _semi_read(lines, source, limits=None):  # type: ignore[no-untyped-def]
+    from satdoku.formats.lines import sudoku_from_symbols
+
+    for lineno, text in lines:
+        puzzle, reason = sudoku_from_symbols(text.strip().replace(";", ""), limits=limits)
+        yield Record(source, lineno, 0, "semi", puzzle=puzzle, error=reason or None)
+
+
+def _semi_parse(text: str, side: int):  # type: ignore[no-untyped-def]
+    from satdoku.formats.symbols import parse_board_chars
+
+    cells = text.split(";")
+    values, _ = parse_board_chars("".join(cells), side)
+    return values if all(len(c) == 1 for c in cells) else None
+
+
+def test_a_toy_format_is_one_record_away(tmp_path):
+    """Registering one Format record makes a format readable, detected, listed, written back
+    in SatSols and read back by the reports."""
+    from satdoku.formats import (
+        FORMATS,
+        LINE_FORMATS,
+        Format,
+        format_names,
+        parse_board,
+        register,
+        unregister,
+    )
+    from satdoku.formats.symbols import board_chars
+    from satdoku.report.text import build_report
+    from satdoku.solve import verify
+    from satdoku.solvers.base import Result
+
+    toy = Format("semi", "symbols separated by ';'",
+                 lambda board, side, empty=".": ";".join(board_chars(board, empty)),
+                 _semi_parse, read=_semi_read,
+                 detect=lambda path, head: bool(head) and ";" in head[0][1], priority=5,
+                 one_line=True)
+    solution = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)
+    givens = ";".join(board_chars(solution[:12]) + "....")
+    (tmp_path / "toy.txt").write_text(givens + "\n" + givens.replace("1", "X") + "\n")
+    register(toy)
+    try:
+        assert "semi" in FORMATS and "semi" in LINE_FORMATS and "semi" in format_names()
+        recs = list(read_records(tmp_path / "toy.txt"))
+        assert [r.notation for r in recs] == ["semi", "semi"]
+        assert recs[0].valid and "'X' at position 1 means 33" in recs[1].error
+        row = verify(recs[0], "direct", Result("SAT", board=solution)).sols_row(recs[0])
+        assert row["solution"] == "1;2;3;4;3;4;1;2;2;1;4;3;4;3;2;1"
+        assert parse_board(row["solution"], "semi", 4) == solution
+        times = {"run": [{"id": "1", "status": "SAT", "total_seconds": "0.001"}]}
+        report = build_report("toy", recs[:1], {"run": [row]}, times)
+        assert report.rstrip().endswith("2 1 | 4 3\n    4 3 | 2 1")  # the solved board, read back
+    finally:
+        unregister("semi")
+    assert "semi" not in FORMATS and "semi" not in LINE_FORMATS
+
+
+def test_registry_refuses_bad_records_and_names():
+    from satdoku.formats import Format, FormatError, get_format, register
+    from satdoku.formats.symbols import format_ints, parse_ints
+
+    with pytest.raises(FormatError, match="already registered"):
+        register(get_format("line"))
+    with pytest.raises(FormatError, match="exactly one of read and read_file"):
+        Format("nothing", "reads nothing", format_ints, parse_ints)
+    with pytest.raises(FormatError, match="bad format name"):
+        Format("Bad Name", "x", format_ints, parse_ints, read=_semi_read)
+    with pytest.raises(FormatError, match="unknown format 'xml'; known: auto, line"):
+        format_board((1,), "xml", 1)
+
+
+def test_detection_prefers_the_format_that_reads_the_file(tmp_path):
+    from satdoku.formats import detect_format
+
+    p1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    cases = {
+        "title.txt": (f"Hard ones\n{p1}\n{p1}\n", "line"),
+        "comma.txt": (f"{p1}\tpuzzle 1, hard\n{p1}\n", "line"),
+        "kaggle.csv": (f"quizzes,solutions\n{p1},{p1}\n", "csv"),
+        "g.txt": ("Grid 01\n" + "003020600\n" * 9, "grid"),
+        "l.txt": ("G" + "." * 255 + "\n" + "." * 256 + "\n", "line"),
+        "n.txt": ("2 0240100340020130\n", "ndigits"),
+        "x.cnf": ("c\np cnf 1 1\n1 0\n", "dimacs"),
+        "f.txt": ("1 < 2\n2   1\n", "futoshiki_grid"),
+    }
+    for name, (text, fmt) in cases.items():
+        path = tmp_path / name
+        path.write_text(text)
+        head = [(i, t) for i, t in enumerate(text.splitlines(), 1)]
+        assert detect_format(path, head) == fmt, name
+
+
+# --- snapshots: one read serves detection, shards and parsing ----------------------------------
+def test_snapshot_serves_every_read(public_data, tmp_path):
+    import gzip
+    import hashlib
+
+    from satdoku.sources import file_sha256, read_snapshot
+
+    src = public_data / "tdoku_benchmarks/puzzles6_forum_hardest_1106.txt"
+    path = tmp_path / "p.txt"  # gzip content under a plain name: magic bytes decide
+    path.write_bytes(gzip.compress(src.read_bytes()))
+    snap = read_snapshot(path)
+    assert snap.compression == "gzip" and snap.data == src.read_bytes()
+    assert snap.sha256 == hashlib.sha256(path.read_bytes()).hexdigest() == file_sha256(path)
+    assert snap.num_lines == len(src.read_text().splitlines())
+    whole = list(read_records(path, snapshot=snap))
+    step = 97
+    parts = [r for s in range(1, snap.num_lines + 1, step)
+             for r in read_records(path, start_line=s, stop_line=s + step, snapshot=snap)]
+    assert [(r.index, r.line, r.puzzle) for r in parts] == [
+        (r.index, r.line, r.puzzle) for r in whole] and len(whole) == 375
+    path.write_bytes(src.read_bytes())  # the file changed under the run: the checksum tells
+    assert file_sha256(path) != snap.sha256
+
+
+def test_open_text_streams_compressed_files_and_names_errors(tmp_path):
+    import lzma
+
+    from satdoku.sources import InputError, open_text
+
+    path = tmp_path / "proof"
+    path.write_bytes(lzma.compress("\ufeffa\r\nb\n".encode()))
+    with open_text(path) as fh:
+        assert list(fh) == ["a\n", "b\n"]
+    path.write_bytes(b"ok\n\xff\n")
+    with pytest.raises(InputError, match=r"proof: not UTF-8 text"), open_text(path) as fh:
+        list(fh)

@@ -35,7 +35,8 @@ def test_count_solutions_known_values() -> None:
     assert count_solutions(latin([0] * 9, 3), limit=100) == 12
     # a real 17-clue puzzle (unique) from the tdoku benchmark set
     line = next(
-        ln for ln in (DATA / "tdoku_benchmarks" / "puzzles2_17_clue_2000.txt").read_text().splitlines()
+        ln
+        for ln in (DATA / "tdoku_benchmarks" / "puzzles2_17_clue_2000.txt").read_text().splitlines()
         if ln and not ln.startswith("#")
     )
     p = sudoku(gen.parse_board_string(line[:81]))

@@ -8,9 +8,9 @@ import math
 import pytest
 import report_fixture as fx
 
-from satdoku.pipeline.times import read_tsv
 from satdoku.report import build
 from satdoku.report.plots import colour, time_per_instance
+from satdoku.stagefiles.tables import read_tsv
 
 
 @pytest.fixture
@@ -73,7 +73,7 @@ def test_time_per_instance(results, tmp_path, figures):
 
 
 def test_cactus_per_family(results, tmp_path, figures):
-    fams = build.cactus_plots(str(results), fx.SETS, fx.RUNS, fx.TIME_LIMIT, str(tmp_path / "c"))
+    fams = build.cactus_plots(fx.files(results), fx.TIME_LIMIT, str(tmp_path / "c"))
     assert fams == ["9x9", "Futoshiki"]  # the INVALID instance makes no family
     for name in ("9x9.png", "futoshiki.png"):
         assert_png(tmp_path / "c" / name)
@@ -94,7 +94,7 @@ def test_cactus_per_family(results, tmp_path, figures):
 
 
 def test_scatter_ours_against_each_reference(results, tmp_path, figures):
-    names = build.scatter_plots(str(results), fx.SETS, fx.RUNS, fx.TIME_LIMIT, str(tmp_path / "s"))
+    names = build.scatter_plots(fx.files(results), fx.TIME_LIMIT, str(tmp_path / "s"))
     assert sorted(names) == ["cdcl_vs_cadical195.png", "cdcl_vs_minisat22.png",
                              "dpll_vs_cadical195.png", "dpll_vs_minisat22.png"]
     for n in names:
@@ -120,16 +120,14 @@ def test_scatter_ours_against_each_reference(results, tmp_path, figures):
 def test_only_references_no_scatter_and_missing_solvers_do_not_crash(tmp_path, figures):
     refs = ("minisat22/extended", "cadical195/extended")
     results = fx.build(tmp_path, runs=refs)
-    runs = (*refs, "dpll/extended", "cdcl/extended")  # configured, but no result files
-    assert build.scatter_plots(str(results), fx.SETS, runs, fx.TIME_LIMIT,
-                               str(tmp_path / "s")) == []
+    files = fx.files(results)  # dpll and cdcl configured, but no result files
+    assert build.scatter_plots(files, fx.TIME_LIMIT, str(tmp_path / "s")) == []
     assert list((tmp_path / "s").iterdir()) == []
-    assert build.cactus_plots(str(results), fx.SETS, runs, fx.TIME_LIMIT,
-                              str(tmp_path / "c")) == ["9x9", "Futoshiki"]
+    assert build.cactus_plots(files, fx.TIME_LIMIT, str(tmp_path / "c")) == ["9x9", "Futoshiki"]
     assert set(lines_by_label(figures["9x9.png"])) >= {"minisat22/extended (5/5)",
                                                        "cadical195/extended (5/5)"}
     md, csv, html, pr = (str(tmp_path / f) for f in ("s.md", "s.csv", "s.html", "p.html"))
-    n = build.summary(str(results), fx.SETS, runs, fx.TIME_LIMIT, md, csv, html, pr,
+    n = build.summary(files, fx.TIME_LIMIT, md, csv, html, pr,
                       {"Cactus plots": str(tmp_path / "c")}, pages_dir=str(tmp_path / "none"))
     assert n == 1  # the planted disagreement needs only the two references
     assert "![9x9](c/9x9.png)" in (tmp_path / "s.md").read_text()
@@ -139,13 +137,14 @@ def test_encoding_comparison(results, tmp_path, figures):
     sizes = []
     for enc, clauses in (("minimal", 8844), ("extended", 12003)):
         for name, fam, n, v in (("nine", "9x9", 5, 729), ("futo", "Futoshiki", 3, 125)):
-            p = tmp_path / f"{enc}_{name}.tsv"
+            p = tmp_path / "Reports" / "cnf_sizes" / enc / f"{name}.tsv"
+            p.parent.mkdir(parents=True, exist_ok=True)
             p.write_text("id\tfamily\tencoding\tvars\tclauses\tbytes\n" + "".join(
                 f"{i}\t{fam}\t{enc}\t{v}\t{clauses // (8 if fam == 'Futoshiki' else 1)}\t"
                 f"{clauses * 12}\n" for i in range(1, n + 1)))
-            sizes.append(f"{enc}/{name}={p}")
+            sizes.append(str(p))
     out = tmp_path / "enc.png"
-    rows = build.encoding_report(str(results), fx.SETS, fx.RUNS, sizes, str(tmp_path / "e.md"),
+    rows = build.encoding_report(fx.files(results), sizes, str(tmp_path / "e.md"),
                                  str(tmp_path / "e.csv"), str(out))
     assert rows == 4
     assert_png(out)

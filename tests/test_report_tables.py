@@ -11,16 +11,16 @@ import pytest
 import report_fixture as fx
 from conftest import TINY
 
-from satdoku.report.collect import load_results
-from satdoku.report.families import family, family_of_record, read_families, slug
+from satdoku.report.collect import load_files
 from satdoku.report.summary import problems, problems_html, summary_html, summary_markdown
 from satdoku.report.tables import solver_table, to_html, to_markdown
+from satdoku.stagefiles.families import family, family_of_record, read_families, slug
 
 
 @pytest.fixture(scope="module")
 def df(tmp_path_factory):
     results = fx.build(tmp_path_factory.mktemp("fx"))
-    return load_results(results, fx.SETS, fx.RUNS)
+    return load_files(fx.files(results))
 
 
 def _row(table, set_name, solver, encoding="extended"):
@@ -97,7 +97,7 @@ def test_all_clear_is_green_and_html_is_escaped():
 @pytest.mark.parametrize(("kind", "size", "expected"), [
     ("sudoku", 4, "4x4"), ("sudoku", 9, "9x9"), ("sudoku", 16, "16x16"), ("sudoku", 25, "25x25+"),
     ("sudoku", 36, "25x25+"), ("latin", 10, "Latin"), ("futoshiki", 5, "Futoshiki"),
-    ("cnf", None, "SATLIB CNF"), (None, None, "invalid"),
+    ("cnf", None, "CNF"), (None, None, "invalid"),
 ])
 def test_family(kind, size, expected):
     assert family(kind, size) == expected
@@ -107,7 +107,7 @@ def test_family_of_instances_records(tmp_path):
     assert family_of_record({"kind": "sudoku", "box": 4}) == "16x16"
     assert family_of_record({"kind": "latin", "size": 15}) == "Latin"
     assert family_of_record({"error": "bad"}) == "invalid"
-    assert slug("25x25+") == "25x25plus" and slug("SATLIB CNF") == "satlib_cnf"
+    assert slug("25x25+") == "25x25plus" and slug("CNF") == "cnf"
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"id": "1", "kind": "sudoku", "box": 3}\nnot json\n')
     with pytest.raises(ValueError, match=r"bad.jsonl:2"):
@@ -117,12 +117,11 @@ def test_family_of_instances_records(tmp_path):
 def test_bundle_sizes_equal_the_standalone_dimacs(tmp_path):
     """vars / clauses / bytes read from the p lines and line lengths of a real bundle equal
     those of the standalone DIMACS file of every instance."""
-    from satdoku.cnf.bundle import standalone
     from satdoku.cnf.dimacs import write_dimacs
     from satdoku.cnf.formula import Cnf
     from satdoku.pipeline.encode import encode_shard
     from satdoku.pipeline.instances import normalize
-    from satdoku.report.encodings import bundle_sizes
+    from satdoku.stagefiles.bundles import bundle_sizes, standalone
 
     src = tmp_path / "mixed9.txt"
     shutil.copy(TINY / "mixed9.txt", src)

@@ -20,10 +20,11 @@ def decode_model(model: Iterable[int], puzzle: Puzzle,
     (``minimal``) may leave a cell with several true values, any of which fits every clause, so
     the lowest is taken. Raises DecodeError when a cell has no true value or (with cell-AMO)
     more than one (a wrong model)."""
-    from satdoku.cnf.encode import expand_model, has_cell_amo
+    from satdoku.cnf.encode import expand_model
+    from satdoku.cnf.encodings import get
 
     dom, n = puzzle.domain, puzzle.ncells
-    strict = has_cell_amo(encoding)
+    strict = get(encoding).cell_amo
     board = [0] * n
     for lit in sorted(expand_model(model, puzzle, encoding)):
         if 0 < lit <= n * dom:

@@ -9,21 +9,39 @@ identical results and identical errors:
 
 Both accept what :func:`satdoku.cnf.dimacs.parse_dimacs` accepts (comments anywhere, SATLIB's
 double spaces in ``p cnf`` and ``%`` trailer, a last clause without its 0) and raise the same
-:class:`~satdoku.cnf.dimacs.DimacsError` naming the line for malformed input.
+:class:`DimacsError` (defined here, re-exported by :mod:`satdoku.cnf.dimacs`) naming the line
+for malformed input. Files are read through :mod:`satdoku.sources` (regular files only, any
+compression by magic bytes, a size cap); the header is checked against the file's size and the
+variable cap of :mod:`satdoku.limits` before anything is allocated for it.
 """
 
 from __future__ import annotations
 
 import gc
-import gzip
-import lzma
-import sys
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
-from satdoku.cnf.dimacs import DimacsError
+from satdoku.limits import Limits, default_limits
+from satdoku.sources import UTF8_BOM, InputError, read_snapshot
+
+#: a header may always declare this many variables, whatever the file's size
+VAR_FLOOR = 1 << 20
+
+
+class DimacsError(InputError):
+    """A malformed DIMACS file; the message names the source and line (``line`` 0: the file
+    as a whole, e.g. missing or a directory)."""
+
+    def __init__(self, source: str, line: int, reason: str) -> None:
+        super().__init__(source, reason)
+        if line:
+            self.args = (f"{source}:{line}: {reason}",)
+        self.line = line
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (DimacsError, (self.source, self.line, self.reason))
 
 
 class DimacsArrays(NamedTuple):
@@ -35,26 +53,20 @@ class DimacsArrays(NamedTuple):
     comments: list[str]
 
 
-def read_bytes(path: str | Path) -> bytes:
-    """The raw bytes of a DIMACS file; ``.gz`` / ``.xz`` decompressed, ``-`` is stdin."""
-    p = str(path)
-    if p == "-":
-        return sys.stdin.buffer.read()
-    if p.endswith(".gz"):
-        with gzip.open(p, "rb") as fh:
-            return fh.read()
-    if p.endswith(".xz"):
-        with lzma.open(p, "rb") as fh:
-            return fh.read()
-    with open(p, "rb") as fh:
-        return fh.read()
-
-
 def read_dimacs_arrays(
-    path: str | Path, clause_tolerance: int = 0, engine: str = "auto"
+    path: str | Path, clause_tolerance: int = 0, engine: str = "auto",
+    limits: Limits | None = None,
 ) -> DimacsArrays:
-    """Read a DIMACS file into flat arrays (see :func:`parse_dimacs_bytes`)."""
-    return parse_dimacs_bytes(read_bytes(path), str(path), clause_tolerance, engine)
+    """Read a DIMACS file (``-`` is stdin; gzip/xz/bz2 by magic bytes) into flat arrays (see
+    :func:`parse_dimacs_bytes`). Every problem, the file's own included, is a DimacsError."""
+    lim = limits or default_limits()
+    try:
+        data = read_snapshot(path, lim.max_input_bytes).data
+    except DimacsError:
+        raise
+    except InputError as exc:
+        raise DimacsError(exc.source, 0, exc.reason) from None
+    return parse_dimacs_bytes(data, str(path), clause_tolerance, engine, lim)
 
 
 def _line_of(data: bytes, pos: int) -> int:
@@ -72,8 +84,33 @@ def _token_at(data: bytes, pos: int) -> str:
     return data[start:end].decode("utf-8", "replace")[:40]
 
 
-def _header(data: bytes, source: str) -> tuple[int, int, int, int, list[str]]:
-    """Scan comment lines up to ``p cnf``: (num_vars, num_clauses, body offset, line, comments)."""
+def parse_header_line(text: str, source: str, lineno: int,
+                      limits: Limits | None = None) -> tuple[int, int]:
+    """(variables, clauses) of a ``p cnf V C`` line; DimacsError when malformed, negative or
+    declaring more variables than ``limits.max_cnf_vars``."""
+    parts = text.split()
+    if len(parts) != 4 or parts[1] != "cnf":
+        raise DimacsError(source, lineno, f"bad header {text[:60]!r}, expected 'p cnf V C'")
+    try:
+        num_vars, num_clauses = int(parts[2]), int(parts[3])
+    except ValueError:
+        raise DimacsError(source, lineno, f"bad header numbers in {text[:60]!r}") from None
+    if num_vars < 0 or num_clauses < 0:
+        raise DimacsError(source, lineno, "negative count in header")
+    cap = min((limits or default_limits()).max_cnf_vars, 2**31 - 2)
+    if num_vars > cap:
+        raise DimacsError(source, lineno, f"header declares {num_vars} variables, above the "
+                                          f"limit of {cap} (satdoku.limits.Limits.max_cnf_vars)")
+    return num_vars, num_clauses
+
+
+def _header(data: bytes, source: str, clause_tolerance: int = 0,
+            limits: Limits | None = None) -> tuple[int, int, int, int, list[str]]:
+    """Scan comment lines up to ``p cnf``: (num_vars, num_clauses, body offset, line, comments).
+
+    The header is checked against the file: a file of B bytes cannot hold more than (B + 1) / 2
+    clauses, and a header declaring far more variables than the file has bytes (and more than
+    :data:`VAR_FLOOR`) is refused before any solver allocates per-variable arrays for it."""
     comments: list[str] = []
     pos, lineno = 0, 0
     size = len(data)
@@ -93,18 +130,16 @@ def _header(data: bytes, source: str) -> tuple[int, int, int, int, list[str]]:
             break
         if head != b"p":
             raise DimacsError(source, lineno, "clause before the 'p cnf' header")
-        text = line.decode("utf-8", "replace")
-        parts = text.split()
-        if len(parts) != 4 or parts[1] != "cnf":
-            raise DimacsError(source, lineno, f"bad header {text!r}, expected 'p cnf V C'")
-        try:
-            num_vars, num_clauses = int(parts[2]), int(parts[3])
-        except ValueError:
-            raise DimacsError(source, lineno, f"bad header numbers in {text!r}") from None
-        if num_vars < 0 or num_clauses < 0:
-            raise DimacsError(source, lineno, "negative count in header")
-        if num_vars >= 2**31 - 1:
-            raise DimacsError(source, lineno, f"too many variables: {num_vars}")
+        num_vars, num_clauses = parse_header_line(line.decode("utf-8", "replace"), source,
+                                                  lineno, limits)
+        if num_vars > max(VAR_FLOOR, size):
+            raise DimacsError(source, lineno, f"header declares {num_vars} variables but the "
+                                              f"file has only {size} bytes")
+        body = max(size - pos, 0)
+        if num_clauses > (body + 1) // 2 + clause_tolerance:
+            raise DimacsError(source, lineno, f"header declares {num_clauses} clauses but the "
+                                              f"{body} bytes after it hold at most "
+                                              f"{(body + 1) // 2}")
         return num_vars, num_clauses, min(pos, size), lineno, comments
     raise DimacsError(source, max(lineno, 1), "no 'p cnf' header")
 
@@ -118,10 +153,13 @@ def _numba_available() -> bool:
 
 
 def parse_dimacs_bytes(
-    data: bytes, source: str = "<cnf>", clause_tolerance: int = 0, engine: str = "auto"
+    data: bytes, source: str = "<cnf>", clause_tolerance: int = 0, engine: str = "auto",
+    limits: Limits | None = None,
 ) -> DimacsArrays:
     """Parse DIMACS bytes into flat arrays. ``engine`` is ``auto``, ``numba`` or ``numpy``."""
-    num_vars, num_clauses, offset, _, comments = _header(data, source)
+    if data.startswith(UTF8_BOM):
+        data = data[len(UTF8_BOM):]
+    num_vars, num_clauses, offset, _, comments = _header(data, source, clause_tolerance, limits)
     if engine == "auto":
         engine = "numba" if _numba_available() else "numpy"
     if engine == "numba":
@@ -233,7 +271,10 @@ def _body_numpy(
     long_number = int(edges[::2][np.argmax(runs > 10)]) if (runs > 10).any() else -1
     if long_number >= 0:
         limit = long_number
-    values = np.fromstring(arr[:limit].tobytes().decode("ascii"), dtype=np.int64, sep=" ")
+    if white[:limit].all():  # numpy parses a blank string as [0]: no literal is no literal
+        values = np.empty(0, dtype=np.int64)
+    else:
+        values = np.fromstring(arr[:limit].tobytes().decode("ascii"), dtype=np.int64, sep=" ")
     big = np.flatnonzero(np.abs(values) > num_vars) if values.size else values
     if big.size or long_number >= 0:
         if big.size:

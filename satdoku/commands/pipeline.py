@@ -1,7 +1,8 @@
 """`satdoku pipeline STAGE ...`: the stage commands the Snakemake rules call (one per rule).
 
-normalize SET_FILE OUT... ; encode SHARD OUT ; solve ; decode ; gather ; report ; check.
-Each can be run by hand on any shard; paths are explicit so the rules stay thin.
+normalize SET OUT ; encode SHARD OUT ; solve ; gather ; unique ; report ; check ; plus decode
+(re-check a SatOutput shard made elsewhere). Each runs by hand on any shard; paths are explicit
+so the rules stay thin. A failure prints one line naming the file and the reason (exit 1).
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+
+from satdoku.commands.common import positive_seconds
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -21,6 +24,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--shard-size", type=int, default=1000, help="input lines per shard")
     s.add_argument("--format", default="auto")
     s.add_argument("--strict", action="store_true", help="fail on the first malformed instance")
+    s.add_argument("--sha256", default=None,
+                   help="checksum the workflow planned with: fail if the input changed since")
+    s.add_argument("--limits", default="{}",
+                   help="JSON of size limits (satdoku.limits.Limits fields, e.g. max_cells)")
 
     s = sub.add_parser("encode", help="Instances shard -> CNF bundle (SatInput)")
     s.add_argument("instances")
@@ -28,14 +35,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--set", dest="set_name", required=True)
     s.add_argument("--encoding", default="extended")
 
-    s = sub.add_parser("solve", help="run one solver over a shard")
-    s.add_argument("input", help="CNF bundle (SAT solvers) or Instances shard (puzzle solvers)")
+    s = sub.add_parser("solve", help="run one solver over a shard: SatOutput (SAT solvers), "
+                       "SatOutputTimes and verified SatSols")
+    s.add_argument("instances", help="Instances shard")
+    s.add_argument("--bundle", help="SatInput bundle of the shard (SAT solvers)")
     s.add_argument("--solver", required=True)
+    s.add_argument("--encoding", default="extended",
+                   help="the bundle's encoding (direct: puzzle-level, dimacs: CNF set)")
     s.add_argument("--variants", default="{}", help="JSON of configured solver variants")
-    s.add_argument("--time-limit", type=float, default=None)
+    s.add_argument("--time-limit", type=positive_seconds, default=None)
     s.add_argument("--output", help="SatOutput shard (SAT solvers)")
-    s.add_argument("--sols", help="SatSols shard (puzzle-level solvers)")
-    s.add_argument("--times", required=True)
+    s.add_argument("--sols", required=True, help="SatSols shard")
+    s.add_argument("--times", required=True, help="SatOutputTimes shard")
 
     s = sub.add_parser("decode", help="decode + verify a SatOutput shard into a SatSols shard")
     s.add_argument("instances")
@@ -52,30 +63,51 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s = sub.add_parser("report", help="text report + time plot of a set")
     s.add_argument("--set", dest="set_name", required=True)
     s.add_argument("--instances", nargs="+", required=True)
-    s.add_argument("--sols", nargs="+", required=True, help="RUN=PATH of gathered SatSols TSVs")
-    s.add_argument("--times", nargs="+", required=True, help="RUN=PATH of gathered times TSVs")
-    s.add_argument("--time-limit", type=float)
+    s.add_argument("--sols", nargs="*", default=[], help="RUN=PATH of gathered SatSols TSVs")
+    s.add_argument("--times", nargs="*", default=[], help="RUN=PATH of gathered times TSVs")
+    s.add_argument("--time-limit", type=positive_seconds)
     s.add_argument("--txt", required=True)
     s.add_argument("--png", required=True)
     s.add_argument("--unique", help="gathered uniqueness TSV of the set (optional)")
+    s.add_argument("--skipped", nargs="*", default=[],
+                   help="configured solvers that do not run on this set (named in the report)")
 
     s = sub.add_parser("unique", help="count solutions (0, 1, 2+) of every puzzle of a bundle")
     s.add_argument("bundle", help="CNF bundle of the extended encoding")
     s.add_argument("output")
-    s.add_argument("--time-limit", type=float, default=10.0)
+    s.add_argument("--time-limit", type=positive_seconds, default=10.0)
 
     s = sub.add_parser("check", help="fail (exit 1) on wrong answers or solver disagreements")
     s.add_argument("--set", dest="set_name", required=True)
-    s.add_argument("--sols", nargs="+", required=True)
+    s.add_argument("--sols", nargs="*", default=[], help="RUN=PATH of gathered SatSols TSVs")
     s.add_argument("--out", required=True)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run one stage; a malformed input or stage file is one line on stderr and exit 1."""
+    from satdoku.formats import StrictError
+    from satdoku.pipeline.sets import SetError
+    from satdoku.stagefiles.instances import StageFileError
+
+    try:
+        return _run(args)
+    except (SetError, StageFileError, StrictError, OSError) as exc:
+        where = ""
+        if isinstance(exc, OSError) and not exc.filename:  # e.g. disk full while writing
+            outputs = [getattr(args, k, None) for k in ("output", "sols", "times", "tsv", "out")]
+            where = f" (writing {', '.join(str(o) for o in outputs if o)})"
+        print(f"satdoku pipeline {args.stage}: {exc}{where}", file=sys.stderr, flush=True)
+        return 1
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.stage == "normalize":
+        from satdoku.limits import Limits, set_default_limits
         from satdoku.pipeline.instances import normalize
 
+        set_default_limits(Limits(**json.loads(args.limits)))
         counts = normalize(args.source, args.output, args.shard, args.shard_size, args.format,
-                           args.strict)
+                           args.strict, args.sha256)
         print(f"normalize {args.source} shard {args.shard}: {counts['instances']} instances, "
               f"{counts['invalid']} invalid")
     elif args.stage == "encode":
@@ -84,34 +116,27 @@ def run(args: argparse.Namespace) -> int:
         n = encode_shard(args.instances, args.output, args.set_name, args.encoding)
         print(f"encode {args.instances}: {n} instances ({args.encoding})")
     elif args.stage == "solve":
-        from satdoku.pipeline.solve import solve_cnf_shard, solve_puzzle_shard
+        from satdoku.pipeline.solve import solve_shard
 
-        variants = json.loads(args.variants)
-        if args.output:
-            counts = solve_cnf_shard(args.input, args.output, args.times, args.solver, variants,
-                                     args.time_limit)
-        else:
-            counts = solve_puzzle_shard(args.input, args.sols, args.times, args.solver,
-                                        variants, args.time_limit)
-        print(f"solve {args.input} with {args.solver}: {counts}")
+        counts = solve_shard(args.instances, args.solver, args.encoding, args.times, args.sols,
+                             bundle=args.bundle, output=args.output,
+                             variants=json.loads(args.variants), time_limit=args.time_limit)
+        print(f"solve {args.instances} with {args.solver}: {counts}")
     elif args.stage == "decode":
         from satdoku.pipeline.decode import decode_shard
 
         counts = decode_shard(args.instances, args.output, args.sols, args.encoding)
         print(f"decode {args.output}: {counts}")
     elif args.stage == "gather":
-        from satdoku.pipeline.decode import SOLS_COLUMNS, gather
-        from satdoku.pipeline.times import COLUMNS
-        from satdoku.pipeline.unique import COLUMNS as UNIQUE_COLUMNS
+        from satdoku.stagefiles.tables import gather
 
-        cols = {"sols": SOLS_COLUMNS, "times": COLUMNS, "unique": UNIQUE_COLUMNS}[args.kind]
-        n = gather(args.shards, args.tsv, args.txt, cols)
+        n = gather(args.shards, args.tsv, args.kind, args.txt)
         print(f"gather: {n} rows -> {args.tsv}")
     elif args.stage == "report":
         from satdoku.pipeline.report import report_set
 
         n = report_set(args.set_name, args.instances, args.sols, args.times, args.txt, args.png,
-                       args.time_limit, args.unique)
+                       args.time_limit, args.unique, args.skipped)
         print(f"report {args.set_name}: {n} problems")
     elif args.stage == "unique":
         from satdoku.pipeline.unique import unique_shard

@@ -1,21 +1,23 @@
 """`satdoku report STAGE ...`: tables, plots and summary pages (the report rules call these).
 
 table (per set) ; sizes (formula sizes of a set's bundles) ; cactus ; scatter ; encodings ;
-summary ; explorer (the static results explorer). Cross-set stages read the stage files of
-``--results`` by the documented layout (results/SatSols/SOLVER/ENCODING/SET.tsv, ...), for the
-given ``--sets`` and ``--runs``.
+summary ; explorer (the static results explorer). Cross-set stages take the gathered stage
+files themselves (Instances shards, SatSols and SatOutputTimes TSVs: the rules pass their
+inputs; by hand, e.g.
+``results/Instances/*/*.jsonl results/SatSols/*/*/*.tsv results/SatOutputTimes/*/*/*.tsv``);
+each file's set and run are read from its path in the stage-file layout.
 """
 
 from __future__ import annotations
 
 import argparse
 
+from satdoku.commands.common import positive_seconds
+
 
 def _cross(s: argparse.ArgumentParser) -> None:
-    s.add_argument("--results", default="results", help="results directory (stage files)")
-    s.add_argument("--sets", nargs="+", required=True)
-    s.add_argument("--runs", nargs="*", default=[], help="SOLVER/ENCODING runs to include")
-    s.add_argument("--time-limit", type=float)
+    s.add_argument("files", nargs="+", help="Instances shards, SatSols and SatOutputTimes TSVs")
+    s.add_argument("--time-limit", type=positive_seconds)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -26,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--instances", nargs="+", required=True, help="Instances JSONL shards")
     s.add_argument("--sols", nargs="*", default=[], help="RUN=PATH of gathered SatSols TSVs")
     s.add_argument("--times", nargs="*", default=[], help="RUN=PATH of gathered times TSVs")
-    s.add_argument("--time-limit", type=float)
+    s.add_argument("--time-limit", type=positive_seconds)
     s.add_argument("--md", required=True)
     s.add_argument("--csv", required=True)
     s.add_argument("--html")
@@ -40,14 +42,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     _cross(s)
     s.add_argument("--out-dir", required=True)
 
-    s = sub.add_parser("scatter", help="our cdcl/dpll against each reference solver")
+    s = sub.add_parser("scatter", help="our SAT solvers against each reference solver")
     _cross(s)
     s.add_argument("--out-dir", required=True)
     s.add_argument("--variants", default="{}", help="JSON of configured solvers (variants)")
 
     s = sub.add_parser("encodings", help="encoding comparison: table + plot")
     _cross(s)
-    s.add_argument("--sizes", nargs="*", default=[], help="ENCODING/SET=PATH size files")
+    s.add_argument("--sizes", nargs="*", default=[], help="CNF sizes files (results layout)")
     s.add_argument("--md", required=True)
     s.add_argument("--csv", required=True)
     s.add_argument("--png", required=True)
@@ -82,28 +84,26 @@ def run(args: argparse.Namespace) -> int:
     elif args.stage == "sizes":
         print(f"sizes: {build.cnf_sizes(args.bundles, args.encoding, args.out)} instances")
     elif args.stage == "cactus":
-        fams = build.cactus_plots(args.results, args.sets, args.runs, args.time_limit,
-                                  args.out_dir)
+        fams = build.cactus_plots(args.files, args.time_limit, args.out_dir)
         print(f"cactus: families {', '.join(fams) or '(none with data)'}")
     elif args.stage == "scatter":
-        names = build.scatter_plots(args.results, args.sets, args.runs, args.time_limit,
-                                    args.out_dir, build.parse_variants(args.variants))
+        names = build.scatter_plots(args.files, args.time_limit, args.out_dir,
+                                    build.parse_variants(args.variants))
         print(f"scatter: {', '.join(names) or '(no pair of our solver and a reference)'}")
     elif args.stage == "encodings":
-        n = build.encoding_report(args.results, args.sets, args.runs, args.sizes, args.md,
-                                  args.csv, args.png)
+        n = build.encoding_report(args.files, args.sizes, args.md, args.csv, args.png)
         print(f"encodings: {n} family x encoding rows")
     elif args.stage == "summary":
         plots = dict(p.split("=", 1) for p in args.plots)
-        n = build.summary(args.results, args.sets, args.runs, args.time_limit, args.md,
-                          args.csv, args.html, args.problems, plots, args.encodings_md,
-                          args.encodings_csv, args.pages_dir)
+        n = build.summary(args.files, args.time_limit, args.md, args.csv, args.html,
+                          args.problems, plots, args.encodings_md, args.encodings_csv,
+                          args.pages_dir)
         print(f"summary: {n} problems -> {args.md}")
     elif args.stage == "explorer":
-        from satdoku.report.explorer.build import build_explorer
+        from satdoku.report.explorer.build import explorer_from_files
 
-        ov = build_explorer(args.results, args.sets, args.runs, args.time_limit, args.out,
-                            build.parse_variants(args.variants), args.pages_dir)
+        ov = explorer_from_files(args.files, args.time_limit, args.out,
+                                 build.parse_variants(args.variants), args.pages_dir)
         print(f"explorer: {sum(s['n'] for s in ov['sets'])} instances, {len(ov['runs'])} runs, "
               f"{ov['problems_total']} problems -> {args.out}/index.html")
     return 0

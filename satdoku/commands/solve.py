@@ -1,55 +1,84 @@
-"""`satdoku solve FILE`: solve every puzzle of a file, one SatSols line per instance."""
+"""`satdoku solve FILE`: solve every instance of a file, one SatSols line per instance.
+
+Every instance goes through the one solve path (:func:`satdoku.solve.solve`), exactly as in the
+workflow: the time limit covers encoding, loading and search; models are decoded with the chosen
+encoding and verified, UNSAT answers of our solvers are proof-checked. FILE is a puzzle file
+(any supported format) or a DIMACS file / directory of DIMACS files (a CNF set).
+Exit codes: 0 every answer checked; 1 a wrong answer, or FILE changed while it was solved;
+2 a usage error (unknown solver, encoding or format; bad limit; unreadable file).
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from satdoku.commands.common import positive_seconds
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", help="instance file (any supported format, auto-detected)")
+    p.add_argument("file", help="instance file (any supported format, auto-detected) or a "
+                   "DIMACS file / directory of DIMACS files")
     p.add_argument("--solver", default="minisat22", help="solver name (default: minisat22)")
-    p.add_argument("--encoding", default="extended", help="CNF encoding for SAT solvers")
-    p.add_argument("--time-limit", type=float, default=None, help="seconds per instance")
-    p.add_argument("--format", default="auto", help="force a reader (line, ndigits, csv, grid)")
+    p.add_argument("--encoding", default="extended", help="CNF encoding for SAT solvers "
+                   "(minimal, efficient, extended, simplified; + _seq)")
+    p.add_argument("--time-limit", type=positive_seconds, default=None,
+                   help="seconds per instance, encoding and loading included")
+    p.add_argument("--format", default="auto", help="force a reader (line, ndigits, csv, ...)")
     p.add_argument("--times", action="store_true", help="append status and ms after each line")
 
 
 def run(args: argparse.Namespace) -> int:
-    from satdoku.cnf.decode import DecodeError, decode_model
-    from satdoku.cnf.encode import encode
-    from satdoku.formats import read_records
-    from satdoku.pipeline.decode import sols_row
+    from satdoku.cnf.encodings import get as get_encoding
+    from satdoku.pipeline.sets import plan
     from satdoku.progress import track
-    from satdoku.solvers.base import ERROR, INVALID, SAT, Result
-    from satdoku.solvers.registry import level, make_solver
+    from satdoku.solve import open_solver, solve
+    from satdoku.solvers.registry import CNF
+    from satdoku.stagefiles.tables import FAILED
+
+    def fail(message: str) -> int:
+        print(f"satdoku solve: {message}", file=sys.stderr)
+        return 2
 
     try:
-        solver = make_solver(args.solver)
-    except KeyError as exc:
-        print(f"satdoku solve: {exc.args[0]}", file=sys.stderr)
-        return 2
-    puzzle_level = level(args.solver) == "puzzle"
+        solver = open_solver(args.solver)
+    except (KeyError, ValueError) as exc:
+        return fail(str(exc.args[0]))
+    try:
+        if solver.level == CNF:
+            get_encoding(args.encoding)
+        before, records = _read(args.file, args.format)
+    except (ValueError, OSError) as exc:  # InputError, FormatError, DimacsError, ...
+        return fail(str(exc))
     wrong = 0
-    for rec in track(read_records(args.file, args.format), desc=f"solve {args.solver}",
-                     unit="puzzles"):
-        board = None
-        if rec.puzzle is None:
-            res = Result(INVALID, message=rec.error or "")
-        elif puzzle_level:
-            res = solver.solve_puzzle(rec.puzzle, args.time_limit)
-            board = res.board
-        else:
-            res = solver.solve_cnf(encode(rec.puzzle, args.encoding), args.time_limit)
-            if res.status == SAT and res.model is not None:
-                try:
-                    board = decode_model(res.model, rec.puzzle)
-                except DecodeError as exc:
-                    res = Result(ERROR, message=f"model does not decode: {exc}")
-        row = sols_row(rec, res.status, board, res.message)
-        wrong += row["verified"] == "FAILED"
+    for rec in track(records, desc=f"solve {args.solver}", unit="instances"):
+        answer = solve(rec, solver, args.encoding, args.time_limit)
+        row = answer.sols_row(rec)
+        wrong += answer.verified == FAILED
         line = str(row["solution"])
         if args.times:
-            line += f"\t{row['status']}\t{res.total_seconds * 1000:.1f} ms"
+            line += f"\t{answer.status}\t{answer.result.total_seconds * 1000:.1f} ms"
         print(line, flush=True)
+    try:
+        changed = plan(args.file, args.format).sha256 != before
+    except (ValueError, OSError):
+        changed = True
+    if changed:
+        print(f"satdoku solve: {args.file} changed while it was being solved: the lines above "
+              f"are for the version read at the start (sha256 {before[:12]}...)",
+              file=sys.stderr)
+        return 1
     return 1 if wrong else 0
+
+
+def _read(path: str, fmt: str) -> tuple[str, list]:  # type: ignore[type-arg]
+    """(checksum, records) of a puzzle file or CNF set, read once: the records are what was
+    read then, whatever happens to the file while it is solved."""
+    from satdoku.pipeline.instances import set_records
+    from satdoku.pipeline.sets import is_cnf_set, plan
+    from satdoku.sources import read_snapshot
+
+    if is_cnf_set(path, fmt):
+        return plan(path, fmt).sha256, list(set_records(path, fmt))
+    snapshot = read_snapshot(path)
+    return snapshot.sha256, list(set_records(path, fmt, snapshot=snapshot))

@@ -18,11 +18,15 @@ a line starting with a letter (other than a sign row) before a grid names it.
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 
 from satdoku.formats.record import Record
-from satdoku.puzzle import Puzzle, futoshiki
+from satdoku.formats.symbols import ascii_int, ints_of
+from satdoku.limits import Limits, TooLarge, check_puzzle_size
+from satdoku.puzzle import FUTOSHIKI, LATIN, Puzzle, futoshiki
 
 _SIGN_ROW = re.compile(r"^[\sv^]*[v^][\sv^]*$")
 _CELL_TOKEN = re.compile(r"[<>]|[^\s<>]+")
@@ -38,12 +42,15 @@ def has_inequality(text: str) -> bool:
     return bool(re.search(r"\S\s*[<>]\s*\S", text))
 
 
+def _size_error(n: int, limits: Limits | None) -> str:
+    try:
+        check_puzzle_size(n * n, n, limits)
+    except TooLarge as exc:
+        return str(exc)
+    return ""
+
+
 # --- .dat -----------------------------------------------------------------------------------
-def _ints(text: str) -> list[int] | None:
-    parts = text.split()
-    return [int(p) for p in parts] if parts and all(p.isdigit() for p in parts) else None
-
-
 def _dat_puzzle(d: int, rows: list[tuple[int, list[int] | None, str]],
                 rels: list[tuple[int, list[int] | None, str]]) -> tuple[Puzzle | None, str]:
     givens: list[int] = []
@@ -59,7 +66,7 @@ def _dat_puzzle(d: int, rows: list[tuple[int, list[int] | None, str]],
         if vals is None or len(vals) != 4:
             return None, f"line {lineno}: expected 'r1 c1 r2 c2', got {text.strip()[:40]!r}"
         if not all(1 <= v <= d for v in vals):
-            return None, f"line {lineno}: coordinate outside 1..{d} in {text.strip()!r}"
+            return None, f"line {lineno}: coordinate outside 1..{d} in {text.strip()[:40]!r}"
         r1, c1, r2, c2 = vals
         a, b = (r1 - 1) * d + c1 - 1, (r2 - 1) * d + c2 - 1
         if a == b:
@@ -68,49 +75,87 @@ def _dat_puzzle(d: int, rows: list[tuple[int, list[int] | None, str]],
     return futoshiki(givens, d, pairs), ""
 
 
-def read_futoshiki_dat(lines: Iterable[tuple[int, str]], source: str) -> Iterator[Record]:
-    """Reader for the futoshiki_usp ``.dat`` layout (count line, then puzzles)."""
-    it = iter(lines)
-    first = next(it, None)
-    if first is None:
+def _head(text: str) -> tuple[int, int] | None:
+    vals = ints_of(text)
+    return (vals[0], vals[1]) if vals is not None and len(vals) == 2 and vals[0] >= 1 else None
+
+
+def _plausible_head(items: list[tuple[int, str]], i: int, limits: Limits | None) -> bool:
+    """Line i opens a puzzle: ``d r`` followed by d rows of d integers."""
+    head = _head(items[i][1])
+    if head is None or _size_error(head[0], limits) or i + head[0] >= len(items):
+        return False
+    d = head[0]
+    return all(len(ints_of(items[i + 1 + k][1]) or ()) == d for k in range(d))
+
+
+def read_futoshiki_dat(lines: Iterable[tuple[int, str]], source: str,
+                       limits: Limits | None = None) -> Iterator[Record]:
+    """Reader for the futoshiki_usp ``.dat`` layout (count line, then puzzles).
+
+    A malformed ``d r`` line is one INVALID record; reading resumes at the next line that opens
+    a puzzle (``d r`` then d rows of d integers). A count line that disagrees with the puzzles
+    found is one INVALID record at that line. A file without a count line is read too."""
+    items = list(lines)
+    if not items:
         return
-    count = _ints(first[1])
-    if count is None or len(count) != 1:
-        yield Record(source, first[0], 0, "futoshiki",
-                     error=f"expected the number of puzzles, got {first[1].strip()[:40]!r}")
-        return
+    out: list[Record] = []
+    count: tuple[int, int] | None = None
+    i = 0
+    first = ints_of(items[0][1])
+    if first is not None and len(first) == 1:
+        count, i = (items[0][0], first[0]), 1
+    elif _head(items[0][1]) is None:
+        out.append(Record(source, items[0][0], 0, "futoshiki", error="expected the number of "
+                          f"puzzles, got {items[0][1].strip()[:40]!r}"))
+        i = 1
     seen = 0
-    for lineno, text in it:
-        head = _ints(text)
-        if head is None or len(head) != 2 or head[0] < 1:
-            yield Record(source, lineno, 0, "futoshiki",
-                         error=f"expected 'd r' (order, inequalities), got {text.strip()[:40]!r}; "
-                               "the rest of the file cannot be read")
-            return
-        d, r = head
-        body = []
-        for _ in range(d + r):
-            nxt = next(it, None)
-            if nxt is None:
-                break
-            body.append((nxt[0], _ints(nxt[1]), nxt[1]))
+    while i < len(items):
+        lineno, text = items[i]
+        head = _head(text)
+        why = "" if head is None else _size_error(head[0], limits)
+        if head is None or why:
+            out.append(Record(source, lineno, 0, "futoshiki", error=why or (
+                f"expected 'd r' (order, inequalities), got {text.strip()[:40]!r}")))
+            i += 1
+            while i < len(items) and not _plausible_head(items, i, limits):
+                i += 1
+            continue
         seen += 1
-        if len(body) < d + r:
-            yield Record(source, lineno, 0, "futoshiki",
-                         error=f"puzzle needs {d} rows and {r} inequalities; file ends early")
-            return
+        d, r = head
+        if i + d + r >= len(items):
+            out.append(Record(source, lineno, 0, "futoshiki",
+                              error=f"puzzle needs {d} rows and {r} inequalities; file ends early"))
+            break
+        body = [(n, ints_of(t), t) for n, t in items[i + 1:i + 1 + d + r]]
         puzzle, reason = _dat_puzzle(d, body[:d], body[d:])
-        yield Record(source, lineno, 0, "futoshiki", puzzle=puzzle, error=reason or None,
-                     empty="0")
-    if seen != count[0]:
-        yield Record(source, first[0], 0, "futoshiki",
-                     error=f"file announces {count[0]} puzzles but holds {seen}")
+        out.append(Record(source, lineno, 0, "futoshiki", puzzle=puzzle, error=reason or None,
+                          empty="0"))
+        i += 1 + d + r
+    if count is not None and count[1] != seen:
+        yield Record(source, count[0], 0, "futoshiki",
+                     error=f"file announces {count[1]} puzzles but holds {seen}")
+    yield from out
 
 
-def write_futoshiki_dat(puzzles: list[Puzzle]) -> str:
+def looks_like_futoshiki_dat(path: Path, head: list[tuple[int, str]]) -> bool:
+    """A ``.dat`` file, or a count line followed by a ``d r`` line."""
+    if path.suffix.lower() == ".dat":
+        return True
+    if len(head) < 2:
+        return False
+    a, b = head[0][1].split(), head[1][1].split()
+    return (len(a) == 1 and len(a[0]) <= 6 and ascii_int(a[0]) is not None and len(b) == 2
+            and all(len(x) <= 3 and ascii_int(x) is not None for x in b))
+
+
+def write_futoshiki_dat(puzzles: Sequence[Puzzle]) -> str:
     """Puzzles in the ``.dat`` layout (the inverse of :func:`read_futoshiki_dat`)."""
     out = [str(len(puzzles))]
     for p in puzzles:
+        if p.kind not in (FUTOSHIKI, LATIN):
+            raise ValueError(f"the futoshiki format writes Futoshiki/Latin boards, not "
+                             f"{p.layout.key}")
         n = p.size
         out.append(f"{n} {len(p.less_than)}")
         out.extend(" ".join(str(v) for v in p.givens[r * n:(r + 1) * n]) for r in range(n))
@@ -123,7 +168,7 @@ def write_futoshiki_dat(puzzles: list[Puzzle]) -> str:
 def _cell_value(tok: str) -> int | None:
     if tok in (".", "0", "-", "_"):
         return 0
-    return int(tok) if tok.isdigit() else None
+    return ascii_int(tok)
 
 
 def _parse_cell_row(text: str) -> tuple[list[int], list[tuple[int, int]], list[str], str]:
@@ -153,19 +198,23 @@ def _parse_cell_row(text: str) -> tuple[list[int], list[tuple[int, int]], list[s
 
 
 def _sign_cells(text: str, spans: list[tuple[int, int]]) -> tuple[list[tuple[int, str]], str]:
-    """(column index, sign) of each ``v``/``^`` in a sign row, matched to the cell above."""
+    """(column index, sign) of each ``v``/``^`` in a sign row, matched to the cell above (the
+    cell whose text covers the sign, else the nearest within 1.5 columns)."""
     out = []
+    starts = [s for s, _ in spans]
     for i, ch in enumerate(text):
         if ch not in "v^":
             continue
-        col = next((k for k, (s, e) in enumerate(spans) if s <= i < e), None)
-        if col is None:
-            centers = [abs((s + e - 1) / 2 - i) for s, e in spans]
-            best = min(range(len(spans)), key=centers.__getitem__)
-            if centers[best] > 1.5:
-                return [], f"sign {ch!r} at column {i + 1} is under no cell"
-            col = best
-        out.append((col, ch))
+        k = bisect.bisect_right(starts, i) - 1  # the last cell starting at or before i
+        if k >= 0 and spans[k][0] <= i < spans[k][1]:
+            out.append((k, ch))
+            continue
+        near = [j for j in (k, k + 1) if 0 <= j < len(spans)]
+        dist = {j: abs((spans[j][0] + spans[j][1] - 1) / 2 - i) for j in near}
+        best = min(near, key=dist.__getitem__, default=None)
+        if best is None or dist[best] > 1.5:
+            return [], f"sign {ch!r} at column {i + 1} is under no cell"
+        out.append((best, ch))
     return out, ""
 
 
@@ -222,11 +271,12 @@ class _GridBuilder:
     def complete(self) -> bool:
         return bool(self.rows) and len(self.rows) >= self.n
 
-    def record(self, source: str) -> Record:
+    def record(self, source: str, limits: Limits | None = None) -> Record:
+        n = self.n
+        self.error = self.error or _size_error(n, limits)
         if self.error:
             return Record(source, self.start, 0, "futoshiki_grid", name=self.name,
                           error=self.error)
-        n = self.n
         flat = [v for row in self.rows for v in row]
         bad = next((v for v in flat if v > n), None)
         if bad is not None:
@@ -236,7 +286,8 @@ class _GridBuilder:
                       puzzle=futoshiki(flat, n, self.pairs), empty=".")
 
 
-def read_futoshiki_grid(lines: Iterable[tuple[int, str]], source: str) -> Iterator[Record]:
+def read_futoshiki_grid(lines: Iterable[tuple[int, str]], source: str,
+                        limits: Limits | None = None) -> Iterator[Record]:
     """Reader for Futoshiki text grids (``<``/``>`` in rows, ``v``/``^`` rows between)."""
     cur: _GridBuilder | None = None
     name = ""
@@ -255,17 +306,54 @@ def read_futoshiki_grid(lines: Iterable[tuple[int, str]], source: str) -> Iterat
         if stripped[0].isalpha():
             if cur is not None:
                 cur.error = cur.error or f"grid ends after {len(cur.rows)} rows (line {lineno})"
-                yield cur.record(source)
+                yield cur.record(source, limits)
                 cur = None
-            name = stripped
+            name = stripped[:200]
             continue
         if cur is None:
             cur = _GridBuilder(lineno, name)
             name = ""
         cur.add_row(lineno, text)
         if cur.complete:
-            yield cur.record(source)
+            yield cur.record(source, limits)
             cur = None
     if cur is not None:
         cur.error = cur.error or f"grid ends after {len(cur.rows)} of {cur.n} rows at end of file"
-        yield cur.record(source)
+        yield cur.record(source, limits)
+
+
+def looks_like_futoshiki_grid(path: Path, head: list[tuple[int, str]]) -> bool:
+    """A file with a sign row or a ``<``/``>`` between two cells."""
+    return any(is_sign_row(t) or has_inequality(t) for _, t in head)
+
+
+def write_futoshiki_grid(puzzles: Sequence[Puzzle]) -> str:
+    """Futoshiki/Latin puzzles as text grids, a blank line after each (the inverse of
+    :func:`read_futoshiki_grid`); every relation must join neighbouring cells."""
+    out: list[str] = []
+    for p in puzzles:
+        if p.kind not in (FUTOSHIKI, LATIN):
+            raise ValueError(f"the futoshiki_grid format writes Futoshiki/Latin boards, not "
+                             f"{p.layout.key}")
+        n, w = p.size, len(str(p.size))
+        horiz: dict[int, str] = {}  # left cell -> sign to its right
+        vert: dict[int, str] = {}  # upper cell -> sign below it
+        for a, b in p.less_than:
+            lo, hi = min(a, b), max(a, b)
+            if hi == lo + 1 and lo // n == hi // n:
+                horiz[lo] = "<" if a == lo else ">"
+            elif hi == lo + n:
+                vert[lo] = "^" if a == lo else "v"
+            else:
+                raise ValueError(f"relation {p.cell_name(a)} < {p.cell_name(b)} joins cells "
+                                 "that are not neighbours: the futoshiki format can write it")
+        for r in range(n):
+            cells = [(str(v) if v else ".").rjust(w) for v in p.givens[r * n:(r + 1) * n]]
+            out.append("".join(cell + (f" {horiz.get(r * n + c, ' ')} " if c + 1 < n else "")
+                               for c, cell in enumerate(cells)).rstrip())
+            signs = "".join(" " * (w - 1) + vert.get(r * n + c, " ") + "   " for c in range(n))
+            if signs.strip():
+                out.append(signs.rstrip())
+        out.append("")
+    return "\n".join(out) + ("\n" if out else "")
+

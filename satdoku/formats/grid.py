@@ -4,30 +4,36 @@ a header line such as ``Grid 01`` (Project Euler 96 style, rows of N digits with
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 
 from satdoku.formats.record import Record
-from satdoku.formats.symbols import parse_board_chars
-from satdoku.puzzle import box_order_for, sudoku
+from satdoku.formats.symbols import ints_of, ints_text, parse_board_chars
+from satdoku.limits import Limits, TooLarge, check_puzzle_size
+from satdoku.puzzle import SUDOKU, Puzzle, box_order_for, sudoku
 
 
 def _row_values(text: str) -> list[int] | None:
-    parts = text.split()
-    if len(parts) > 1:
-        return [int(p) for p in parts] if all(p.isdigit() for p in parts) else None
+    if len(text.split()) > 1:
+        return ints_of(text)
     values, _ = parse_board_chars(text, 35)
     return list(values) if values is not None else None
 
 
-def _finish(rows: list[list[int]], start: int, name: str, source: str) -> Record:
+def _finish(rows: list[list[int]], start: int, name: str, source: str,
+            limits: Limits | None) -> Record:
     side = len(rows[0])
     if any(len(r) != side for r in rows):
         return Record(source, start, 0, "grid", name=name,
                       error=f"rows of different lengths {sorted({len(r) for r in rows})}")
     box = box_order_for(side)
-    if box is None:
+    if box is None or box < 2:
         return Record(source, start, 0, "grid", name=name,
                       error=f"side {side} is not a Sudoku size (n^2: 4, 9, 16, 25, 36)")
+    try:
+        check_puzzle_size(side * side, side, limits)
+    except TooLarge as exc:
+        return Record(source, start, 0, "grid", name=name, error=str(exc))
     flat = [v for r in rows for v in r]
     bad = next((v for v in flat if v > side), None)
     if bad is not None:
@@ -35,7 +41,8 @@ def _finish(rows: list[list[int]], start: int, name: str, source: str) -> Record
     return Record(source, start, 0, "grid", puzzle=sudoku(flat, box), name=name, empty="0")
 
 
-def read_grids(lines: Iterable[tuple[int, str]], source: str) -> Iterator[Record]:
+def read_grids(lines: Iterable[tuple[int, str]], source: str,
+               limits: Limits | None = None) -> Iterator[Record]:
     """Reader for integer grids; a grid ends when it has as many rows as its first row has cells."""
     rows: list[list[int]] = []
     start, name = 0, ""
@@ -50,7 +57,7 @@ def read_grids(lines: Iterable[tuple[int, str]], source: str) -> Iterator[Record
                 yield Record(source, start, 0, "grid", name=name, error=why)
                 rows = []
             if text.split()[0].isalpha():
-                start, name = lineno, text
+                start, name = lineno, text[:200]
             else:
                 yield Record(source, lineno, 0, "grid", error=f"not a grid row: {text[:40]!r}")
                 name = ""
@@ -59,8 +66,37 @@ def read_grids(lines: Iterable[tuple[int, str]], source: str) -> Iterator[Record
             start = start if name else lineno
         rows.append(values)
         if len(rows) == len(rows[0]):
-            yield _finish(rows, start, name, source)
+            yield _finish(rows, start, name, source, limits)
             rows, name = [], ""
     if rows:
         yield Record(source, start, 0, "grid", name=name,
                      error=f"grid ends after {len(rows)} of {len(rows[0])} rows at end of file")
+
+
+def looks_like_grid(path: Path, head: list[tuple[int, str]]) -> bool:
+    """Rows of integers, ``Grid 01`` headers, or equal rows of 4, 9 or 25 digits (16 is left to
+    the line reader: a 4x4 board is a line of 16 cells)."""
+    texts = [t.strip() for _, t in head]
+    for i, text in enumerate(texts):
+        tokens = text.split()
+        if len(tokens) > 2 and ints_of(text) is not None:
+            return True
+        nxt = texts[i + 1] if i + 1 < len(texts) else ""
+        if text[:1].isalpha() and len(tokens) <= 3 and _row_values(nxt) is not None:
+            return True
+        if len(tokens) == 1 and len(text) in (4, 9, 25) and len(nxt) == len(text):
+            return True
+    return False
+
+
+def write_grids(puzzles: Sequence[Puzzle]) -> str:
+    """Sudoku puzzles as integer grids, a blank line after each (the inverse of
+    :func:`read_grids`)."""
+    out = []
+    for p in puzzles:
+        if p.kind != SUDOKU:
+            raise ValueError(f"the grid format writes Sudoku boards, not {p.layout.key}")
+        n = p.size
+        out.extend(ints_text(p.givens[r * n:(r + 1) * n]) for r in range(n))
+        out.append("")
+    return "\n".join(out) + ("\n" if out else "")

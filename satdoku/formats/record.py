@@ -1,4 +1,5 @@
-"""The unit every reader yields: one instance of an input file, parsed or INVALID with a reason."""
+"""The unit every reader yields: one instance of an input file (a puzzle, a CNF formula, or
+INVALID with a reason)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,26 @@ from dataclasses import dataclass
 from satdoku.puzzle import Puzzle
 
 
+@dataclass(frozen=True)
+class CnfFile:
+    """One DIMACS file of a CNF set, checked (header and every clause) but not kept in memory:
+    solvers read it again from ``path``; ``sha256`` (of the file's raw bytes) tells whether it
+    changed since."""
+
+    path: str
+    num_vars: int
+    num_clauses: int
+    sha256: str
+
+
 @dataclass
 class Record:
     """One instance read from ``source``, starting at 1-based ``line``.
 
-    Exactly one of ``puzzle`` / ``error`` is set. ``index`` is the 1-based position in the file and
-    the instance id. ``notation`` names the reader, so solutions can be written back the way the
-    input wrote them; ``solution`` is a solution the file itself provides (an extra check).
+    Exactly one of ``puzzle`` / ``cnf`` / ``error`` is set. ``index`` is the 1-based position in
+    the file (or in the CNF set) and the instance id. ``notation`` names the reader, so solutions
+    can be written back the way the input wrote them; ``solution`` is a solution the file itself
+    provides (an extra check).
     """
 
     source: str
@@ -25,6 +39,7 @@ class Record:
     name: str = ""
     solution: tuple[int, ...] | None = None
     empty: str = "."
+    cnf: CnfFile | None = None
 
     @property
     def id(self) -> str:
@@ -32,4 +47,4 @@ class Record:
 
     @property
     def valid(self) -> bool:
-        return self.puzzle is not None
+        return self.puzzle is not None or self.cnf is not None

@@ -43,3 +43,56 @@ def board_chars(board: tuple[int, ...] | list[int], empty: str = ".") -> str:
     if any(v > len(ALPHABET) for v in board):
         raise ValueError("values above 35 have no one-character symbol; use the grid notation")
     return "".join(ALPHABET[v - 1] if v else empty for v in board)
+
+
+#: integers longer than this are read as :data:`HUGE` (``int()`` refuses > 4300 digits)
+_MAX_DIGITS = 18
+HUGE = 10**18
+
+
+def ascii_int(token: str) -> int | None:
+    """A non-negative decimal integer written in ASCII digits (``"²".isdigit()`` is true, but
+    it is no integer), else None; absurdly long ones are :data:`HUGE`."""
+    if not (token.isascii() and token.isdigit()):
+        return None
+    return int(token) if len(token) <= _MAX_DIGITS else HUGE
+
+
+def ints_of(text: str) -> list[int] | None:
+    """The integers of a line of space-separated ASCII digits, None if any token is not one
+    (or the line is blank)."""
+    parts = text.split()
+    values = [ascii_int(p) for p in parts]
+    if not values or None in values:
+        return None
+    return values  # type: ignore[return-value]
+
+
+def ints_text(board: tuple[int, ...] | list[int]) -> str:
+    """A board as space-separated integers (the grid notations)."""
+    return " ".join(map(str, board))
+
+
+def parse_ints(text: str, side: int = 0) -> tuple[int, ...] | None:
+    """Inverse of :func:`ints_text` (None for anything else; ``side`` is not needed)."""
+    values = ints_of(text)
+    return tuple(values) if values is not None else None
+
+
+def format_ints(board: tuple[int, ...] | list[int], side: int = 0, empty: str = ".") -> str:
+    """A board on one line as space-separated integers, row-major (the solution line of the
+    grid notations; ``side`` and ``empty`` are not needed)."""
+    return ints_text(board)
+
+
+def format_symbols(board: tuple[int, ...] | list[int], side: int, empty: str = ".") -> str:
+    """A board as one string of symbols, or as integers when values above 35 may occur."""
+    return ints_text(board) if side > len(ALPHABET) else board_chars(board, empty)
+
+
+def parse_symbols(text: str, side: int) -> tuple[int, ...] | None:
+    """Inverse of :func:`format_symbols` (None for anything else)."""
+    if side > len(ALPHABET):
+        return parse_ints(text)
+    values, _ = parse_board_chars(text.strip(), side)
+    return values

@@ -1,146 +1,60 @@
-"""The Instances stage file: one JSON object per line, one line per instance, input order.
+"""Normalize stage: one shard of a set's input -> an Instances shard (stage file).
 
-Fields: ``id`` (1-based index in the input file), ``line`` (1-based line where it starts),
-``source``, ``notation`` (reader name), ``empty`` (empty-cell symbol of the input), ``name``, and
-either ``error`` (INVALID reason) or the puzzle: ``kind``, ``box`` (Sudoku box order) or ``size``,
-``givens`` (cell symbols as a string when the domain allows, else a list of ints), optional
-``less_than`` ([[a, b], ...] cell pairs) and ``solution`` (a solution the input provided).
-3-D and custom puzzles use the JSON format's fields (satdoku/formats/jsonpuzzle.py: ``order``,
-``shape``, ``domain``, expanded ``groups``).
+Shard ``k`` of a puzzle file holds the instances that *start* on lines ``k*S+1 .. (k+1)*S``;
+shard ``k`` of a CNF set holds its DIMACS files ``k*S+1 .. (k+1)*S`` in sorted name order. The
+input is read once (a snapshot: detection, sharding and parsing from one read) and checked
+against the checksum the workflow planned with (:mod:`satdoku.pipeline.sets`), so every shard
+of a set comes from the same version of the input; the shard's header records it.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-from satdoku.formats import Record, read_records
-from satdoku.formats.jsonpuzzle import puzzle_from_json, puzzle_to_json
-from satdoku.formats.symbols import ALPHABET, parse_board_chars
-from satdoku.puzzle import (
-    CUSTOM,
-    FUTOSHIKI,
-    LATIN,
-    SUDOKU,
-    SUDOKU3D,
-    Puzzle,
-    futoshiki,
-    latin,
-    sudoku,
-)
+from satdoku.formats import Record, StrictError, read_records
+from satdoku.formats.cnfset import cnf_file_record
+from satdoku.pipeline.sets import SetError, cnf_files, fingerprint, is_cnf_set
+from satdoku.sources import read_snapshot
+from satdoku.stagefiles.instances import ShardHeader, write_instances
 
 
-def _board_out(board: tuple[int, ...], domain: int) -> str | list[int]:
-    if domain <= len(ALPHABET):
-        return "".join(ALPHABET[v - 1] if v else "." for v in board)
-    return list(board)
+def _cnf_records(source: str | Path, first: int, stop: int | None, strict: bool
+                 ) -> Iterator[Record]:
+    """The DIMACS instances ``first <= position < stop`` of a CNF set (1-based positions)."""
+    for index, path in enumerate(cnf_files(source), 1):
+        if first <= index and (stop is None or index < stop):
+            rec = cnf_file_record(path)
+            rec.index = index
+            if strict and rec.error:
+                raise StrictError(f"{path}: {rec.error}")
+            yield rec
 
 
-def _board_in(value: str | list[int], domain: int) -> tuple[int, ...]:
-    if isinstance(value, str):
-        board, reason = parse_board_chars(value, domain)
-        if board is None:
-            raise ValueError(reason)
-        return board
-    return tuple(value)
-
-
-def puzzle_to_dict(p: Puzzle) -> dict[str, Any]:
-    if p.kind in (SUDOKU3D, CUSTOM):  # order/shape, domain, expanded groups: the JSON format
-        return puzzle_to_json(p)
-    d: dict[str, Any] = {"kind": p.kind}
-    if p.layout.box is not None:
-        d["box"] = p.layout.box
-    else:
-        d["size"] = p.size
-    d["givens"] = _board_out(p.givens, p.domain)
-    if p.less_than:
-        d["less_than"] = [list(x) for x in p.less_than]
-    return d
-
-
-def puzzle_from_dict(d: dict[str, Any]) -> Puzzle:
-    kind = d["kind"]
-    if kind in (SUDOKU3D, CUSTOM):
-        return puzzle_from_json(d)
-    if kind == SUDOKU:
-        box = int(d["box"])
-        return sudoku(_board_in(d["givens"], box * box), box)
-    n = int(d["size"])
-    givens = _board_in(d["givens"], n)
-    if kind == LATIN:
-        return latin(givens, n)
-    if kind == FUTOSHIKI:
-        return futoshiki(givens, n, [tuple(x) for x in d.get("less_than", [])])
-    raise ValueError(f"unknown puzzle kind {kind!r}")
-
-
-def record_to_dict(r: Record) -> dict[str, Any]:
-    d: dict[str, Any] = {"id": r.id, "line": r.line, "source": r.source,
-                         "notation": r.notation, "empty": r.empty}
-    if r.name:
-        d["name"] = r.name
-    if r.puzzle is None:
-        d["error"] = r.error
-        return d
-    d.update(puzzle_to_dict(r.puzzle))
-    if r.solution is not None:
-        d["solution"] = _board_out(r.solution, r.puzzle.domain)
-    return d
-
-
-def record_from_dict(d: dict[str, Any]) -> Record:
-    rec = Record(d["source"], int(d["line"]), int(d["id"]), d["notation"], name=d.get("name", ""),
-                 empty=d.get("empty", "."))
-    if "error" in d:
-        rec.error = d["error"]
-        return rec
-    rec.puzzle = puzzle_from_dict(d)
-    if "solution" in d:
-        rec.solution = _board_in(d["solution"], rec.puzzle.domain)
-    return rec
-
-
-def read_instances(path: str | Path) -> Iterator[Record]:
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            try:
-                yield record_from_dict(json.loads(line))
-            except (ValueError, KeyError) as exc:
-                raise ValueError(f"{path}:{lineno}: bad instance record: {exc}") from exc
-
-
-def count_lines(path: str | Path) -> int:
-    """Number of lines of a file (fast, in binary blocks); sharding is by input line."""
-    n = 0
-    last = b"\n"
-    with open(path, "rb") as fh:
-        while block := fh.read(1 << 20):
-            n += block.count(b"\n")
-            last = block[-1:]
-    return n + (last != b"\n")
-
-
-def num_shards(path: str | Path, shard_size: int) -> int:
-    """Shards of a set: shard k holds the instances starting on lines k*S+1 .. (k+1)*S."""
-    return max(1, -(-count_lines(path) // shard_size))
-
-
-def shard_name(k: int) -> str:
-    return f"{k:05d}"
+def set_records(source: str | Path, fmt: str = "auto", strict: bool = False, first: int = 1,
+                stop: int | None = None, snapshot=None) -> Iterator[Record]:  # type: ignore[no-untyped-def]
+    """The records of a set path: a puzzle file's instances starting on lines ``first <= line <
+    stop``, or a CNF set's DIMACS files at positions ``first <= position < stop``."""
+    if is_cnf_set(source, fmt):
+        return _cnf_records(source, first, stop, strict)
+    return read_records(source, fmt, strict, first, stop, snapshot=snapshot)
 
 
 def normalize(source: str | Path, out: str | Path, shard: int, shard_size: int,
-              fmt: str = "auto", strict: bool = False) -> dict[str, int]:
-    """Write shard ``shard`` (0-based) of a set: the instances starting on its lines."""
-    start = shard * shard_size + 1
-    records = read_records(source, fmt, strict, start, start + shard_size)
-    counts = {"instances": 0, "invalid": 0}
-    with open(out, "w", encoding="utf-8") as fh:
-        for rec in records:
-            fh.write(json.dumps(record_to_dict(rec), separators=(",", ":")) + "\n")
-            counts["instances"] += 1
-            counts["invalid"] += rec.error is not None
-    return counts
+              fmt: str = "auto", strict: bool = False,
+              expect_sha256: str | None = None) -> dict[str, int]:
+    """Write shard ``shard`` (0-based) of a set; returns counts of instances and invalid ones.
+
+    ``expect_sha256`` is the checksum the workflow planned with: a different input (edited or
+    truncated since) is a :class:`SetError` naming the file."""
+    cnf = is_cnf_set(source, fmt)
+    snapshot = None if cnf else read_snapshot(source)
+    sha = fingerprint(cnf_files(source)) if snapshot is None else snapshot.sha256
+    if expect_sha256 and sha != expect_sha256:
+        raise SetError(str(source), f"changed since the workflow planned this run (sha256 "
+                                    f"{sha[:12]}..., expected {expect_sha256[:12]}...); run it "
+                                    "again")
+    first = shard * shard_size + 1
+    records = set_records(source, fmt, strict, first, first + shard_size, snapshot)
+    header = ShardHeader(str(source), sha, shard, shard_size, "dimacs" if cnf else fmt)
+    return write_instances(out, header, records)

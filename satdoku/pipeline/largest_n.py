@@ -11,12 +11,12 @@ per family and solver, and a plot of solve time against n.
 from __future__ import annotations
 
 import csv
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from satdoku.solvers.base import SAT
+from satdoku.solvers.base import ERROR, SAT
+from satdoku.stagefiles.tables import FAILED
 
 RUN_COLUMNS = ("family", "solver", "n", "seed", "status", "verified", "seconds", "decisions",
                "conflicts", "givens", "relations")
@@ -27,45 +27,43 @@ def run_experiment(families: Sequence[str], solvers: Sequence[str], n_min: int, 
                    givens: float = 0.1, relations: float = 0.3,
                    variants: dict[str, dict[str, Any]] | None = None,
                    log: Any = None) -> list[dict[str, Any]]:
-    """Every run of the experiment, in order (one row per family, solver and n tried)."""
+    """Every run of the experiment, in order (one row per family, solver and n tried). Each
+    instance goes through the one solve path (:func:`satdoku.solve.solve`): the limit covers
+    building the model, and every board is verified against its puzzle."""
+    from satdoku.formats import Record
     from satdoku.generate_families import completion_instance
     from satdoku.puzzle import latin
-    from satdoku.solvers.registry import level, make_solver
+    from satdoku.solve import open_solver, solve
+    from satdoku.solvers.registry import PUZZLE, level
 
     rows: list[dict[str, Any]] = []
     cache: dict[tuple[str, int], Any] = {}
     for name in solvers:
-        if level(name, variants) != "puzzle":
+        if level(name, variants) != PUZZLE:
             raise ValueError(f"solver {name!r} is not puzzle-level (cpsat, csp-...)")
     for fam in families:
         for name in solvers:
-            solver = make_solver(name, variants)
-            solver.solve_puzzle(latin([1, 0, 0, 0], 2), time_limit)  # warm-up: imports, JIT
+            solver = open_solver(name, variants)
+            warm = Record("warm-up", 0, 0, "grid", puzzle=latin([1, 0, 0, 0], 2))
+            solve(warm, solver, "direct", time_limit)  # imports, JIT: outside every timing
             for n in range(n_min, n_max + 1):
                 key = (fam, n)
                 if key not in cache:
                     cache[key] = completion_instance(fam, n, seed, holes, givens, relations)
                 p = cache[key]
-                t0 = time.perf_counter()
-                res = solver.solve_puzzle(p, time_limit)
-                seconds = res.total_seconds or (time.perf_counter() - t0)
-                status = res.status
-                if status == SAT and seconds > time_limit:
-                    status = "TIMEOUT"  # finished, but past the limit: not within it
-                verified = "-"
-                if res.status == SAT:
-                    problems = p.check_solution(res.board or ())
-                    verified = "FAILED" if problems else "yes"
-                    if problems:
-                        status = "ERROR"
+                answer = solve(Record(f"{fam}-{n}", n, n, "grid", puzzle=p), solver, "direct",
+                               time_limit)
+                res = answer.result
+                status = ERROR if answer.verified == FAILED else res.status
                 rows.append({"family": fam, "solver": name, "n": n, "seed": seed,
-                             "status": status, "verified": verified,
-                             "seconds": f"{seconds:.4f}",
+                             "status": status, "verified": answer.verified,
+                             "seconds": f"{res.total_seconds:.4f}",
                              "decisions": res.stats.get("decisions", ""),
                              "conflicts": res.stats.get("conflicts", ""),
                              "givens": p.num_givens, "relations": len(p.less_than)})
                 if log is not None:
-                    print(f"{fam} {name} n={n}: {status} {seconds:.3f}s", file=log, flush=True)
+                    print(f"{fam} {name} n={n}: {status} {res.total_seconds:.3f}s", file=log,
+                          flush=True)
                 if status != SAT:
                     break
     return rows
@@ -112,6 +110,8 @@ def _plot(rows: Sequence[dict[str, Any]], png: str | Path, time_limit: float) ->
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from satdoku.solvers.registry import colour
+
     families = list(dict.fromkeys(r["family"] for r in rows)) or ["(none)"]
     fig, axes = plt.subplots(1, len(families), figsize=(6 * len(families), 4.2), squeeze=False)
     for ax, fam in zip(axes[0], families, strict=True):
@@ -121,7 +121,8 @@ def _plot(rows: Sequence[dict[str, Any]], png: str | Path, time_limit: float) ->
                    if r["family"] == fam and r["solver"] == name and r["status"] == SAT]
             if pts:
                 xs, ys = zip(*pts, strict=True)
-                ax.plot(xs, [max(y, 1e-4) for y in ys], marker="o", ms=3, label=name)
+                ax.plot(xs, [max(y, 1e-4) for y in ys], marker="o", ms=3, label=name,
+                        color=colour(name))
         ax.axhline(time_limit, color="grey", ls="--", lw=1, label=f"limit {time_limit:g} s")
         ax.set_yscale("log")
         ax.set_xlabel("n")

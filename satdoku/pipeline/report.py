@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from satdoku.pipeline.instances import read_instances
-from satdoku.pipeline.times import read_tsv
 from satdoku.report.agreement import find_problems
 from satdoku.report.collect import parse_runs
+from satdoku.stagefiles.instances import read_instances
+from satdoku.stagefiles.tables import read_tsv
 
 
 def report_set(set_name: str, instance_shards: list[str], sols: list[str], times: list[str],
                out_txt: str, out_png: str, time_limit: float | None = None,
-               unique: str | None = None) -> int:
+               unique: str | None = None, skipped: list[str] | None = None) -> int:
     """Write the text report and time plot; returns the number of problems found."""
     from satdoku.report.plots import time_per_instance
     from satdoku.report.text import build_report
@@ -21,8 +21,10 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
     sol_rows = {run: read_tsv(p) for run, p in parse_runs(sols).items()}
     time_rows = {run: read_tsv(p) for run, p in parse_runs(times).items()}
     unique_rows = read_tsv(unique) if unique else None
-    Path(out_txt).write_text(build_report(set_name, records, sol_rows, time_rows, unique_rows),
-                             encoding="utf-8")
+    notes = ([f"not run on this set: {', '.join(skipped)} (puzzle-level solvers; a CNF set "
+              "has no puzzles)"] if skipped else [])
+    Path(out_txt).write_text(build_report(set_name, records, sol_rows, time_rows, unique_rows,
+                                          notes), encoding="utf-8")
     time_per_instance(set_name, time_rows, out_png, time_limit)
     return len(find_problems(set_name, sol_rows))
 

@@ -1,115 +1,83 @@
-"""Solve stage: one solver over one shard.
+"""Solve stage: one solver over one shard, every answer checked through :func:`satdoku.solve.solve`.
 
-SAT solvers read the CNF bundle and write SatOutput (SAT-competition ``s``/``v`` lines per
-instance, plus ``c status`` with our fixed status word) and a times TSV. Puzzle-level solvers read
-the Instances shard and write a SatSols shard directly (they have no SatOutput) and a times TSV.
-Every UNSAT answer of a solver that writes proofs is certified by the proof checker here.
+A SAT solver reads the shard's SatInput bundle (the formulas) and its Instances shard (the
+puzzles its models are decoded into and verified against) and writes SatOutput (the solver's
+answer per instance, SAT-competition lines), SatOutputTimes and SatSols. A puzzle-level solver
+reads only the Instances shard and writes SatOutputTimes and SatSols (it has no CNF output).
+Decoding and verification happen here, in the same pass: the models never make a round trip
+through text before they are checked.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
+from collections.abc import Iterator, Mapping
+from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from satdoku.cnf.bundle import read_bundle
-from satdoku.cnf.dimacs import format_solver_output
-from satdoku.pipeline.instances import read_instances
-from satdoku.pipeline.times import times_row, write_tsv
+from satdoku.cnf.formula import Formula
+from satdoku.formats import Record
 from satdoku.progress import track
-from satdoku.solvers.base import ERROR, INVALID, SAT, TIMEOUT, UNSAT, Result
-from satdoku.solvers.registry import make_solver
+from satdoku.solve import Answer, open_solver, solve
+from satdoku.solvers.registry import PUZZLE
+from satdoku.stagefiles.bundles import BundleEntry, read_bundle
+from satdoku.stagefiles.instances import StageFileError, read_instances
+from satdoku.stagefiles.outputs import write_block
+from satdoku.stagefiles.tables import SOLS_COLUMNS, TIMES_COLUMNS, times_row, write_tsv
 
 
-def _load1() -> float:
+def load1() -> float:
+    """The 1-minute load average (what ran beside a shard), NaN where unknown."""
     try:
         return os.getloadavg()[0]
     except OSError:
         return float("nan")
 
 
-def _certify(cnf: Any, result: Result) -> None:
-    """Check the DRUP proof of an UNSAT answer; a failed check turns the answer into ERROR."""
-    if result.status != UNSAT or not result.proof:
-        return
-    from satdoku.cnf.drat import check_proof
-
-    ok, message = check_proof(cnf, result.proof)
-    result.stats["proof_checked"] = int(ok)
-    if not ok:
-        result.status, result.message = ERROR, f"UNSAT proof rejected: {message}"
-    else:
-        result.message = (result.message + " " if result.message else "") + "proof checked"
-
-
-#: Grace past the time limit for a clean stop (interrupt latency, process teardown).
-LIMIT_GRACE = 0.05
+def _paired(records: Iterator[Record], entries: Iterator[BundleEntry] | None, where: str
+            ) -> Iterator[tuple[Record, Formula | None]]:
+    """Each record with its bundle formula (bundles hold the shard's instances in order)."""
+    for rec in records:
+        if entries is None:
+            yield rec, None
+            continue
+        entry = next(entries, None)
+        if entry is None or entry.id != rec.id:
+            raise StageFileError(f"{where}: instance {rec.id} has no matching SatInput block "
+                                 f"(found {entry.id if entry else 'the end of the bundle'})")
+        yield rec, None if entry.invalid is not None else entry.formula
 
 
-def enforce_limit(result: Result, time_limit: float | None) -> Result:
-    """An answer that arrived after the time limit is a TIMEOUT, whatever it said: every solver
-    is held to the same limit (a solver that loads slowly before its own clock starts must not
-    win extra time). The late answer is kept in the message."""
-    if (time_limit is not None and result.status in (SAT, UNSAT)
-            and result.total_seconds > time_limit + LIMIT_GRACE):
-        result.message = (f"answered {result.status} after {result.total_seconds:.2f} s, "
-                          f"past the {time_limit:g} s limit")
-        result.status, result.model, result.board = TIMEOUT, None, None
-    return result
+def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: str | Path,
+                sols: str | Path, bundle: str | Path | None = None,
+                output: str | Path | None = None,
+                variants: Mapping[str, Mapping[str, Any] | None] | None = None,
+                time_limit: float | None = None) -> dict[str, int]:
+    """Solve every instance of a shard with one solver; returns status counts.
 
-
-def solve_cnf_shard(bundle: str | Path, out: str | Path, times: str | Path, solver_name: str,
-                    variants: dict[str, dict[str, Any]] | None = None,
-                    time_limit: float | None = None) -> dict[str, int]:
-    """Run a SAT solver on every instance of a bundle; returns status counts."""
-    solver = make_solver(solver_name, variants)
-    proofs = bool(getattr(solver, "writes_proofs", False))
-    incremental = bool(getattr(solver, "incremental", False))
-    rows, counts = [], {}
-    load1 = _load1()
-    with open(out, "w", encoding="utf-8") as fh, tempfile.TemporaryDirectory() as tmp:
-        for entry in track(read_bundle(bundle), desc=f"solve {solver_name}", unit="puzzles"):
-            fh.write(f"c instance {entry.id}\n")
-            line = int(entry.header.get("line", 0))
-            if entry.invalid is not None:
-                result = Result(INVALID, message=entry.invalid)
-            elif incremental and entry.rules is not None:
-                result = solver.solve_incremental(entry.rules, entry.own, time_limit)
-            else:
-                cnf = entry.cnf
-                kwargs = {"proof_path": os.path.join(tmp, "proof.drup")} if proofs else {}
-                result = solver.solve_cnf(cnf, time_limit, **kwargs)
-                if proofs:
-                    _certify(cnf, result)
-            enforce_limit(result, time_limit)
-            fh.write(f"c status {result.status}"
-                     + (f" {result.message}" if result.message else "") + "\n")
-            fh.write(f"c time {result.total_seconds:.6f} search {result.solve_seconds:.6f}\n")
-            fh.writelines(x + "\n" for x in format_solver_output(result.status, result.model))
-            rows.append(times_row(entry.id, line, result, load1))
-            counts[result.status] = counts.get(result.status, 0) + 1
-    write_tsv(rows, times)
-    return counts
-
-
-def solve_puzzle_shard(instances: str | Path, sols: str | Path, times: str | Path,
-                       solver_name: str, variants: dict[str, dict[str, Any]] | None = None,
-                       time_limit: float | None = None) -> dict[str, int]:
-    """Run a puzzle-level solver on every instance of a shard; writes the SatSols shard."""
-    from satdoku.pipeline.decode import sols_row, write_sols
-
-    solver = make_solver(solver_name, variants)
-    rows, sol_rows, counts = [], [], {}
-    load1 = _load1()
-    for rec in track(read_instances(instances), desc=f"solve {solver_name}", unit="puzzles"):
-        if rec.puzzle is None:
-            result = Result(INVALID, message=rec.error or "")
-        else:
-            result = enforce_limit(solver.solve_puzzle(rec.puzzle, time_limit), time_limit)
-        rows.append(times_row(rec.id, rec.line, result, load1))
-        sol_rows.append(sols_row(rec, result.status, result.board, result.message))
-        counts[result.status] = counts.get(result.status, 0) + 1
-    write_tsv(rows, times)
-    write_sols(sol_rows, sols)
+    SAT solvers need ``bundle`` (the SatInput shard) and write ``output`` (SatOutput);
+    puzzle-level solvers take neither."""
+    solver = open_solver(solver_name, variants)
+    if solver.level != PUZZLE and bundle is None:
+        raise ValueError(f"{solver_name} is a SAT solver: it needs the shard's SatInput bundle")
+    shard_load = load1()
+    time_rows: list[dict[str, object]] = []
+    sol_rows: list[dict[str, object]] = []
+    counts: dict[str, int] = {}
+    with ExitStack() as stack:
+        out: IO[str] | None = None
+        if output is not None and solver.level != PUZZLE:
+            out = stack.enter_context(open(output, "w", encoding="utf-8"))
+        entries = iter(read_bundle(bundle)) if solver.level != PUZZLE and bundle else None
+        pairs = _paired(read_instances(instances), entries, str(bundle))
+        for rec, formula in track(pairs, desc=f"solve {solver_name}", unit="instances"):
+            answer: Answer = solve(rec, solver, encoding, time_limit, formula=formula)
+            if out is not None:
+                write_block(out, rec.id, answer.result)
+            time_rows.append(times_row(rec.id, rec.line, answer.result, shard_load))
+            sol_rows.append(answer.sols_row(rec))
+            counts[answer.status] = counts.get(answer.status, 0) + 1
+    write_tsv(time_rows, times, TIMES_COLUMNS)
+    write_tsv(sol_rows, sols, SOLS_COLUMNS)
     return counts

@@ -11,11 +11,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from satdoku.cnf.bundle import read_bundle
-from satdoku.pipeline.times import write_tsv
 from satdoku.solvers.reference import Watchdog
+from satdoku.stagefiles.bundles import read_bundle
+from satdoku.stagefiles.tables import UNIQUE_COLUMNS, write_tsv
 
-COLUMNS = ("id", "line", "solutions", "verdict", "seconds")
 VERDICT = {0: "none", 1: "unique", 2: "several"}
 
 
@@ -92,5 +91,5 @@ def unique_shard(bundle: str | Path, out: str | Path,
         rows.append({"id": entry.id, "line": line, "solutions": "" if n is None else n,
                      "verdict": verdict, "seconds": f"{time.perf_counter() - t0:.6f}"})
         counts[verdict] = counts.get(verdict, 0) + 1
-    write_tsv(rows, out, COLUMNS)
+    write_tsv(rows, out, UNIQUE_COLUMNS)
     return counts

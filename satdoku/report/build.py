@@ -12,8 +12,8 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from satdoku.report.collect import load_results, load_set, parse_runs
-from satdoku.report.families import slug, sort_key
+from satdoku.report.collect import load_files, load_set, parse_runs
+from satdoku.stagefiles.families import slug, sort_key
 
 
 def set_table(set_name: str, instances: Sequence[str], sols: Sequence[str],
@@ -38,7 +38,7 @@ def set_table(set_name: str, instances: Sequence[str], sols: Sequence[str],
 
 def cnf_sizes(bundles: Sequence[str], encoding: str, out: str) -> int:
     """Size rows (vars, clauses, bytes) of every instance of a set's bundles for one encoding."""
-    from satdoku.report.encodings import bundle_sizes, write_sizes
+    from satdoku.stagefiles.bundles import bundle_sizes, write_sizes
 
     _parents(out)
     return write_sizes((r for b in bundles for r in bundle_sizes(b, encoding)), out)
@@ -57,8 +57,7 @@ def _clear_pngs(d: Path) -> None:
         old.unlink()
 
 
-def cactus_plots(results: str, sets: Sequence[str], runs: Sequence[str],
-                 time_limit: float | None, out_dir: str) -> list[str]:
+def cactus_plots(files: Sequence[str], time_limit: float | None, out_dir: str) -> list[str]:
     """One cactus plot per family with data, in ``out_dir``; returns the families plotted."""
     from satdoku.report.plots import cactus
     from satdoku.report.summary import cactus_data, family_file
@@ -66,7 +65,7 @@ def cactus_plots(results: str, sets: Sequence[str], runs: Sequence[str],
     d = Path(out_dir)
     _clear_pngs(d)
     done = []
-    for fam, (total, by_run) in cactus_data(load_results(results, sets, runs)).items():
+    for fam, (total, by_run) in cactus_data(load_files(files)).items():
         if total == 0 or not by_run:
             continue
         cactus(f"{fam} ({total} instances)", by_run, d / family_file(fam), total, time_limit)
@@ -74,8 +73,7 @@ def cactus_plots(results: str, sets: Sequence[str], runs: Sequence[str],
     return done
 
 
-def scatter_plots(results: str, sets: Sequence[str], runs: Sequence[str],
-                  time_limit: float | None, out_dir: str,
+def scatter_plots(files: Sequence[str], time_limit: float | None, out_dir: str,
                   variants: Mapping[str, Mapping] | None = None) -> list[str]:
     """One scatter plot per (our solver, reference) pair present; returns the file names."""
     from satdoku.report.plots import scatter
@@ -84,36 +82,41 @@ def scatter_plots(results: str, sets: Sequence[str], runs: Sequence[str],
     d = Path(out_dir)
     _clear_pngs(d)
     names = []
-    solvers = list(dict.fromkeys(r.split("/")[0] for r in runs))
-    for k, ((ours, ref), pts) in enumerate(scatter_pairs(load_results(results, sets, runs),
-                                                         variants).items()):
+    for (ours, ref), pts in scatter_pairs(load_files(files), variants).items():
         name = f"{ours}_vs_{ref}.png"
-        idx = solvers.index(ours) if ours in solvers else k
-        scatter(ours, ref, pts, d / name, time_limit, idx)
+        scatter(ours, ref, pts, d / name, time_limit, variants)
         names.append(name)
     return names
 
 
-def _sizes_frame(sizes: Mapping[str, str]):
+def _sizes_frame(sizes: Sequence[str]):
+    """The CNF sizes stage files (paths in the results layout) as one frame with a set column."""
     import pandas as pd
 
-    frames = [pd.read_csv(p, sep="\t", dtype={"id": str}).assign(set=name.split("/")[-1])
-              for name, p in sizes.items()]
+    from satdoku.stagefiles.paths import CNF_SIZES, match
+
+    frames = []
+    for p in sizes:
+        m = match(CNF_SIZES, p)
+        if m is None:
+            raise ValueError(f"{p}: not a CNF sizes file ({CNF_SIZES})")
+        frames.append(pd.read_csv(p, sep="\t", dtype={"id": str}).assign(set=m["set"]))
     frames = [f for f in frames if len(f)]
     cols = ["set", "id", "family", "encoding", "vars", "clauses", "bytes"]
     return pd.concat(frames, ignore_index=True)[cols] if frames else pd.DataFrame(columns=cols)
 
 
-def encoding_report(results: str, sets: Sequence[str], runs: Sequence[str],
-                    sizes: Sequence[str], out_md: str, out_csv: str, out_png: str) -> int:
-    """Encoding comparison table (Markdown + CSV) and plot; ``sizes`` are ENCODING/SET=PATH
-    size files. Returns the number of (family, encoding) rows."""
+def encoding_report(files: Sequence[str], sizes: Sequence[str], out_md: str, out_csv: str,
+                    out_png: str) -> int:
+    """Encoding comparison table (Markdown + CSV) and plot from the CNF sizes files ``sizes``
+    and the results ``files``. Returns the number of (family, encoding) rows."""
+    from satdoku.cnf.encodings import ENCODINGS
     from satdoku.report.encodings import size_table
     from satdoku.report.plots import encodings
 
     _parents(out_md, out_csv, out_png)
-    table, times = size_table(_sizes_frame(parse_runs(sizes)), load_results(results, sets, runs))
-    enc_order = ("minimal", "efficient", "extended")
+    table, times = size_table(_sizes_frame(sizes), load_files(files))
+    enc_order = list(ENCODINGS)
     table["_order"] = [sort_key(f)[0] for f in table["family"]]
     table["_enc"] = [enc_order.index(e) if e in enc_order else len(enc_order)
                      for e in table["encoding"]]
@@ -145,10 +148,10 @@ def _plain_markdown(df) -> str:
     return "\n".join(lines) + "\n"
 
 
-def summary(results: str, sets: Sequence[str], runs: Sequence[str], time_limit: float | None,
-            out_md: str, out_csv: str, out_html: str, out_problems: str,
-            plot_dirs: Mapping[str, str] | None = None, encodings_md: str | None = None,
-            encodings_csv: str | None = None, pages_dir: str = "results/Reports") -> int:
+def summary(files: Sequence[str], time_limit: float | None, out_md: str, out_csv: str,
+            out_html: str, out_problems: str, plot_dirs: Mapping[str, str] | None = None,
+            encodings_md: str | None = None, encodings_csv: str | None = None,
+            pages_dir: str = "results/Reports") -> int:
     """summary.md / .csv / .html and the problems fragment; returns the number of problems."""
     import pandas as pd
 
@@ -162,7 +165,7 @@ def summary(results: str, sets: Sequence[str], runs: Sequence[str], time_limit: 
     from satdoku.report.tables import solver_table, write_csv
 
     _parents(out_md, out_csv, out_html, out_problems)
-    df = load_results(results, sets, runs)
+    df = load_files(files)
     table = solver_table(df, time_limit)
     probs = problems(df)
     md_dir = Path(out_md).parent

@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from satdoku.pipeline.times import read_tsv
-from satdoku.report.families import INVALID_FAMILY, read_families
+from satdoku.stagefiles.families import INVALID_FAMILY, read_families
+from satdoku.stagefiles.tables import read_tsv
 
 COLUMNS = ("set", "run", "solver", "encoding", "id", "line", "family", "status", "verified",
            "detail", "solved", "seconds", "solve_seconds", "decisions", "conflicts")
@@ -77,26 +77,39 @@ def load_set(set_name: str, instance_shards: Sequence[str | Path],
     return frame(rows)
 
 
-def results_paths(results: str | Path, set_name: str, run: str) -> tuple[Path, Path]:
-    """(SatSols TSV, SatOutputTimes TSV) of one run over one set, by the stage-file layout."""
-    r = Path(results)
-    return r / "SatSols" / run / f"{set_name}.tsv", r / "SatOutputTimes" / run / f"{set_name}.tsv"
+def classify_files(paths: Sequence[str | Path]) -> tuple[dict[str, list[Path]],
+                                                       dict[tuple[str, str], Path],
+                                                       dict[tuple[str, str], Path]]:
+    """Sort stage files by the stage-file layout: ({set: Instances shards},
+    {(set, run): SatSols TSV}, {(set, run): SatOutputTimes TSV}). Other paths are refused."""
+    from satdoku.stagefiles.paths import INSTANCES, SOLS, TIMES, match
+
+    shards: dict[str, list[Path]] = {}
+    sols: dict[tuple[str, str], Path] = {}
+    times: dict[tuple[str, str], Path] = {}
+    for p in map(Path, paths):
+        if (m := match(INSTANCES, p)) is not None:
+            shards.setdefault(m["set"], []).append(p)
+        elif (m := match(SOLS, p)) is not None:
+            sols[(m["set"], f"{m['solver']}/{m['encoding']}")] = p
+        elif (m := match(TIMES, p)) is not None:
+            times[(m["set"], f"{m['solver']}/{m['encoding']}")] = p
+        elif p.suffix not in (".txt",):  # SatSols text files may come along: not needed here
+            raise ValueError(f"{p}: not an Instances shard, SatSols or SatOutputTimes file")
+    return {k: sorted(v) for k, v in shards.items()}, sols, times
 
 
-def load_results(results: str | Path, sets: Sequence[str], runs: Sequence[str]):
-    """Long frame of every set x run under a results directory (missing run files are skipped,
-    so a report over a partial configuration still renders)."""
+def load_files(paths: Sequence[str | Path]):
+    """Long frame of every set x run whose gathered stage files are given (the cross-set report
+    rules pass their real input files; by hand, shell globs of the results directory do)."""
     import pandas as pd
 
+    shards, sols, times = classify_files(paths)
     frames = []
-    for name in sets:
-        shards = sorted((Path(results) / "Instances" / name).glob("*.jsonl"))
-        sols, times = {}, {}
-        for run in runs:
-            s, t = results_paths(results, name, run)
-            if s.exists():
-                sols[run], times[run] = s, t
-        frames.append(load_set(name, shards, sols, times))
+    for name in dict.fromkeys([*shards, *(s for s, _ in sols)]):  # sets in the order given
+        runs = {run: p for (s, run), p in sols.items() if s == name}
+        run_times = {run: p for (s, run), p in times.items() if s == name}
+        frames.append(load_set(name, shards.get(name, []), runs, run_times))
     return pd.concat(frames, ignore_index=True) if frames else frame([])
 
 

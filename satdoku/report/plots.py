@@ -6,21 +6,12 @@ import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-#: One colour per solver across every plot.
-SOLVER_COLOURS = {
-    "minisat22": "#1f77b4", "glucose4": "#2ca02c", "cadical195": "#9467bd",
-    "dpll": "#d62728", "cdcl": "#ff7f0e", "cpsat": "#8c564b",
-}
-_FALLBACK = ["#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#aec7e8", "#ffbb78"]
 
+def colour(run: str, variants: Mapping[str, Mapping] | None = None) -> str:
+    """The colour of a run (solver/encoding): the solver registry's, the same in every plot."""
+    from satdoku.solvers.registry import colour as solver_colour
 
-def colour(run: str, index: int = 0) -> str:
-    """The colour of a run (solver/encoding): fixed per solver name."""
-    base = run.split("/")[0]
-    if base in SOLVER_COLOURS:
-        return SOLVER_COLOURS[base]
-    stem = base.split("-")[0]
-    return SOLVER_COLOURS.get(stem, _FALLBACK[index % len(_FALLBACK)])
+    return solver_colour(run.split("/")[0], variants)
 
 
 def _plt():
@@ -32,50 +23,52 @@ def _plt():
     return plt
 
 
-#: Registry factories of reference (third-party) solvers: python-sat backends and OR-tools.
-REFERENCE_FACTORIES = ("satdoku.solvers.reference:", "satdoku.solvers.cpsat:")
+def is_reference(run: str, variants: Mapping[str, Mapping] | None = None) -> bool:
+    """True for a reference (third-party) solver, False for ours: the solver registry's origin
+    of the run's solver (a configured variant shares its base's)."""
+    from satdoku.solvers.registry import REFERENCE, origin
+
+    return origin(run.split("/")[0], variants) == REFERENCE
 
 
-def is_reference(run: str) -> bool:
-    """True for a reference solver (python-sat backends, OR-tools CP-SAT), False for our own
-    (DPLL, CDCL, CSP backtracking). Decided by the registry factory of the solver name, or of
-    its stem for an unregistered variant name (``dpll-x`` -> ``dpll``)."""
-    from satdoku.solvers.registry import SOLVERS
+def _encoding_style(enc: str) -> tuple[str, str]:
+    """(line style, marker fill) of an encoding in plots that compare encodings."""
+    from satdoku.cnf.encodings import ENCODINGS
 
-    base = run.split("/")[0]
-    for name in (base, base.split("-")[0]):
-        if name in SOLVERS:
-            return SOLVERS[name].factory.startswith(REFERENCE_FACTORIES)
-    return False
-
-
-#: Line style per encoding when a plot shows several encodings (the colour stays the solver's).
-ENCODING_LINES = {"extended": "-", "efficient": "--", "minimal": ":", "direct": "-"}
-#: Marker fill per encoding, so encodings stay apart where no line is drawn (many instances).
-ENCODING_FILLS = {"extended": "full", "efficient": "left", "minimal": "none", "direct": "full"}
+    e = ENCODINGS.get(enc)
+    return (e.line, e.fill) if e is not None else ("-", "full")  # direct, dimacs
 
 
 def _style(run: str, index: int, by_encoding: bool = False) -> dict:
     """Line style of a run. Colour: the solver's. Marker and width: circles and thick for our
     solvers, squares and thin for references. Line: solid for ours and dashed for references,
-    or, when a plot shows several encodings, the encoding's line (ENCODING_LINES)."""
+    or, when a plot shows several encodings, the encoding's (its registry record)."""
     ref = is_reference(run)
     enc = run.split("/")[1] if "/" in run else ""
-    ls = ENCODING_LINES.get(enc, "-.") if by_encoding else ("--" if ref else "-")
-    fill = ENCODING_FILLS.get(enc, "bottom") if by_encoding else "full"
-    return {"color": colour(run, index), "ls": ls, "marker": "s" if ref else "o",
-            "lw": 1.1 if ref else 1.8, "fill": fill}
+    line, fill = _encoding_style(enc)
+    ls = line if by_encoding else ("--" if ref else "-")
+    return {"color": colour(run), "ls": ls, "marker": "s" if ref else "o",
+            "lw": 1.1 if ref else 1.8, "fill": fill if by_encoding else "full"}
 
 
 def _several_encodings(runs) -> bool:
     return len({r.split("/")[1] for r in runs if "/" in r}) > 1
 
 
+_LINE_WORDS = {"-": "solid", "--": "dashed", ":": "dotted", "-.": "dash-dot"}
+_FILL_WORDS = {"full": "filled", "left": "half", "none": "hollow", "bottom": "bottom-half",
+               "top": "top-half"}
+
+
 def _style_note(runs) -> str:
     ours = {is_reference(r) for r in runs} == {True, False}
     if _several_encodings(runs):
-        return ("colour = solver; line / marker: solid / filled = extended, dashed / half = "
-                "efficient, dotted / hollow = minimal"
+        encs = sorted({r.split("/")[1] for r in runs if "/" in r})
+        parts = []
+        for enc in encs:
+            line, fill = _encoding_style(enc)
+            parts.append(f"{_LINE_WORDS.get(line, line)} / {_FILL_WORDS.get(fill, fill)} = {enc}")
+        return ("colour = solver; line / marker: " + ", ".join(parts)
                 + ("; circles = ours, squares = reference" if ours else ""))
     return "solid = ours, dashed = reference" if ours else ""
 
@@ -200,7 +193,8 @@ _FAMILY_MARKERS = ["o", "s", "^", "D", "v", "P", "*", "X"]
 
 
 def scatter(ours: str, reference: str, points: Sequence[tuple[float | None, float | None, str]],
-            out: str | Path, time_limit: float | None = None, index: int = 0):
+            out: str | Path, time_limit: float | None = None,
+            variants: Mapping[str, Mapping] | None = None):
     """Log-log scatter of per-instance times: a reference solver (x) against ours (y).
 
     ``points`` are (reference seconds, our seconds, family) with None for an unsolved instance
@@ -218,7 +212,7 @@ def scatter(ours: str, reference: str, points: Sequence[tuple[float | None, floa
                                            border if y is None else max(y, lo)))
     for k, (fam, pts) in enumerate(sorted(series.items(), key=lambda kv: _family_key(kv[0]))):
         ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=18, alpha=0.7,
-                   marker=_FAMILY_MARKERS[k % len(_FAMILY_MARKERS)], color=colour(ours, index),
+                   marker=_FAMILY_MARKERS[k % len(_FAMILY_MARKERS)], color=colour(ours, variants),
                    edgecolors="black", linewidths=0.3, label=f"{fam} ({len(pts)})")
     top = border * 1.4
     ax.plot([lo, top], [lo, top], color="0.3", lw=1, label="equal time")
@@ -308,6 +302,6 @@ def encodings(rows: Sequence[Mapping[str, object]], times: Mapping[tuple[str, st
 
 
 def _family_key(fam: str) -> tuple[int, str]:
-    from satdoku.report.families import sort_key
+    from satdoku.stagefiles.families import sort_key
 
     return sort_key(fam)

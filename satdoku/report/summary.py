@@ -13,10 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from satdoku.report.agreement import find_problems
-from satdoku.report.families import INVALID_FAMILY, slug, sort_key
-
-#: Our solvers that get scatter plots against every reference solver.
-OURS = ("cdcl", "dpll")
+from satdoku.stagefiles.families import INVALID_FAMILY, slug, sort_key
 
 #: Glob patterns (under results/Reports) of pages other stages write, shown when present.
 EXTRA_PAGES = {"CSP variants": ("csp*.md", "csp*.png", "csp*.csv", "csp*.tsv"),
@@ -73,17 +70,15 @@ def cactus_data(df) -> dict[str, tuple[int, dict[str, list[float]]]]:
 
 
 def _is_ours_sat(solver: str, variants: Mapping[str, Mapping] | None) -> bool:
-    """Our DPLL/CDCL, a registered variant of them (``dpll-jw``, ``cdcl-luby``) or a configured
-    variant naming one of them as its base."""
-    from satdoku.solvers.registry import SOLVERS, resolve
+    """Our SAT solver (DPLL, CDCL, their registered and configured variants): origin and level
+    from the solver registry."""
+    from satdoku.solvers.registry import CNF, OURS, spec
 
     try:
-        base = resolve(solver, dict(variants or {}))[0]  # type: ignore[arg-type]
+        record = spec(solver, dict(variants or {}))  # type: ignore[arg-type]
     except KeyError:
-        base = solver.split("-")[0]
-    if base in OURS:
-        return True
-    return base in SOLVERS and SOLVERS[base].factory.split(":")[0] == "satdoku.solvers.own"
+        return False
+    return record.origin == OURS and record.level == CNF
 
 
 def scatter_pairs(df, variants: Mapping[str, Mapping] | None = None
@@ -98,7 +93,7 @@ def scatter_pairs(df, variants: Mapping[str, Mapping] | None = None
     valid = df[df["status"] != "INVALID"]
     solvers = list(dict.fromkeys(valid["solver"]))
     ours = [s for s in solvers if _is_ours_sat(s, variants)]
-    refs = [s for s in solvers if is_reference(s) and s not in ours]
+    refs = [s for s in solvers if is_reference(s, variants) and s not in ours]
     out: dict[tuple[str, str], list[tuple[float | None, float | None, str]]] = {}
     for o in ours:
         a = valid[valid["solver"] == o]

@@ -28,6 +28,11 @@ def _ms(row: Mapping[str, str] | None) -> str:
     return f"{float(row['total_seconds']) * 1000:.1f} ms"
 
 
+def _ms_cell(ms: float) -> str:
+    """A milliseconds cell of the run table ('-' when nothing was solved)."""
+    return f"{'-':>10}" if ms != ms else f"{ms:>8.1f}ms"  # NaN: no solved instance
+
+
 def run_summary(sols: Sequence[Mapping[str, str]], times: Sequence[Mapping[str, str]]) -> dict:
     """Counts per status, verified answers, and time figures (ms) of one run over one set."""
     counts = {s: sum(1 for r in sols if r["status"] == s) for s in STATUS_ORDER}
@@ -49,22 +54,28 @@ def uniqueness_line(rows: Sequence[Mapping[str, str]]) -> str:
     line = ("Solutions per puzzle (MiniSat, found solution blocked): "
             + ", ".join(f"{n} {v}" for v, n in counts.items()))
     several = [r["id"] for r in rows if r["verdict"] == "several"]
-    if several:
-        shown = ", ".join(several[:20]) + (" ..." if len(several) > 20 else "")
-        line += f"\n!!! puzzles with more than one solution: {shown}"
+    if several:  # every one is named (wrapped), however many
+        import textwrap
+
+        text = textwrap.fill(", ".join(several), width=96, initial_indent="!!! ",
+                             subsequent_indent="    ")
+        line += f"\n!!! puzzles with more than one solution ({len(several)}):\n{text}"
     return line
 
 
 def build_report(set_name: str, records: Sequence[Record],
                  sols: Mapping[str, list[dict[str, str]]],
                  times: Mapping[str, list[dict[str, str]]],
-                 unique: Sequence[Mapping[str, str]] | None = None) -> str:
+                 unique: Sequence[Mapping[str, str]] | None = None,
+                 notes: Sequence[str] = ()) -> str:
     """The whole text report of a set; ``sols``/``times`` map run names to their rows;
-    ``unique`` holds the uniqueness rows when that check ran."""
+    ``unique`` holds the uniqueness rows when that check ran; ``notes`` are shown on top
+    (e.g. solvers that do not run on this set)."""
     out: list[str] = []
-    invalid = sum(1 for r in records if r.puzzle is None)
+    invalid = sum(1 for r in records if not r.valid)
     out.append(f"satdoku report: set {set_name}: {len(records)} instances, {invalid} invalid")
-    out.append(f"runs (solver/encoding): {', '.join(sols)}")
+    out.append(f"runs (solver/encoding): {', '.join(sols) or '(none)'}")
+    out.extend(f"note: {n}" for n in notes)
     problems = find_problems(set_name, sols)
     out.append("")
     if problems:
@@ -87,8 +98,8 @@ def build_report(set_name: str, records: Sequence[Record],
     for run in sols:
         s = run_summary(sols[run], times.get(run, []))
         out.append(f"{run:28} {s['SAT']:>5} {s['UNSAT']:>5} {s['TIMEOUT']:>5} {s['INVALID']:>5} "
-                   f"{s['ERROR']:>5} {s['verified']:>5} {s['median_ms']:>8.1f}ms "
-                   f"{s['max_ms']:>8.1f}ms {s['total_s']:>8.2f}s")
+                   f"{s['ERROR']:>5} {s['verified']:>5} {_ms_cell(s['median_ms'])} "
+                   f"{_ms_cell(s['max_ms'])} {s['total_s']:>8.2f}s")
     out.append("")
     by_run = {run: {r["id"]: r for r in rows} for run, rows in sols.items()}
     times_by_run = {run: {r["id"]: r for r in rows} for run, rows in times.items()}
@@ -108,11 +119,16 @@ def build_report(set_name: str, records: Sequence[Record],
         title = f"Instance {rec.id} (line {rec.line})" + (f": {rec.name}" if rec.name else "")
         out.append("=" * 60)
         out.append(title)
-        if rec.puzzle is None:
+        if not rec.valid:
             out.append(f"  Instance Invalid: {rec.error}")
             continue
-        out.append(f"  input ({rec.puzzle.num_givens} givens):")
-        out.append(render_board(rec.puzzle, indent="    "))
+        if rec.cnf is not None:
+            out.append(f"  DIMACS {rec.cnf.path}: {rec.cnf.num_vars} variables, "
+                       f"{rec.cnf.num_clauses} clauses")
+        else:
+            assert rec.puzzle is not None
+            out.append(f"  input ({rec.puzzle.num_givens} givens):")
+            out.append(render_board(rec.puzzle, indent="    "))
         shown: dict[str, str] = {}
         for run, rows in by_run.items():
             row = rows.get(rec.id)
@@ -124,7 +140,10 @@ def build_report(set_name: str, records: Sequence[Record],
             if row["verified"] != "-":
                 label += f" (verified: {row['verified']})"
             out.append(f"{label}, {t}")
-            if row["status"] == "SAT" and row["verified"] == "yes":
+            if rec.cnf is not None:  # the model is in SatOutput / SatSols
+                if row["status"] != "SAT" or row["verified"] != "yes":
+                    out.append(f"    {row['solution']}")
+            elif row["status"] == "SAT" and row["verified"] == "yes":
                 if row["solution"] in shown:
                     out.append(f"    same board as {shown[row['solution']]}")
                 else:
@@ -138,16 +157,8 @@ def build_report(set_name: str, records: Sequence[Record],
 
 def _board_of(rec: Record, text: str) -> tuple[int, ...]:
     """Read back a SatSols board line written in the record's notation."""
-    from satdoku.formats.symbols import parse_board_chars
+    from satdoku.formats import parse_board
 
     assert rec.puzzle is not None
-    from satdoku.formats.families import parse_family_board
-
-    family = parse_family_board(text, rec.notation)
-    if family is not None and len(family) == rec.puzzle.ncells:
-        return family
-    if rec.notation == "grid" or rec.puzzle.domain > 35:
-        return tuple(int(x) for x in text.split())
-    body = text.split()[-1]
-    board, _ = parse_board_chars(body, rec.puzzle.domain)
-    return board or rec.puzzle.givens
+    board = parse_board(text, rec.notation, rec.puzzle.size)
+    return board if board is not None and len(board) == rec.puzzle.ncells else rec.puzzle.givens

@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from satdoku.puzzle import Puzzle
-from satdoku.solvers.base import ERROR, SAT, TIMEOUT, UNSAT, Result
+from satdoku.solvers.base import ERROR, SAT, TIMEOUT, UNSAT, Deadline, Result
 
 
 def _ortools_version() -> str:
@@ -41,13 +41,15 @@ class CpSatSolver:
     """CP-SAT with a time limit and a fixed number of workers."""
 
     def __init__(self, workers: int = 1, seed: int = 0, name: str = "cpsat") -> None:
-        self.workers, self.seed, self.name = int(workers), int(seed), name
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"solver {name}: workers must be an integer >= 1, got {workers!r}")
+        self.workers, self.seed, self.name = workers, int(seed), name
 
     @property
     def version(self) -> str:
         return f"ortools {_ortools_version()} workers={self.workers} seed={self.seed}"
 
-    def solve_puzzle(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
+    def solve_puzzle(self, puzzle: Puzzle, deadline: Deadline) -> Result:
         from ortools.sat.python import cp_model
 
         t0 = time.perf_counter()
@@ -56,10 +58,12 @@ class CpSatSolver:
             solver = cp_model.CpSolver()
             solver.parameters.num_workers = self.workers
             solver.parameters.random_seed = self.seed
-            if time_limit is not None:
-                solver.parameters.max_time_in_seconds = max(
-                    0.001, time_limit - (time.perf_counter() - t0)
-                )
+            left = deadline.remaining()
+            if left is not None:  # building the model counted: CP-SAT gets what is left
+                if left <= 0:
+                    return Result(TIMEOUT, message="time limit reached while building the model",
+                                  total_seconds=time.perf_counter() - t0)
+                solver.parameters.max_time_in_seconds = max(0.001, left)
             code = solver.solve(model)
         except Exception as exc:  # report, never crash the shard
             return Result(

@@ -27,7 +27,7 @@ from typing import Any
 
 from satdoku.exact import bit_values
 from satdoku.puzzle import Puzzle
-from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Result
+from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Deadline, Result
 
 INFERENCES = ("bt", "fc", "mac")
 ORDERINGS = ("first", "mrv")
@@ -327,7 +327,8 @@ class CspSolver:
         :class:`SearchTimeout` at the limit."""
         yield from self._csp(puzzle, time_limit, rng).solutions()
 
-    def solve_puzzle(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
+    def solve_puzzle(self, puzzle: Puzzle, deadline: Deadline) -> Result:
+        time_limit = deadline.remaining()
         t0 = time.perf_counter()
         csp = self._csp(puzzle, time_limit)
         board: tuple[int, ...] | None = None

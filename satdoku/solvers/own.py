@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from satdoku.solvers.base import ERROR, UNSAT, Result
+from satdoku.solvers.base import ERROR, UNSAT, Deadline, Result
 
 if TYPE_CHECKING:
     from satdoku.cnf.formula import Cnf
@@ -65,10 +65,11 @@ class DpllSolver:
         self.version = code_version("dpll", self.options)
 
     def solve_cnf(
-        self, cnf: Cnf, time_limit: float | None = None, proof_path: str | None = None
+        self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None
     ) -> Result:
         from satdoku.solvers.dpll import Dpll
 
+        time_limit = deadline.remaining()
         opts = self.options
         start = time.perf_counter()
         proof = open(proof_path, "w", encoding="ascii") if proof_path else None  # noqa: SIM115
@@ -150,10 +151,11 @@ class CdclSolver:
         return {k: opts[k] for k in ("restarts", "phase", "decay", "pure")}
 
     def solve_cnf(
-        self, cnf: Cnf, time_limit: float | None = None, proof_path: str | None = None
+        self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None
     ) -> Result:
         from satdoku.cnf.dimacs_fast import clauses_to_array
 
+        time_limit = deadline.remaining()
         start = time.perf_counter()
         lits = clauses_to_array(cnf.clauses)
         return self._solve(cnf.num_vars, lits, time_limit, proof_path, start)

@@ -1,41 +1,53 @@
 """Reference SAT solvers from python-sat (MiniSat 2.2, Glucose 4, CaDiCaL 1.9.5).
 
-Time limits: MiniSat and Glucose stop cleanly through ``solve_limited(expect_interrupt=True)`` plus
-``interrupt()`` from a timer. python-sat's CaDiCaL raises NotImplementedError on ``interrupt()``
-and would run past the limit, so it runs in a forked child process killed at the deadline.
+Deadlines cover construction and clause loading too. MiniSat and Glucose load their clauses in
+chunks, reading the clock between chunks (a 36x36 Sudoku has millions of clauses: loading alone
+can take longer than the limit), then search through ``solve_limited(expect_interrupt=True)``
+with a watchdog thread that calls ``interrupt()`` at the deadline. python-sat's CaDiCaL raises
+NotImplementedError on ``interrupt()`` and would run past the limit, so it runs in a forked
+child process killed at the deadline.
 """
 
 from __future__ import annotations
 
+import math
 import multiprocessing as mp
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from satdoku.cnf.formula import Cnf
-from satdoku.solvers.base import ERROR, SAT, TIMEOUT, UNSAT, Result
+from satdoku.solvers.base import ERROR, SAT, TIMEOUT, UNSAT, Deadline, Result
 
 #: Backends that honour interrupt(); the others get a process-level deadline.
 INTERRUPTIBLE = {"minisat22", "glucose4", "glucose3", "minisat-gh", "maplechrono", "lingeling"}
+#: Clauses added between two looks at the clock while loading (~5-10 ms of python-sat work).
+LOAD_CHUNK = 20_000
 
 
 class Watchdog:
     """One background thread that interrupts a solver at a deadline; re-armed per instance.
 
-    Starting a ``threading.Timer`` per puzzle costs ~0.5 ms, more than solving a 9x9 under
-    assumptions, so the incremental path reuses this single thread."""
+    Arming must cost next to nothing: a 9x9 under assumptions takes ~0.3 ms. The thread is
+    woken only when it must wake earlier than it planned (it sleeps without a deadline, or
+    towards a later one); otherwise it wakes at the deadline it was sleeping towards, looks at
+    the current one (re-armed meanwhile, or disarmed) and sleeps again, so a shard of quick
+    solves with the same limit costs no thread switch per instance."""
 
     def __init__(self) -> None:
         self._cv = threading.Condition()
         self._deadline: float | None = None
         self._target: Any = None
+        self._wakes_at = math.inf  # when the thread will look again (inf: only if notified)
         threading.Thread(target=self._run, daemon=True, name="satdoku-watchdog").start()
 
     def arm(self, target: Any, seconds: float) -> None:
         with self._cv:
             self._target, self._deadline = target, time.monotonic() + seconds
-            self._cv.notify()
+            if self._deadline < self._wakes_at:
+                self._cv.notify()
 
     def disarm(self) -> None:
         with self._cv:
@@ -45,6 +57,7 @@ class Watchdog:
         with self._cv:
             while True:
                 if self._deadline is None:
+                    self._wakes_at = math.inf
                     self._cv.wait()
                     continue
                 left = self._deadline - time.monotonic()
@@ -52,7 +65,19 @@ class Watchdog:
                     self._target.interrupt()
                     self._deadline = None
                 else:
+                    self._wakes_at = self._deadline
                     self._cv.wait(left)
+
+
+_WATCHDOG: Watchdog | None = None
+
+
+def watchdog() -> Watchdog:
+    """The process's one watchdog thread (started on first use)."""
+    global _WATCHDOG
+    if _WATCHDOG is None:
+        _WATCHDOG = Watchdog()
+    return _WATCHDOG
 
 
 def _pysat_version() -> str:
@@ -73,44 +98,64 @@ def _stats(solver: Any) -> dict[str, int]:
     }
 
 
-def _solve_in_process(backend: str, cnf: Cnf, time_limit: float | None) -> Result:
-    """Build a python-sat solver, load the clauses, solve (interruptible backends only)."""
+def load_clauses(solver: Any, clauses: Sequence[Sequence[int]], deadline: Deadline) -> bool:
+    """Add ``clauses`` in chunks, reading the clock between chunks; False if time ran out."""
+    for i in range(0, len(clauses), LOAD_CHUNK):
+        if deadline.expired():
+            return False
+        solver.append_formula(clauses[i : i + LOAD_CHUNK])
+    return not deadline.expired()
+
+
+def solve_limited(solver: Any, deadline: Deadline, assumptions: Sequence[int] = ()
+                  ) -> bool | None:
+    """``solve_limited`` under the process watchdog: True, False, or None at the deadline."""
+    left = deadline.remaining()
+    if left is None:
+        return solver.solve(assumptions=list(assumptions))
+    if left <= 0:
+        return None
+    dog = watchdog()
+    dog.arm(solver, left)
+    try:
+        return solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+    finally:
+        dog.disarm()
+        solver.clear_interrupt()
+
+
+def _status(answer: bool | None) -> str:
+    return SAT if answer is True else UNSAT if answer is False else TIMEOUT
+
+
+def _solve_in_process(backend: str, cnf: Cnf, deadline: Deadline) -> Result:
+    """Build a python-sat solver, load the clauses, solve, all before the deadline."""
     from pysat.solvers import Solver
 
     t0 = time.perf_counter()
-    with Solver(name=backend, bootstrap_with=cnf.clauses) as s:
+    with Solver(name=backend) as s:
+        if not load_clauses(s, cnf.clauses, deadline):
+            return Result(TIMEOUT, message="time limit reached while loading clauses",
+                          total_seconds=time.perf_counter() - t0)
         t1 = time.perf_counter()
-        timer = None
-        if time_limit is not None and backend in INTERRUPTIBLE:
-            timer = threading.Timer(max(0.0, time_limit - (t1 - t0)), s.interrupt)
-            timer.start()
-            answer = s.solve_limited(expect_interrupt=True)
-            timer.cancel()
-        else:
-            answer = s.solve()
+        answer = solve_limited(s, deadline) if backend in INTERRUPTIBLE else s.solve()
         t2 = time.perf_counter()
-        stats = _stats(s)
-        if answer is True:
-            model = s.get_model()
-            status = SAT
-        elif answer is False:
-            model, status = None, UNSAT
-        else:
-            model, status = None, TIMEOUT
-    return Result(status, model=model, stats=stats, solve_seconds=t2 - t1, total_seconds=t2 - t0)
+        model = s.get_model() if answer is True else None
+        return Result(_status(answer), model=model, stats=_stats(s), solve_seconds=t2 - t1,
+                      total_seconds=t2 - t0)
 
 
 def _child(conn: Any, backend: str, cnf: Cnf) -> None:
     try:
-        conn.send(_solve_in_process(backend, cnf, None))
+        conn.send(_solve_in_process(backend, cnf, Deadline.never()))
     except Exception as exc:  # report, never hang the parent
         conn.send(Result(ERROR, message=f"{type(exc).__name__}: {exc}"))
     finally:
         conn.close()
 
 
-def _solve_with_deadline(backend: str, cnf: Cnf, time_limit: float) -> Result:
-    """Solve in a forked child; kill it at the deadline and report TIMEOUT."""
+def _solve_with_deadline(backend: str, cnf: Cnf, deadline: Deadline) -> Result:
+    """Solve in a forked child (which loads the clauses too); kill it at the deadline."""
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
     t0 = time.perf_counter()
@@ -118,10 +163,10 @@ def _solve_with_deadline(backend: str, cnf: Cnf, time_limit: float) -> Result:
     proc.start()
     child.close()
     try:
-        if parent.poll(time_limit):
+        if parent.poll(deadline.remaining()):
             result: Result = parent.recv()
         else:
-            result = Result(TIMEOUT, message=f"killed at the {time_limit:g} s limit")
+            result = Result(TIMEOUT, message=f"killed at the {deadline.limit:g} s limit")
             result.total_seconds = result.solve_seconds = time.perf_counter() - t0
     except EOFError:
         result = Result(ERROR, message=f"solver process died (exit code {proc.exitcode})")
@@ -137,9 +182,9 @@ def _solve_with_deadline(backend: str, cnf: Cnf, time_limit: float) -> Result:
 class PysatSolver:
     """One python-sat backend behind the CnfSolver interface.
 
-    With option ``incremental: true`` (interruptible backends only) the pipeline loads a shard's
-    shared rules once and solves each puzzle under its givens as assumptions
-    (:meth:`solve_incremental`); such timings exclude clause loading and are labelled so.
+    With option ``incremental: true`` (interruptible backends only) the solve path loads a
+    shard's shared rules once and solves each puzzle under its givens as assumptions
+    (:meth:`solve_incremental`); such timings exclude loading the rules and say so.
     """
 
     backend: str
@@ -147,11 +192,10 @@ class PysatSolver:
     options: dict[str, Any] = field(default_factory=dict)
     _inc: Any = field(default=None, repr=False)
     _inc_rules: Any = field(default=None, repr=False)
-    _watchdog: Watchdog | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.name = self.name or self.backend
-        unknown = set(self.options) - {"incremental", "note"}
+        unknown = set(self.options) - {"incremental"}
         if unknown:
             raise ValueError(f"solver {self.name}: unknown option(s) {', '.join(sorted(unknown))}")
         if self.incremental and self.backend not in INTERRUPTIBLE:
@@ -164,56 +208,49 @@ class PysatSolver:
     def incremental(self) -> bool:
         return bool(self.options.get("incremental"))
 
-    def solve_incremental(
-        self, rules: Cnf, own: list[list[int]], time_limit: float | None = None
-    ) -> Result:
+    @property
+    def version(self) -> str:
+        return f"python-sat {_pysat_version()} {self.backend}"
+
+    def solve_cnf(self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None) -> Result:
+        try:
+            if deadline.limit is not None and self.backend not in INTERRUPTIBLE:
+                return _solve_with_deadline(self.backend, cnf, deadline)
+            return _solve_in_process(self.backend, cnf, deadline)
+        except Exception as exc:
+            return Result(ERROR, message=f"{type(exc).__name__}: {exc}")
+
+    def solve_incremental(self, rules: Cnf, own: list[list[int]], deadline: Deadline
+                          ) -> Result:
         """Solve rules + own clauses; rules stay loaded across calls, unit own clauses become
         assumptions (other own clauses: a fresh solver, as without incremental mode)."""
         if any(len(c) != 1 for c in own):
-            return self.solve_cnf(Cnf(rules.num_vars, rules.clauses + own), time_limit)
+            return self.solve_cnf(Cnf(rules.num_vars, rules.clauses + own), deadline)
         from pysat.solvers import Solver
 
         t0 = time.perf_counter()
         if self._inc_rules is not rules:
             if self._inc is not None:
                 self._inc.delete()
-            self._inc = Solver(name=self.backend, bootstrap_with=rules.clauses)
+            self._inc, self._inc_rules = Solver(name=self.backend), None
+            if not load_clauses(self._inc, rules.clauses, deadline):  # a partial load is dropped
+                return Result(TIMEOUT, message="time limit reached while loading the rules",
+                              total_seconds=time.perf_counter() - t0)
             self._inc_rules = rules
         s = self._inc
         before = _stats(s)
-        assumptions = [c[0] for c in own]
         t1 = time.perf_counter()
-        if time_limit is not None:
-            self._watchdog = self._watchdog or Watchdog()
-            self._watchdog.arm(s, time_limit)
-        answer = s.solve_limited(assumptions=assumptions, expect_interrupt=True)
-        if self._watchdog is not None:
-            self._watchdog.disarm()
-            s.clear_interrupt()
+        answer = solve_limited(s, deadline, [c[0] for c in own])
         t2 = time.perf_counter()
         after = _stats(s)
-        stats = {k: v - before.get(k, 0) for k, v in after.items()}
-        status = SAT if answer is True else UNSAT if answer is False else TIMEOUT
         return Result(
-            status,
+            _status(answer),
             model=s.get_model() if answer is True else None,
-            stats=stats,
+            stats={k: v - before.get(k, 0) for k, v in after.items()},
             solve_seconds=t2 - t1,
             total_seconds=t2 - t0,
             message="incremental (rules loaded once per shard)",
         )
-
-    @property
-    def version(self) -> str:
-        return f"python-sat {_pysat_version()} {self.backend}"
-
-    def solve_cnf(self, cnf: Cnf, time_limit: float | None = None, **_: Any) -> Result:
-        try:
-            if time_limit is not None and self.backend not in INTERRUPTIBLE:
-                return _solve_with_deadline(self.backend, cnf, time_limit)
-            return _solve_in_process(self.backend, cnf, time_limit)
-        except Exception as exc:
-            return Result(ERROR, message=f"{type(exc).__name__}: {exc}")
 
 
 def make_pysat(backend: str, name: str = "", **options: Any) -> PysatSolver:

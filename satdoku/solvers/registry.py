@@ -46,6 +46,8 @@ class SolverSpec:
     incremental: bool = False  # accepts option incremental: true (rules loaded once per shard)
     limit: str = "clock"  # one of LIMIT_KINDS
     option_schema: Mapping[str, Any] = field(default_factory=dict)  # JSON schema properties
+    code: tuple[str, ...] = ()  # modules whose source is the solver (hashed into its version)
+    packages: tuple[str, ...] = ()  # distributions whose versions identify it (python-sat, ...)
 
     def schema(self) -> dict[str, Any]:
         """The JSON schema of this solver's options (unknown options are refused)."""
@@ -89,6 +91,8 @@ _CDCL_OPTIONS: dict[str, Any] = {
     "max_conflicts": {"type": ["integer", "null"], "minimum": 1},
     "incremental": {**_BOOL, "description": "load a shard's rules once, givens as assumptions"},
 }
+_DPLL_CODE = ("satdoku.solvers.own", "satdoku.solvers.dpll")
+_CDCL_CODE = ("satdoku.solvers.own", "satdoku.solvers.cdcl", "satdoku.solvers.cdcl_kernel")
 _CSP_INFERENCES, _CSP_ORDERINGS = ("bt", "fc", "mac"), ("first", "mrv")  # = csp.INFERENCES, ...
 _CSP_OPTIONS: dict[str, Any] = {
     "inference": {"enum": list(_CSP_INFERENCES)},
@@ -106,30 +110,35 @@ for _backend, _colour, _text, _limit in (
         _backend, "satdoku.solvers.reference:make_pysat", {"backend": _backend}, CNF, REFERENCE,
         _colour, _text, incremental=_limit == "interrupt", limit=_limit,
         option_schema=_PYSAT_OPTIONS if _limit == "interrupt" else {},
+        code=("satdoku.solvers.reference",), packages=("python-sat",),
     ))
 register(SolverSpec(
     "dpll", "satdoku.solvers.own:make_dpll", {}, CNF, OURS, "#d62728",
     "our DPLL (pure Python, teaching mode)", proofs=True, option_schema=_DPLL_OPTIONS,
+    code=_DPLL_CODE,
 ))
 register(SolverSpec(
     "cdcl", "satdoku.solvers.own:make_cdcl", {}, CNF, OURS, "#ff7f0e",
     "our CDCL (numba-compiled inner loops)", proofs=True, incremental=True,
-    option_schema=_CDCL_OPTIONS,
+    option_schema=_CDCL_OPTIONS, code=_CDCL_CODE,
 ))
 for _h, _colour in zip(_DPLL_HEURISTICS[:-1], ("#e377c2", "#f7b6d2", "#c49c94", "#ff9896",
                                                "#dbdb8d"), strict=True):
     register(SolverSpec(
         f"dpll-{_h}", "satdoku.solvers.own:make_dpll", {"heuristic": _h}, CNF, OURS, _colour,
         f"our DPLL, branching heuristic {_h}", proofs=True, option_schema=_DPLL_OPTIONS,
+        code=_DPLL_CODE,
     ))
 register(SolverSpec(
     "cdcl-luby", "satdoku.solvers.own:make_cdcl", {"restarts": "luby"}, CNF, OURS, "#ffbb78",
     "our CDCL with Luby restarts", proofs=True, incremental=True, option_schema=_CDCL_OPTIONS,
+    code=_CDCL_CODE,
 ))
 register(SolverSpec(
     "cpsat", "satdoku.solvers.cpsat:make_cpsat", {"workers": 1}, PUZZLE, REFERENCE, "#8c564b",
     "OR-tools CP-SAT: AllDifferent per group, < relations (1 worker)",
     option_schema={"workers": {"type": "integer", "minimum": 1, "maximum": 64}, "seed": _SEED},
+    code=("satdoku.solvers.cpsat",), packages=("ortools",),
 ))
 _CSP_COLOURS = iter(["#17becf", "#9edae5", "#bcbd22", "#dbdb8d", "#7f7f7f", "#c7c7c7",
                      "#393b79", "#5254a3", "#6b6ecf", "#9c9ede", "#637939", "#8ca252"])
@@ -142,7 +151,7 @@ for _inf in _CSP_INFERENCES:
                 next(_CSP_COLOURS),
                 f"CSP backtracking, inference {_inf}, variable order {_order}"
                 + (", least-constraining value" if _lcv else ""),
-                option_schema=_CSP_OPTIONS,
+                option_schema=_CSP_OPTIONS, code=("satdoku.solvers.csp",),
             ))
 
 
@@ -181,14 +190,30 @@ def is_incremental(name: str, variants: Mapping[str, Mapping[str, Any] | None] |
 
 
 def colour(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None) -> str:
-    """The plot colour of a solver: its own record's, else its base's, else grey."""
+    """The plot colour of a solver: its record's; a configured variant gets a shade of its
+    base's colour (fixed by its name, so it is the same in every plot and run)."""
     if name in SOLVERS:
         return SOLVERS[name].colour
     try:
-        return spec(name, variants).colour
+        base = spec(name, variants).colour
     except KeyError:
         stem = name.split("-")[0]
-        return SOLVERS[stem].colour if stem in SOLVERS else "#7f7f7f"
+        base = SOLVERS[stem].colour if stem in SOLVERS else "#7f7f7f"
+    return _shade(base, name)
+
+
+def _shade(hex_colour: str, name: str) -> str:
+    """A darker or lighter version of a colour, chosen by a stable hash of ``name``."""
+    import hashlib
+
+    k = int(hashlib.sha256(name.encode()).hexdigest(), 16) % 4
+    factor = (0.55, 0.75, 1.35, 1.6)[k]
+    rgb = [int(hex_colour[i : i + 2], 16) for i in (1, 3, 5)]
+    if factor < 1:
+        rgb = [round(c * factor) for c in rgb]
+    else:
+        rgb = [round(c + (255 - c) * (factor - 1)) for c in rgb]
+    return "#" + "".join(f"{min(255, c):02x}" for c in rgb)
 
 
 def origin(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None) -> str:
@@ -211,9 +236,26 @@ def make_solver(name: str, variants: Mapping[str, Mapping[str, Any] | None] | No
 
 def solver_version(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None
                    ) -> str:
-    """What identifies a solver's behaviour: its code version plus its options. Rule params use
-    it, so editing one solver's options or code reruns only that solver's jobs."""
+    """What identifies a solver's behaviour: its base, options, a hash of its source modules and
+    the versions of the packages it wraps. Rule params use it, so editing one solver's options or
+    code reruns only that solver's jobs. Computed without making the solver (no heavy import)."""
+    import hashlib
+    import importlib.util
+    from importlib.metadata import PackageNotFoundError, version
+
     base, options = resolve(name, variants)
-    solver = make_solver(name, variants)
+    record = SOLVERS[base]
+    digest = hashlib.sha256()
+    for module in record.code:
+        found = importlib.util.find_spec(module)
+        if found is not None and found.origin and found.origin.endswith(".py"):
+            with open(found.origin, "rb") as fh:
+                digest.update(fh.read())
+    packages = []
+    for dist in record.packages:
+        try:
+            packages.append(f"{dist} {version(dist)}")
+        except PackageNotFoundError:
+            packages.append(f"{dist} (not installed)")
     opts = ",".join(f"{k}={options[k]}" for k in sorted(options))
-    return f"{base}[{opts}] {solver.version}"
+    return " ".join([f"{base}[{opts}]", f"code {digest.hexdigest()[:12]}", *packages])

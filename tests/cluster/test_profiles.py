@@ -41,7 +41,7 @@ def rules() -> set[str]:
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     names = {line.strip() for line in proc.stdout.splitlines() if line.strip()}
-    assert {"normalize", "solve_cnf", "decode"} <= names
+    assert {"normalize", "solve_cnf", "solve_puzzle"} <= names
     return names
 
 
@@ -70,7 +70,7 @@ def test_every_rule_of_the_workflow_has_a_slurm_group(rules: set[str]) -> None:
         f"rules {sorted(ungrouped)} have no group in profiles/slurm/config.yaml: each would be "
         "its own SLURM job (seconds of overhead); add it to a group there or make it local"
     )
-    assert groups["normalize"] == groups["solve_cnf"] == groups["decode"]
+    assert groups["normalize"] == groups["solve_cnf"] == groups["solve_puzzle"]
 
 
 def test_default_profile_is_local_and_resumes() -> None:

@@ -6,28 +6,27 @@
 
 rule explorer:
     input:
-        results=_all_set_results,
-        summary="reports/summary.csv",
-        unique=lambda w: (
-            [f"results/Reports/{s}_unique.tsv" for s in SETS] if CHECK_UNIQUE else []
-        ),
-        sizes=lambda w: list(_size_files().values()),
-        pages=_hook_pages,
+        results=all_set_results,
+        summary=f"{REPORTS}/summary.csv",
+        unique=lambda w: [
+            UNIQUE.format(set=s) for s in SETS if CHECK_UNIQUE and not is_cnf_set(s)
+        ],
+        sizes=lambda w: list(size_files().values()),
+        pages=lambda w: hook_pages(),
         ltn=lambda w: [t for t in ltn_targets() if t.endswith(".json")],
     output:
-        index="reports/explorer/index.html",
+        index=f"{REPORTS}/explorer/index.html",
     log:
-        "results/logs/report/explorer.log",
+        f"{LOGS}/report/explorer.log",
     localrule: True
     conda:
         "../envs/satdoku.yaml"
     params:
         out=lambda w, output: os.path.dirname(output.index),
-        sets=REPORT_SETS,
-        runs=REPORT_RUNS,
         time_limit=TIME_LIMIT,
         variants=json.dumps(SOLVERS, sort_keys=True),
+        pages_dir=results("Reports"),
     shell:
-        "satdoku report explorer --sets {params.sets} --runs {params.runs} "
-        "--time-limit {params.time_limit} --variants '{params.variants}' "
-        "--out {params.out} > {log} 2>&1"
+        "satdoku report explorer {input.results} --time-limit {params.time_limit} "
+        "--variants '{params.variants}' --pages-dir {params.pages_dir} --out {params.out} "
+        "> {log} 2>&1"

@@ -1,21 +1,19 @@
 # LTN branch: dataset -> train -> evaluate, one chain per board size (satdoku/ltn/).
-# Settings: the `ltn:` section of config.yaml; `--config ltn_preset=original` (or ltn.preset)
-# switches to a preset there, e.g. the original system's sizes and epochs.
-
-
-include: "ltn_common.smk"
+# Settings: the `ltn:` section of the config (defaults in workflow/schemas/config.schema.yaml);
+# `--config ltn_preset=original` (or ltn.preset) applies a preset, e.g. the original sizes.
+# Settings and targets (LTN, ltn_value, ltn_targets): workflow/rules/common.smk.
 
 
 rule ltn_dataset:
     output:
-        train="results/LTN/datasets/{size}/train.tsv",
-        val="results/LTN/datasets/{size}/val.tsv",
-        test="results/LTN/datasets/{size}/test.tsv",
-        manifest="results/LTN/datasets/{size}/manifest.json",
+        train=f"{LTN_DIR}/datasets/{{size}}/train.tsv",
+        val=f"{LTN_DIR}/datasets/{{size}}/val.tsv",
+        test=f"{LTN_DIR}/datasets/{{size}}/test.tsv",
+        manifest=f"{LTN_DIR}/datasets/{{size}}/manifest.json",
     log:
-        "results/logs/ltn/dataset_{size}.log",
+        f"{LOGS}/ltn/dataset_{{size}}.log",
     benchmark:
-        "results/benchmarks/ltn/dataset_{size}.tsv"
+        results("benchmarks/ltn/dataset_{size}.tsv")
     wildcard_constraints:
         size=r"\d+",
     conda:
@@ -24,11 +22,10 @@ rule ltn_dataset:
         mem_mb=2000,
         runtime=30,
     params:
+        out_dir=lambda w, output: os.path.dirname(output.manifest),
         per_kind=lambda w: ltn_value("per_kind", w.size),
-        fractions=lambda w: " ".join(
-            map(str, ltn_value("fractions", w.size, [0.8, 0.1, 0.1]))
-        ),
-        seed=lambda w: ltn_value("seed", w.size, 0),
+        fractions=" ".join(map(str, LTN.get("fractions", []))),
+        seed=lambda w: ltn_value("seed", w.size),
         original=lambda w: (
             f"--original {LTN['original']}/{w.size}x{w.size} "
             f"--limit-per-file {ltn_value('per_kind', w.size)}"
@@ -38,20 +35,20 @@ rule ltn_dataset:
     shell:
         "satdoku generate dataset --size {wildcards.size} --per-kind {params.per_kind} "
         "--fractions {params.fractions} --seed {params.seed} {params.original} "
-        "--out results/LTN/datasets/{wildcards.size} > {log} 2>&1"
+        "--out {params.out_dir} > {log} 2>&1"
 
 
 rule ltn_train:
     input:
-        train="results/LTN/datasets/{size}/train.tsv",
-        val="results/LTN/datasets/{size}/val.tsv",
+        train=f"{LTN_DIR}/datasets/{{size}}/train.tsv",
+        val=f"{LTN_DIR}/datasets/{{size}}/val.tsv",
     output:
-        model="results/LTN/models/ltn_{size}.pt",
-        tsv="results/LTN/models/ltn_{size}.tsv",
+        model=f"{LTN_DIR}/models/ltn_{{size}}.pt",
+        tsv=f"{LTN_DIR}/models/ltn_{{size}}.tsv",
     log:
-        "results/logs/ltn/train_{size}.log",
+        f"{LOGS}/ltn/train_{{size}}.log",
     benchmark:
-        "results/benchmarks/ltn/train_{size}.tsv"
+        results("benchmarks/ltn/train_{size}.tsv")
     wildcard_constraints:
         size=r"\d+",
     conda:
@@ -61,32 +58,33 @@ rule ltn_train:
         mem_mb=2000,
         runtime=60,
     params:
-        epochs=lambda w: ltn_value("epochs", w.size, 20),
-        lr=lambda w: ltn_value("lr", w.size, 0.003),
-        seed=lambda w: ltn_value("seed", w.size, 0),
+        data_dir=lambda w, input: os.path.dirname(input.train),
+        epochs=lambda w: ltn_value("epochs", w.size),
+        lr=lambda w: ltn_value("lr", w.size),
+        seed=lambda w: ltn_value("seed", w.size),
     shell:
         "satdoku train --size {wildcards.size} --epochs {params.epochs} --lr {params.lr} "
-        "--seed {params.seed} --threads {threads} --data results/LTN/datasets/{wildcards.size} "
+        "--seed {params.seed} --threads {threads} --data {params.data_dir} "
         "--out {output.model} --tsv {output.tsv} > {log} 2>&1"
 
 
 rule ltn_evaluate:
     input:
-        test="results/LTN/datasets/{size}/test.tsv",
-        manifest="results/LTN/datasets/{size}/manifest.json",
-        model="results/LTN/models/ltn_{size}.pt",
-        tsv="results/LTN/models/ltn_{size}.tsv",
+        test=f"{LTN_DIR}/datasets/{{size}}/test.tsv",
+        manifest=f"{LTN_DIR}/datasets/{{size}}/manifest.json",
+        model=f"{LTN_DIR}/models/ltn_{{size}}.pt",
+        tsv=f"{LTN_DIR}/models/ltn_{{size}}.tsv",
     output:
-        md="results/Reports/ltn_{size}.md",
-        json="results/Reports/ltn_{size}.json",
-        memory="results/Reports/ltn_{size}_memory.json",
-        curves="results/Reports/ltn_{size}_curves.png",
-        confusion="results/Reports/ltn_{size}_q1_confusion.png",
-        q2="results/Reports/ltn_{size}_q2_decisions.png",
+        md=results("Reports/ltn_{size}.md"),
+        json=results("Reports/ltn_{size}.json"),
+        memory=results("Reports/ltn_{size}_memory.json"),
+        curves=results("Reports/ltn_{size}_curves.png"),
+        confusion=results("Reports/ltn_{size}_q1_confusion.png"),
+        q2=results("Reports/ltn_{size}_q2_decisions.png"),
     log:
-        "results/logs/ltn/evaluate_{size}.log",
+        f"{LOGS}/ltn/evaluate_{{size}}.log",
     benchmark:
-        "results/benchmarks/ltn/evaluate_{size}.tsv"
+        results("benchmarks/ltn/evaluate_{size}.tsv")
     wildcard_constraints:
         size=r"\d+",
     conda:
@@ -96,15 +94,17 @@ rule ltn_evaluate:
         mem_mb=3000,
         runtime=60,
     params:
-        q2_limit=lambda w: ltn_value("q2_limit", w.size, 100),
-        q1_extra=lambda w: ltn_value("q1_extra", w.size, 0),
-        steps=lambda w: ltn_value("ltn_steps", w.size, 100),
-        rounds=lambda w: ltn_value("ltn_rounds", w.size, 2),
-        seed=lambda w: ltn_value("seed", w.size, 0),
+        data_dir=lambda w, input: os.path.dirname(input.test),
+        models_dir=lambda w, input: os.path.dirname(input.model),
+        prefix=lambda w, output: output.md[: -len(".md")],
+        q2_limit=lambda w: ltn_value("q2_limit", w.size),
+        q1_extra=lambda w: ltn_value("q1_extra", w.size),
+        steps=lambda w: ltn_value("ltn_steps", w.size),
+        rounds=lambda w: ltn_value("ltn_rounds", w.size),
+        seed=lambda w: ltn_value("seed", w.size),
     shell:
-        "satdoku classify --evaluate results/LTN/datasets/{wildcards.size} "
-        "--size {wildcards.size} --models results/LTN/models --epochs-tsv {input.tsv} "
-        "--report results/Reports/ltn_{wildcards.size} --q2-limit {params.q2_limit} "
-        "--q1-extra {params.q1_extra} "
+        "satdoku classify --evaluate {params.data_dir} --size {wildcards.size} "
+        "--models {params.models_dir} --epochs-tsv {input.tsv} --report {params.prefix} "
+        "--q2-limit {params.q2_limit} --q1-extra {params.q1_extra} "
         "--ltn-steps {params.steps} --ltn-rounds {params.rounds} --seed {params.seed} "
         "> {log} 2>&1"

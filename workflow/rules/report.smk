@@ -1,95 +1,90 @@
-# Per-set reports (text + time plot) and the cross-solver check that fails loudly on any wrong
-# answer or disagreement. The check runs after the report, so the report always says why.
+# Per-set reports (text + time plot, solver table), the cross-solver check that fails loudly on
+# any wrong answer or disagreement (after the report, so the report always says why), and the
+# cross-set reports. Every rule gets the real stage files as inputs and passes them on.
 
 
 rule report_set:
     input:
         instances=set_instances,
-        sols=lambda w: [f"results/SatSols/{s}/{e}/{w.set}.tsv" for s, e in runs()],
-        times=lambda w: [
-            f"results/SatOutputTimes/{s}/{e}/{w.set}.tsv" for s, e in runs()
-        ],
-        unique=lambda w: [f"results/Reports/{w.set}_unique.tsv"] if CHECK_UNIQUE else [],
+        sols=lambda w: set_file(SOLS, w).values(),
+        times=lambda w: set_file(TIMES, w).values(),
+        unique=lambda w: (
+            [UNIQUE.format(set=w.set)]
+            if CHECK_UNIQUE and not is_cnf_set(w.set)
+            else []
+        ),
     output:
         txt=report(
-            "results/Reports/{set}.txt",
+            SET_REPORT,
             caption="../report/set_report.rst",
             category="5 Per set",
             subcategory="{set}",
             labels={"set": "{set}", "figure": "text report"},
         ),
         png=report(
-            "results/Reports/{set}_time.png",
+            SET_TIME_PLOT,
             caption="../report/set_time.rst",
             category="5 Per set",
             subcategory="{set}",
             labels={"set": "{set}", "figure": "time per instance"},
         ),
     log:
-        "results/logs/report/{set}.log",
+        f"{LOGS}/report/{{set}}.log",
     conda:
         "../envs/satdoku.yaml"
     params:
-        sols=_run_args("results/SatSols/{solver}/{encoding}/{set}.tsv"),
-        times=_run_args("results/SatOutputTimes/{solver}/{encoding}/{set}.tsv"),
-        time_limit=TIME_LIMIT,
+        sols=lambda w: run_args(set_file(SOLS, w)),
+        times=lambda w: run_args(set_file(TIMES, w)),
+        time_limit=lambda w: set_time_limit(w.set),
         unique=lambda w, input: f"--unique {input.unique}" if input.unique else "",
+        skipped=lambda w: " ".join(skipped_solvers(w.set)),
     shell:
         "satdoku pipeline report --set {wildcards.set} --instances {input.instances} "
         "--sols {params.sols} --times {params.times} --time-limit {params.time_limit} "
-        "--txt {output.txt} --png {output.png} {params.unique} > {log} 2>&1"
+        "--txt {output.txt} --png {output.png} {params.unique} --skipped {params.skipped} "
+        "> {log} 2>&1"
 
 
 rule check_set:
     input:
-        report="results/Reports/{set}.txt",
-        sols=lambda w: [f"results/SatSols/{s}/{e}/{w.set}.tsv" for s, e in runs()],
+        report=SET_REPORT,
+        sols=lambda w: set_file(SOLS, w).values(),
     output:
-        "results/Reports/{set}.check",
+        SET_CHECK,
     log:
-        "results/logs/check/{set}.log",
+        f"{LOGS}/check/{{set}}.log",
     conda:
         "../envs/satdoku.yaml"
     params:
-        sols=_run_args("results/SatSols/{solver}/{encoding}/{set}.tsv"),
+        sols=lambda w: run_args(set_file(SOLS, w)),
     shell:
         "satdoku pipeline check --set {wildcards.set} --sols {params.sols} --out {output} "
         "> {log} 2>&1"
 
 
-# ---- solver tables, cross-set summary, cactus / scatter / encoding plots (issue 7) ----
-# Cross-set rules read every set's gathered stage files; `satdoku report` finds them by the
-# documented layout under results/, the inputs below only order the DAG.
-
-REPORT_RUNS = " ".join(f"{s}/{e}" for s, e in runs())
-REPORT_SETS = " ".join(SETS)
-
-
 rule table_set:
     input:
         instances=set_instances,
-        sols=lambda w: [f"results/SatSols/{s}/{e}/{w.set}.tsv" for s, e in runs()],
-        times=lambda w: [
-            f"results/SatOutputTimes/{s}/{e}/{w.set}.tsv" for s, e in runs()
-        ],
+        sols=lambda w: set_file(SOLS, w).values(),
+        times=lambda w: set_file(TIMES, w).values(),
     output:
-        md="results/Reports/{set}_table.md",
-        csv="results/Reports/{set}_table.csv",
+        md=SET_TABLE.replace("{ext}", "md"),
+        csv=SET_TABLE.replace("{ext}", "csv"),
         html=report(
-            "results/Reports/{set}_table.html",
+            SET_TABLE.replace("{ext}", "html"),
             caption="../report/set_table.rst",
             category="5 Per set",
             subcategory="{set}",
             labels={"set": "{set}", "figure": "solver table"},
         ),
     log:
-        "results/logs/report/{set}_table.log",
+        f"{LOGS}/report/{{set}}_table.log",
     conda:
         "../envs/satdoku.yaml"
     params:
-        sols=_run_args("results/SatSols/{solver}/{encoding}/{set}.tsv"),
-        times=_run_args("results/SatOutputTimes/{solver}/{encoding}/{set}.tsv"),
-        time_limit=TIME_LIMIT,
+        sols=lambda w: run_args(set_file(SOLS, w)),
+        times=lambda w: run_args(set_file(TIMES, w)),
+        time_limit=lambda w: set_time_limit(w.set),
     shell:
         "satdoku report table --set {wildcards.set} --instances {input.instances} "
         "--sols {params.sols} --times {params.times} --time-limit {params.time_limit} "
@@ -98,16 +93,11 @@ rule table_set:
 
 rule cnf_sizes:
     input:
-        lambda w: expand(
-            "results/SatInput/{encoding}/{set}/{shard}.cnfs",
-            encoding=w.encoding,
-            set=w.set,
-            shard=SHARDS[w.set],
-        ),
+        lambda w: expand(SATINPUT, encoding=w.encoding, set=w.set, shard=SHARDS[w.set]),
     output:
-        "results/Reports/cnf_sizes/{encoding}/{set}.tsv",
+        CNF_SIZES,
     log:
-        "results/logs/report/cnf_sizes/{encoding}/{set}.log",
+        f"{LOGS}/report/cnf_sizes/{{encoding}}/{{set}}.log",
     conda:
         "../envs/satdoku.yaml"
     shell:
@@ -117,10 +107,10 @@ rule cnf_sizes:
 
 rule cactus:
     input:
-        _all_set_results,
+        all_set_results,
     output:
         report(
-            directory("reports/cactus"),
+            directory(f"{REPORTS}/cactus"),
             patterns=["{family}.png"],
             caption="../report/cactus.rst",
             category="2 Cactus plots",
@@ -128,24 +118,22 @@ rule cactus:
             labels={"family": "{family}"},
         ),
     log:
-        "results/logs/report/cactus.log",
+        f"{LOGS}/report/cactus.log",
     conda:
         "../envs/satdoku.yaml"
     params:
-        sets=REPORT_SETS,
-        runs=REPORT_RUNS,
         time_limit=TIME_LIMIT,
     shell:
-        "satdoku report cactus --sets {params.sets} --runs {params.runs} "
-        "--time-limit {params.time_limit} --out-dir {output} > {log} 2>&1"
+        "satdoku report cactus {input} --time-limit {params.time_limit} --out-dir {output} "
+        "> {log} 2>&1"
 
 
 rule scatter:
     input:
-        _all_set_results,
+        all_set_results,
     output:
         report(
-            directory("reports/scatter"),
+            directory(f"{REPORTS}/scatter"),
             patterns=["{pair}.png"],
             caption="../report/scatter.rst",
             category="3 Scatter plots",
@@ -153,77 +141,68 @@ rule scatter:
             labels={"pair": "{pair}"},
         ),
     log:
-        "results/logs/report/scatter.log",
+        f"{LOGS}/report/scatter.log",
     conda:
         "../envs/satdoku.yaml"
     params:
-        sets=REPORT_SETS,
-        runs=REPORT_RUNS,
         time_limit=TIME_LIMIT,
         variants=json.dumps(SOLVERS, sort_keys=True),
     shell:
-        "satdoku report scatter --sets {params.sets} --runs {params.runs} "
-        "--time-limit {params.time_limit} --variants '{params.variants}' --out-dir {output} "
-        "> {log} 2>&1"
+        "satdoku report scatter {input} --time-limit {params.time_limit} "
+        "--variants '{params.variants}' --out-dir {output} > {log} 2>&1"
 
 
 rule encodings:
     input:
-        results=_all_set_results,
-        sizes=lambda w: list(_size_files().values()),
+        results=all_set_results,
+        sizes=lambda w: list(size_files().values()),
     output:
-        md="reports/encodings.md",
-        csv="reports/encodings.csv",
+        md=f"{REPORTS}/encodings.md",
+        csv=f"{REPORTS}/encodings.csv",
         png=report(
-            "reports/encodings.png",
+            f"{REPORTS}/encodings.png",
             caption="../report/encodings.rst",
             category="4 Encodings",
             labels={"figure": "encodings compared"},
         ),
     log:
-        "results/logs/report/encodings.log",
+        f"{LOGS}/report/encodings.log",
     conda:
         "../envs/satdoku.yaml"
-    params:
-        sets=REPORT_SETS,
-        runs=REPORT_RUNS,
-        sizes=" ".join(f"{k}={v}" for k, v in _size_files().items()),
     shell:
-        "satdoku report encodings --sets {params.sets} --runs {params.runs} "
-        "--sizes {params.sizes} --md {output.md} --csv {output.csv} --png {output.png} "
-        "> {log} 2>&1"
+        "satdoku report encodings {input.results} --sizes {input.sizes} --md {output.md} "
+        "--csv {output.csv} --png {output.png} > {log} 2>&1"
 
 
 rule summary:
     input:
-        results=_all_set_results,
-        cactus="reports/cactus",
-        scatter="reports/scatter",
-        encodings_md="reports/encodings.md",
-        encodings_csv="reports/encodings.csv",
-        pages=_hook_pages,
+        results=all_set_results,
+        cactus=f"{REPORTS}/cactus",
+        scatter=f"{REPORTS}/scatter",
+        encodings_md=f"{REPORTS}/encodings.md",
+        encodings_csv=f"{REPORTS}/encodings.csv",
+        pages=lambda w: hook_pages(),
     output:
-        md="reports/summary.md",
-        csv="reports/summary.csv",
+        md=f"{REPORTS}/summary.md",
+        csv=f"{REPORTS}/summary.csv",
         html=report(
-            "reports/summary.html",
+            f"{REPORTS}/summary.html",
             caption="../report/summary.rst",
             category="1 Summary",
             labels={"figure": "summary table"},
         ),
-        problems="reports/problems.html",
+        problems=f"{REPORTS}/problems.html",
     log:
-        "results/logs/report/summary.log",
+        f"{LOGS}/report/summary.log",
     conda:
         "../envs/satdoku.yaml"
     params:
-        sets=REPORT_SETS,
-        runs=REPORT_RUNS,
         time_limit=TIME_LIMIT,
+        pages_dir=results("Reports"),
     shell:
-        "satdoku report summary --sets {params.sets} --runs {params.runs} "
-        "--time-limit {params.time_limit} --md {output.md} --csv {output.csv} "
-        "--html {output.html} --problems {output.problems} "
+        "satdoku report summary {input.results} --time-limit {params.time_limit} "
+        "--md {output.md} --csv {output.csv} --html {output.html} "
+        "--problems {output.problems} "
         "--plots 'Cactus plots={input.cactus}' 'Scatter plots={input.scatter}' "
         "--encodings-md {input.encodings_md} --encodings-csv {input.encodings_csv} "
-        "> {log} 2>&1"
+        "--pages-dir {params.pages_dir} > {log} 2>&1"

@@ -1,14 +1,15 @@
-# SAT branch: normalize -> encode -> solve{solver} -> decode + verify -> gather (per set).
-# Every rule is a thin shell over `satdoku pipeline STAGE` (satdoku/pipeline/).
+# SAT branch, per shard: normalize -> encode -> solve (every solver: answers decoded and verified
+# in the same pass) -> gather (per set). Every rule is a thin shell over `satdoku pipeline STAGE`
+# (satdoku/pipeline/); every log holds the command's output and the error that ended it.
 
 
 rule normalize:
     input:
         lambda w: SETS[w.set]["path"],
     output:
-        "results/Instances/{set}/{shard}.jsonl",
+        INSTANCES,
     log:
-        "results/logs/normalize/{set}/{shard}.log",
+        f"{LOGS}/normalize/{{set}}/{{shard}}.log",
     conda:
         "../envs/satdoku.yaml"
     resources:
@@ -19,20 +20,23 @@ rule normalize:
         shard_size=SHARD_SIZE,
         fmt=lambda w: SETS[w.set].get("format", "auto"),
         strict=lambda w: (
-            "--strict" if SETS[w.set].get("strict", config.get("strict")) else ""
+            "--strict" if SETS[w.set].get("strict", config["strict"]) else ""
         ),
+        sha256=lambda w: PLANS[w.set].sha256,
+        limits=json.dumps(config["limits"], sort_keys=True),
     shell:
         "satdoku pipeline normalize {input} {output} --shard {params.shard} "
-        "--shard-size {params.shard_size} --format {params.fmt} {params.strict} > {log} 2>&1"
+        "--shard-size {params.shard_size} --format {params.fmt} {params.strict} "
+        "--sha256 {params.sha256} --limits '{params.limits}' > {log} 2>&1"
 
 
 rule encode:
     input:
-        "results/Instances/{set}/{shard}.jsonl",
+        INSTANCES,
     output:
-        "results/SatInput/{encoding}/{set}/{shard}.cnfs",
+        SATINPUT,
     log:
-        "results/logs/encode/{encoding}/{set}/{shard}.log",
+        f"{LOGS}/encode/{{encoding}}/{{set}}/{{shard}}.log",
     conda:
         "../envs/satdoku.yaml"
     resources:
@@ -45,12 +49,14 @@ rule encode:
 
 rule solve_cnf:
     input:
-        "results/SatInput/{encoding}/{set}/{shard}.cnfs",
+        instances=INSTANCES,
+        bundle=SATINPUT,
     output:
-        out="results/SatOutput/{solver}/{encoding}/{set}/{shard}.out",
-        times="results/SatOutputTimes/{solver}/{encoding}/{set}/shards/{shard}.tsv",
+        out=SATOUTPUT,
+        times=TIMES_SHARD,
+        sols=SOLS_SHARD,
     log:
-        "results/logs/solve/{solver}/{encoding}/{set}/{shard}.log",
+        f"{LOGS}/solve/{{solver}}/{{encoding}}/{{set}}/{{shard}}.log",
     wildcard_constraints:
         solver=_alternatives(SAT_SOLVERS),
     conda:
@@ -59,75 +65,61 @@ rule solve_cnf:
     resources:
         solver_slots=1,
         mem_mb=4000,
-        runtime=lambda w: 60 + int(TIME_LIMIT * SHARD_SIZE / 60),
+        runtime=lambda w: 60 + int(set_time_limit(w.set) * SHARD_SIZE / 60),
     params:
         version=lambda w: solver_version(w.solver),
         variant=lambda w: solver_variant(w.solver),
-        time_limit=lambda w: float(SETS[w.set].get("time_limit", TIME_LIMIT)),
+        time_limit=lambda w: set_time_limit(w.set),
     shell:
-        "satdoku pipeline solve {input} --solver {wildcards.solver} --variants '{params.variant}' "
-        "--time-limit {params.time_limit} --output {output.out} --times {output.times} "
-        "> {log} 2>&1"
+        "satdoku pipeline solve {input.instances} --bundle {input.bundle} "
+        "--solver {wildcards.solver} --encoding {wildcards.encoding} "
+        "--variants '{params.variant}' --time-limit {params.time_limit} "
+        "--output {output.out} --times {output.times} --sols {output.sols} > {log} 2>&1"
 
 
 rule solve_puzzle:
     input:
-        "results/Instances/{set}/{shard}.jsonl",
+        INSTANCES,
     output:
-        sols="results/SatSols/{solver}/direct/{set}/shards/{shard}.tsv",
-        times="results/SatOutputTimes/{solver}/direct/{set}/shards/{shard}.tsv",
+        times=TIMES_SHARD,
+        sols=SOLS_SHARD,
     log:
-        "results/logs/solve/{solver}/direct/{set}/{shard}.log",
+        f"{LOGS}/solve/{{solver}}/{{encoding}}/{{set}}/{{shard}}.log",
     wildcard_constraints:
         solver=_alternatives(PUZZLE_SOLVERS),
+        encoding=stage.DIRECT,
     conda:
         "../envs/satdoku.yaml"
     threads: 1
     resources:
         solver_slots=1,
         mem_mb=4000,
-        runtime=lambda w: 60 + int(TIME_LIMIT * SHARD_SIZE / 60),
+        runtime=lambda w: 60 + int(set_time_limit(w.set) * SHARD_SIZE / 60),
     params:
         version=lambda w: solver_version(w.solver),
         variant=lambda w: solver_variant(w.solver),
-        time_limit=lambda w: float(SETS[w.set].get("time_limit", TIME_LIMIT)),
+        time_limit=lambda w: set_time_limit(w.set),
     shell:
-        "satdoku pipeline solve {input} --solver {wildcards.solver} --variants '{params.variant}' "
-        "--time-limit {params.time_limit} --sols {output.sols} --times {output.times} "
+        "satdoku pipeline solve {input} --solver {wildcards.solver} "
+        "--encoding {wildcards.encoding} --variants '{params.variant}' "
+        "--time-limit {params.time_limit} --times {output.times} --sols {output.sols} "
         "> {log} 2>&1"
-
-
-rule decode:
-    input:
-        instances="results/Instances/{set}/{shard}.jsonl",
-        out="results/SatOutput/{solver}/{encoding}/{set}/{shard}.out",
-    output:
-        "results/SatSols/{solver}/{encoding}/{set}/shards/{shard}.tsv",
-    log:
-        "results/logs/decode/{solver}/{encoding}/{set}/{shard}.log",
-    wildcard_constraints:
-        solver=_alternatives(SAT_SOLVERS),
-    conda:
-        "../envs/satdoku.yaml"
-    resources:
-        mem_mb=2000,
-        runtime=30,
-    shell:
-        "satdoku pipeline decode {input.instances} {input.out} {output} "
-        "--encoding {wildcards.encoding} > {log} 2>&1"
 
 
 rule gather_sols:
     input:
         lambda w: expand(
-            "results/SatSols/{{solver}}/{{encoding}}/{{set}}/shards/{shard}.tsv",
+            SOLS_SHARD,
+            set=w.set,
+            solver=w.solver,
+            encoding=w.encoding,
             shard=SHARDS[w.set],
         ),
     output:
-        tsv="results/SatSols/{solver}/{encoding}/{set}.tsv",
-        txt="results/SatSols/{solver}/{encoding}/{set}.txt",
+        tsv=SOLS,
+        txt=SOLS_TEXT,
     log:
-        "results/logs/gather_sols/{solver}/{encoding}/{set}.log",
+        f"{LOGS}/gather_sols/{{solver}}/{{encoding}}/{{set}}.log",
     conda:
         "../envs/satdoku.yaml"
     shell:
@@ -138,13 +130,16 @@ rule gather_sols:
 rule gather_times:
     input:
         lambda w: expand(
-            "results/SatOutputTimes/{{solver}}/{{encoding}}/{{set}}/shards/{shard}.tsv",
+            TIMES_SHARD,
+            set=w.set,
+            solver=w.solver,
+            encoding=w.encoding,
             shard=SHARDS[w.set],
         ),
     output:
-        "results/SatOutputTimes/{solver}/{encoding}/{set}.tsv",
+        TIMES,
     log:
-        "results/logs/gather_times/{solver}/{encoding}/{set}.log",
+        f"{LOGS}/gather_times/{{solver}}/{{encoding}}/{{set}}.log",
     conda:
         "../envs/satdoku.yaml"
     shell:
@@ -153,20 +148,20 @@ rule gather_times:
 
 rule unique:
     input:
-        "results/SatInput/extended/{set}/{shard}.cnfs",
+        SATINPUT.format(encoding="extended", set="{set}", shard="{shard}"),
     output:
-        "results/Reports/unique/{set}/shards/{shard}.tsv",
-    params:
-        time_limit=TIME_LIMIT,
+        UNIQUE_SHARD,
     log:
-        "results/logs/unique/{set}/{shard}.log",
+        f"{LOGS}/unique/{{set}}/{{shard}}.log",
     conda:
         "../envs/satdoku.yaml"
     threads: 1
     resources:
         solver_slots=1,
         mem_mb=4000,
-        runtime=lambda w: 60 + int(2 * TIME_LIMIT * SHARD_SIZE / 60),
+        runtime=lambda w: 60 + int(2 * set_time_limit(w.set) * SHARD_SIZE / 60),
+    params:
+        time_limit=lambda w: set_time_limit(w.set),
     shell:
         "satdoku pipeline unique {input} {output} --time-limit {params.time_limit} "
         "> {log} 2>&1"
@@ -174,13 +169,11 @@ rule unique:
 
 rule gather_unique:
     input:
-        lambda w: expand(
-            "results/Reports/unique/{{set}}/shards/{shard}.tsv", shard=SHARDS[w.set]
-        ),
+        lambda w: expand(UNIQUE_SHARD, set=w.set, shard=SHARDS[w.set]),
     output:
-        "results/Reports/{set}_unique.tsv",
+        UNIQUE,
     log:
-        "results/logs/gather_unique/{set}.log",
+        f"{LOGS}/gather_unique/{{set}}.log",
     conda:
         "../envs/satdoku.yaml"
     shell:

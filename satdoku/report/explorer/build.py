@@ -34,8 +34,9 @@ from pathlib import Path
 from typing import Any
 
 from satdoku.formats import Record
-from satdoku.report.explorer.data import ShardData, present_runs, read_set
-from satdoku.report.families import INVALID_FAMILY, family, family_of_record, sort_key
+from satdoku.report.explorer.data import ShardData, files_plan, present_runs, read_set
+from satdoku.stagefiles import paths as sp
+from satdoku.stagefiles.families import INVALID_FAMILY, family_of_record, sort_key
 
 #: Status of one run on one instance, one character: a wrong answer (failed verification) is
 #: lower case, a missing row '-'.
@@ -96,31 +97,29 @@ def status_char(row: Mapping[str, str] | None) -> str:
 
 
 def instance_base(rec: Record) -> dict[str, Any]:
-    """An instance as the page draws it: the Instances fields plus the grid ``shape``, and its
-    family (``fam``: the one the summary groups by)."""
-    from satdoku.pipeline.instances import record_to_dict
+    """An instance as the page draws it: its Instances object (stage-file fields) plus the
+    grid ``shape``, and its family (``fam``: the one the summary groups by)."""
+    from satdoku.stagefiles.instances import record_to_dict
 
-    d: dict[str, Any] = {"id": int(rec.id), "line": rec.line, "fam": INVALID_FAMILY,
-                         "notation": rec.notation, "source": rec.source}  # dropped if the set's
+    d = record_to_dict(rec)
+    out: dict[str, Any] = {"id": int(rec.id), "line": rec.line, "fam": family_of_record(d),
+                           "notation": rec.notation, "source": rec.source}  # dropped if the set's
     if rec.name:
-        d["name"] = rec.name
+        out["name"] = rec.name
     if rec.puzzle is not None:
-        p = record_to_dict(rec)
-        d["fam"] = family_of_record(p)
         for k in ("id", "line", "source", "notation", "empty", "name"):
-            p.pop(k, None)
-        p["shape"] = list(rec.puzzle.layout.shape)
-        p["domain"] = rec.puzzle.domain
-        d["p"] = p
-    elif getattr(rec, "cnf", None) is not None:  # an instance of a CNF set: a file, no board
-        cnf = rec.cnf  # type: ignore[attr-defined]
-        d["fam"] = family("dimacs", None)
-        d["cnf"] = {"path": cnf.path, "vars": cnf.num_vars, "clauses": cnf.num_clauses,
-                    "sha256": cnf.sha256,
-                    "bytes": Path(cnf.path).stat().st_size if Path(cnf.path).exists() else None}
+            d.pop(k, None)
+        d["shape"] = list(rec.puzzle.layout.shape)
+        d["domain"] = rec.puzzle.domain
+        out["p"] = d
+    elif rec.cnf is not None:  # an instance of a CNF set: a DIMACS file, no board
+        path = Path(rec.cnf.path)
+        out["cnf"] = {"path": rec.cnf.path, "vars": rec.cnf.num_vars,
+                      "clauses": rec.cnf.num_clauses, "sha256": rec.cnf.sha256,
+                      "bytes": path.stat().st_size if path.is_file() else None}
     else:
-        d["error"] = rec.error
-    return d
+        out["error"] = rec.error
+    return out
 
 
 def run_answer(rec: Record, sol: Mapping[str, str] | None, t: Mapping[str, str] | None,
@@ -212,7 +211,7 @@ class Explorer:
         from satdoku.report.agreement import find_problems
 
         runs = present_runs(self.results, name, self.runs)
-        encodings = sorted({r.partition("/")[2] for r in runs} - {"direct", ""})
+        encodings = sorted({r.partition("/")[2] for r in runs} - {sp.DIRECT, sp.DIMACS, ""})
         cols = _SetColumns()
         shards: list[list[Any]] = []
         chunk: list[dict[str, Any]] = []
@@ -341,7 +340,7 @@ class Explorer:
                 continue
             for x in runs:
                 if ori(x) == "reference" and x.partition("/")[2] in (y.partition("/")[2],
-                                                                      "direct"):
+                                                                      sp.DIRECT):
                     return [self.runs.index(x), self.runs.index(y)]
         return [self.runs.index(runs[0]), self.runs.index(runs[1])] if len(runs) > 1 else None
 
@@ -400,11 +399,10 @@ class Explorer:
 
 def pages(pages_dir: Path, out: Path, variants: Mapping[str, Mapping]) -> dict[str, Any]:
     """The LTN evaluations (``ltn_SIZE.json``, with their figures) and the CSP largest-n
-    experiment (``csp_largest_n.tsv``, ``.png``) found in ``pages_dir``; figures are copied into
-    ``out/pages`` so the explorer folder stands alone."""
-    from satdoku.pipeline.largest_n import summarize
-    from satdoku.pipeline.times import read_tsv
+    experiment (runs from ``csp_largest_n.tsv``, its summary table ``.md``, its ``.png``) found in
+    ``pages_dir``; figures are copied into ``out/pages`` so the explorer folder stands alone."""
     from satdoku.solvers.registry import colour
+    from satdoku.stagefiles.tables import read_tsv
 
     dest = out / "pages"
     ltn = []
@@ -434,11 +432,9 @@ def pages(pages_dir: Path, out: Path, variants: Mapping[str, Mapping]) -> dict[s
             shutil.copyfile(pages_dir / "csp_largest_n.png", dest / "csp_largest_n.png")
             image = "csp_largest_n.png"
         solvers = list(dict.fromkeys(r["solver"] for r in rows))
-        md = pages_dir / "csp_largest_n.md"
-        csp = {"rows": rows, "summary": summarize(rows), "image": image,
-               "title": md.read_text(encoding="utf-8").splitlines()[0].lstrip("# ")
-               if md.exists() else "Largest n solved",
-               "colours": {s: colour(s, dict(variants)) for s in solvers}}
+        md = pages_dir / "csp_largest_n.md"  # the experiment's own summary table, shown as is
+        csp = {"rows": rows, "md": md.read_text(encoding="utf-8") if md.exists() else "",
+               "image": image, "colours": {s: colour(s, dict(variants)) for s in solvers}}
     return {"ltn": ltn, "csp": csp}
 
 
@@ -454,6 +450,15 @@ def copy_static(out: Path) -> None:
     text = get_plotlyjs()
     if not bundle.exists() or bundle.stat().st_size != len(text.encode("utf-8")):
         bundle.write_text(text, encoding="utf-8")
+
+
+def explorer_from_files(files: Sequence[str | Path], time_limit: float | None,
+                        out_dir: str | Path, variants: Mapping[str, Mapping] | None = None,
+                        pages_dir: str | Path | None = None) -> dict[str, Any]:
+    """:func:`build_explorer` of the sets and runs whose gathered stage files are given (what
+    the rule passes, like the other cross-set reports)."""
+    results, sets, runs = files_plan(files)
+    return build_explorer(results, sets, runs, time_limit, out_dir, variants, pages_dir)
 
 
 def build_explorer(results: str | Path, sets: Sequence[str], runs: Sequence[str],
@@ -479,6 +484,7 @@ def build_explorer(results: str | Path, sets: Sequence[str], runs: Sequence[str]
     overview = {
         "title": title, "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "results": os.path.relpath(Path(results).resolve(), out.resolve()),
+        "workdir": os.path.relpath(Path.cwd(), out.resolve()),  # input paths are relative to it
         "results_arg": str(results), "time_limit": time_limit, "chunk": chunk,
         "runs": ex.run_info(), "sets": ex.sets, "table": ex.table(),
         "problems": ex.problems[:MAX_PROBLEMS], "problems_total": len(ex.problems),

@@ -3,15 +3,13 @@
 It yields one :class:`ShardData` per Instances shard: the shard's records and, for the same
 instances, the SatSols and SatOutputTimes rows of every run, the uniqueness rows and the CNF sizes
 of every encoding. Reading shard by shard keeps a 1M-instance set within a few hundred MB. Every
-file is read with the project's readers (``read_instances``, ``read_tsv``); when the stage-file
-module lands, only this function changes.
+file is read with :mod:`satdoku.stagefiles` (readers and path templates).
 
-Per-run rows come from the per-shard files the gather rules concatenate
-(``results/SatSols/RUN/SET/shards/SHARD.tsv``, the same for SatOutputTimes), falling back to the
-gathered per-set file when a shard file is missing (results copied without the shard folders).
-Uniqueness comes the same way (``results/Reports/unique/SET/shards/`` or
-``results/Reports/SET_unique.tsv``); CNF sizes (``results/Reports/cnf_sizes/ENC/SET.tsv``) have
-no shard files and are read once, then handed out shard by shard.
+Per-run rows come from the per-shard files the gather rules concatenate (``SOLS_SHARD``,
+``TIMES_SHARD``), falling back to the gathered per-set file when a shard file is missing
+(results copied without the shard folders). Uniqueness comes the same way (``UNIQUE_SHARD`` or
+``UNIQUE``); CNF sizes (``CNF_SIZES``) have no shard files and are read once, then handed out
+shard by shard.
 """
 
 from __future__ import annotations
@@ -21,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from satdoku.formats import Record
-from satdoku.pipeline.instances import read_instances
-from satdoku.pipeline.times import read_tsv
-from satdoku.report.collect import results_paths
+from satdoku.stagefiles import paths as sp
+from satdoku.stagefiles.instances import read_instances
+from satdoku.stagefiles.tables import read_tsv
 
 
 @dataclass
@@ -41,46 +39,40 @@ class ShardData:
     sizes: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
 
 
+def _run(run: str) -> dict[str, str]:
+    solver, _, encoding = run.partition("/")
+    return {"solver": solver, "encoding": encoding}
+
+
 def present_runs(results: str | Path, set_name: str, runs: Sequence[str]) -> list[str]:
     """The runs with a gathered SatSols file for the set (the summary skips the others too)."""
-    return [r for r in runs if results_paths(results, set_name, r)[0].exists()]
+    return [r for r in runs if sp.stage_path(sp.SOLS, results, set=set_name, **_run(r)).exists()]
 
 
 def instance_shards(results: str | Path, set_name: str) -> list[Path]:
     """The Instances shards of a set, in shard (= id) order."""
-    return sorted(Path(results, "Instances", set_name).glob("*.jsonl"))
-
-
-def unique_path(results: str | Path, set_name: str) -> Path:
-    return Path(results, "Reports", f"{set_name}_unique.tsv")
-
-
-def sizes_path(results: str | Path, set_name: str, encoding: str) -> Path:
-    return Path(results, "Reports", "cnf_sizes", encoding, f"{set_name}.tsv")
+    return sorted(Path(results).glob(sp.INSTANCES.format(set=set_name, shard="*")))
 
 
 class _Sharded:
-    """A per-set TSV handed out shard by shard: the shard's own file when ``shards`` (a folder of
-    SHARD.tsv files the gather rule concatenates) has it, else the slice of the gathered file
-    (read once, only then)."""
+    """A per-set TSV handed out shard by shard: the shard's own file (``shard_template``) when
+    it exists, else the slice of the gathered file (read once, only then)."""
 
-    def __init__(self, gathered: Path, shards: Path | None) -> None:
-        self.gathered, self.shards = gathered, shards
+    def __init__(self, gathered: Path, shard_template: str | None, results: str | Path,
+                 **wildcards: str) -> None:
+        self.gathered, self.template = gathered, shard_template
+        self.results, self.wildcards = results, wildcards
         self.rows: dict[str, dict[str, str]] | None = None
 
     def shard(self, name: str, ids: Sequence[str]) -> list[dict[str, str]]:
-        part = self.shards / f"{name}.tsv" if self.shards else None
-        if part is not None and part.exists():
-            return read_tsv(part)
+        if self.template:
+            part = sp.stage_path(self.template, self.results, shard=name, **self.wildcards)
+            if part.exists():
+                return read_tsv(part)
         if self.rows is None:
             self.rows = ({r["id"]: r for r in read_tsv(self.gathered)}
                          if self.gathered.exists() else {})
         return [self.rows.pop(i) for i in ids if i in self.rows]
-
-
-def _run_rows(gathered: Path) -> _Sharded:
-    """SatSols / SatOutputTimes of one run: SET.tsv with its shards in SET/shards/."""
-    return _Sharded(gathered, gathered.parent / gathered.stem / "shards")
 
 
 def read_set(results: str | Path, set_name: str, runs: Sequence[str],
@@ -88,11 +80,14 @@ def read_set(results: str | Path, set_name: str, runs: Sequence[str],
     """Every Instances shard of ``set_name`` under ``results`` with the rows of ``runs`` (those
     present, see :func:`present_runs`), the uniqueness verdicts (when that check ran) and the CNF
     sizes of ``encodings`` (when written)."""
-    sols = {r: _run_rows(results_paths(results, set_name, r)[0]) for r in runs}
-    times = {r: _run_rows(results_paths(results, set_name, r)[1]) for r in runs}
-    unique = _Sharded(unique_path(results, set_name),
-                      Path(results, "Reports", "unique", set_name, "shards"))
-    sizes = {e: _Sharded(sizes_path(results, set_name, e), None) for e in encodings}
+    def sharded(gathered: str, part: str | None, **wildcards: str) -> _Sharded:
+        return _Sharded(sp.stage_path(gathered, results, set=set_name, **wildcards), part,
+                        results, set=set_name, **wildcards)
+
+    sols = {r: sharded(sp.SOLS, sp.SOLS_SHARD, **_run(r)) for r in runs}
+    times = {r: sharded(sp.TIMES, sp.TIMES_SHARD, **_run(r)) for r in runs}
+    unique = sharded(sp.UNIQUE, sp.UNIQUE_SHARD)
+    sizes = {e: sharded(sp.CNF_SIZES, None, encoding=e) for e in encodings}
     for path in instance_shards(results, set_name):
         records = list(read_instances(path))
         ids = [r.id for r in records]
@@ -103,3 +98,20 @@ def read_set(results: str | Path, set_name: str, runs: Sequence[str],
             unique={u["id"]: u for u in unique.shard(path.stem, ids)},
             sizes={e: {z["id"]: z for z in s.shard(path.stem, ids)} for e, s in sizes.items()},
         )
+
+
+def files_plan(files: Sequence[str | Path]) -> tuple[Path, list[str], list[str]]:
+    """(results directory, sets, runs) of the gathered stage files a rule passes (Instances
+    shards, SatSols and SatOutputTimes TSVs, as the other cross-set reports take them), in the
+    order given. Every file must lie under the same results directory."""
+    from satdoku.report.collect import classify_files
+
+    shards, sols, _ = classify_files(files)
+    roots = {Path(p).parents[2] for ps in shards.values() for p in ps}  # Instances/SET/SHARD
+    roots |= {Path(p).parents[3] for p in sols.values()}  # SatSols/SOLVER/ENCODING/SET.tsv
+    if len(roots) != 1:
+        raise ValueError(f"stage files from {len(roots)} results directories: "
+                         f"{', '.join(map(str, sorted(roots))) or 'none'}")
+    sets = list(dict.fromkeys([*shards, *(s for s, _ in sols)]))
+    runs = list(dict.fromkeys(run for _, run in sols))
+    return roots.pop(), sets, runs

@@ -401,7 +401,7 @@ PAGES.i = {
       `<a href="${hashOf("i", [s.name, String(id + 1)], "")}">next ›</a> · ` +
       `<a href="${hashOf("set", [s.name], "")}">all instances of ${esc(s.name)}</a></p>`];
     if (inst.error) parts.push(`<p class="error">INVALID: ${esc(inst.error)}</p>`);
-    if (inst.cnf) parts.push(cnfHtml(inst.cnf));
+    if (inst.cnf) parts.push(cnfHtml(ov, inst.cnf));
     if (inst.p) parts.push(boardsHtml(ov, s, inst));
     parts.push(answersHtml(ov, s, inst));
     if (inst.u) {
@@ -447,10 +447,12 @@ function answersHtml(ov, s, inst) {
     `<th>propagations</th><th>restarts</th><th>load</th></tr>${rows}</table>`;
 }
 
-function cnfHtml(cnf) {
+function cnfHtml(ov, cnf) {
   const name = cnf.path.split("/").pop();
-  return `<p>CNF file <b>${esc(name)}</b> (<code>${esc(cnf.path)}</code>): ${cnf.vars} variables, ` +
-    `${cnf.clauses} clauses${cnf.bytes != null ? `, ${cnf.bytes.toLocaleString("en")} bytes` : ""}; ` +
+  const href = cnf.path.startsWith("/") ? `file://${cnf.path}` : `${ov.workdir}/${cnf.path}`;
+  return `<p>CNF file <a href="${esc(href)}"><b>${esc(name)}</b></a> (<code>${esc(cnf.path)}</code>): ` +
+    `${cnf.vars.toLocaleString("en")} variables, ` +
+    `${cnf.clauses.toLocaleString("en")} clauses${cnf.bytes != null ? `, ${cnf.bytes.toLocaleString("en")} bytes` : ""}; ` +
     `sha256 <code>${esc(cnf.sha256)}</code></p>`;
 }
 

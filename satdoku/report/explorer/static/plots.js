@@ -236,6 +236,26 @@ function ltnBoard(size, ex, name) {
 }
 
 // ---- CSP -------------------------------------------------------------------------------------
+/** The experiment's Markdown page (a title, paragraphs, pipe tables) as HTML, as written. */
+function markdownPage(md) {
+  const out = [];
+  let table = null;
+  for (const line of md.split("\n")) {
+    if (line.startsWith("|")) {
+      const cells = line.slice(1, line.endsWith("|") ? -1 : undefined).split("|").map((c) => c.trim());
+      if (cells.every((c) => /^:?-+:?$/.test(c))) continue;  // the |---| line
+      if (!table) { table = []; out.push(table); }
+      table.push(cells);
+      continue;
+    }
+    table = null;
+    if (line.startsWith("# ")) out.push(`<h2>CSP: ${esc(line.slice(2))}</h2>`);
+    else if (line.trim()) out.push(`<p class="note">${esc(line)}</p>`);
+  }
+  return out.map((x) => (typeof x === "string" ? x : `<table class="csp">${x.map((row, j) =>
+    `<tr>${row.map((c) => (j ? `<td>${esc(c)}</td>` : `<th>${esc(c)}</th>`)).join("")}</tr>`).join("")}</table>`)).join("\n");
+}
+
 PAGES.csp = {
   async render() {
     const pages = await need("pages", "data/pages.js");
@@ -245,14 +265,9 @@ PAGES.csp = {
         (results/Reports/csp_largest_n.tsv is written when csp_experiment is enabled).</p>`;
     }
     await plotlyReady();
-    const rows = c.summary.map((r) => `<tr><td>${esc(r.family)}</td><td>${esc(r.solver)}</td>` +
-      `<td>${esc(r.largest_n)}</td><td>${r.seconds ? secs(+r.seconds) : "-"}</td><td>${esc(r.stopped_at || "-")}</td>` +
-      `<td>${esc(r.stopped_at ? r.stopped_by : "n_max")}</td></tr>`).join("");
     const families = [...new Set(c.rows.map((r) => r.family))];
-    return `<h2>CSP: ${esc(c.title)}</h2>
-      <table class="csp"><tr><th>family</th><th>solver</th><th>largest n</th><th>seconds at largest n</th>
-        <th>stopped at n</th><th>by</th></tr>${rows}</table>
-      ${families.map((f, j) => `<div class="plot" id="csp-${j}"></div>`).join("")}
+    return `${markdownPage(c.md || "# CSP: largest n")}
+      <div class="grid">${families.map((f, j) => `<div class="plot" id="csp-${j}"></div>`).join("")}</div>
       ${c.image ? `<figure><img src="pages/${esc(c.image)}" alt="largest n"><figcaption>the report's plot</figcaption></figure>` : ""}`;
   },
   after() {
@@ -273,7 +288,7 @@ PAGES.csp = {
       });
       Plotly.newPlot(document.getElementById(`csp-${j}`), traces, {
         title: {text: `${fam}: time to solve vs n (x: the run that stopped it)`}, height: 380,
-        xaxis: {title: {text: "n"}}, yaxis: {type: "log", title: {text: "seconds"}},
+        xaxis: {title: {text: "n"}, dtick: 1}, yaxis: {type: "log", title: {text: "seconds"}},
         margin: {t: 40, r: 10, b: 45, l: 60},
       }, PLOT_CONFIG);
     });

@@ -1,12 +1,12 @@
-"""Instance families for cross-set plots: 9x9, 16x16, 25x25+, Latin, Futoshiki, SATLIB-style CNF.
+"""Instance families: 4x4, 9x9, 16x16, 25x25+, Latin, Futoshiki, 3-D Sudoku, CNF.
 
-A family is derived from an instance's kind and size (Instances JSONL fields, or the header of a
-CNF bundle instance), never from the set name, so a set that mixes sizes is split correctly.
+A family is derived from an instance's kind and size (Instances fields, or the header of a
+SatInput instance block), never from the set name, so a set that mixes sizes is split correctly.
+The CNF sizes stage file and every cross-set table and plot group instances by it.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -14,9 +14,10 @@ from typing import Any
 INVALID_FAMILY = "invalid"
 
 #: Display order of the families (others, e.g. a new kind, sort after these by name).
-ORDER = ("4x4", "9x9", "16x16", "25x25+", "Latin", "Futoshiki", "SATLIB CNF", "3-D Sudoku")
+CNF_FAMILY = "CNF"
+ORDER = ("4x4", "9x9", "16x16", "25x25+", "Latin", "Futoshiki", "3-D Sudoku", CNF_FAMILY)
 
-_SLUGS = {"25x25+": "25x25plus", "SATLIB CNF": "satlib_cnf", "3-D Sudoku": "sudoku3d"}
+_SLUGS = {"25x25+": "25x25plus", "3-D Sudoku": "sudoku3d"}
 
 
 def family(kind: str | None, size: int | None) -> str:
@@ -29,7 +30,7 @@ def family(kind: str | None, size: int | None) -> str:
             return "25x25+"
         return f"{n}x{n}"
     if kind in ("cnf", "dimacs"):
-        return "SATLIB CNF"
+        return CNF_FAMILY
     named = {"latin": "Latin", "futoshiki": "Futoshiki", "sudoku3d": "3-D Sudoku"}
     return named.get(kind, kind.capitalize())
 
@@ -53,17 +54,8 @@ def sort_key(fam: str) -> tuple[int, str]:
 
 
 def read_families(shards: Iterable[str | Path]) -> dict[str, str]:
-    """id -> family of every instance in Instances shards (JSON read directly: no puzzle build,
-    so a 50 000-puzzle set loads in well under a second)."""
-    out: dict[str, str] = {}
-    for shard in shards:
-        with open(shard, encoding="utf-8") as fh:
-            for n, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                try:
-                    d = json.loads(line)
-                    out[str(d["id"])] = family_of_record(d)
-                except (ValueError, KeyError, TypeError) as exc:
-                    raise ValueError(f"{shard}:{n}: bad instance record: {exc}") from exc
-    return out
+    """id -> family of every instance in Instances shards (no puzzle is built, so a 50,000-
+    puzzle set loads in well under a second)."""
+    from satdoku.stagefiles.instances import iter_instance_dicts
+
+    return {str(d["id"]): family_of_record(d) for s in shards for d in iter_instance_dicts(s)}

@@ -1,4 +1,4 @@
-"""CNF bundles: the SatInput stage file holding the formulas of one shard in one text file.
+"""SatInput: the CNF bundle holding the formulas of one shard in one text file.
 
 A bundle is DIMACS text in blocks. A rules block holds the clauses every puzzle of one layout
 shares (written once per shard); an instance block holds the instance's header comments, a
@@ -15,20 +15,22 @@ shares (written once per shard); an instance block holds the instance's header c
     c invalid 80 cells is not a Sudoku size
     c id 7 set top95 line 9
 
-``satdoku cnf extract BUNDLE ID`` (or :func:`standalone`) joins rules and own clauses into the
-plain DIMACS file any solver accepts. Factoring the rules out keeps a 9x9 instance to a few
+``satdoku extract SET ID`` (or :func:`standalone`) joins rules and own clauses into the plain
+DIMACS file any solver accepts. Factoring the rules out keeps a 9x9 instance to a few
 hundred bytes instead of ~140 KB.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
 from satdoku.cnf.dimacs import DimacsError, open_text, parse_dimacs
-from satdoku.cnf.formula import Cnf
+from satdoku.cnf.formula import Cnf, Formula
+from satdoku.stagefiles.families import family
+from satdoku.stagefiles.tables import SIZE_COLUMNS, write_tsv
 
 RULES, INSTANCE = "c rules ", "c instance "
 
@@ -48,12 +50,17 @@ class BundleEntry:
     comments: list[str] = field(default_factory=list)
 
     @property
-    def cnf(self) -> Cnf | None:
-        """The whole formula (rules + own clauses), or None for an invalid instance."""
+    def formula(self) -> Formula | None:
+        """The formula as shared rules + own clauses, or None for an invalid instance."""
         if self.invalid is not None:
             return None
-        base = self.rules.clauses if self.rules is not None else []
-        return Cnf(self.num_vars, base + self.own, list(self.comments))
+        return Formula(self.num_vars, self.own, self.rules, list(self.comments))
+
+    @property
+    def cnf(self) -> Cnf | None:
+        """The whole formula (rules + own clauses), or None for an invalid instance."""
+        f = self.formula
+        return None if f is None else f.whole()
 
 
 def header_line(fields: dict[str, object]) -> str:
@@ -147,3 +154,56 @@ def standalone(path: str | Path, ident: str) -> Cnf:
                 raise KeyError(f"instance {ident} of {path} is invalid: {entry.invalid}")
             return cnf
     raise KeyError(f"no instance {ident} in {path}")
+
+
+# --- formula sizes (the CNF sizes stage file) ----------------------------------------------
+def bundle_sizes(path: str | Path, encoding: str = "") -> Iterator[dict[str, object]]:
+    """One CNF sizes row per valid instance of a bundle (invalid instances have no formula).
+
+    Each instance block has a ``p cnf V C`` line counting its whole formula (shared rules plus
+    its own clauses); the bytes are those of the standalone DIMACS file a solver would read
+    (``p`` line + rules clauses + own clauses), from line lengths, without parsing a literal."""
+    rules_bytes: dict[str, int] = {}
+    cur: dict | None = None  # the open block: kind, key, header, p, bytes
+
+    def close(block: dict | None) -> Iterator[dict[str, object]]:
+        if block is None:
+            return
+        if block["kind"] == "rules":
+            rules_bytes[block["key"]] = block["bytes"]
+        elif block["p"] is not None:
+            h = block["header"]
+            v, c, pline = block["p"]
+            rkey = h.get("rules", "-")
+            if rkey != "-" and rkey not in rules_bytes:
+                raise ValueError(f"{path}: instance {block['key']} needs unknown rules {rkey}")
+            size = int(h["size"]) if h.get("size", "").isdigit() else None
+            yield {"id": block["key"], "family": family(h.get("kind"), size),
+                   "encoding": h.get("encoding", encoding), "vars": v, "clauses": c,
+                   "bytes": pline + rules_bytes.get(rkey, 0) + block["bytes"]}
+
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if line.startswith("c rules ") or line.startswith("c instance "):
+                yield from close(cur)
+                kind = "rules" if line.startswith("c rules ") else "instance"
+                cur = {"kind": kind, "key": line.split(maxsplit=2)[2].strip(), "header": {},
+                       "p": None, "bytes": 0}
+            elif cur is None:
+                continue
+            elif line.startswith("p "):
+                parts = line.split()
+                if len(parts) != 4 or not (parts[2].isdigit() and parts[3].isdigit()):
+                    raise ValueError(f"{path}:{n}: bad problem line {line.strip()!r}")
+                cur["p"] = (int(parts[2]), int(parts[3]), len(line.encode()))
+            elif line.startswith("c "):
+                if cur["kind"] == "instance" and not cur["header"] and " id " in f" {line[2:]}":
+                    cur["header"] = _parse_header(line[1:])
+            else:
+                cur["bytes"] += len(line.encode())
+        yield from close(cur)
+
+
+def write_sizes(rows: Iterable[Mapping[str, object]], path: str | Path) -> int:
+    """Write the CNF sizes stage file of one set and encoding; returns the number of rows."""
+    return write_tsv(rows, path, SIZE_COLUMNS)

@@ -1,0 +1,177 @@
+"""The workflow configuration: validation with one-line errors, defaults, presets.
+
+``check(config, schema_path)`` is what the Snakefile runs before any job is planned. It
+validates against ``workflow/schemas/config.schema.yaml`` (unknown keys are refused, names must
+be safe file-name parts, numbers finite), fills the defaults the schema declares (the only place
+defaults live), applies a section's preset (the one preset helper), and then checks what a
+schema cannot: every solver's options against its registry record's option schema, solver
+names the registry knows, experiment solvers at the puzzle level, ``n_min <= n_max``, and set
+paths that exist and can be read. Every problem is a :class:`ConfigError` whose message is one
+line naming the key, e.g. ``config: solvers.cdcl: unknown option 'heuristic'``.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot run (the message is one line naming the key)."""
+
+
+def _where(path: Any) -> str:
+    parts = [str(p) for p in path]
+    return ".".join(parts) if parts else "(top level)"
+
+
+def load_schema(path: str | Path) -> dict[str, Any]:
+    import yaml
+
+    with open(path, encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+def _schema_error(error: Any) -> ConfigError:
+    """One line for a jsonschema ValidationError: where, and what is wrong."""
+    where = _where(error.absolute_path)
+    validator = error.validator
+    if validator == "additionalProperties":
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        known = ", ".join(sorted(error.schema.get("properties", {})))
+        return ConfigError(f"config: {where}: unknown key(s) {', '.join(map(repr, extra))}"
+                           + (f" (known: {known})" if known else ""))
+    if validator == "propertyNames" or "propertyNames" in error.schema_path:
+        name = str(error.instance)
+        shown = repr(name if len(name) <= 40 else name[:40] + "...")
+        return ConfigError(f"config: {where}: name {shown} is not allowed: names start with a "
+                           "letter or digit, then letters, digits, '_', '.', '+', '-' (at most "
+                           "64 characters)")
+    if validator == "enum":
+        choices = ", ".join(map(str, error.validator_value))
+        return ConfigError(f"config: {where}: {error.instance!r} is not one of {choices}")
+    return ConfigError(f"config: {where}: {error.message}")
+
+
+def validate_schema(data: Any, schema: Mapping[str, Any], prefix: tuple[Any, ...] = ()) -> None:
+    """Raise ConfigError (one line) for the most relevant schema violation, if any."""
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    if error is not None:
+        if prefix:
+            error.path.extendleft(reversed(prefix))
+        raise _schema_error(error)
+
+
+def _finite(data: Any, path: tuple[Any, ...] = ()) -> None:
+    """Refuse infinite and NaN numbers anywhere (YAML ``.inf`` / ``.nan``)."""
+    if isinstance(data, float) and not math.isfinite(data):
+        raise ConfigError(f"config: {_where(path)}: {data!r} is not a finite number")
+    if isinstance(data, Mapping):
+        for k, v in data.items():
+            _finite(v, (*path, k))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            _finite(v, (*path, i))
+
+
+def fill_defaults(data: dict[str, Any], schema: Mapping[str, Any]) -> None:
+    """Fill in the defaults the schema declares, for the objects present in ``data``."""
+    for key, sub in schema.get("properties", {}).items():
+        if key not in data and "default" in sub:
+            data[key] = copy.deepcopy(sub["default"])
+        if isinstance(data.get(key), dict) and sub.get("type") == "object":
+            fill_defaults(data[key], sub)
+
+
+def with_preset(section: Mapping[str, Any], chosen: str | None) -> dict[str, Any]:
+    """A section with its preset applied: ``chosen`` (the command line's ``<name>_preset``),
+    else the section's own ``preset``; ``default`` leaves it as it is. The presets themselves
+    are dropped from the result."""
+    out = dict(section)
+    presets = out.pop("presets", None) or {}
+    name = chosen or out.get("preset") or "default"
+    if name != "default":
+        if name not in presets:
+            known = ", ".join(["default", *sorted(presets)])
+            raise ConfigError(f"config: preset {name!r} unknown (known: {known})")
+        out.update(presets[name])
+    out["preset"] = name
+    return out
+
+
+def _check_solvers(config: dict[str, Any]) -> None:
+    from satdoku.solvers.registry import SOLVERS, resolve
+
+    for name, options in config["solvers"].items():
+        options = options or {}
+        try:
+            base, _ = resolve(name, config["solvers"])
+        except KeyError:
+            known = ", ".join(sorted(SOLVERS))
+            raise ConfigError(f"config: solvers.{name}: not a registered solver; a variant "
+                              f"names its base with 'solver:' (known: {known})") from None
+        validate_schema(options, SOLVERS[base].schema(), ("solvers", name))
+
+
+def _check_experiment(config: dict[str, Any]) -> None:
+    from satdoku.solvers.registry import PUZZLE, SOLVERS, resolve
+
+    section = config.get("csp_experiment")
+    if not section:
+        return
+    exp = with_preset(section, config.get("csp_preset"))
+    for i, name in enumerate(exp.get("solvers", [])):
+        try:
+            base, _ = resolve(name, config["solvers"])
+        except KeyError:
+            raise ConfigError(f"config: csp_experiment.solvers.{i}: unknown solver {name!r}"
+                              ) from None
+        if SOLVERS[base].level != PUZZLE:
+            raise ConfigError(f"config: csp_experiment.solvers.{i}: {name!r} is not a "
+                              "puzzle-level solver (cpsat, csp-...)")
+    if exp.get("n_min", 1) > exp.get("n_max", 1):
+        raise ConfigError(f"config: csp_experiment: n_min {exp['n_min']} is larger than "
+                          f"n_max {exp['n_max']}")
+
+
+def _check_ltn(config: dict[str, Any]) -> None:
+    section = config.get("ltn")
+    if not section:
+        return
+    ltn = with_preset(section, config.get("ltn_preset"))
+    if sum(ltn.get("fractions", [1])) <= 0:
+        raise ConfigError("config: ltn.fractions: must not all be 0")
+
+
+def _check_sets(config: dict[str, Any], basedir: Path | None) -> None:
+    from satdoku.pipeline.sets import SetError, plan
+
+    for name, entry in config["sets"].items():
+        path = entry if isinstance(entry, str) else entry["path"]
+        fmt = "auto" if isinstance(entry, str) else entry.get("format", "auto")
+        try:
+            plan(Path(basedir or ".", path) if basedir else path, fmt)
+        except (SetError, OSError) as exc:
+            raise ConfigError(f"config: sets.{name}: {exc}") from None
+
+
+def check(config: Mapping[str, Any], schema: str | Path | Mapping[str, Any],
+          basedir: Path | None = None, check_paths: bool = True) -> dict[str, Any]:
+    """The validated configuration with defaults filled in (ConfigError: one line)."""
+    data = copy.deepcopy(dict(config))
+    schema_dict = load_schema(schema) if isinstance(schema, (str, Path)) else schema
+    _finite(data)
+    validate_schema(data, schema_dict)
+    fill_defaults(data, schema_dict)
+    _check_solvers(data)
+    _check_experiment(data)
+    _check_ltn(data)
+    if check_paths:
+        _check_sets(data, basedir)
+    return data

@@ -1,0 +1,101 @@
+"""The ``dimacs`` format: CNF sets, whose instances are formulas, not puzzles.
+
+A CNF set is a directory of DIMACS files (``*.cnf``, ``*.dimacs``, each optionally ``.gz``,
+``.xz`` or ``.bz2``; compression is recognised by magic bytes whatever the name) or a single
+DIMACS file. It has one record per file, in sorted file-name order: notation ``dimacs``, ``name``
+the file name, ``line`` 1, and ``cnf`` a :class:`~satdoku.formats.record.CnfFile` (path,
+variables, clauses, sha256 of the raw bytes). Each file is checked completely by the fast
+DIMACS reader (header, every literal, the clause count; SATLIB ``%`` trailers accepted) but not
+kept: solvers read it again. A malformed file is one INVALID record with the reason and line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from satdoku.formats.record import CnfFile, Record
+from satdoku.formats.symbols import ints_text
+from satdoku.limits import Limits, default_limits
+from satdoku.sources import InputError, Snapshot, read_snapshot
+
+NOTATION = "dimacs"
+DIMACS_SUFFIXES = (".cnf", ".dimacs")
+COMPRESSION_SUFFIXES = (".gz", ".xz", ".bz2")
+_P_CNF = re.compile(r"^\s*p\s+cnf\b")
+_LITERAL = re.compile(r"-?[0-9]{1,18}")
+
+
+def is_dimacs_name(name: str) -> bool:
+    """``x.cnf``, ``x.dimacs``, optionally followed by ``.gz``/``.xz``/``.bz2``."""
+    low = name.lower()
+    for suffix in COMPRESSION_SUFFIXES:
+        if low.endswith(suffix):
+            low = low[: -len(suffix)]
+            break
+    return low.endswith(DIMACS_SUFFIXES)
+
+
+def looks_like_dimacs(path: Path, head: list[tuple[int, str]]) -> bool:
+    """A DIMACS file by name, or any file with a ``p cnf`` line (no puzzle format has one)."""
+    return is_dimacs_name(path.name) or any(_P_CNF.match(text) for _, text in head)
+
+
+def cnf_file_record(path: str | Path, snapshot: Snapshot | None = None,
+                    limits: Limits | None = None) -> Record:
+    """The record of one DIMACS file: checked with the fast reader, counted, not kept."""
+    from satdoku.cnf.dimacs_fast import DimacsError, parse_dimacs_bytes  # numpy: only here
+
+    lim = limits or default_limits()
+    source, name = str(path), Path(path).name
+    try:
+        snap = snapshot or read_snapshot(path, lim.max_input_bytes)
+        arrays = parse_dimacs_bytes(snap.data, source, 0, "auto", lim)
+    except DimacsError as exc:
+        why = f"line {exc.line}: {exc.reason}" if exc.line else exc.reason
+        return Record(source, 1, 0, NOTATION, name=name, error=why)
+    except InputError as exc:
+        return Record(source, 1, 0, NOTATION, name=name, error=exc.reason)
+    cnf = CnfFile(source, arrays.num_vars, arrays.num_clauses, snap.sha256)
+    return Record(source, 1, 0, NOTATION, name=name, cnf=cnf)
+
+
+def cnf_set_files(directory: str | Path) -> list[Path]:
+    """The DIMACS files of a CNF set directory, in sorted file-name order (hidden files and
+    other names are not part of the set)."""
+    d = Path(directory)
+    try:
+        entries = sorted(d.iterdir(), key=lambda p: p.name)
+    except OSError as exc:
+        raise InputError(str(directory), exc.strerror or str(exc)) from None
+    return [p for p in entries if not p.name.startswith(".") and is_dimacs_name(p.name)
+            and not p.is_dir()]
+
+
+def read_cnf_set(directory: Path, limits: Limits | None = None) -> Iterator[Record]:
+    """One record per DIMACS file of a directory (see the module doc); an InputError at once
+    when the directory holds none."""
+    files = cnf_set_files(directory)
+    if not files:
+        raise InputError(str(directory), "is a directory without DIMACS files (*.cnf, *.dimacs, "
+                                         "optionally .gz/.xz/.bz2)")
+    return (cnf_file_record(path, limits=limits) for path in files)
+
+
+def read_cnf_file(snapshot: Snapshot, limits: Limits | None = None) -> Iterator[Record]:
+    """The one record of a single DIMACS file given as a set."""
+    yield cnf_file_record(snapshot.source, snapshot, limits)
+
+
+def format_model(model: Sequence[int], side: int = 0, empty: str = ".") -> str:
+    """A CNF instance's answer: its model as signed literals on one line."""
+    return ints_text(model)
+
+
+def parse_model(text: str, side: int = 0) -> tuple[int, ...] | None:
+    """Inverse of :func:`format_model` (None for anything else; blank text: the empty model)."""
+    parts = text.split()
+    if not all(_LITERAL.fullmatch(p) for p in parts):
+        return None
+    return tuple(map(int, parts))

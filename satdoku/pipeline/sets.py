@@ -1,0 +1,84 @@
+"""Instance sets as the workflow plans them: what a set's path is, how many shards it has, and
+a fingerprint that every shard's normalize job checks, so a file that changes during a run is
+a clear failure naming the file instead of ids that no longer match lines.
+
+A set's path is a puzzle file (any supported format; sharded by input line) or a CNF set: a
+directory of DIMACS files, or a single DIMACS file (sharded by file, in sorted file-name order).
+Files are measured through :mod:`satdoku.sources` (decompressed lines, raw-byte checksum), so a
+directory, a device or a corrupt archive is an InputError naming it, never a hang.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from satdoku.formats.cnfset import NOTATION as DIMACS_FORMAT
+from satdoku.formats.cnfset import cnf_set_files, looks_like_dimacs
+from satdoku.sources import InputError, check_file, count_lines, file_sha256, open_text
+
+SetError = InputError  # what a set path that cannot be used raises (one line naming it)
+
+
+@dataclass(frozen=True)
+class SetPlan:
+    """What the DAG needs to know of a set: its kind, its size in shard units, its checksum."""
+
+    path: str
+    cnf: bool  # a CNF set (DIMACS instances) rather than a puzzle file
+    units: int  # lines of a puzzle file, or DIMACS files of a CNF set
+    sha256: str
+
+    def shards(self, shard_size: int) -> int:
+        return max(1, -(-self.units // shard_size))
+
+
+def _head(path: Path, n: int = 20) -> list[tuple[int, str]]:
+    out: list[tuple[int, str]] = []
+    with open_text(path) as fh:
+        for i, line in enumerate(fh, 1):
+            if line.strip():
+                out.append((i, line))
+                if len(out) == n or i > 10 * n:
+                    break
+    return out
+
+
+def cnf_files(path: str | Path) -> list[Path]:
+    """The DIMACS files of a CNF set in sorted name order (a single file is a set of one)."""
+    p = Path(path)
+    return [p] if p.is_file() else cnf_set_files(p)
+
+
+def is_cnf_set(path: str | Path, fmt: str = "auto") -> bool:
+    """Whether a set path holds DIMACS instances: a directory, ``format: dimacs``, or a file
+    named or looking like DIMACS (a ``p cnf`` line: no puzzle format has one)."""
+    p = Path(path)
+    if fmt == DIMACS_FORMAT or p.is_dir():
+        return True
+    if fmt != "auto":
+        return False
+    return looks_like_dimacs(p, _head(check_file(p)))
+
+
+def fingerprint(files: list[Path]) -> str:
+    """One checksum over a CNF set: every file's name and sha256, in order."""
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f"{f.name}\t{file_sha256(f)}\n".encode())
+    return h.hexdigest()
+
+
+def plan(path: str | Path, fmt: str = "auto") -> SetPlan:
+    """Check a set's path and measure it; InputError (one line) names what is wrong."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError(str(path), "no such file or directory")
+    if is_cnf_set(p, fmt):
+        files = cnf_files(p)
+        if not files:
+            raise InputError(str(path), "is a directory without DIMACS files (*.cnf, *.dimacs, "
+                                        "optionally .gz/.xz/.bz2)")
+        return SetPlan(str(path), True, len(files), fingerprint(files))
+    return SetPlan(str(path), False, count_lines(p), file_sha256(p))

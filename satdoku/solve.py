@@ -1,0 +1,246 @@
+"""THE solve path: one instance + one solver + an encoding + a time limit -> one checked Answer.
+
+Every caller (the workflow's solve stage, ``satdoku solve``, ``satdoku dpll``, the largest-n
+experiment, scripts and benchmarks) goes through :func:`solve`, so limits and verification live
+in one place:
+
+1. the deadline starts when the instance's work starts: encoding (unless the formula comes
+   ready from a SatInput bundle), solver construction and clause loading all count;
+2. the solver works at its level: a puzzle-level solver (CP-SAT, CSP) gets the puzzle, a SAT
+   solver the CNF (incrementally, rules loaded once, when its options say so);
+3. an answer that arrives after the limit is a TIMEOUT, whichever solver gave it;
+4. a SAT model is decoded with its encoding and verified against the puzzle (givens kept, every
+   group a permutation, every relation holds) or, for a DIMACS instance, against every clause;
+   an UNSAT answer of a solver that writes proofs counts only once its DRUP proof checks.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from satdoku.cnf.formula import Cnf, Formula
+from satdoku.formats import Record, format_board
+from satdoku.solvers.base import ERROR, INVALID, SAT, TIMEOUT, UNSAT, Deadline, Result
+from satdoku.solvers.registry import CNF, PUZZLE, SOLVERS, SolverSpec, resolve
+from satdoku.stagefiles.tables import FAILED, PROOF, UNCHECKED, YES, sols_row
+
+#: Grace past the time limit for a clean stop (interrupt latency, process teardown); an answer
+#: later than limit + grace is a TIMEOUT.
+LIMIT_GRACE = 0.05
+
+
+@dataclass
+class Answer:
+    """A solver's result after the solve path checked it.
+
+    ``result.status`` is final (a late answer is TIMEOUT, a rejected proof ERROR); ``verified``
+    is ``yes`` (model or board checked), ``proof`` (UNSAT with a checked proof), ``FAILED`` (a
+    wrong answer: ``detail`` says why) or ``-`` (nothing to check, or UNSAT without a proof,
+    which the cross-solver check confirms by agreement)."""
+
+    result: Result
+    verified: str = UNCHECKED
+    detail: str = ""
+    board: tuple[int, ...] | None = None
+
+    @property
+    def status(self) -> str:
+        return self.result.status
+
+    def sols_row(self, record: Record) -> dict[str, object]:
+        """The SatSols row of this answer to ``record``."""
+        text = ""
+        if self.board is not None and record.puzzle is not None and self.verified == YES:
+            text = format_board(self.board, record.notation, record.puzzle.size)
+        elif record.cnf is not None and self.result.model is not None and self.verified == YES:
+            text = " ".join(map(str, [*self.result.model, 0]))  # a CNF's solution is its model
+        return sols_row(record.id, record.line, self.status, self.verified, text, self.detail)
+
+
+@dataclass
+class ConfiguredSolver:
+    """A solver made from its registry record and options: what the solve path needs to know
+    about it (level, proofs, incremental) comes from the record, never from probing."""
+
+    name: str
+    spec: SolverSpec
+    options: dict[str, Any]
+    impl: Any
+
+    @property
+    def level(self) -> str:
+        return self.spec.level
+
+    @property
+    def proofs(self) -> bool:
+        return self.spec.proofs
+
+    @property
+    def incremental(self) -> bool:
+        return bool(self.options.get("incremental")) and self.spec.incremental
+
+    @property
+    def version(self) -> str:
+        return str(self.impl.version)
+
+
+def open_solver(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None
+                ) -> ConfiguredSolver:
+    """Make the solver ``name`` (registered, or a configured variant); KeyError/ValueError name
+    an unknown solver or bad option."""
+    from satdoku.solvers.registry import make_solver
+
+    base, options = resolve(name, variants)
+    return ConfiguredSolver(name, SOLVERS[base], options, make_solver(name, variants))
+
+
+def formula_of(record: Record, encoding: str) -> Formula:
+    """The formula of a valid record: a puzzle encoded (rules cached per layout), or a DIMACS
+    instance read from its file (checked against the checksum recorded when it was read)."""
+    if record.puzzle is not None:
+        from satdoku.cnf.encode import formula
+
+        return formula(record.puzzle, encoding)
+    if record.cnf is not None:
+        from satdoku.cnf.dimacs import read_dimacs
+        from satdoku.sources import file_sha256
+
+        if file_sha256(record.cnf.path) != record.cnf.sha256:
+            raise ValueError(f"{record.cnf.path} changed since it was read (sha256 differs)")
+        cnf = read_dimacs(record.cnf.path)
+        return Formula(cnf.num_vars, cnf.clauses, None, cnf.comments)
+    raise ValueError(f"instance {record.id} is invalid: {record.error}")
+
+
+def solve(record: Record, solver: ConfiguredSolver, encoding: str, time_limit: float | None,
+          formula: Formula | None = None, workdir: str | None = None) -> Answer:
+    """Solve one instance within ``time_limit`` seconds and check the answer.
+
+    ``formula`` is the record's formula when the caller already has it (a SatInput bundle
+    entry); otherwise the record is encoded here, inside the time limit. ``workdir`` holds the
+    proof files of solvers that write them (a temporary directory by default)."""
+    deadline = Deadline(time_limit)
+    if not record.valid:
+        return Answer(Result(INVALID, message=record.error or "invalid"), detail=record.error or "")
+    try:
+        if solver.level == PUZZLE:
+            result = _solve_puzzle(record, solver, deadline)
+            cnf = None
+        else:
+            result, cnf = _solve_cnf(record, solver, encoding, deadline, formula, workdir)
+    except Exception as exc:  # a solver or encoder bug must not take a whole shard down
+        result, cnf = Result(ERROR, message=f"{type(exc).__name__}: {exc}"), None
+    result.total_seconds = max(result.total_seconds, deadline.elapsed())
+    _enforce_limit(result, time_limit)
+    return verify(record, encoding, result, cnf)
+
+
+def _solve_puzzle(record: Record, solver: ConfiguredSolver, deadline: Deadline) -> Result:
+    if record.puzzle is None:
+        return Result(ERROR, message=f"{solver.name} is a puzzle-level solver: it cannot solve "
+                                     "a DIMACS instance")
+    return solver.impl.solve_puzzle(record.puzzle, deadline)
+
+
+def _solve_cnf(record: Record, solver: ConfiguredSolver, encoding: str, deadline: Deadline,
+               formula: Formula | None, workdir: str | None) -> tuple[Result, Cnf | None]:
+    """Solve at the CNF level; returns the result and the whole formula when the answer still
+    needs it (a model of a DIMACS instance to verify, a proof to check)."""
+    formula = formula if formula is not None else formula_of(record, encoding)
+    if deadline.expired():
+        return Result(TIMEOUT, message="time limit reached while encoding"), None
+    if solver.incremental and formula.rules is not None:
+        result = solver.impl.solve_incremental(formula.rules, formula.own, deadline)
+        if not (result.status == UNSAT and solver.proofs):
+            return result, formula.whole() if record.cnf is not None else None
+        # an UNSAT under assumptions is certified by a fresh solve that writes a proof
+    cnf = formula.whole()
+    if not solver.proofs:
+        return solver.impl.solve_cnf(cnf, deadline), cnf
+    with tempfile.TemporaryDirectory(dir=workdir) as tmp:
+        proof = os.path.join(tmp, "proof.drup")
+        result = solver.impl.solve_cnf(cnf, deadline, proof)
+        if result.status == UNSAT:
+            _certify(cnf, result, proof)
+    return result, cnf
+
+
+def _certify(cnf: Cnf, result: Result, proof: str) -> None:
+    """Check the DRUP proof of an UNSAT answer; a missing or rejected proof makes it ERROR."""
+    from satdoku.cnf.drat import check_proof
+
+    if not os.path.exists(proof):
+        result.status, result.message = ERROR, "UNSAT without the proof this solver must write"
+        return
+    ok, message = check_proof(cnf, proof)
+    result.stats["proof_checked"] = int(ok)
+    result.proof = None  # the file is temporary
+    if ok:
+        result.message = (result.message + "; " if result.message else "") + "proof checked"
+    else:
+        result.status, result.message = ERROR, f"UNSAT proof rejected: {message}"
+
+
+def _enforce_limit(result: Result, time_limit: float | None) -> None:
+    """An answer that arrived after the time limit is a TIMEOUT, whatever it said: every solver
+    is held to the same limit. The late answer is kept in the message."""
+    if (time_limit is not None and result.status in (SAT, UNSAT)
+            and result.total_seconds > time_limit + LIMIT_GRACE):
+        result.message = (f"answered {result.status} after {result.total_seconds:.2f} s, "
+                          f"past the {time_limit:g} s limit")
+        result.status, result.model, result.board = TIMEOUT, None, None
+
+
+def verify(record: Record, encoding: str, result: Result, cnf: Cnf | None = None) -> Answer:
+    """Check a result against its instance: decode and verify a model or board, accept a
+    checked proof. ``cnf`` is the whole formula (needed to verify a DIMACS instance's model)."""
+    status = result.status
+    if status == UNSAT:
+        checked = result.stats.get("proof_checked") == 1 or "proof checked" in result.message
+        return Answer(result, PROOF if checked else UNCHECKED, result.message)
+    if status == INVALID:
+        return Answer(result, UNCHECKED, record.error or result.message)
+    if status != SAT:
+        return Answer(result, UNCHECKED, result.message)
+    if record.cnf is not None:
+        return _verify_cnf_model(record, result, cnf)
+    puzzle = record.puzzle
+    if puzzle is None:
+        return Answer(result, FAILED, "SAT answer for an instance without a puzzle")
+    board = result.board
+    if board is None:
+        if result.model is None:
+            return Answer(result, FAILED, "status SAT without a model")
+        from satdoku.cnf.decode import DecodeError, decode_model
+
+        try:
+            board = decode_model(result.model, puzzle, encoding)
+        except DecodeError as exc:
+            return Answer(result, FAILED, f"model does not decode: {exc}")
+    problems = puzzle.check_solution(board)
+    if problems:
+        return Answer(result, FAILED, "; ".join(problems[:3]), board)
+    detail = ""
+    if record.solution is not None and tuple(board) != record.solution:
+        detail = "valid, but differs from the solution given in the input"
+    return Answer(result, YES, detail, tuple(board))
+
+
+def _verify_cnf_model(record: Record, result: Result, cnf: Cnf | None) -> Answer:
+    if result.model is None:
+        return Answer(result, FAILED, "status SAT without a model")
+    if cnf is None:
+        cnf = formula_of(record, "").whole()
+    unsatisfied = cnf.satisfied_by(set(result.model))
+    if unsatisfied:
+        return Answer(result, FAILED, f"model leaves {len(unsatisfied)} clauses unsatisfied "
+                                      f"(first: clause {unsatisfied[0] + 1})")
+    return Answer(result, YES, "")
+
+
+__all__ = ["CNF", "PUZZLE", "Answer", "ConfiguredSolver", "formula_of", "open_solver", "solve",
+           "verify"]

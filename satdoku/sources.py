@@ -1,0 +1,383 @@
+"""Opening users' files: every reader (puzzle formats and DIMACS) reads through this module.
+
+- Only regular files are read: a missing file, a directory, a device such as ``/dev/zero`` or a
+  FIFO is refused with a one-line :class:`InputError` naming the file (nothing hangs).
+- Compression is recognised by its magic bytes (gzip, xz, bz2), whatever the file is called;
+  a truncated or corrupt archive is an :class:`InputError` naming the file.
+- At most :attr:`satdoku.limits.Limits.max_input_bytes` are read (after decompression).
+- A UTF-8 byte-order mark is dropped; UTF-16 text with its BOM is converted; CRLF (and old
+  CR-only) line ends are handled.
+- Text is decoded line by line: a line that is not UTF-8 is named (line and byte offset) in
+  :attr:`Snapshot.bad_lines`, which the readers turn into one INVALID record; the other lines
+  read normally.
+
+A :class:`Snapshot` is one read of a file: its content and the sha256 of its raw bytes, so
+detection, sharding and parsing share one read and a run can tell when the file changed under it
+(compare :attr:`Snapshot.sha256` with :func:`file_sha256` later). This module imports nothing
+of ours but :mod:`satdoku.limits`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import bz2
+import contextlib
+import gzip
+import hashlib
+import io
+import lzma
+import os
+import stat
+import sys
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import IO, BinaryIO
+
+from satdoku.limits import default_limits
+
+STDIN = "-"
+UTF8_BOM = b"\xef\xbb\xbf"
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_BZ2_BLOCK_MAGIC = (b"\x31\x41\x59\x26\x53\x59", b"\x17\x72\x45\x38\x50\x90")
+_CHUNK = 1 << 20
+_DECOMPRESS_ERRORS = (EOFError, lzma.LZMAError, zlib.error, OSError, ValueError)
+
+
+class InputError(ValueError):
+    """A file that cannot be read as input; the message is one line naming the file."""
+
+    def __init__(self, source: str, reason: str) -> None:
+        super().__init__(f"{source}: {reason}")
+        self.source, self.reason = source, reason
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (type(self), (self.source, self.reason))
+
+
+def compression_of(head: bytes) -> str | None:
+    """``gzip``, ``xz`` or ``bz2`` from a file's first bytes (its magic number), else None."""
+    if head[:2] == b"\x1f\x8b":
+        return "gzip"
+    if head[:6] == b"\xfd7zXZ\x00":
+        return "xz"
+    if head[:3] == b"BZh" and head[3:4].isdigit() and head[3:4] != b"0" \
+            and head[4:10] in _BZ2_BLOCK_MAGIC:
+        return "bz2"
+    return None
+
+
+def check_file(path: str | Path) -> Path:
+    """``path`` as a Path if it is a readable regular file; else a one-line InputError."""
+    name = str(path)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise InputError(name, "no such file") from None
+    except PermissionError:
+        raise InputError(name, "permission denied") from None
+    except (OSError, ValueError) as exc:
+        raise InputError(name, getattr(exc, "strerror", None) or str(exc)) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise InputError(name, "is a directory, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(name, "is not a regular file (a device, FIFO or socket); give a file")
+    return Path(path)
+
+
+def _decompressor(kind: str, raw: BinaryIO) -> BinaryIO:
+    if kind == "gzip":
+        return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
+    if kind == "xz":
+        return lzma.LZMAFile(raw, "rb")  # type: ignore[return-value]
+    return bz2.BZ2File(raw, "rb")  # type: ignore[return-value]
+
+
+def _too_big(name: str, limit: int) -> InputError:
+    return InputError(name, f"larger than {limit} bytes (the input limit, "
+                            "satdoku.limits.Limits.max_input_bytes)")
+
+
+def _decompress(raw: bytes, kind: str, name: str, limit: int) -> bytes:
+    """The decompressed content of ``raw``, at most ``limit`` bytes."""
+    chunks: list[bytes] = []
+    total = 0
+    try:
+        with _decompressor(kind, io.BytesIO(raw)) as fh:
+            while chunk := fh.read(_CHUNK):
+                total += len(chunk)
+                if total > limit:
+                    raise _too_big(name, limit)
+                chunks.append(chunk)
+    except InputError:
+        raise
+    except _DECOMPRESS_ERRORS as exc:
+        raise InputError(name, f"truncated or corrupt {kind} data ({exc})") from None
+    return b"".join(chunks)
+
+
+@dataclass(frozen=True, eq=False)
+class Snapshot:
+    """One read of an input file: raw bytes (for the checksum) and content (decompressed, BOM
+    dropped). Lines are numbered from 1; ``lines[i - 1]`` is line i without its line end."""
+
+    source: str
+    raw: bytes
+    data: bytes
+    compression: str | None = None
+    bom: int = 0  #: bytes of byte-order mark dropped from the start of ``data``
+
+    @cached_property
+    def sha256(self) -> str:
+        """Hex sha256 of the file's raw bytes (as stored, compressed or not)."""
+        return hashlib.sha256(self.raw).hexdigest()
+
+    @cached_property
+    def _decoded(self) -> tuple[list[str], dict[int, str]]:
+        data = self.data
+        sep = b"\r" if b"\n" not in data and b"\r" in data else b"\n"
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return self._decode_per_line(sep)
+        lines = text.split(sep.decode())
+        if lines and not lines[-1]:
+            lines.pop()
+        if sep == b"\n" and "\r" in text:
+            lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+        return lines, {}
+
+    def _decode_per_line(self, sep: bytes) -> tuple[list[str], dict[int, str]]:
+        lines: list[str] = []
+        bad: dict[int, str] = {}
+        offset = self.bom
+        chunks = self.data.split(sep)
+        if chunks and not chunks[-1]:
+            chunks.pop()
+        for lineno, chunk in enumerate(chunks, 1):
+            body = chunk[:-1] if sep == b"\n" and chunk.endswith(b"\r") else chunk
+            try:
+                lines.append(body.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                bad[lineno] = (f"line {lineno} is not UTF-8 text (byte 0x{body[exc.start]:02x} "
+                               f"at byte offset {offset + exc.start})")
+                lines.append(body.decode("utf-8", "replace"))
+            offset += len(chunk) + len(sep)
+        return lines, bad
+
+    @property
+    def lines(self) -> list[str]:
+        """Every line, decoded (a non-UTF-8 line with U+FFFD for its bad bytes)."""
+        return self._decoded[0]
+
+    @property
+    def bad_lines(self) -> dict[int, str]:
+        """Line number -> why that line is not text (not UTF-8), for the lines that are not."""
+        return self._decoded[1]
+
+    @property
+    def num_lines(self) -> int:
+        """Number of lines (a last line without its line end counts), as sharding counts."""
+        return len(self.lines)
+
+    @cached_property
+    def content_linenos(self) -> list[int]:
+        """Numbers of the content lines: neither blank nor ``#`` comments."""
+        return [i for i, ln in enumerate(self.lines, 1) if is_content(ln)]
+
+    def content_lines(self, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, str]]:
+        """(line number, text) of the content lines with start <= number < stop."""
+        nums = self.content_linenos
+        lo = bisect.bisect_left(nums, start)
+        hi = len(nums) if stop is None else bisect.bisect_left(nums, stop)
+        lines = self.lines
+        for i in range(lo, hi):
+            n = nums[i]
+            yield n, lines[n - 1]
+
+    def count_content_before(self, line: int) -> int:
+        """How many content lines come before ``line``."""
+        return bisect.bisect_left(self.content_linenos, line)
+
+    def head(self, n: int) -> list[tuple[int, str]]:
+        """The first ``n`` content lines (for format detection)."""
+        lines = self.lines
+        return [(i, lines[i - 1]) for i in self.content_linenos[:n]]
+
+
+def is_content(line: str) -> bool:
+    """True for a line that is neither blank nor a ``#`` comment."""
+    text = line.strip()
+    return bool(text) and text[0] != "#"
+
+
+def _read_capped(fh: BinaryIO, name: str, limit: int) -> bytes:
+    chunks: list[bytes] = []
+    total = 0
+    while chunk := fh.read(_CHUNK):
+        total += len(chunk)
+        if total > limit:
+            raise _too_big(name, limit)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _read_raw(path: str | Path, limit: int) -> bytes:
+    name = str(path)
+    if name == STDIN:
+        return _read_capped(sys.stdin.buffer, name, limit)
+    p = check_file(path)
+    try:
+        if p.stat().st_size > limit:
+            raise _too_big(name, limit)
+        with open(p, "rb") as fh:
+            return _read_capped(fh, name, limit)  # type: ignore[arg-type]
+    except OSError as exc:
+        raise InputError(name, exc.strerror or str(exc)) from None
+
+
+def read_snapshot(path: str | Path, max_bytes: int | None = None) -> Snapshot:
+    """Read a file once (``-`` is stdin): decompressed by magic bytes, at most ``max_bytes``
+    (default: the input limit of :mod:`satdoku.limits`), BOM dropped."""
+    limit = default_limits().max_input_bytes if max_bytes is None else max_bytes
+    return snapshot_from_bytes(_read_raw(path, limit), str(path), limit)
+
+
+def snapshot_from_bytes(raw: bytes, source: str = "<bytes>",
+                        max_bytes: int | None = None) -> Snapshot:
+    """A snapshot of bytes already in memory (same rules as :func:`read_snapshot`)."""
+    limit = default_limits().max_input_bytes if max_bytes is None else max_bytes
+    if len(raw) > limit:
+        raise _too_big(source, limit)
+    kind = compression_of(raw[:10])
+    data = _decompress(raw, kind, source, limit) if kind else raw
+    bom = 0
+    if data.startswith(UTF8_BOM):
+        bom = len(UTF8_BOM)
+        data = data[bom:]
+    elif data[:2] in _UTF16_BOMS:
+        bom = 2
+        data = data.decode("utf-16", "replace").encode("utf-8")
+    return Snapshot(source, raw, data, kind, bom)
+
+
+def read_bytes(path: str | Path, max_bytes: int | None = None) -> bytes:
+    """The content of a file as bytes (see :func:`read_snapshot`)."""
+    return read_snapshot(path, max_bytes).data
+
+
+def file_sha256(path: str | Path) -> str:
+    """Hex sha256 of a file's raw bytes, read in blocks (to compare with a Snapshot's)."""
+    p = check_file(path)
+    digest = hashlib.sha256()
+    try:
+        with open(p, "rb") as fh:
+            while block := fh.read(_CHUNK):
+                digest.update(block)
+    except OSError as exc:
+        raise InputError(str(path), exc.strerror or str(exc)) from None
+    return digest.hexdigest()
+
+
+def count_lines(path: str | Path, max_bytes: int | None = None) -> int:
+    """Number of lines of a file's content, exactly as :attr:`Snapshot.num_lines` counts them
+    (decompressed, BOM dropped, CR-only line ends), streamed in blocks: what sharding needs,
+    without holding the file. The same errors as :func:`read_snapshot`."""
+    limit = default_limits().max_input_bytes if max_bytes is None else max_bytes
+    p = check_file(path)
+    name = str(path)
+    if p.stat().st_size > limit:
+        raise _too_big(name, limit)
+    newlines = returns = total = 0
+    first, last = b"", b""
+    try:
+        with open(p, "rb") as raw:
+            kind = compression_of(raw.read(10))
+            raw.seek(0)
+            fh: BinaryIO = _decompressor(kind, raw) if kind else raw  # type: ignore[assignment]
+            while block := fh.read(_CHUNK):
+                if not first:
+                    first = block[:3]
+                    if first[:2] in _UTF16_BOMS:  # transcoded by the snapshot: count there
+                        return read_snapshot(path, limit).num_lines
+                total += len(block)
+                if total > limit:
+                    raise _too_big(name, limit)
+                newlines += block.count(b"\n")
+                returns += block.count(b"\r")
+                last = block[-1:]
+    except InputError:
+        raise
+    except _DECOMPRESS_ERRORS as exc:
+        what = f"{kind} data" if kind else "file"
+        raise InputError(name, f"truncated or corrupt {what} ({exc})") from None
+    if total == 0 or (first == UTF8_BOM and total == len(UTF8_BOM)):
+        return 0
+    if newlines == 0 and returns:
+        return returns + (last != b"\r")
+    return newlines + (last != b"\n")
+
+
+# --- streaming text (large files of our own: bundles, proofs) ---------------------------------
+class _GuardedText(io.TextIOBase):
+    """A text stream whose decoding and decompression errors are InputErrors naming the file."""
+
+    def __init__(self, inner: io.TextIOWrapper, source: str, kind: str | None) -> None:
+        super().__init__()
+        self._inner, self._source, self._kind = inner, source, kind
+
+    @contextlib.contextmanager
+    def _guard(self) -> Iterator[None]:
+        try:
+            yield
+        except UnicodeDecodeError as exc:
+            raise InputError(self._source, f"not UTF-8 text ({exc.reason})") from None
+        except _DECOMPRESS_ERRORS as exc:
+            what = f"{self._kind} data" if self._kind else "file"
+            raise InputError(self._source, f"truncated or corrupt {what} ({exc})") from None
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> str:
+        with self._guard():
+            return self._inner.read(size)
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        with self._guard():
+            return self._inner.readline(-1 if size is None else size)
+
+    def __iter__(self) -> Iterator[str]:  # type: ignore[override]
+        with self._guard():  # one guard for the whole loop: no cost per line
+            yield from self._inner
+
+    def __next__(self) -> str:
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+    def close(self) -> None:
+        self._inner.close()
+        super().close()
+
+
+def open_text(path: str | Path) -> IO[str]:
+    """A text stream over a file (``-`` is stdin), decompressed by magic bytes, BOM dropped,
+    universal line ends; errors are InputErrors naming the file. For large files read once
+    front to back; users' puzzle files go through :func:`read_snapshot` instead."""
+    name = str(path)
+    if name == STDIN:
+        return sys.stdin
+    p = check_file(path)
+    try:
+        raw = open(p, "rb")  # noqa: SIM115 - closed by the returned stream
+    except OSError as exc:
+        raise InputError(name, exc.strerror or str(exc)) from None
+    kind = compression_of(raw.read(10))
+    raw.seek(0)
+    binary: BinaryIO = _decompressor(kind, raw) if kind else raw  # type: ignore[assignment]
+    inner = io.TextIOWrapper(binary, encoding="utf-8-sig")  # type: ignore[arg-type]
+    return _GuardedText(inner, name, kind)  # type: ignore[return-value]

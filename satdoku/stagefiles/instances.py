@@ -1,0 +1,171 @@
+"""The Instances stage file: one JSON object per line, a header line then one line per instance.
+
+The header (first line) is ``{"satdoku": "instances", "version": 1, "source": ..., "sha256": ...,
+"shard": k, "shard_size": S, "format": ...}``: the input file's (or CNF directory's) checksum
+as read for this shard, so every shard of a set provably comes from the same input. Instance
+objects: ``id`` (1-based index in the input, the instance number everywhere), ``line`` (1-based
+line where it starts; 1 for a DIMACS file of a CNF set), ``source``, ``notation`` (reader name),
+``empty`` (empty-cell symbol of the input), ``name``, then one of
+
+- ``error``: why the instance is INVALID;
+- the puzzle, in the JSON format's fields (:func:`satdoku.formats.jsonpuzzle.puzzle_to_json`:
+  ``kind``, ``box`` or ``size``/``order``/``shape``, ``domain``, ``givens``, ``groups``,
+  ``less_than``) and optional ``solution`` (a solution the input provided);
+- a DIMACS instance (``kind`` ``cnf``): ``vars``, ``clauses``, ``sha256`` of the file named by
+  ``source``.
+"""
+
+from __future__ import annotations
+
+import json
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from satdoku.formats import Record
+from satdoku.formats.jsonpuzzle import board_in, board_out, puzzle_from_json, puzzle_to_json
+from satdoku.formats.record import CnfFile
+
+HEADER_TAG = "instances"
+VERSION = 1
+CNF_KIND = "cnf"
+
+
+class StageFileError(ValueError):
+    """A stage file that does not follow the contract (names the file and line)."""
+
+
+@dataclass(frozen=True)
+class ShardHeader:
+    """Where a shard's instances come from: the input and its checksum when it was read."""
+
+    source: str
+    sha256: str
+    shard: int = 0
+    shard_size: int = 0
+    format: str = "auto"
+
+    def to_json(self) -> str:
+        return json.dumps({"satdoku": HEADER_TAG, "version": VERSION, **asdict(self)},
+                          separators=(",", ":"))
+
+
+def record_to_dict(r: Record) -> dict[str, Any]:
+    """The Instances object of one record."""
+    d: dict[str, Any] = {"id": r.id, "line": r.line, "source": r.source, "notation": r.notation,
+                         "empty": r.empty}
+    if r.name:
+        d["name"] = r.name
+    if r.error is not None or (r.puzzle is None and r.cnf is None):
+        d["error"] = r.error or "no instance"
+        return d
+    if r.cnf is not None:
+        d.update(kind=CNF_KIND, source=r.cnf.path, vars=r.cnf.num_vars,
+                 clauses=r.cnf.num_clauses, sha256=r.cnf.sha256)
+        return d
+    assert r.puzzle is not None
+    d.update(puzzle_to_json(r.puzzle))
+    if r.solution is not None:
+        d["solution"] = board_out(r.solution, r.puzzle.domain)
+    return d
+
+
+def record_from_dict(d: dict[str, Any]) -> Record:
+    """The record of one Instances object (raises ValueError/KeyError/TypeError if malformed)."""
+    rec = Record(str(d["source"]), int(d["line"]), int(d["id"]), str(d["notation"]),
+                 name=str(d.get("name", "")), empty=str(d.get("empty", ".")))
+    if "error" in d:
+        rec.error = str(d["error"])
+    elif d.get("kind") == CNF_KIND:
+        rec.cnf = CnfFile(str(d["source"]), int(d["vars"]), int(d["clauses"]), str(d["sha256"]))
+    else:
+        rec.puzzle = puzzle_from_json(d)
+        if "solution" in d:
+            rec.solution = board_in(d["solution"], rec.puzzle.domain, rec.puzzle.ncells)
+    return rec
+
+
+def _lines(path: str | Path) -> Iterator[tuple[int, str]]:
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if line.strip():
+                yield n, line
+
+
+def _header_of(d: Any) -> ShardHeader | None:
+    if not (isinstance(d, dict) and d.get("satdoku") == HEADER_TAG):
+        return None
+    fields = {k: d[k] for k in ("source", "sha256", "shard", "shard_size", "format") if k in d}
+    return ShardHeader(**fields)
+
+
+def read_header(path: str | Path) -> ShardHeader | None:
+    """The header of an Instances shard (None for a file written without one)."""
+    for _, line in _lines(path):
+        try:
+            return _header_of(json.loads(line))
+        except ValueError as exc:
+            raise StageFileError(f"{path}:1: bad Instances header: {exc}") from exc
+    return None
+
+
+def iter_instance_dicts(path: str | Path) -> Iterator[dict[str, Any]]:
+    """The raw instance objects of a shard (header skipped): cheap, no puzzle is built."""
+    for n, line in _lines(path):
+        try:
+            d = json.loads(line)
+        except ValueError as exc:
+            raise StageFileError(f"{path}:{n}: bad instance record: {exc}") from exc
+        if n == 1 and _header_of(d) is not None:
+            continue
+        if not isinstance(d, dict) or "id" not in d:
+            raise StageFileError(f"{path}:{n}: bad instance record: not an instance object")
+        yield d
+
+
+def read_instances(path: str | Path) -> Iterator[Record]:
+    """Every record of an Instances shard, in order."""
+    for n, d in enumerate(iter_instance_dicts(path), 1):
+        try:
+            yield record_from_dict(d)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise StageFileError(f"{path}: instance {d.get('id', n)}: bad instance record: "
+                                 f"{exc}") from exc
+
+
+def write_instances(path: str | Path, header: ShardHeader, records: Iterable[Record]
+                    ) -> dict[str, int]:
+    """Write one Instances shard; returns counts of instances and invalid ones."""
+    counts = {"instances": 0, "invalid": 0}
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(header.to_json() + "\n")
+        for rec in records:
+            fh.write(json.dumps(record_to_dict(rec), separators=(",", ":")) + "\n")
+            counts["instances"] += 1
+            counts["invalid"] += not rec.valid
+    return counts
+
+
+def shard_of(results: str | Path, set_name: str, ident: str) -> str:
+    """The name of the Instances shard holding instance ``ident`` (ids grow with shards)."""
+    from satdoku.stagefiles.paths import INSTANCES, stage_path
+
+    shards = sorted(stage_path(INSTANCES, results, set=set_name, shard="*").parent
+                    .glob("*.jsonl"))
+    if not shards:
+        raise KeyError(f"no Instances shards for set {set_name!r} under {results}")
+    firsts: list[int] = []
+    names: list[str] = []
+    for s in shards:
+        first = next(iter_instance_dicts(s), None)
+        if first is not None:
+            firsts.append(int(first["id"]))
+            names.append(s.stem)
+    if not ident.isdigit():
+        raise KeyError(f"instance ids are numbers, got {ident!r}")
+    k = bisect_right(firsts, int(ident)) - 1
+    if k < 0:
+        raise KeyError(f"no instance {ident} in set {set_name!r}")
+    return names[k]

@@ -1,0 +1,57 @@
+"""Where each stage file lives: the path templates, relative to the results directory.
+
+The workflow's rules (``workflow/rules/common.smk``) and the library (reports, ``satdoku
+extract``, the explorer) build every path from these templates, so the layout is written once.
+Wildcards: ``set``, ``shard`` (``00000``, ``00001``, ...), ``encoding`` (``direct`` for
+puzzle-level solvers, ``dimacs`` for CNF sets), ``solver``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+RESULTS = "results"  # default results directory (relative to the working directory)
+REPORTS = "reports"  # cross-set reports
+
+INSTANCES = "Instances/{set}/{shard}.jsonl"
+SATINPUT = "SatInput/{encoding}/{set}/{shard}.cnfs"
+SATOUTPUT = "SatOutput/{solver}/{encoding}/{set}/{shard}.out"
+TIMES_SHARD = "SatOutputTimes/{solver}/{encoding}/{set}/shards/{shard}.tsv"
+TIMES = "SatOutputTimes/{solver}/{encoding}/{set}.tsv"
+SOLS_SHARD = "SatSols/{solver}/{encoding}/{set}/shards/{shard}.tsv"
+SOLS = "SatSols/{solver}/{encoding}/{set}.tsv"
+SOLS_TEXT = "SatSols/{solver}/{encoding}/{set}.txt"
+UNIQUE_SHARD = "Reports/unique/{set}/shards/{shard}.tsv"
+UNIQUE = "Reports/{set}_unique.tsv"
+CNF_SIZES = "Reports/cnf_sizes/{encoding}/{set}.tsv"
+SET_REPORT = "Reports/{set}.txt"
+SET_TIME_PLOT = "Reports/{set}_time.png"
+SET_CHECK = "Reports/{set}.check"
+SET_TABLE = "Reports/{set}_table.{ext}"
+LOGS = "logs"
+
+#: Encoding label of puzzle-level solvers (no CNF) and of CNF sets (the formula is the input).
+DIRECT, DIMACS = "direct", "dimacs"
+
+
+def stage_path(template: str, results: str | Path = RESULTS, **wildcards: object) -> Path:
+    """A stage file's path under ``results`` (e.g. ``stage_path(SOLS, set="s", ...)``)."""
+    return Path(results) / template.format(**wildcards)
+
+
+def shard_name(k: int) -> str:
+    """The name of shard ``k`` (0-based): ``00000``, ``00001``, ..."""
+    return f"{k:05d}"
+
+
+def match(template: str, path: str | Path) -> dict[str, str] | None:
+    """The wildcards of a stage file's path under any results directory, or None if the path
+    does not follow ``template`` (``match(SOLS, "results/SatSols/cdcl/extended/s.tsv")`` ->
+    ``{"solver": "cdcl", "encoding": "extended", "set": "s"}``)."""
+    import re
+
+    pattern = re.escape(template)
+    for name in ("set", "shard", "encoding", "solver", "ext"):
+        pattern = pattern.replace(re.escape("{" + name + "}"), f"(?P<{name}>[^/]+)")
+    m = re.search(f"(?:^|/){pattern}$", Path(path).as_posix())
+    return m.groupdict() if m else None

@@ -1,0 +1,109 @@
+"""The TSV stage files: SatOutputTimes, SatSols, uniqueness, CNF sizes; shards and gathering.
+
+Every TSV has a header line and one row per instance in input order; ``gather`` concatenates a
+set's shard files. Columns:
+
+- SatOutputTimes: ``id line status solve_seconds total_seconds decisions conflicts propagations
+  restarts learnt load1 message`` (statistics empty where a solver does not report them);
+- SatSols: ``id line status verified solution detail`` (``verified`` is ``yes``, ``proof``,
+  ``FAILED`` or ``-``; ``solution`` the board in the input's notation or the text users know
+  from the original systems: ``Instance Timeout``, ``Instance Unsatisfiable``, ...);
+- uniqueness: ``id line solutions verdict seconds``;
+- CNF sizes: ``id family encoding vars clauses bytes``.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from satdoku.solvers.base import ERROR, INVALID, SAT, STAT_KEYS, TIMEOUT, UNSAT, Result
+
+TIMES_COLUMNS = ("id", "line", "status", "solve_seconds", "total_seconds", *STAT_KEYS, "load1",
+                 "message")
+SOLS_COLUMNS = ("id", "line", "status", "verified", "solution", "detail")
+UNIQUE_COLUMNS = ("id", "line", "solutions", "verdict", "seconds")
+SIZE_COLUMNS = ("id", "family", "encoding", "vars", "clauses", "bytes")
+COLUMNS = {"times": TIMES_COLUMNS, "sols": SOLS_COLUMNS, "unique": UNIQUE_COLUMNS,
+           "sizes": SIZE_COLUMNS}
+
+#: ``verified`` words of SatSols.
+YES, PROOF, FAILED, UNCHECKED = "yes", "proof", "FAILED", "-"
+WRONG = "WRONG"  # key of the SatSols text of a SAT answer that failed verification (not a status)
+
+TEXT = {
+    TIMEOUT: "Instance Timeout",
+    UNSAT: "Instance Unsatisfiable",
+    INVALID: "Instance Invalid",
+    ERROR: "Instance Error",
+    WRONG: "Instance Wrong Answer",
+}
+
+
+def _clean(text: str) -> str:
+    """A free-text cell: no TAB or newline may break the row."""
+    return text.replace("\t", " ").replace("\r", " ").replace("\n", " ")
+
+
+def times_row(ident: str, line: int | str, result: Result, load1: float) -> dict[str, object]:
+    """The SatOutputTimes row of one answer."""
+    row: dict[str, object] = {
+        "id": ident, "line": line, "status": result.status,
+        "solve_seconds": f"{result.solve_seconds:.6f}",
+        "total_seconds": f"{result.total_seconds:.6f}",
+        "load1": f"{load1:.2f}", "message": _clean(result.message),
+    }
+    for k in STAT_KEYS:
+        row[k] = result.stats.get(k, "")
+    return row
+
+
+def solution_text(status: str, board_text: str, detail: str) -> str:
+    """The SatSols line of one instance: the board, or the status text with its reason."""
+    if status == SAT:
+        return board_text
+    text = TEXT.get(status, f"Instance {status}")
+    return f"{text}: {detail}" if detail and status in (INVALID, ERROR, WRONG) else text
+
+
+def sols_row(ident: str, line: int | str, status: str, verified: str, board_text: str,
+             detail: str) -> dict[str, object]:
+    """The SatSols row of one answer (``verified`` FAILED shows as a wrong answer)."""
+    shown = WRONG if verified == FAILED else status
+    return {"id": ident, "line": line, "status": status, "verified": verified,
+            "solution": _clean(solution_text(shown, board_text, detail)),
+            "detail": _clean(detail)}
+
+
+def write_tsv(rows: Iterable[Mapping[str, object]], path: str | Path,
+              columns: Sequence[str]) -> int:
+    """Write a TSV stage file (header + rows); returns the number of rows."""
+    n = 0
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, list(columns), delimiter="\t", lineterminator="\n",
+                           extrasaction="ignore")
+        w.writeheader()
+        for row in rows:
+            w.writerow(row)
+            n += 1
+    return n
+
+
+def read_tsv(path: str | Path) -> list[dict[str, str]]:
+    """The rows of a TSV stage file as dicts (column -> text)."""
+    with open(path, encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+def gather(shards: Sequence[str | Path], tsv_out: str | Path, kind: str,
+           txt_out: str | Path | None = None) -> int:
+    """Concatenate a set's shard TSVs in order; for SatSols optionally also the plain text file
+    (one ``solution`` line per instance). Returns the number of rows."""
+    columns = COLUMNS[kind]
+    rows = [row for s in shards for row in read_tsv(s)]
+    write_tsv(rows, tsv_out, columns)
+    if txt_out is not None:
+        with open(txt_out, "w", encoding="utf-8") as fh:
+            fh.writelines(f"{r['solution']}\n" for r in rows)
+    return len(rows)

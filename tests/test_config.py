@@ -1,0 +1,133 @@
+"""Configuration checks (satdoku/config.py + the schema): bad configurations are refused before
+any job with one line naming the key; the schema's lists equal the registries; defaults live
+in the schema; --configfile replaces config.yaml."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import ROOT, TINY
+
+from satdoku.cnf.encodings import ENCODINGS
+from satdoku.config import ConfigError, check, load_schema, with_preset
+
+SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
+GOOD_SET = str(ROOT / "data" / "sudoku" / "murillo20.txt")
+
+
+def _base(**extra: object) -> dict:
+    return {"sets": {"a": GOOD_SET}, "solvers": {"cdcl": {}}, **extra}
+
+
+BAD = [
+    ({"sets": {"..": GOOD_SET}, "solvers": {"cdcl": {}}}, "sets: name '..' is not allowed"),
+    ({"sets": {".": GOOD_SET}, "solvers": {"cdcl": {}}}, "sets: name '.' is not allowed"),
+    ({"sets": {"-x": GOOD_SET}, "solvers": {"cdcl": {}}}, "sets: name '-x' is not allowed"),
+    ({"sets": {"a": GOOD_SET}, "solvers": {"--help": {}}}, "solvers: name '--help'"),
+    ({"sets": {"a" * 300: GOOD_SET}, "solvers": {"cdcl": {}}}, "at most 64 characters"),
+    (_base(sovlers={}), "unknown key(s) 'sovlers'"),
+    (_base(time_limit=float("inf")), "time_limit: inf is not a finite number"),
+    (_base(time_limit=float("nan")), "time_limit: nan is not a finite number"),
+    (_base(time_limit=0), "time_limit: 0 is less than or equal to the minimum of 0"),
+    ({"sets": {"a": GOOD_SET}, "solvers": {"cpsat": {"workers": -3}}},
+     "solvers.cpsat.workers: -3 is less than the minimum of 1"),
+    ({"sets": {"a": GOOD_SET}, "solvers": {"cdcl": {"heuristic": "vsids"}}},
+     "solvers.cdcl: unknown key(s) 'heuristic'"),
+    ({"sets": {"a": GOOD_SET}, "solvers": {"x": {"solver": "dpll", "heuristic": "zz"}}},
+     "solvers.x.heuristic: 'zz' is not one of"),
+    ({"sets": {"a": GOOD_SET}, "solvers": {"nope": {}}}, "solvers.nope: not a registered solver"),
+    (_base(csp_experiment={"solvers": ["zzz"]}), "csp_experiment.solvers.0: unknown solver"),
+    (_base(csp_experiment={"solvers": ["cdcl"]}), "is not a puzzle-level solver"),
+    (_base(csp_experiment={"n_min": 9, "n_max": 3}), "n_min 9 is larger than n_max 3"),
+    (_base(encodings=["bogus"]), "encodings.0: 'bogus' is not one of"),
+    (_base(ltn={"sizes": [5]}), "ltn.sizes.0: 5 is not one of"),
+    ({"sets": {"a": "missing.txt"}, "solvers": {"cdcl": {}}}, "no such file or directory"),
+    ({"sets": {"a": "/dev/zero"}, "solvers": {"cdcl": {}}}, "not a regular file"),
+    ({"sets": {"a": str(ROOT / "tests")}, "solvers": {"cdcl": {}}},
+     "is a directory without DIMACS files"),
+]
+
+
+@pytest.mark.parametrize(("config", "fragment"), BAD, ids=[f for _, f in BAD])
+def test_bad_configurations_are_one_line_errors(config: dict, fragment: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        check(config, SCHEMA)
+    message = str(info.value)
+    assert fragment in message and message.startswith("config: ") and "\n" not in message
+
+
+def test_defaults_come_from_the_schema_and_presets_apply() -> None:
+    cfg = check(_base(ltn={}, csp_experiment={}), SCHEMA)
+    schema = load_schema(SCHEMA)["properties"]
+    assert cfg["time_limit"] == schema["time_limit"]["default"] == 10
+    assert cfg["ltn"]["q2_limit"] == {"4": 200, "9": 80, "16": 20}
+    assert cfg["csp_experiment"]["n_max"] == 12 and "full" in cfg["csp_experiment"]["presets"]
+    full = with_preset(cfg["csp_experiment"], "full")
+    assert full["n_max"] == 40 and full["time_limit"] == 60 and full["preset"] == "full"
+    with pytest.raises(ConfigError, match="preset 'nope' unknown"):
+        with_preset(cfg["csp_experiment"], "nope")
+    assert "ltn" not in check(_base(), SCHEMA)  # no section: the branch stays off
+
+
+def test_schema_lists_equal_the_registries() -> None:
+    from satdoku.formats import FORMATS
+
+    props = load_schema(SCHEMA)["properties"]
+    assert props["encodings"]["items"]["enum"] == list(ENCODINGS)
+    set_formats = props["sets"]["additionalProperties"]["oneOf"][1]["properties"]["format"]
+    assert set(set_formats["enum"]) == {"auto", "dimacs", *FORMATS}
+
+
+def test_the_default_config_is_valid() -> None:
+    cfg = check(yaml.safe_load((ROOT / "config.yaml").read_text()), SCHEMA)
+    assert set(cfg["sets"]) >= {"murillo20", "futoshiki_usp", "latin_qwh"}
+
+
+def _snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-n",
+           "--cores", "1", *args]
+    return subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=300)
+
+
+def test_snakemake_refuses_bad_configs_with_one_line(tmp_path: Path) -> None:
+    for k, (config, fragment) in enumerate([
+        ({"sets": {"..": GOOD_SET}, "solvers": {"cdcl": {}}}, "name '..' is not allowed"),
+        ({"sets": {"a": GOOD_SET}, "solvers": {"cdcl": {"heuristic": "vsids"}}},
+         "solvers.cdcl: unknown key(s) 'heuristic'"),
+        ({"sets": {"a": "/dev/zero"}, "solvers": {"cdcl": {}}}, "not a regular file"),
+    ]):
+        cfg = tmp_path / f"bad{k}.yaml"
+        cfg.write_text(yaml.safe_dump(config))
+        proc = _snakemake(tmp_path, "--configfile", str(cfg))
+        err = [ln for ln in proc.stderr.splitlines() if ln.strip() and "profile" not in ln]
+        assert proc.returncode != 0 and fragment in proc.stderr, proc.stderr
+        assert "Traceback" not in proc.stderr and len(err) == 1, proc.stderr
+
+
+def test_configfile_replaces_the_default_config(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "x.txt").write_text((TINY / "mixed9.txt").read_text())
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(
+        {"sets": {"default_set": "data/x.txt"}, "solvers": {"minisat22": {}}}))
+    own = tmp_path / "own.yaml"
+    own.write_text(yaml.safe_dump({"sets": {"mine": "data/x.txt"},
+                                   "solvers": {"cadical195": {}}}))
+    out = _snakemake(tmp_path, "--configfile", str(own)).stdout
+    assert "mine" in out and "default_set" not in out and "minisat22" not in out
+    plain = _snakemake(tmp_path).stdout  # no --configfile: config.yaml is the run
+    assert "default_set" in plain and "mine" not in plain
+
+
+def test_limits_defaults_equal_the_size_guard() -> None:
+    from dataclasses import asdict
+
+    from satdoku.limits import Limits
+
+    cfg = check(_base(), SCHEMA)
+    assert cfg["limits"] == asdict(Limits())
+    with pytest.raises(ConfigError, match="limits: unknown key"):
+        check(_base(limits={"max_cels": 5}), SCHEMA)

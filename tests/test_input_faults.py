@@ -1,0 +1,336 @@
+"""The fault suite of issue 10 (sections 1-3, and the format/reader parts of 9): every bad input
+a user can feed the readers, each one a clear one-line error or INVALID records, with every
+valid puzzle beside it still read. ``FAULT_COUNT`` is the number of bad inputs covered."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from satdoku.cnf.dimacs import DimacsError, read_dimacs
+from satdoku.cnf.dimacs_fast import read_dimacs_arrays
+from satdoku.formats import FormatError, read_records
+from satdoku.limits import Limits
+from satdoku.sources import InputError, read_snapshot
+
+INPUTS = Path(__file__).parent / "data" / "inputs"
+P1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+P2 = "52...6.........7.13...........4..8..6......5...........418.........3..2...87....."
+P3 = "6.....8.3.4.7.................5.4.7.3..2.....1.6.......2.....5.....8.6......1...."
+GRID4 = "1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n"
+
+
+def _json(*objs: str) -> bytes:
+    return ("\n".join(objs) + "\n").encode()
+
+
+# name -> (file name, content, expected records: True = a puzzle, str = INVALID containing it)
+PUZZLE_FAULTS: dict[str, tuple[str, bytes, list[bool | str]]] = {
+    # section 1: detection must not lose puzzles
+    "title line before line puzzles": (
+        "t.txt", f"My puzzles\n{P1}\n{P2}\n{P3}\n".encode(),
+        ["not a puzzle line: 'My puzzles'", True, True, True]),
+    "title line before ndigits lines": (
+        "t.txt", b"Small ones\n2 0240100340020130\n2 1000000000000001\n",
+        ["expected '<n> <n^4 digits>', got 'Small ones'", True, True]),
+    "comma in the first puzzle's name": (
+        "c.txt", f"{P1}\tpuzzle 1, hard\n{P2}\tpuzzle 2\n".encode(), [True, True]),
+    "name after a no-break space": ("n.txt", f"{P1}\u00a0first\n{P2}\u2003second\n".encode(),
+                                    [True, True]),
+    "comma-separated name, no header": (
+        "c.txt", f"{P1},puzzle 1\n{P2},puzzle 2\n".encode(), [True, True]),
+    "UTF-8 BOM": ("b.txt", f"\ufeff{P1}\n{P2}\n".encode(), [True, True]),
+    "BOM and CRLF": ("b.txt", f"\ufeff{P1}\r\n{P2}\r\n{P3}\r\n".encode(), [True, True, True]),
+    "CR-only line ends": ("b.txt", f"{P1}\r{P2}\r".encode(), [True, True]),
+    "UTF-16 with BOM": ("b.txt", f"{P1}\r\n{P2}\r\n".encode("utf-16"), [True, True]),
+    "BOM before a grid": ("g.txt", ("\ufeff" + GRID4).encode(), [True]),
+    "a line puzzle in an ndigits file": (
+        "n.txt", f"2 0240100340020130\n{P1}\n2 1000000000000001\n".encode(), [True] * 3),
+    "a line puzzle among grids": (
+        "g.txt", f"{P1}\nGrid 01\n{GRID4}Grid 02\n{GRID4}".encode(), [True, True, True]),
+    "a JSON puzzle among line puzzles": (
+        "j.txt", f'{P1}\n{{"kind": "latin", "size": 2, "givens": [1, 0, 0, 1]}}\n{P2}\n'.encode(),
+        [True, True, True]),
+    "futoshiki .dat without its count line": (
+        "f.dat", b"2 1\n1 0\n0 0\n1 1 1 2\n", [True]),
+    "futoshiki .dat with a broken 'd r' line": (
+        "f.dat", b"3\n2 1\n1 0\n0 0\n1 1 1 2\nx y\n1 2 3\n2 0\n0 0\n0 0\n",
+        ["file announces 3 puzzles but holds 2", True, "expected 'd r'", True]),
+    # section 2: bytes
+    "a Latin-1 line among UTF-8 ones": (
+        "l.txt", P1.encode() + b"\tcaf\xe9\n" + P2.encode() + b"\n",
+        ["line 1 is not UTF-8 text (byte 0xe9 at byte offset 85)", True]),
+    "binary junk line": (
+        "j.txt", P1.encode() + b"\n\x00\x9f\x92\x96\xff\xfe\n" + P2.encode() + b"\n",
+        [True, "line 2 is not UTF-8 text (byte 0x9f at byte offset 83)", True]),
+    "a non-UTF-8 line inside a grid": (
+        "g.txt", b"1 2 3 4\n3 4 \xff 2\n2 1 4 3\n4 3 2 1\n\n" + GRID4.encode(),
+        # blank lines do not end a grid: rows 3-6 make one (its validity is the solver's job)
+        ["grid ends after 1 rows", "line 2 is not UTF-8 text (byte 0xff at byte offset 12)",
+         True, "grid ends after 2 of 4"]),
+    "a non-UTF-8 byte inside a JSON string": (
+        "j.jsonl", b'{"kind": "latin", "size": 1, "givens": [0], "name": "caf\xe9"}\n'
+                   b'{"kind": "latin", "size": 1, "givens": [1]}\n',
+        ["line 1 is not UTF-8", True]),
+    "gzip without .gz": ("p.txt", gzip.compress(f"{P1}\n{P2}\n".encode()), [True, True]),
+    "xz without .xz": ("p.txt", lzma.compress(f"{P1}\n".encode()), [True]),
+    "bz2 without .bz2": ("p.txt", bz2.compress(f"{P1}\n".encode()), [True]),
+    "NUL bytes in a CSV line": (
+        "c.csv", f"puzzle\n{P1}\n{P2[:5]}\x00{P2[6:]}\n".encode(), [True, "bad symbol '\\x00'"]),
+    # section 3: fields and sizes
+    "JSON less_than outside the grid": (
+        "j.jsonl", _json('{"kind": "futoshiki", "size": 2, "givens": [0, 0, 0, 0], '
+                         '"less_than": [[0, 99]]}',
+                         '{"kind": "futoshiki", "size": 2, "givens": [0, 0, 0, 0], '
+                         '"less_than": [[0, 1]]}'),
+        ["less_than cell 99 outside 0..3", True]),
+    "3-D less_than outside the cube": (
+        "j.jsonl", _json('{"kind": "sudoku3d", "order": 2, "less_than": [[0, 64]]}'),
+        ["less_than cell 64 outside 0..63"]),
+    "less_than on a kind without relations": (
+        "j.jsonl", _json('{"kind": "sudoku", "box": 2, "givens": "' + "." * 16 + '", '
+                         '"less_than": [[0, 1]]}'), ["less_than is not a field of kind sudoku"]),
+    "order 1e400": ("j.jsonl", _json('{"kind": "sudoku3d", "order": 1e400}'),
+                    ["order must be an integer, got inf"]),
+    "box 2.7": ("j.jsonl", _json('{"kind": "sudoku", "box": 2.7, "givens": ""}'),
+                ["box must be an integer, got 2.7"]),
+    "box true": ("j.jsonl", _json('{"kind": "sudoku", "box": true, "givens": ""}'),
+                 ["box must be an integer, got True"]),
+    "negative size": ("j.jsonl", _json('{"kind": "latin", "size": -3, "givens": []}'),
+                      ["size -3 outside"]),
+    "5000-digit number": ("j.jsonl", _json('{"kind": "latin", "size": ' + "9" * 5000 + "}"),
+                          ["bad JSON"]),
+    "huge integer size": ("j.jsonl", _json('{"kind": "latin", "size": ' + "9" * 40 + "}"),
+                          ["size (a 133-bit number) outside 1..1000000"]),
+    "deeply nested JSON": ("j.jsonl", _json('{"givens": ' + "[" * 5000 + "]" * 5000 + "}"),
+                           ["nested too deep"]),
+    "nested givens beyond a cube": (
+        "j.jsonl", _json('{"kind": "latin", "size": 1, "givens": [[[[0]]]]}'),
+        ["givens nested deeper than 3 levels"]),
+    "givens of the wrong type": (
+        "j.jsonl", _json('{"kind": "latin", "size": 1, "givens": {"a": 1}}'),
+        ["givens must be a string of symbols or a list"]),
+    "3-D fixed cell outside the cube": (
+        "j.jsonl", _json('{"kind": "sudoku3d", "order": 2, "fixed": [[4, 0, 0, 1]]}'),
+        ["fixed 4 outside 0..3"]),
+    "3-D path box order": (
+        "j.jsonl", _json('{"kind": "sudoku3d", "order": 2, "path_boxes": [{"start": [0, 0, 0], '
+                         '"end": [0, 0, 1], "order": "up"}]}'), ["path box order must be"]),
+    "custom group cell 1.5": (
+        "j.jsonl", _json('{"kind": "custom", "shape": [2, 2], "domain": 2, '
+                         '"groups": [[0, 1.5]]}'), ["group cell must be an integer, got 1.5"]),
+    "3-D order 5 (size guard)": ("j.jsonl", _json('{"kind": "sudoku3d", "order": 5}'),
+                                 ["too large: 15625 cells x domain 25"]),
+    "shape 100000 x 100000 (size guard)": (
+        "j.jsonl", _json('{"kind": "custom", "shape": [100000, 100000], "domain": 3, '
+                         '"groups": []}'), ["too large: shape [100000, 100000]"]),
+    "domain 1e8 (size guard)": (
+        "j.jsonl", _json('{"kind": "custom", "shape": [3], "domain": 100000000, '
+                         '"groups": []}'), ["too large: domain 100000000"]),
+    "1600x1600 line (size guard)": ("l.txt", b"." * 40**4 + b"\n", ["too large"]),
+    "144x144 grid (size guard)": ("g.txt", ("0 " * 144 + "\n").encode() * 144, ["too large"]),
+    "200x200 Latin list (size guard)": (
+        "l.txt", ("[" + ",".join(["[" + ",".join(["0"] * 200) + "]"] * 200) + "]\n").encode(),
+        ["too large"]),
+    "futoshiki .dat order 10^6 (size guard)": (
+        "f.dat", b"1\n1000000 0\n", ["announces 1 puzzles but holds 0", "too large"]),
+    "unicode digits in a grid": ("g.txt", "1 2 3 4\n3 4 1 2\n2 1 4 ³\n4 3 2 1\n".encode(),
+                                 ["grid ends after 2 rows", "not a grid row", "grid ends"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PUZZLE_FAULTS))
+def test_puzzle_file_faults(tmp_path: Path, case: str) -> None:
+    name, content, expected = PUZZLE_FAULTS[case]
+    path = tmp_path / name
+    path.write_bytes(content)
+    recs = list(read_records(path))
+    got = [r.valid if r.valid else (r.error or "") for r in recs]
+    assert len(got) == len(expected), got
+    for g, e in zip(got, expected, strict=True):
+        assert g is True if e is True else (isinstance(g, str) and e in g), (got, expected)
+    assert [r.index for r in recs] == list(range(1, len(recs) + 1))
+
+
+def test_explicit_format_reads_what_detection_reads(tmp_path: Path) -> None:
+    # "All of them work with --format line: detection must be as good as the user's choice"
+    for case in ("title line before line puzzles", "comma in the first puzzle's name",
+                 "UTF-8 BOM", "BOM and CRLF"):
+        name, content, _ = PUZZLE_FAULTS[case]
+        (tmp_path / name).write_bytes(content)
+        auto = [(r.line, r.puzzle) for r in read_records(tmp_path / name)]
+        assert auto == [(r.line, r.puzzle) for r in read_records(tmp_path / name, "line")]
+
+
+# --- the committed inputs (tests/data/inputs) -----------------------------------------------
+INPUT_FILES = {
+    # file: (valid, invalid)
+    "windows_title_comma.txt": (4, 1),
+    "letters_16x16.txt": (2, 0),
+    "letters_25x25.txt": (2, 0),
+    "bad_bytes.txt": (2, 2),
+    "bad_fields.jsonl": (3, 8),
+    "futoshiki_bom.dat": (3, 0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INPUT_FILES))
+def test_committed_inputs(name: str) -> None:
+    recs = list(read_records(INPUTS / name))
+    valid = [r for r in recs if r.valid]
+    assert (len(valid), len(recs) - len(valid)) == INPUT_FILES[name], [r.error for r in recs]
+    assert all(r.puzzle.conflicts() == [] for r in valid)  # type: ignore[union-attr]
+    assert {r.puzzle.size for r in valid} <= {3, 4, 5, 6, 7, 8, 9, 16, 25, 2}  # type: ignore[union-attr]
+
+
+def test_letters_keep_their_values() -> None:
+    first = [r.puzzle.givens[0] for r in read_records(INPUTS / "letters_25x25.txt")]
+    assert first == [16, 25]  # 'G', 'P'
+    first = [r.puzzle.givens[0] for r in read_records(INPUTS / "letters_16x16.txt")]
+    assert first == [11, 16]  # 'B', 'G'
+
+
+# --- files that cannot be read: one line naming the file ----------------------------------------
+def _fifo(tmp_path: Path) -> Path:
+    path = tmp_path / "fifo"
+    os.mkfifo(path)
+    return path
+
+
+FILE_FAULTS = {
+    "missing file": (lambda t: t / "nope.txt", "no such file"),
+    "directory without DIMACS files": (lambda t: t, "is a directory without DIMACS files"),
+    "/dev/zero": (lambda t: Path("/dev/zero"), "is not a regular file"),
+    "a FIFO": (_fifo, "is not a regular file"),
+    "truncated .gz": (lambda t: _write(t / "p.txt.gz", gzip.compress(P1.encode() * 40)[:50]),
+                      "truncated or corrupt gzip data"),
+    "corrupt .xz": (lambda t: _write(t / "p.xz", lzma.compress(P1.encode())[:20] + b"\0" * 30),
+                    "truncated or corrupt xz data"),
+    "corrupt .bz2": (lambda t: _write(t / "p", bz2.compress(P1.encode())[:30] + b"x" * 9),
+                     "truncated or corrupt bz2 data"),
+    "file over the size limit": (lambda t: _write(t / "big.txt", (P1 + "\n").encode() * 20),
+                                 "larger than 1000 bytes"),
+    "gzip bomb over the size limit": (
+        lambda t: _write(t / "bomb.txt", gzip.compress(b"." * 100_000)), "larger than 1000 bytes"),
+}
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+@pytest.mark.parametrize("case", sorted(FILE_FAULTS))
+def test_unreadable_files_are_one_line_errors(tmp_path: Path, case: str) -> None:
+    make, reason = FILE_FAULTS[case]
+    path = make(tmp_path)
+    done: list[BaseException] = []
+
+    def attempt() -> None:
+        try:
+            read_records(path, limits=Limits(max_input_bytes=1000))
+        except InputError as exc:
+            done.append(exc)
+
+    worker = threading.Thread(target=attempt, daemon=True)
+    worker.start()
+    worker.join(20)  # a FIFO or a device must not block the reader
+    assert done, f"{case}: no InputError (hung or another exception)"
+    message = str(done[0])
+    assert message.startswith(str(path)) and reason in message and "\n" not in message
+
+
+@pytest.mark.parametrize("case", ["missing file", "/dev/zero", "a FIFO", "truncated .gz"])
+def test_sharding_refuses_what_reading_refuses(tmp_path: Path, case: str) -> None:
+    from satdoku.pipeline.sets import plan
+
+    make, reason = FILE_FAULTS[case]
+    with pytest.raises(InputError, match=reason):  # the workflow plans (counts, hashes) a set
+        plan(make(tmp_path))
+
+
+def test_unknown_format_lists_the_known_ones(tmp_path: Path) -> None:
+    (tmp_path / "p.txt").write_text(P1 + "\n")
+    with pytest.raises(FormatError, match=r"unknown format 'xml'; known: auto, line, .*dimacs"):
+        read_records(tmp_path / "p.txt", "xml")
+    with pytest.raises(InputError, match="only a CNF set"):
+        read_records(tmp_path, "line")
+
+
+# --- DIMACS -------------------------------------------------------------------------------------
+DIMACS_FAULTS = {
+    "p cnf 2000000000 1": (b"p cnf 2000000000 1\n1 0\n", 1, "above the limit"),
+    "more variables than bytes": (b"p cnf 9000000 1\n1 0\n", 1, "file has only"),
+    "more clauses than bytes": (b"p cnf 3 900000000\n1 0\n", 1, "hold at most 2"),
+    "binary junk": (b"p cnf 3 1\n1 \x00\xff\x9f 0\n", 2, "not a literal"),
+    "junk before the header": (b"\x89PNG\r\n\x1a\n", 1, "clause before the 'p cnf' header"),
+}
+
+
+@pytest.mark.parametrize("engine", ["numba", "numpy"])
+@pytest.mark.parametrize("case", sorted(DIMACS_FAULTS))
+def test_dimacs_faults_name_file_and_line(tmp_path: Path, case: str, engine: str) -> None:
+    data, line, reason = DIMACS_FAULTS[case]
+    path = _write(tmp_path / "f.cnf", data)
+    start = time.perf_counter()
+    with pytest.raises(DimacsError) as err:
+        read_dimacs_arrays(path, engine=engine)
+    assert time.perf_counter() - start < 5  # refused from the header, nothing allocated
+    assert str(err.value).startswith(f"{path}:{line}: ") and reason in str(err.value)
+
+
+DIMACS_FILE_FAULTS = {
+    "missing": (lambda t: t / "none.cnf", "no such file"),
+    "directory": (lambda t: t, "is a directory"),
+    "/dev/zero": (lambda t: Path("/dev/zero"), "is not a regular file"),
+    "truncated .cnf.gz": (lambda t: _write(t / "f.cnf.gz", gzip.compress(b"p cnf 3 1\n1 0\n")[:12]),
+                          "truncated or corrupt gzip data"),
+    "corrupt .cnf.xz": (lambda t: _write(t / "f.cnf.xz", lzma.compress(b"p cnf 3 1\n1 0\n")[:-6]),
+                        "truncated or corrupt xz data"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DIMACS_FILE_FAULTS))
+def test_dimacs_file_faults(tmp_path: Path, case: str) -> None:
+    make, reason = DIMACS_FILE_FAULTS[case]
+    path = make(tmp_path)
+    for read in (read_dimacs, read_dimacs_arrays):
+        with pytest.raises(DimacsError) as err:
+            read(path)
+        assert str(err.value) == f"{path}: {err.value.reason}" and reason in err.value.reason
+        assert isinstance(err.value, InputError)  # the one documented error of every reader
+
+
+def test_a_single_dimacs_file_is_a_one_instance_cnf_set(public_data: Path) -> None:
+    path = public_data / "satlib" / "uf20-91" / "uf20-01.cnf"
+    (rec,) = read_records(path)
+    assert rec.notation == "dimacs" and rec.puzzle is None and rec.valid
+    assert rec.cnf is not None and (rec.cnf.num_vars, rec.cnf.num_clauses) == (20, 91)
+    assert rec.cnf.sha256 == read_snapshot(path).sha256 and rec.name == "uf20-01.cnf"
+
+
+def test_cnf_set_directory() -> None:
+    recs = list(read_records(INPUTS / "cnfset"))
+    assert [r.name for r in recs] == ["a_uf20-01.cnf", "b_uf20-02.cnf.gz", "c_uuf50-01.cnf.xz",
+                                      "d_gzip_named_plain.cnf", "e_malformed.cnf"]
+    assert [r.index for r in recs] == [1, 2, 3, 4, 5] and {r.line for r in recs} == {1}
+    assert [(r.cnf.num_vars, r.cnf.num_clauses) for r in recs[:4]] == [  # type: ignore[union-attr]
+        (20, 91), (20, 91), (50, 218), (50, 218)]
+    assert recs[4].error == "line 4: literal 7 out of range for 3 variables"
+    assert all(r.notation == "dimacs" and r.puzzle is None for r in recs)
+    assert recs == list(read_records(INPUTS / "cnfset", "dimacs"))
+    for r in recs[:4]:  # the file a solver reads again is the one checked
+        assert read_dimacs(r.cnf.path).num_vars == r.cnf.num_vars  # type: ignore[union-attr]
+
+
+#: bad inputs this suite covers (the README figure): the tables above, an unknown format name,
+#: a directory read as a puzzle file, a malformed file in a CNF set
+FAULT_COUNT = (len(PUZZLE_FAULTS) + len(FILE_FAULTS) + len(DIMACS_FAULTS)
+               + len(DIMACS_FILE_FAULTS) + 3)

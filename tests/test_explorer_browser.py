@@ -27,9 +27,11 @@ from satdoku.stagefiles.tables import read_tsv
 pytestmark = pytest.mark.slow
 
 SHOTS = ROOT / "results" / "explorer_screenshots"
-SETS = ("tiny4", "tiny9", "families")
+SETS = ("tiny4", "tiny9", "families", "cnf")
+PUZZLE_SETS = SETS[:3]
+CNF_FILES = {"a_uf20-01.cnf": "uf20-91/uf20-01.cnf", "b_uuf50-01.cnf": "uuf50-218/uuf50-01.cnf"}
 SOLVERS = ("minisat22", "cadical195", "dpll-budget")
-RUNS = tuple(f"{s}/extended" for s in SOLVERS)
+RUNS = (*(f"{s}/extended" for s in SOLVERS), *(f"{s}/dimacs" for s in SOLVERS))
 
 #: Futoshiki (signs between neighbours), Latin square, 3-D Sudoku of order 2 (4 layers)
 FAMILIES = """\
@@ -47,6 +49,7 @@ sets:
   tiny4: data/sudokusolver_4x4.txt
   tiny9: data/mixed9.txt
   families: data/families.jsonl
+  cnf: data/cnf
 encodings: [extended]
 solvers:
   minisat22: {}
@@ -69,6 +72,9 @@ def run_dir(tmp_path_factory) -> Path:
     for f in TINY.glob("*.txt"):
         shutil.copy(f, d / "data" / f.name)
     (d / "data" / "families.jsonl").write_text(FAMILIES)
+    (d / "data" / "cnf").mkdir()
+    for name, src in CNF_FILES.items():  # a CNF set: a folder of DIMACS files
+        shutil.copy(ROOT / "data/public/satlib" / src, d / "data" / "cnf" / name)
     (d / "config.yaml").write_text(CONFIG)
     run_snakemake(d)
     return d
@@ -94,13 +100,17 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
-def run_index(page, solver: str) -> int:
-    return page.evaluate("s => SATDOKU.data.get('overview').runs.findIndex(r => r.solver === s)",
-                         solver)
+def encoding(name: str) -> str:
+    return "dimacs" if name == "cnf" else "extended"
+
+
+def run_index(page, solver: str, enc: str = "extended") -> int:
+    return page.evaluate("([s, e]) => SATDOKU.data.get('overview').runs"
+                         ".findIndex(r => r.solver === s && r.encoding === e)", [solver, enc])
 
 
 def times(run_dir: Path, solver: str, name: str) -> list[dict[str, str]]:
-    return read_tsv(run_dir / f"results/SatOutputTimes/{solver}/extended/{name}.tsv")
+    return read_tsv(run_dir / f"results/SatOutputTimes/{solver}/{encoding(name)}/{name}.tsv")
 
 
 def listed_ids(page) -> list[int]:
@@ -150,7 +160,7 @@ def test_filters_show_exactly_the_instances_of_the_stage_files(run_dir, browser)
     shot(page, "list_timeouts")
     for name in SETS:  # every set and run, through the URL
         for solver in SOLVERS:
-            k = run_index(page, solver)
+            k = run_index(page, solver, encoding(name))
             open_view(page, browser.index, f"#/set/{name}?st{k}=T")
             want = [int(r["id"]) for r in times(run_dir, solver, name) if r["status"] == "TIMEOUT"]
             assert listed_ids(page) == want, (name, solver)
@@ -200,7 +210,7 @@ def test_instance_view_draws_the_sat_sols_board(run_dir, browser):
     wait_ready(page, "#/i/tiny9/3")
     shot(page, "instance_9x9")
     checked = 0
-    for name in SETS:
+    for name in PUZZLE_SETS:
         insts = [d for f in sorted((run_dir / f"results/Instances/{name}").glob("*.jsonl"))
                  for d in iter_instance_dicts(f)]
         for solver in ("minisat22", "cadical195"):
@@ -229,6 +239,23 @@ def test_instance_view_draws_the_sat_sols_board(run_dir, browser):
     shot(page, "instance_3d")
     open_view(page, browser.index, "#/i/tiny9/7")
     assert "INVALID: 80 cells" in page.inner_text("main")
+
+
+def test_cnf_set_instance_shows_its_file_and_every_result(run_dir, browser):
+    page = browser.page
+    for ident, name in enumerate(CNF_FILES, 1):
+        open_view(page, browser.index, f"#/i/cnf/{ident}")
+        text = page.inner_text("main")
+        assert name in text and page.locator("svg.board").count() == 0
+        size = (run_dir / "data" / "cnf" / name).stat().st_size
+        assert f"{size:,} bytes" in text
+        for solver in SOLVERS:
+            row = times(run_dir, solver, "cnf")[ident - 1]
+            k = run_index(page, solver, "dimacs")
+            assert page.inner_text(f'tr[data-run="{k}"] td:nth-child(2)') == row["status"]
+        if ident == 1:
+            assert "20 variables, 91 clauses" in text  # uf20-01's header
+            shot(page, "instance_cnf")
 
 
 def test_scatter_hover_and_click_open_the_instance(run_dir, browser):

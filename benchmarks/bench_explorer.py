@@ -157,9 +157,9 @@ def main() -> None:
     times = measure(out / "index.html", args.set, n, ov["sets"][0]["runs"], args.repeat)
     rows = [{"view": k, "median_ms": statistics.median(v), "min_ms": min(v), "max_ms": max(v),
              "repeats": len(v)} for k, v in times.items()]
-    print(f"\n{'view':45} {'median ms':>10} {'min':>8} {'max':>8}")
+    print(f"\n{'view':58} {'median ms':>10} {'min':>8} {'max':>8}")
     for r in rows:
-        print(f"{r['view']:45} {r['median_ms']:>10.0f} {r['min_ms']:>8.0f} {r['max_ms']:>8.0f}")
+        print(f"{r['view']:58} {r['median_ms']:>10.0f} {r['min_ms']:>8.0f} {r['max_ms']:>8.0f}")
     res = ROOT / "benchmarks" / "results"
     res.mkdir(parents=True, exist_ok=True)
     with open(res / "explorer.csv", "w", newline="", encoding="utf-8") as fh:

@@ -140,9 +140,9 @@ def run_answer(rec: Record, sol: Mapping[str, str] | None, t: Mapping[str, str] 
         seen = {} if seen is None else seen
         if text not in seen:
             from satdoku.formats.jsonpuzzle import board_out
-            from satdoku.report.text import _board_of
+            from satdoku.report.text import board_of
 
-            board = board_out(_board_of(rec, text), rec.puzzle.domain)
+            board = board_out(board_of(rec, text), rec.puzzle.domain)
             if board not in boards:
                 boards.append(board)
             seen[text] = boards.index(board)

@@ -4,35 +4,45 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+KERNEL := $(VENV)/.kernel
 CORES ?= 8
 
 .PHONY: run test test-cluster lint report clean install
 
-install: $(STAMP)
+install: $(STAMP) $(KERNEL)
 
-$(STAMP): requirements.txt pyproject.toml
+# `pip install -e .` also builds the compiled CDCL kernel and DIMACS pass in place (setup.py:
+# satdoku/solvers/_cdcl.c, satdoku/cnf/_dimacs.c; optional: without a C compiler and Python
+# headers the install still succeeds and satdoku falls back to their numba twins, slower but the
+# same search)
+$(STAMP): requirements.txt pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet torch==2.13.0
 	$(BIN)/pip install --quiet -r requirements.txt
 	$(BIN)/pip install --quiet --no-deps -e .
-	touch $(STAMP)
+	touch $(STAMP) $(KERNEL)
 
-run: $(STAMP)
+# rebuild them when their sources change
+$(KERNEL): $(STAMP) satdoku/solvers/_cdcl.c satdoku/cnf/_dimacs.c
+	$(BIN)/pip install --quiet --no-deps -e .
+	touch $(KERNEL)
+
+run: install
 	$(BIN)/snakemake --cores $(CORES)
 
-test: $(STAMP)
+test: install
 	$(BIN)/python -m pytest -q
 
 # Real single-node SLURM (root; installs the Debian packages if missing): the tiny config through
 # profiles/slurm must give the local run's SatSols. The test starts and stops the daemons itself.
-test-cluster: $(STAMP)
+test-cluster: install
 	SATDOKU_TEST_CLUSTER=1 $(BIN)/python -m pytest -q -s -m cluster tests/cluster
 
 # the HTML report needs the workflow's outputs: run (or finish) the workflow first, then report
 report: run
 	$(BIN)/snakemake --report reports/report.html
 
-lint: $(STAMP)
+lint: install
 	$(BIN)/ruff check satdoku tests benchmarks scripts
 	$(BIN)/snakemake --lint
 

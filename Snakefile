@@ -38,6 +38,7 @@ include: "workflow/rules/sat.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/ltn.smk"
 include: "workflow/rules/csp.smk"
+include: "workflow/rules/explorer.smk"
 
 
 # On a cluster these cheap gathering and reporting rules run in the main Snakemake process: a

@@ -157,26 +157,28 @@ def run_minisat(path: Path, time_limit: float) -> Run:
 
 def run_cdcl(path: Path, time_limit: float) -> Run:
     from satdoku.cnf.dimacs_fast import read_dimacs_arrays
+    from satdoku.solvers.base import Deadline
     from satdoku.solvers.cdcl import Cdcl
 
     t0 = time.perf_counter()
     arrays = read_dimacs_arrays(path)
     solver = Cdcl(arrays.num_vars, arrays.lits)
     t1 = time.perf_counter()
-    status, model = solver.solve(time_limit)
+    status, model = solver.solve(Deadline(time_limit))
     t2 = time.perf_counter()
     return status, model, t2 - t0, t2 - t1
 
 
 def run_dpll(path: Path, time_limit: float) -> Run:
     from satdoku.cnf.dimacs import read_dimacs
+    from satdoku.solvers.base import Deadline
     from satdoku.solvers.dpll import Dpll
 
     t0 = time.perf_counter()
     cnf = read_dimacs(path)
     solver = Dpll(cnf.num_vars, cnf.clauses)
     t1 = time.perf_counter()
-    status, model = solver.solve(time_limit)
+    status, model = solver.solve(Deadline(time_limit))
     t2 = time.perf_counter()
     return status, model, t2 - t0, t2 - t1
 

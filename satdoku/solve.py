@@ -18,15 +18,18 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from satdoku.cnf.formula import Cnf, Formula
-from satdoku.formats import Record, format_board
 from satdoku.solvers.base import ERROR, INVALID, SAT, TIMEOUT, UNSAT, Deadline, Result
 from satdoku.solvers.registry import CNF, PUZZLE, SOLVERS, SolverSpec, resolve
 from satdoku.stagefiles.tables import FAILED, PROOF, UNCHECKED, YES, sols_row
+
+if TYPE_CHECKING:  # formats are imported where used: `satdoku dpll` starts without them
+    from satdoku.formats import Record
 
 #: Grace past the time limit for a clean stop (interrupt latency, process teardown); an answer
 #: later than limit + grace is a TIMEOUT.
@@ -55,6 +58,8 @@ class Answer:
         """The SatSols row of this answer to ``record``."""
         text = ""
         if self.board is not None and record.puzzle is not None and self.verified == YES:
+            from satdoku.formats import format_board
+
             text = format_board(self.board, record.notation, record.puzzle.size)
         elif record.cnf is not None and self.result.model is not None and self.verified == YES:
             text = " ".join(map(str, [*self.result.model, 0]))  # a CNF's solution is its model
@@ -106,23 +111,38 @@ def formula_of(record: Record, encoding: str) -> Formula:
 
         return formula(record.puzzle, encoding)
     if record.cnf is not None:
-        from satdoku.cnf.dimacs import read_dimacs
-        from satdoku.sources import file_sha256
+        from satdoku.sources import read_snapshot
 
-        if file_sha256(record.cnf.path) != record.cnf.sha256:
+        snapshot = read_snapshot(record.cnf.path)
+        if snapshot.sha256 != record.cnf.sha256:
             raise ValueError(f"{record.cnf.path} changed since it was read (sha256 differs)")
-        cnf = read_dimacs(record.cnf.path)
-        return Formula(cnf.num_vars, cnf.clauses, None, cnf.comments)
+        return read_formula(snapshot.data, record.cnf.path)
     raise ValueError(f"instance {record.id} is invalid: {record.error}")
 
 
+def read_formula(data: bytes, source: str) -> Formula:
+    """A DIMACS instance's formula from the file's bytes, as a flat literal buffer (the
+    compiled reader when it is built: no numpy, no clause lists until someone needs them)."""
+    from satdoku.cnf import dimacs_fast
+
+    if dimacs_fast.has_c_engine():
+        buf = dimacs_fast.parse_dimacs_buffer(data, source)
+    else:
+        buf = dimacs_fast.parse_dimacs_bytes(data, source)  # type: ignore[assignment]
+    return Formula.of(Cnf(buf.num_vars, None, list(buf.comments), lits=buf.lits,
+                          num_clauses=buf.num_clauses))
+
+
 def solve(record: Record, solver: ConfiguredSolver, encoding: str, time_limit: float | None,
-          formula: Formula | None = None, workdir: str | None = None) -> Answer:
+          formula: Formula | None = None, workdir: str | None = None,
+          proof_path: str | None = None) -> Answer:
     """Solve one instance within ``time_limit`` seconds and check the answer.
 
     ``formula`` is the record's formula when the caller already has it (a SatInput bundle
-    entry); otherwise the record is encoded here, inside the time limit. ``workdir`` holds the
-    proof files of solvers that write them (a temporary directory by default)."""
+    entry, a file already read); otherwise the record is encoded here, inside the time limit.
+    Proofs of solvers that write them go to a temporary file in ``workdir`` (a directory the
+    caller keeps for many instances; a temporary directory per call without it), or to
+    ``proof_path``, which is kept."""
     deadline = Deadline(time_limit)
     if not record.valid:
         return Answer(Result(INVALID, message=record.error or "invalid"), detail=record.error or "")
@@ -131,7 +151,8 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str, time_limit: f
             result = _solve_puzzle(record, solver, deadline)
             cnf = None
         else:
-            result, cnf = _solve_cnf(record, solver, encoding, deadline, formula, workdir)
+            result, cnf = _solve_cnf(record, solver, encoding, deadline, formula, workdir,
+                                     proof_path)
     except Exception as exc:  # a solver or encoder bug must not take a whole shard down
         result, cnf = Result(ERROR, message=f"{type(exc).__name__}: {exc}"), None
     result.total_seconds = max(result.total_seconds, deadline.elapsed())
@@ -147,29 +168,55 @@ def _solve_puzzle(record: Record, solver: ConfiguredSolver, deadline: Deadline) 
 
 
 def _solve_cnf(record: Record, solver: ConfiguredSolver, encoding: str, deadline: Deadline,
-               formula: Formula | None, workdir: str | None) -> tuple[Result, Cnf | None]:
+               formula: Formula | None, workdir: str | None, keep_proof: str | None
+               ) -> tuple[Result, Cnf | None]:
     """Solve at the CNF level; returns the result and the whole formula when the answer still
     needs it (a model of a DIMACS instance to verify, a proof to check)."""
     formula = formula if formula is not None else formula_of(record, encoding)
     if deadline.expired():
         return Result(TIMEOUT, message="time limit reached while encoding"), None
-    if solver.incremental and formula.rules is not None:
-        result = solver.impl.solve_incremental(formula.rules, formula.own, deadline)
-        if not (result.status == UNSAT and solver.proofs):
-            return result, formula.whole() if record.cnf is not None else None
-        # an UNSAT under assumptions is certified by a fresh solve that writes a proof
-    cnf = formula.whole()
+    incremental = solver.incremental and formula.rules is not None
     if not solver.proofs:
+        if incremental:
+            result = solver.impl.solve_incremental(formula.rules, formula.own, deadline)
+            return result, formula.whole() if record.cnf is not None else None
+        cnf = formula.whole()
         return solver.impl.solve_cnf(cnf, deadline), cnf
-    with tempfile.TemporaryDirectory(dir=workdir) as tmp:
-        proof = os.path.join(tmp, "proof.drup")
-        result = solver.impl.solve_cnf(cnf, deadline, proof)
+    with _proof_file(keep_proof, workdir) as proof:
+        if incremental:  # an UNSAT under assumptions is solved again for its proof
+            result = solver.impl.solve_incremental(formula.rules, formula.own, deadline, proof)
+        else:
+            result = solver.impl.solve_cnf(formula.whole(), deadline, proof)
         if result.status == UNSAT:
-            _certify(cnf, result, proof)
-    return result, cnf
+            _certify(formula.whole(), result, proof, keep=keep_proof is not None)
+    return result, formula.whole() if record.cnf is not None else None
 
 
-def _certify(cnf: Cnf, result: Result, proof: str) -> None:
+@contextmanager
+def _proof_file(keep: str | None, workdir: str | None) -> Iterator[str]:
+    """Where a solver writes this instance's proof: ``keep`` (the caller's file), else a fresh
+    name in ``workdir`` (a directory a whole shard reuses: no directory made per instance), else
+    in a temporary directory of its own. A stale file never passes for a new proof."""
+    if keep is not None:
+        if os.path.exists(keep):
+            os.remove(keep)
+        yield keep
+        return
+    if workdir is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            yield os.path.join(tmp, "proof.drup")
+        return
+    path = os.path.join(workdir, "proof.drup")
+    if os.path.exists(path):
+        os.remove(path)
+    try:
+        yield path
+    finally:
+        if os.path.exists(path):
+            os.remove(path)
+
+
+def _certify(cnf: Cnf, result: Result, proof: str, keep: bool = False) -> None:
     """Check the DRUP proof of an UNSAT answer; a missing or rejected proof makes it ERROR."""
     from satdoku.cnf.drat import check_proof
 
@@ -178,7 +225,7 @@ def _certify(cnf: Cnf, result: Result, proof: str) -> None:
         return
     ok, message = check_proof(cnf, proof)
     result.stats["proof_checked"] = int(ok)
-    result.proof = None  # the file is temporary
+    result.proof = proof if keep else None  # a temporary file is gone after the solve
     if ok:
         result.message = (result.message + "; " if result.message else "") + "proof checked"
     else:

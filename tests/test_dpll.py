@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from satdoku.cnf.dimacs import read_dimacs
 from satdoku.cnf.drat import check_proof
 from satdoku.cnf.formula import Cnf
+from satdoku.solvers.base import Deadline
 from satdoku.solvers.dpll import HEURISTICS, Dpll
 
 cnfs = st.integers(1, 8).flatmap(
@@ -86,7 +88,11 @@ def test_budgets_stop_cleanly() -> None:
     solver = Dpll(hard.num_vars, hard.clauses, "first")
     assert solver.solve(max_decisions=20) == ("TIMEOUT", None)
     assert solver.stats.decisions == 21
-    assert Dpll(hard.num_vars, hard.clauses).solve(time_limit=0.0) == ("TIMEOUT", None)
+    late = Deadline(1.0, start=time.perf_counter() - 2.0)  # already passed
+    assert Dpll(hard.num_vars, hard.clauses).solve(late) == ("TIMEOUT", None)
+    assert Dpll(hard.num_vars, hard.clauses, "first").solve(Deadline(0.05)) == ("TIMEOUT", None)
+    loading = Dpll(hard.num_vars, hard.clauses, deadline=late)
+    assert loading.timed_out and loading.solve() == ("TIMEOUT", None)
     assert decide(php(4, 3))[0] == "UNSAT"
 
 

@@ -24,7 +24,12 @@ def decode_model(model: Iterable[int], puzzle: Puzzle,
     from satdoku.cnf.encodings import get
 
     dom, n = puzzle.domain, puzzle.ncells
-    strict = get(encoding).cell_amo
+    enc = get(encoding)
+    if not enc.simplified and enc.cell_amo:
+        fast = _one_value_per_cell(model, dom, n)
+        if fast is not None:
+            return fast
+    strict = enc.cell_amo
     board = [0] * n
     for lit in sorted(expand_model(model, puzzle, encoding)):
         if 0 < lit <= n * dom:
@@ -41,3 +46,21 @@ def decode_model(model: Iterable[int], puzzle: Puzzle,
         raise DecodeError(f"no value for {len(missing)} cells (first: {missing[0]})")
     return tuple(board)
 
+
+
+def _one_value_per_cell(model: Iterable[int], dom: int, n: int) -> tuple[int, ...] | None:
+    """The board of a model that gives every cell exactly one value (the usual case, decoded
+    in one pass over the true direct variables); None sends any other model to the detailed
+    decoder, which names what is wrong."""
+    top = n * dom
+    board = [0] * n
+    filled = 0
+    for lit in [lit for lit in model if lit > 0]:
+        if lit > top:  # an auxiliary variable
+            continue
+        cell, d = divmod(lit - 1, dom)
+        if board[cell]:
+            return None
+        board[cell] = d + 1
+        filled += 1
+    return tuple(board) if filled == n else None

@@ -1,13 +1,19 @@
 """Vectorised DIMACS reading: a whole file to one flat ``int32`` array of 0-terminated clauses.
 
 Solvers with compiled inner loops want the formula as flat integers, and parsing 10 MB of
-literals one Python ``int()`` at a time costs more than solving a 25x25 Sudoku. Two engines give
-identical results and identical errors:
+literals one Python ``int()`` at a time costs more than solving a 25x25 Sudoku. Three engines
+give identical results and identical errors:
 
+* ``c`` — the same single pass compiled in C (``satdoku/cnf/_dimacs.c``, built at install
+  time; used when present);
 * ``numba`` — a single compiled pass over the bytes (used when numba is importable);
 * ``numpy`` — validation by byte masks, then numpy's C number parser.
 
-Both accept what :func:`satdoku.cnf.dimacs.parse_dimacs` accepts (comments anywhere, SATLIB's
+numpy is imported only where an engine or a caller needs it: :func:`parse_dimacs_buffer` (the
+``c`` engine) gives the literals as plain int32 bytes, so a one-shot command reads and solves a
+file without importing numpy or numba.
+
+All accept what :func:`satdoku.cnf.dimacs.parse_dimacs` accepts (comments anywhere, SATLIB's
 double spaces in ``p cnf`` and ``%`` trailer, a last clause without its 0) and raise the same
 :class:`DimacsError` (defined here, re-exported by :mod:`satdoku.cnf.dimacs`) naming the line
 for malformed input. Files are read through :mod:`satdoku.sources` (regular files only, any
@@ -18,13 +24,15 @@ variable cap of :mod:`satdoku.limits` before anything is allocated for it.
 from __future__ import annotations
 
 import gc
+from functools import cache
 from pathlib import Path
-from typing import NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, NamedTuple
 
 from satdoku.limits import Limits, default_limits
 from satdoku.sources import UTF8_BOM, InputError, read_snapshot
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: a header may always declare this many variables, whatever the file's size
 VAR_FLOOR = 1 << 20
@@ -60,13 +68,46 @@ def read_dimacs_arrays(
     """Read a DIMACS file (``-`` is stdin; gzip/xz/bz2 by magic bytes) into flat arrays (see
     :func:`parse_dimacs_bytes`). Every problem, the file's own included, is a DimacsError."""
     lim = limits or default_limits()
+    return parse_dimacs_bytes(_read(path, lim), str(path), clause_tolerance, engine, lim)
+
+
+def _read(path: str | Path, limits: Limits) -> bytes:
+    """A file's bytes through :mod:`satdoku.sources`; its problems as DimacsError."""
     try:
-        data = read_snapshot(path, lim.max_input_bytes).data
+        return read_snapshot(path, limits.max_input_bytes).data
     except DimacsError:
         raise
     except InputError as exc:
         raise DimacsError(exc.source, 0, exc.reason) from None
-    return parse_dimacs_bytes(data, str(path), clause_tolerance, engine, lim)
+
+
+class DimacsBuffer(NamedTuple):
+    """A formula as plain int32 bytes (native byte order, each clause followed by a 0)."""
+
+    num_vars: int
+    num_clauses: int
+    lits: bytes
+    comments: list[str]
+
+
+def read_dimacs_buffer(
+    path: str | Path, clause_tolerance: int = 0, limits: Limits | None = None
+) -> DimacsBuffer:
+    """Read a DIMACS file with the compiled ``c`` engine (see :func:`parse_dimacs_buffer`)."""
+    lim = limits or default_limits()
+    return parse_dimacs_buffer(_read(path, lim), str(path), clause_tolerance, lim)
+
+
+def parse_dimacs_buffer(
+    data: bytes, source: str = "<cnf>", clause_tolerance: int = 0, limits: Limits | None = None
+) -> DimacsBuffer:
+    """Parse DIMACS bytes with the compiled ``c`` engine, without importing numpy."""
+    if data.startswith(UTF8_BOM):
+        data = data[len(UTF8_BOM):]
+    num_vars, num_clauses, offset, _, comments = _header(data, source, clause_tolerance, limits)
+    lits, clauses, end_pos = _body_c(data, offset, num_vars, source)
+    _check_count(data, source, num_clauses, clauses, end_pos, clause_tolerance)
+    return DimacsBuffer(num_vars, clauses, lits, comments)
 
 
 def _line_of(data: bytes, pos: int) -> int:
@@ -152,42 +193,89 @@ def _numba_available() -> bool:
     return True
 
 
+def _native():  # type: ignore[no-untyped-def]
+    """The compiled body pass (satdoku/cnf/_dimacs.c), or None when it was not built."""
+    try:
+        from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _dimacs
+
+
+def has_c_engine() -> bool:
+    """Whether the ``c`` engine (and :func:`read_dimacs_buffer`) is available."""
+    return _native() is not None
+
+
 def parse_dimacs_bytes(
     data: bytes, source: str = "<cnf>", clause_tolerance: int = 0, engine: str = "auto",
     limits: Limits | None = None,
 ) -> DimacsArrays:
-    """Parse DIMACS bytes into flat arrays. ``engine`` is ``auto``, ``numba`` or ``numpy``."""
+    """Parse DIMACS bytes into flat arrays. ``engine`` is ``auto`` (the first of ``c``,
+    ``numba``, ``numpy`` available), ``c``, ``numba`` or ``numpy``."""
+    import numpy as np
+
     if data.startswith(UTF8_BOM):
         data = data[len(UTF8_BOM):]
     num_vars, num_clauses, offset, _, comments = _header(data, source, clause_tolerance, limits)
     if engine == "auto":
-        engine = "numba" if _numba_available() else "numpy"
-    if engine == "numba":
+        engine = "c" if _native() is not None else "numba" if _numba_available() else "numpy"
+    if engine == "c":
+        raw, clauses, end_pos = _body_c(data, offset, num_vars, source)
+        lits = np.frombuffer(raw, dtype=np.int32)
+    elif engine == "numba":
         lits, clauses, end_pos = _body_numba(data, offset, num_vars, source)
     elif engine == "numpy":
         lits, clauses, end_pos = _body_numpy(data, offset, num_vars, source)
     else:
         raise ValueError(f"unknown DIMACS engine {engine!r}")
-    if abs(clauses - num_clauses) > clause_tolerance:
+    _check_count(data, source, num_clauses, clauses, end_pos, clause_tolerance)
+    return DimacsArrays(num_vars, clauses, lits, comments)
+
+
+def _check_count(
+    data: bytes, source: str, num_clauses: int, clauses: int, end_pos: int, tolerance: int
+) -> None:
+    """The clause count of the body against the header's."""
+    if abs(clauses - num_clauses) > tolerance:
         # the line of the trailer, or the last line of the file, as parse_dimacs reports it
         last = _line_of(data, end_pos) if end_pos < len(data) else max(1, _count_lines(data))
         raise DimacsError(source, last, f"header says {num_clauses} clauses, file has {clauses}")
-    return DimacsArrays(num_vars, clauses, lits, comments)
 
 
 def _count_lines(data: bytes) -> int:
     return data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
 
 
-# --- numba engine -------------------------------------------------------------------------------
+# --- compiled engines (c, numba: the same pass, the same error codes) ----------------------------
+ERR_NONE, ERR_HEADER, ERR_GARBAGE, ERR_RANGE = 0, 1, 2, 3  # = dimacs_kernel's and _dimacs.c's
+
+
+def _body_c(data: bytes, offset: int, num_vars: int, source: str) -> tuple[bytes, int, int]:
+    native = _native()
+    if native is None:
+        raise ValueError("DIMACS engine 'c' needs the compiled pass (run `make install`)")
+    lits, clauses, err, err_pos, end_pos = native.parse_dimacs_body(data, offset, num_vars)
+    _raise_for(data, source, num_vars, err, err_pos)
+    return lits, int(clauses), int(end_pos)
+
+
 def _body_numba(
     data: bytes, offset: int, num_vars: int, source: str
 ) -> tuple[np.ndarray, int, int]:
-    from satdoku.cnf.dimacs_kernel import ERR_GARBAGE, ERR_HEADER, ERR_RANGE, parse_body
+    import numpy as np
+
+    from satdoku.cnf.dimacs_kernel import parse_body
 
     buf = np.frombuffer(data, dtype=np.uint8)
     out = np.empty((len(data) - offset) // 2 + 2, dtype=np.int32)
     count, clauses, err, err_pos, end_pos = parse_body(buf, offset, num_vars, out)
+    _raise_for(data, source, num_vars, err, err_pos)
+    return out[:count].copy(), int(clauses), int(end_pos)
+
+
+def _raise_for(data: bytes, source: str, num_vars: int, err: int, err_pos: int) -> None:
+    """The DimacsError of a compiled pass's error code (none for ERR_NONE)."""
     if err == ERR_HEADER:
         raise DimacsError(source, _line_of(data, err_pos), "second 'p' header line")
     if err == ERR_GARBAGE:
@@ -200,18 +288,25 @@ def _body_numba(
             _line_of(data, err_pos),
             f"literal {token} out of range for {num_vars} variables",
         )
-    return out[:count].copy(), int(clauses), int(end_pos)
 
 
 # --- numpy engine -------------------------------------------------------------------------------
-_ALLOWED = np.zeros(256, dtype=bool)
-_ALLOWED[[ord(ch) for ch in "0123456789- \t\r\n"]] = True
-_WHITE = np.zeros(256, dtype=bool)
-_WHITE[[ord(ch) for ch in " \t\r\n"]] = True
+@cache
+def _masks() -> tuple[np.ndarray, np.ndarray]:
+    """Byte tables: allowed in a clause body, white space."""
+    import numpy as np
+
+    allowed = np.zeros(256, dtype=bool)
+    allowed[[ord(ch) for ch in "0123456789- \t\r\n"]] = True
+    white = np.zeros(256, dtype=bool)
+    white[[ord(ch) for ch in " \t\r\n"]] = True
+    return allowed, white
 
 
 def _line_starters(arr: np.ndarray, char: str) -> list[int]:
     """Positions of ``char`` where it is the first non-blank byte of its line."""
+    import numpy as np
+
     found = []
     for pos in np.flatnonzero(arr == ord(char)).tolist():
         k = pos - 1
@@ -225,6 +320,9 @@ def _line_starters(arr: np.ndarray, char: str) -> list[int]:
 def _body_numpy(
     data: bytes, offset: int, num_vars: int, source: str
 ) -> tuple[np.ndarray, int, int]:
+    import numpy as np
+
+    _ALLOWED, _WHITE = _masks()
     arr = np.frombuffer(data, dtype=np.uint8)[offset:]
     end_pos = len(data)
     trailer = _line_starters(arr, "%")
@@ -301,6 +399,8 @@ def _body_numpy(
 
 def arrays_to_clauses(lits: np.ndarray) -> list[list[int]]:
     """Split a flat 0-terminated literal array into a list of clauses."""
+    import numpy as np
+
     flat = lits.tolist()
     clauses: list[list[int]] = []
     start = 0
@@ -318,6 +418,8 @@ def arrays_to_clauses(lits: np.ndarray) -> list[list[int]]:
 
 def clauses_to_array(clauses: list[list[int]]) -> np.ndarray:
     """A flat 0-terminated ``int32`` array from a list of clauses."""
+    import numpy as np
+
     total = sum(map(len, clauses)) + len(clauses)
     out = np.zeros(total, dtype=np.int32)
     lengths = np.fromiter(map(len, clauses), dtype=np.int64, count=len(clauses))

@@ -1,4 +1,7 @@
-"""The numba-compiled pass of the DIMACS reader (imported only when numba is available)."""
+"""The numba-compiled pass of the DIMACS reader (imported only when numba is available).
+
+``_dimacs.c`` has the same pass in C: same results, same error codes (= dimacs_fast's ERR_*).
+"""
 
 from __future__ import annotations
 

@@ -3,22 +3,59 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
-@dataclass
 class Cnf:
-    """A CNF formula over variables 1..num_vars; clauses are lists of non-zero DIMACS literals.
+    """A CNF formula over variables 1..num_vars.
 
+    The clauses are lists of non-zero DIMACS literals, or, for a formula read from a DIMACS
+    file, a flat buffer of int32 literals with a 0 after each clause (``lits``: bytes, an
+    ``array('i')`` or a numpy array): a solver with a compiled kernel takes the buffer as it
+    is, and the Python lists are only built when something asks for :attr:`clauses`.
     ``comments`` are the ``c`` header lines (without the leading ``c ``) carried to DIMACS files.
     """
 
-    num_vars: int
-    clauses: list[list[int]] = field(default_factory=list)
-    comments: list[str] = field(default_factory=list)
+    __slots__ = ("_clauses", "_lits", "_num_clauses", "comments", "num_vars")
+
+    def __init__(self, num_vars: int, clauses: list[list[int]] | None = None,
+                 comments: list[str] | None = None, *, lits: Any = None,
+                 num_clauses: int | None = None) -> None:
+        self.num_vars = num_vars
+        self._clauses = clauses if clauses is not None or lits is not None else []
+        self._lits = lits
+        self._num_clauses = num_clauses
+        self.comments = comments if comments is not None else []
+
+    @property
+    def clauses(self) -> list[list[int]]:
+        if self._clauses is None:
+            self._clauses = split_lits(self._lits)
+        return self._clauses
+
+    @property
+    def lits(self) -> Any:
+        """The flat 0-terminated literal buffer this formula was read as (None for a formula
+        built from clause lists)."""
+        return self._lits
 
     @property
     def num_clauses(self) -> int:
-        return len(self.clauses)
+        if self._clauses is not None:
+            return len(self._clauses)
+        if self._num_clauses is None:
+            flat = _as_ints(self._lits)
+            self._num_clauses = int((flat == 0).sum()) if hasattr(flat, "sum") \
+                else flat.tolist().count(0)
+        return self._num_clauses
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Cnf):
+            return NotImplemented
+        return (self.num_vars, self.clauses) == (other.num_vars, other.clauses)
+
+    def __repr__(self) -> str:
+        return f"Cnf(num_vars={self.num_vars}, num_clauses={self.num_clauses})"
 
     def extended(self, more: list[list[int]]) -> Cnf:
         """A new formula with ``more`` clauses appended (clause lists shared, not copied)."""
@@ -26,8 +63,56 @@ class Cnf:
 
     def satisfied_by(self, model: list[int] | set[int]) -> list[int]:
         """Indices of clauses a model (set of true literals) leaves unsatisfied."""
+        if self._clauses is None:
+            return _unsatisfied_flat(self._lits, self.num_vars, model)
         true = model if isinstance(model, set) else set(model)
-        return [i for i, cl in enumerate(self.clauses) if not any(lit in true for lit in cl)]
+        return [i for i, cl in enumerate(self._clauses) if not any(lit in true for lit in cl)]
+
+
+def _as_ints(lits: Any) -> Any:
+    """A flat literal buffer as a sequence of Python-comparable ints (no copy for buffers)."""
+    if isinstance(lits, (bytes, bytearray, memoryview)):
+        return memoryview(lits).cast("B").cast("i")
+    return lits
+
+
+def split_lits(lits: Any) -> list[list[int]]:
+    """The clause lists of a flat 0-terminated literal buffer."""
+    flat = list(_as_ints(lits)) if not hasattr(lits, "tolist") else lits.tolist()
+    clauses: list[list[int]] = []
+    start = 0
+    for end, lit in enumerate(flat):
+        if lit == 0:
+            clauses.append(flat[start:end])
+            start = end + 1
+    return clauses
+
+
+def _unsatisfied_flat(lits: Any, num_vars: int, model: list[int] | set[int]) -> list[int]:
+    """Indices of the clauses of a flat buffer that a model leaves unsatisfied (one pass; in C
+    when the compiled DIMACS pass is built: only the count and the first index then)."""
+    value = bytearray(2 * num_vars + 1)  # value[num_vars + lit] = 1 when lit is true
+    for lit in model:
+        if 0 < abs(lit) <= num_vars:
+            value[num_vars + lit] = 1
+    try:
+        from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
+
+        buffer = lits if isinstance(lits, (bytes, bytearray)) else memoryview(lits).tobytes()
+        count, first = _dimacs.unsatisfied(buffer, bytes(value), num_vars)
+        return [first] * count if count else []
+    except ImportError:
+        pass
+    out: list[int] = []
+    satisfied, index = False, 0
+    for lit in _as_ints(lits) if not hasattr(lits, "tolist") else lits.tolist():
+        if lit == 0:
+            if not satisfied:
+                out.append(index)
+            satisfied, index = False, index + 1
+        elif not satisfied and value[num_vars + lit]:
+            satisfied = True
+    return out
 
 
 @dataclass
@@ -38,18 +123,31 @@ class Formula:
     shard's rules block, or the encoder's cached rules), so incremental solvers load it once and
     callers must never mutate it; ``own`` holds the instance's clauses (givens as units);
     ``num_vars`` counts the variables of the whole formula. ``rules`` is None when every clause
-    is the instance's own (simplified encodings, DIMACS instances)."""
+    is the instance's own (simplified encodings, DIMACS instances). A DIMACS instance keeps its
+    whole formula in ``cnf`` instead (possibly a flat literal buffer); ``own`` is then empty:
+    read :meth:`whole`."""
 
     num_vars: int
     own: list[list[int]]
     rules: Cnf | None = None
     comments: list[str] = field(default_factory=list)
+    cnf: Cnf | None = None
+
+    @classmethod
+    def of(cls, cnf: Cnf) -> Formula:
+        """A formula that is all its own clauses, kept in ``cnf`` (a DIMACS instance)."""
+        return cls(cnf.num_vars, [], None, list(cnf.comments), cnf)
 
     @property
     def num_clauses(self) -> int:
+        if self.cnf is not None:
+            return self.cnf.num_clauses
         return len(self.own) + (len(self.rules.clauses) if self.rules is not None else 0)
 
     def whole(self) -> Cnf:
         """The whole formula as one Cnf (rules' clause lists shared, not copied)."""
+        if self.cnf is not None:
+            return self.cnf
         base = self.rules.clauses if self.rules is not None else []
         return Cnf(self.num_vars, base + self.own, list(self.comments))
+

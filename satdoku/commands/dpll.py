@@ -1,28 +1,44 @@
-"""`satdoku dpll FILE`: run our own SAT solver on a DIMACS file, SAT-competition style.
+"""`satdoku dpll FILE [FILE ...]`: run our own SAT solver on DIMACS files, SAT-competition style.
 
-Prints ``c`` lines (times, statistics), the ``s`` line and ``v`` lines; exits 10 for SAT, 20 for
-UNSAT, 0 when undecided (time limit) and 1 for unreadable input. Imports stay inside ``run`` so
-``--help`` is instant.
+For each file: ``c`` lines (times, statistics), the ``s`` line and ``v`` lines. One file: exit
+10 for SAT, 20 for UNSAT, 0 when undecided (time limit), 1 for unreadable input. Several files
+(start-up paid once): one block per file, opened by ``c file NAME``, then a ``c summary`` line;
+exit 1 if a file was unreadable, else 0 if one was undecided, else 10 (all SAT), 20 (all
+UNSAT) or 30 (all decided, both answers). Imports stay inside ``run`` so ``--help`` is instant,
+and the default mode (the compiled cdcl kernel) imports neither numpy nor numba.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
 MODES = ("dpll", "cdcl")
 DPLL_HEURISTICS = ("first", "random", "dlis", "moms", "jw", "vsids")  # = dpll.HEURISTICS
 EXIT = {"SAT": 10, "UNSAT": 20}
+BATCH_HELP = """\
+several files: start-up is paid once and each file gets its own block (``c file NAME``, its
+c / s / v lines, its own time limit); a ``c summary`` line closes the output. Exit code, one
+file: 10 SAT, 20 UNSAT, 0 undecided, 1 unreadable. Several files: 1 if any file was
+unreadable, else 0 if any was undecided, else 10 (all SAT), 20 (all UNSAT) or 30 (both)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="DIMACS CNF file (.cnf, .cnf.gz, .cnf.xz; '-' = stdin)")
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = BATCH_HELP
+    parser.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="DIMACS CNF file(s) (.cnf, .cnf.gz, .cnf.xz; '-' = stdin)",
+    )
     parser.add_argument(
         "--mode",
         choices=MODES,
         default="cdcl",
-        help="cdcl: clause learning, numba-compiled (default); dpll: readable pure-Python DPLL",
+        help="cdcl: clause learning, compiled kernel (default); dpll: readable pure-Python DPLL",
     )
     parser.add_argument(
         "--heuristic",
@@ -37,30 +53,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--restarts",
-        choices=("luby", "glucose", "none"),
+        choices=("mixed", "luby", "glucose", "none"),
         default=None,
-        help="cdcl restart policy (default glucose)",
+        help="cdcl restart policy (default mixed: glucose and Luby phases alternating)",
     )
     parser.add_argument(
         "--time-limit",
         type=float,
         default=None,
         metavar="S",
-        help="give up after S seconds of search (status UNKNOWN, exit 0)",
+        help="give up after S seconds per file, reading and loading the file included "
+        "(status UNKNOWN)",
     )
     parser.add_argument(
         "--proof",
         default=None,
-        metavar="FILE",
-        help="write a DRUP proof (drat-trim text format) for UNSAT",
+        metavar="PATH",
+        help="write a DRUP proof (drat-trim text format) for UNSAT; with several files PATH "
+        "is a directory that receives NAME.drup per UNSAT file",
     )
     parser.add_argument("--seed", type=int, default=0, help="random seed (heuristic 'random')")
     parser.add_argument("--no-model", action="store_true", help="omit the v lines")
 
 
 def run(args: argparse.Namespace) -> int:
-    from satdoku.cnf.dimacs import DimacsError, format_solver_output
-
     heuristic = args.heuristic or "vsids"
     if args.mode == "dpll" and heuristic not in DPLL_HEURISTICS:
         print(f"satdoku dpll: unknown heuristic {heuristic!r}", file=sys.stderr)
@@ -68,63 +84,104 @@ def run(args: argparse.Namespace) -> int:
     if args.mode == "cdcl" and heuristic != "vsids":
         print("satdoku dpll: --mode cdcl branches with vsids only", file=sys.stderr)
         return 1
+    if args.time_limit is not None and not (0 < args.time_limit < float("inf")):
+        print("satdoku dpll: --time-limit must be a positive number of seconds", file=sys.stderr)
+        return 1
+    batch = len(args.files) > 1
+    if batch and args.proof is not None:
+        os.makedirs(args.proof, exist_ok=True)
+    codes = []
+    for path in args.files:
+        if batch:
+            sys.stdout.write(f"c file {path}\n")
+        proof = args.proof
+        if batch and proof is not None:
+            proof = os.path.join(args.proof, os.path.basename(path) + ".drup")
+        codes.append(_one_file(path, args, heuristic, proof))
+        sys.stdout.flush()
+    if not batch:
+        return codes[0]
+    return _summary(codes)
+
+
+def _one_file(path: str, args: argparse.Namespace, heuristic: str, proof: str | None) -> int:
+    """Solve one file through the one solve path (:func:`satdoku.solve.solve`: the limit covers
+    reading and loading, a model is checked clause by clause, an UNSAT proof is checked) and
+    print its block; returns its exit code."""
+    from satdoku.cnf.dimacs_fast import DimacsError
+    from satdoku.formats.record import CnfFile, Record
+    from satdoku.solve import open_solver, read_formula, solve
+    from satdoku.sources import InputError, read_snapshot, snapshot_from_bytes
+    from satdoku.stagefiles.outputs import v_lines
+
     start = time.perf_counter()
     try:
-        if args.mode == "dpll":
-            status, model, stats, times = _run_dpll(args, heuristic)
-        else:
-            status, model, stats, times = _run_cdcl(args)
-    except DimacsError as exc:
-        print(f"satdoku dpll: {exc}", file=sys.stderr)
+        snapshot = (snapshot_from_bytes(sys.stdin.buffer.read(), "<stdin>") if path == "-"
+                    else read_snapshot(path))
+        formula = read_formula(snapshot.data, path)
+    except (DimacsError, InputError, OSError) as exc:  # unreadable input
+        message = str(exc) if isinstance(exc, (DimacsError, InputError)) else f"{path}: {exc}"
+        print(f"satdoku dpll: {message}", file=sys.stderr)
+        sys.stdout.write(f"c error {message}\ns UNKNOWN\n")
         return 1
-    except OSError as exc:
-        print(f"satdoku dpll: {exc}", file=sys.stderr)
-        return 1
+    parsed = time.perf_counter()
+    record = Record(path, 1, 1, "dimacs", name=os.path.basename(path),
+                    cnf=CnfFile(path, formula.num_vars, formula.num_clauses, snapshot.sha256))
+    solver = open_solver("cli", {"cli": _options(args, heuristic)})
+    limit = None
+    if args.time_limit is not None:  # reading counted: the solve path gets what is left
+        limit = max(1e-6, args.time_limit - (parsed - start))
+    answer = solve(record, solver, "dimacs", limit, formula=formula, proof_path=proof)
+    result = answer.result
     total = time.perf_counter() - start
     out = sys.stdout
-    out.write(f"c satdoku {args.mode} ({heuristic if args.mode == 'dpll' else 'vsids'})\n")
-    for key, seconds in times.items():
-        out.write(f"c {key}_seconds {seconds:.6f}\n")
-    out.write(f"c total_seconds {total:.6f}\n")
-    for key, value in stats.items():
+    out.write(f"c satdoku {_label(args, heuristic)}\n")
+    out.write(f"c parse_seconds {parsed - start:.6f}\n"
+              f"c build_seconds {max(0.0, result.total_seconds - result.solve_seconds):.6f}\n"
+              f"c solve_seconds {result.solve_seconds:.6f}\n"
+              f"c total_seconds {total:.6f}\n")
+    for key, value in result.stats.items():
         out.write(f"c {key} {value}\n")
-    if status == "UNSAT" and args.proof:
-        out.write(f"c proof written to {args.proof}\n")
-    lines = format_solver_output(status, None if args.no_model else model)
-    out.write("\n".join(lines) + "\n")
-    return EXIT.get(status, 0)
+    out.write(f"c verified {answer.verified}" + (f" ({answer.detail})" if answer.detail else "")
+              + "\n")
+    if result.status == "UNSAT" and proof:
+        out.write(f"c proof written to {proof}\n")
+    out.write({"SAT": "s SATISFIABLE\n", "UNSAT": "s UNSATISFIABLE\n"}.get(result.status,
+                                                                          "s UNKNOWN\n"))
+    if result.status == "SAT" and result.model is not None and not args.no_model:
+        out.write(v_lines(result.model))
+    if answer.verified == "FAILED":
+        print(f"satdoku dpll: {path}: wrong answer: {answer.detail}", file=sys.stderr)
+        return 1
+    return EXIT.get(result.status, 0)
 
 
-def _run_dpll(args: argparse.Namespace, heuristic: str):  # type: ignore[no-untyped-def]
-    from satdoku.cnf.dimacs import read_dimacs
-    from satdoku.solvers.dpll import Dpll
-
-    t0 = time.perf_counter()
-    cnf = read_dimacs(args.file)
-    t1 = time.perf_counter()
-    proof = open(args.proof, "w", encoding="ascii") if args.proof else None  # noqa: SIM115
-    try:
-        solver = Dpll(
-            cnf.num_vars,
-            cnf.clauses,
-            heuristic,
-            pure_literals=args.pure_literals,
-            seed=args.seed,
-            proof=proof,
-        )
-        t2 = time.perf_counter()
-        status, model = solver.solve(args.time_limit)
-    finally:
-        if proof is not None:
-            proof.close()
-    t3 = time.perf_counter()
-    times = {"parse": t1 - t0, "build": t2 - t1, "solve": t3 - t2}
-    return status, model, solver.stats.as_dict(), times
+def _options(args: argparse.Namespace, heuristic: str) -> dict:  # type: ignore[type-arg]
+    """The configured-solver options of the command line (checked by the solver itself)."""
+    if args.mode == "dpll":
+        return {"solver": "dpll", "heuristic": heuristic, "pure_literals": args.pure_literals,
+                "seed": args.seed}
+    return {"solver": "cdcl"} | ({} if args.restarts is None else {"restarts": args.restarts})
 
 
-def _run_cdcl(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from satdoku.solvers.cdcl import solve_file
+def _label(args: argparse.Namespace, heuristic: str) -> str:
+    if args.mode == "dpll":
+        return f"dpll ({heuristic})"
+    from satdoku.solvers.cdcl import choose_backend
 
-    options = {} if args.restarts is None else {"restarts": args.restarts}
-    res = solve_file(args.file, time_limit=args.time_limit, proof_path=args.proof, **options)
-    return res.status, res.model, res.stats, res.times
+    return f"cdcl (vsids, {choose_backend()} kernel)"
+
+
+def _summary(codes: list[int]) -> int:
+    """The closing line of a batch, and its exit code."""
+    sat, unsat = codes.count(10), codes.count(20)
+    unreadable, undecided = codes.count(1), codes.count(0)
+    sys.stdout.write(
+        f"c summary {len(codes)} files: {sat} SATISFIABLE, {unsat} UNSATISFIABLE, "
+        f"{undecided} UNKNOWN, {unreadable} unreadable\n"
+    )
+    if unreadable:
+        return 1
+    if undecided:
+        return 0
+    return 30 if sat and unsat else 10 if sat else 20

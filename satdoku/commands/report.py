@@ -1,8 +1,9 @@
 """`satdoku report STAGE ...`: tables, plots and summary pages (the report rules call these).
 
 table (per set) ; sizes (formula sizes of a set's bundles) ; cactus ; scatter ; encodings ;
-summary. Cross-set stages take the gathered stage files themselves (Instances shards, SatSols
-and SatOutputTimes TSVs: the rules pass their inputs; by hand, e.g.
+summary ; explorer (the static results explorer). Cross-set stages take the gathered stage
+files themselves (Instances shards, SatSols and SatOutputTimes TSVs: the rules pass their
+inputs; by hand, e.g.
 ``results/Instances/*/*.jsonl results/SatSols/*/*/*.tsv results/SatOutputTimes/*/*/*.tsv``);
 each file's set and run are read from its path in the stage-file layout.
 """
@@ -65,6 +66,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--pages-dir", default="results/Reports",
                    help="where CSP/LTN pages are looked for")
 
+    s = sub.add_parser("explorer", help="static results explorer: OUT/index.html + data files")
+    _cross(s)
+    s.add_argument("--out", default="reports/explorer", help="folder of index.html")
+    s.add_argument("--variants", default="{}", help="JSON of configured solvers (variants)")
+    s.add_argument("--pages-dir", help="where CSP/LTN results are looked for "
+                   "(default: RESULTS/Reports)")
+
 
 def run(args: argparse.Namespace) -> int:
     from satdoku.report import build
@@ -91,4 +99,11 @@ def run(args: argparse.Namespace) -> int:
                           args.problems, plots, args.encodings_md, args.encodings_csv,
                           args.pages_dir)
         print(f"summary: {n} problems -> {args.md}")
+    elif args.stage == "explorer":
+        from satdoku.report.explorer.build import explorer_from_files
+
+        ov = explorer_from_files(args.files, args.time_limit, args.out,
+                                 build.parse_variants(args.variants), args.pages_dir)
+        print(f"explorer: {sum(s['n'] for s in ov['sets'])} instances, {len(ov['runs'])} runs, "
+              f"{ov['problems_total']} problems -> {args.out}/index.html")
     return 0

@@ -10,19 +10,32 @@ record-by-record repair live in :mod:`satdoku.formats.reading`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-from satdoku.formats.reading import HEAD_LINES, StrictError, detect_format, read_records
-from satdoku.formats.record import CnfFile, Record
-from satdoku.formats.registry import (
-    FORMATS,
-    LINE_FORMATS,
-    Format,
-    FormatError,
-    format_names,
-    get_format,
-    register,
-    unregister,
-)
+if TYPE_CHECKING:
+    from satdoku.formats.reading import HEAD_LINES, StrictError, detect_format, read_records
+    from satdoku.formats.record import CnfFile, Record
+    from satdoku.formats.registry import (
+        FORMATS,
+        LINE_FORMATS,
+        Format,
+        FormatError,
+        format_names,
+        get_format,
+        register,
+        unregister,
+    )
+
+#: Where each public name lives; a submodule is imported when a name of it is first used, so
+#: `from satdoku.formats.record import Record` does not load every format (a one-shot
+#: `satdoku dpll` starts without them).
+_HOMES = {
+    **dict.fromkeys(("HEAD_LINES", "StrictError", "detect_format", "read_records"), "reading"),
+    **dict.fromkeys(("CnfFile", "Record"), "record"),
+    **dict.fromkeys(("FORMATS", "LINE_FORMATS", "Format", "FormatError", "format_names",
+                     "get_format", "register", "unregister"), "registry"),
+}
 
 __all__ = [
     "FORMATS", "HEAD_LINES", "LINE_FORMATS", "CnfFile", "Format", "FormatError", "Record",
@@ -31,13 +44,26 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'satdoku.formats' has no attribute {name!r}")
+    value = getattr(import_module(f"satdoku.formats.{home}"), name)
+    globals()[name] = value
+    return value
+
+
 def format_board(board: Sequence[int], notation: str, side: int, empty: str = ".") -> str:
     """A board written in the notation its input used (one line; see
     :attr:`Format.format_board`)."""
+    from satdoku.formats.registry import get_format
+
     return get_format(notation).format_board(board, side, empty)
 
 
 def parse_board(text: str, notation: str, side: int) -> tuple[int, ...] | None:
     """Inverse of :func:`format_board`: the board of a line written in ``notation``, or None
     when the text is not one (reports read SatSols boards back with it)."""
+    from satdoku.formats.registry import get_format
+
     return get_format(notation).parse_board(text, side)

@@ -38,11 +38,21 @@ def parse_board_chars(text: str, domain: int) -> tuple[tuple[int, ...] | None, s
     return tuple(out), ""
 
 
+_SYMBOLS = ("", *ALPHABET)  # _SYMBOLS[v] for v in 1..35; index 0 is the empty cell
+
+
 def board_chars(board: tuple[int, ...] | list[int], empty: str = ".") -> str:
     """A board as one string of symbols (values above 35 cannot be written this way)."""
-    if any(v > len(ALPHABET) for v in board):
-        raise ValueError("values above 35 have no one-character symbol; use the grid notation")
-    return "".join(ALPHABET[v - 1] if v else empty for v in board)
+    low = min(board, default=1)
+    try:
+        if low > 0:  # a solution: no empty cell (the common, hot case)
+            return "".join(map(_SYMBOLS.__getitem__, board))
+        if low < 0:
+            raise IndexError
+        return "".join(_SYMBOLS[v] if v else empty for v in board)
+    except IndexError:
+        raise ValueError("only values 0..35 have a one-character symbol; use the grid "
+                         "notation") from None
 
 
 #: integers longer than this are read as :data:`HUGE` (``int()`` refuses > 4300 digits)

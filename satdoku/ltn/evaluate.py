@@ -1,9 +1,10 @@
 """Held-out evaluation of the LTN branch: Q1 accuracy, Q2 decisions, Q3 agreement, timings.
 
 Runs the very procedure of ``satdoku classify`` on the test split of a data set and scores it
-against the verified labels. Writes ``PREFIX.json`` (all figures), ``PREFIX.md`` (readable
-report), ``PREFIX_memory.json`` (move memory) and PNGs: ``PREFIX_curves.png`` (training curves),
-``PREFIX_q1_confusion.png`` and ``PREFIX_q2_decisions.png``.
+against the verified labels. Writes ``PREFIX.json`` (all figures, and a few example boards
+answered right and wrong per question), ``PREFIX.md`` (readable report), ``PREFIX_memory.json``
+(move memory) and PNGs: ``PREFIX_curves.png`` (training curves), ``PREFIX_q1_confusion.png`` and
+``PREFIX_q2_decisions.png``.
 """
 
 from __future__ import annotations
@@ -19,9 +20,62 @@ from satdoku.heuristics import MoveMemory
 from satdoku.ltn.classify import ClassifySettings, classify, load_models, model_path
 from satdoku.ltn.dataset import INVALID_SUBKINDS, Example, check_labels, read_split
 
+#: Example boards per question (Q1, Q2, Q3) and side (right, wrong) in the JSON report; the
+#: results explorer draws them.
+EXAMPLES = 3
+
 
 def _rate(num: int, den: int) -> float | None:
     return round(num / den, 6) if den else None
+
+
+def _round_robin(items: list[tuple[str, dict]], n: int) -> list[dict]:
+    """Up to ``n`` items, taking kinds in turn (first of each kind, then second, ...), so that a
+    handful of examples shows every kind present."""
+    by_kind: dict[str, list[dict]] = defaultdict(list)
+    for kind, item in items:
+        by_kind[kind].append(item)
+    out: list[dict] = []
+    rank = 0
+    while len(out) < n and any(rank < len(v) for v in by_kind.values()):
+        out += [v[rank] for v in by_kind.values() if rank < len(v)][: n - len(out)]
+        rank += 1
+    return out
+
+
+def examples(closed: list[Example], closed_reports: list, opened: list[Example],
+             open_reports: list, per_side: int = EXAMPLES) -> dict[str, dict[str, list[dict]]]:
+    """A few boards answered right and wrong per question: Q1 (closed boards: the LTN verdict
+    against the verified label), Q2 (open boards: solvable? against the label, and which part
+    decided), Q3 (open boards: did the LTN single-move formulas agree with the symbolic engine).
+    Boards are written as :func:`satdoku.generate.board_string` (``0`` = empty)."""
+    from satdoku.generate import board_string
+
+    sides: dict[str, dict[str, list[tuple[str, dict]]]] = {
+        q: {"right": [], "wrong": []} for q in ("q1", "q2", "q3")}
+    for e, r in zip(closed, closed_reports, strict=True):
+        truth = e.kind == "closed_valid"
+        ex = {"board": board_string(e.board), "kind": e.kind, "subkind": e.subkind,
+              "truth": "valid" if truth else "invalid",
+              "answer": "valid" if r.valid else "invalid",
+              "confidence": None if r.confidence is None else round(r.confidence, 4)}
+        sides["q1"]["right" if r.valid == truth else "wrong"].append((e.subkind, ex))
+    for e, r in zip(opened, open_reports, strict=True):
+        truth = e.kind == "open_solvable"
+        base = {"board": board_string(e.board), "kind": e.kind, "subkind": e.subkind,
+                "empty": e.empty}
+        if r.solution is not None:
+            base["solution"] = r.solution
+        ex = {**base, "truth": "solvable" if truth else "unsolvable",
+              "answer": "solvable" if r.solvable else "unsolvable", "decided_by": r.decided_by}
+        sides["q2"]["right" if r.solvable == truth else "wrong"].append((e.kind, ex))
+        if r.q3_agreement is not None:
+            ex3 = {**base, "truth": "symbolic singles",
+                   "answer": "LTN formulas agree" if r.q3_agreement else "LTN formulas differ",
+                   "note": f"{len(r.moves)} single moves applied"}
+            sides["q3"]["right" if r.q3_agreement else "wrong"].append((e.kind, ex3))
+    return {q: {side: _round_robin(items, per_side) for side, items in v.items()}
+            for q, v in sides.items()}
 
 
 def fresh_closed_boards(size: int, per_subkind: int, exclude: set, seed: int) -> list[Example]:
@@ -170,6 +224,7 @@ def evaluate(dataset: Path, size: int, models_dir: Path, epochs_tsv: Path | None
     epochs = _read_epochs(epochs_tsv) if epochs_tsv else []
     summary = {
         "headline": headline, "q1": q1, "q2": q2, "q3": q3,
+        "examples": examples(closed, reports[:len(closed)], opened, reports[len(closed):]),
         "model": {k: meta.get(k) for k in ("best_epoch", "val_accuracy", "train_sat",
                                            "settings", "train_boards", "seconds")},
         "dataset": json.loads((Path(dataset) / "manifest.json").read_text())

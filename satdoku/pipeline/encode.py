@@ -29,10 +29,10 @@ def encode_shard(instances: str | Path, out: str | Path, set_name: str, encoding
                 write_invalid(fh, rec.id, rec.error or "invalid", where)
                 continue
             if rec.cnf is not None:  # a DIMACS instance: its formula, unchanged
-                f = formula_of(rec, encoding)
-                header = {**where, "kind": "cnf", "size": f.num_vars, "encoding": encoding,
+                cnf = formula_of(rec, encoding).whole()
+                header = {**where, "kind": "cnf", "size": cnf.num_vars, "encoding": encoding,
                           "rules": NO_RULES}
-                write_instance(fh, rec.id, header, f.num_vars, 0, f.own)
+                write_instance(fh, rec.id, header, cnf.num_vars, 0, cnf.clauses)
                 continue
             p = rec.puzzle
             assert p is not None

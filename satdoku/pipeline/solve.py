@@ -11,6 +11,7 @@ through text before they are checked.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack
 from pathlib import Path
@@ -66,13 +67,15 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
     sol_rows: list[dict[str, object]] = []
     counts: dict[str, int] = {}
     with ExitStack() as stack:
+        workdir = stack.enter_context(tempfile.TemporaryDirectory(prefix="satdoku-proofs-"))
         out: IO[str] | None = None
         if output is not None and solver.level != PUZZLE:
             out = stack.enter_context(open(output, "w", encoding="utf-8"))
         entries = iter(read_bundle(bundle)) if solver.level != PUZZLE and bundle else None
         pairs = _paired(read_instances(instances), entries, str(bundle))
         for rec, formula in track(pairs, desc=f"solve {solver_name}", unit="instances"):
-            answer: Answer = solve(rec, solver, encoding, time_limit, formula=formula)
+            answer: Answer = solve(rec, solver, encoding, time_limit, formula=formula,
+                                   workdir=workdir)
             if out is not None:
                 write_block(out, rec.id, answer.result)
             time_rows.append(times_row(rec.id, rec.line, answer.result, shard_load))

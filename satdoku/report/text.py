@@ -148,14 +148,14 @@ def build_report(set_name: str, records: Sequence[Record],
                     out.append(f"    same board as {shown[row['solution']]}")
                 else:
                     shown[row["solution"]] = run
-                    board = _board_of(rec, row["solution"])
+                    board = board_of(rec, row["solution"])
                     out.append(render_board(rec.puzzle, board, indent="    "))
             else:
                 out.append(f"    {row['solution']}")
     return "\n".join(out) + "\n"
 
 
-def _board_of(rec: Record, text: str) -> tuple[int, ...]:
+def board_of(rec: Record, text: str) -> tuple[int, ...]:
     """Read back a SatSols board line written in the record's notation."""
     from satdoku.formats import parse_board
 

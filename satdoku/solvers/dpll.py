@@ -30,14 +30,14 @@ from __future__ import annotations
 
 import gc
 import random
-import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from itertools import chain
+from itertools import chain, islice
 from typing import ClassVar, TextIO
 
-from satdoku.solvers.base import SAT, TIMEOUT, UNSAT
+from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Deadline
 
 #: Branching heuristics by name.
 #: ``first`` lowest unassigned variable, true first; ``random`` a random unassigned variable and
@@ -47,7 +47,25 @@ from satdoku.solvers.base import SAT, TIMEOUT, UNSAT
 HEURISTICS = ("first", "random", "dlis", "moms", "jw", "vsids")
 
 TRUE, FALSE, UNSET = 1, -1, 0
-_CHECK_EVERY = 64  # search steps between two looks at the clock
+_CHUNK = 8192  # clauses loaded or scanned between two looks at the clock (~5 ms of work)
+
+
+class _Expired(Exception):
+    """Raised inside a long scan of the formula when the deadline has passed."""
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for a while. Loading creates many objects (none
+    cyclic); a collection meanwhile would walk all of them, and every object of the caller
+    too (a pause of a second beside a 36x36 Sudoku's clause lists)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 @dataclass
@@ -76,7 +94,11 @@ class Dpll:
         pure_literals: bool = False,
         seed: int = 0,
         proof: TextIO | None = None,
+        deadline: Deadline | None = None,
     ) -> None:
+        """Load the clauses. With a ``deadline`` the clock is read every few thousand clauses;
+        if it passes, loading stops and :attr:`timed_out` is set (:meth:`solve` then answers
+        TIMEOUT at once): millions of clauses take seconds in pure Python."""
         if heuristic not in HEURISTICS:
             raise ValueError(
                 f"unknown heuristic {heuristic!r}; choose from {', '.join(HEURISTICS)}"
@@ -93,53 +115,69 @@ class Dpll:
         self.levels: list[tuple[int, bool, int]] = []  # (branch literal, flipped?, trail length)
         self.watches: list[list[int]] = [[] for _ in range(2 * num_vars + 1)]
         self.clauses: list[list[int]] = []  # clauses of three or more literals (watched)
-        self.binaries: list[list[int]] = []  # two-literal clauses, also kept as implications
+        # two-literal clauses, flat (a1, b1, a2, b2, ...): one list, not one object per clause
+        # (a Sudoku's millions of binary clauses would cost seconds of allocation and garbage
+        # collection); propagation uses them as implications
+        self.binaries: list[int] = []
         # implied[lit]: literals that become true as soon as ``lit`` is false (binary clauses)
         self.implied: list[list[int]] = [[] for _ in range(2 * num_vars + 1)]
         self.activity = [0.0] * (num_vars + 1)
         self.bump = 1.0
         self.empty_clause = False
+        self.timed_out = False
+        self._deadline: Deadline | None = None  # read by long scans during solve()
         units: list[int] = []
-        watches, activity, kept = self.watches, self.activity, self.clauses
-        gc_was_on = gc.isenabled()
-        gc.disable()  # thousands of small lists, none cyclic: collections here are pure waste
-        try:
-            for raw in clauses:
-                clause = list(raw)  # our own copy: propagation reorders the literals
-                size = len(clause)
-                if size == 2:  # most clauses of a Sudoku: check them the cheap way
-                    if clause[0] == -clause[1]:
-                        continue  # a tautology constrains nothing
-                    if clause[0] == clause[1]:
-                        clause, size = clause[:1], 1
-                elif size > 2:
-                    distinct = set(clause)
-                    if len(distinct) != size:  # drop repeated literals, keep order
-                        clause = list(dict.fromkeys(clause))
-                        size = len(clause)
-                    if any(-lit in distinct for lit in clause):
-                        continue
-                if size == 2:
-                    self.implied[clause[0]].append(clause[1])
-                    self.implied[clause[1]].append(clause[0])
-                    self.binaries.append(clause)
-                elif size > 2:
-                    watches[clause[0]].append(len(kept))
-                    watches[clause[1]].append(len(kept))
-                    kept.append(clause)
-                elif size == 1:
-                    units.append(clause[0])
-                else:
-                    self.empty_clause = True
-            # initial VSIDS scores: how often each variable occurs
-            for var, count in Counter(map(abs, chain(*kept, *self.binaries))).items():
+        kept = self.clauses
+        occurrences: Counter[int] = Counter()
+        with gc_paused():
+            source = iter(clauses)
+            while chunk := list(islice(source, _CHUNK)):
+                if deadline is not None and deadline.expired():
+                    self.timed_out = True
+                    break
+                first_long, first_binary = len(kept), len(self.binaries)
+                self._load_chunk(chunk, units)
+                # initial VSIDS scores: how often each variable occurs
+                occurrences.update(map(abs, chain(*kept[first_long:])))
+                occurrences.update(map(abs, self.binaries[first_binary:]))
+            activity = self.activity
+            for var, count in occurrences.items():
                 activity[var] += count
             for lit in units:
                 activity[abs(lit)] += 1.0
-        finally:
-            if gc_was_on:
-                gc.enable()
         self.units = units
+
+    def _load_chunk(self, chunk: list[Iterable[int]], units: list[int]) -> None:
+        """Normalise and store some clauses: tautologies dropped, repeated literals merged,
+        binary clauses as implications, longer ones watched, units collected."""
+        watches, kept = self.watches, self.clauses
+        for raw in chunk:
+            clause = list(raw)  # our own copy: propagation reorders the literals
+            size = len(clause)
+            if size == 2:  # most clauses of a Sudoku: check them the cheap way
+                if clause[0] == -clause[1]:
+                    continue  # a tautology constrains nothing
+                if clause[0] == clause[1]:
+                    clause, size = clause[:1], 1
+            elif size > 2:
+                distinct = set(clause)
+                if len(distinct) != size:  # drop repeated literals, keep order
+                    clause = list(dict.fromkeys(clause))
+                    size = len(clause)
+                if any(-lit in distinct for lit in clause):
+                    continue
+            if size == 2:
+                self.implied[clause[0]].append(clause[1])
+                self.implied[clause[1]].append(clause[0])
+                self.binaries += clause
+            elif size > 2:
+                watches[clause[0]].append(len(kept))
+                watches[clause[1]].append(len(kept))
+                kept.append(clause)
+            elif size == 1:
+                units.append(clause[0])
+            else:
+                self.empty_clause = True
 
     # --- assignment and unit propagation ----------------------------------------------------
     def assign(self, lit: int) -> None:
@@ -201,19 +239,25 @@ class Dpll:
 
     # --- heuristics ---------------------------------------------------------------------------
     def open_clauses(self) -> Iterable[list[int]]:
-        """The unassigned literals of every clause not yet satisfied (one scan of the formula)."""
-        value = self.value
-        for clause in chain(self.binaries, self.clauses):
-            free = []
-            for lit in clause:
-                v = value[lit]
-                if v == TRUE:
-                    break
-                if v == UNSET:
-                    free.append(lit)
-            else:
-                if free:
-                    yield free
+        """The unassigned literals of every clause not yet satisfied (one scan of the formula;
+        the clock is read between chunks, :class:`_Expired` raised once the deadline passed)."""
+        value, deadline = self.value, self._deadline
+        pairs = self.binaries
+        source = chain((pairs[i : i + 2] for i in range(0, len(pairs), 2)), self.clauses)
+        while chunk := list(islice(source, _CHUNK)):
+            if deadline is not None and deadline.expired():
+                raise _Expired
+            for clause in chunk:
+                free = []
+                for lit in clause:
+                    v = value[lit]
+                    if v == TRUE:
+                        break
+                    if v == UNSET:
+                        free.append(lit)
+                else:
+                    if free:
+                        yield free
 
     def choose(self) -> int | None:
         """The next decision literal, or None when every variable is assigned."""
@@ -316,15 +360,31 @@ class Dpll:
 
     # --- the search ---------------------------------------------------------------------------
     def solve(
-        self, time_limit: float | None = None, max_decisions: int | None = None
+        self, deadline: Deadline | None = None, max_decisions: int | None = None
     ) -> tuple[str, list[int] | None]:
         """Decide the formula: (SAT, model) / (UNSAT, None) / (TIMEOUT, None).
 
-        ``model`` has one signed literal per variable, in variable order.
+        ``model`` has one signed literal per variable, in variable order. The clock is read
+        before every search step and between chunks of a heuristic's scan of the formula, so
+        a TIMEOUT comes within milliseconds of the deadline even on millions of clauses.
         """
-        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        if deadline is not None and deadline.at is None:
+            deadline = None
+        if self.timed_out or (deadline is not None and deadline.expired()):
+            return TIMEOUT, None
+        self._deadline = deadline
+        try:
+            with gc_paused():
+                return self._search(deadline, max_decisions)
+        except _Expired:
+            return TIMEOUT, None
+        finally:
+            self._deadline = None
+
+    def _search(
+        self, deadline: Deadline | None, max_decisions: int | None
+    ) -> tuple[str, list[int] | None]:
         stats = self.stats
-        steps = 0
         if self.empty_clause:
             return self._unsat()
         for lit in self.units:
@@ -333,12 +393,7 @@ class Dpll:
             if self.value[lit] == UNSET:
                 self.assign(lit)
         while True:
-            steps += 1
-            if (
-                steps % _CHECK_EVERY == 0
-                and deadline is not None
-                and time.perf_counter() > deadline
-            ):
+            if deadline is not None and deadline.expired():
                 return TIMEOUT, None
             conflict = self.propagate()
             if conflict is not None:
@@ -392,7 +447,9 @@ def solve(
     time_limit: float | None = None,
     **options: object,
 ) -> tuple[str, list[int] | None, dict[str, int]]:
-    """Convenience wrapper: (status, model, stats) for one formula."""
-    solver = Dpll(num_vars, clauses, heuristic, **options)  # type: ignore[arg-type]
-    status, model = solver.solve(time_limit)
+    """Convenience wrapper: (status, model, stats) for one formula; the time limit covers
+    loading the clauses and the search."""
+    deadline = Deadline(time_limit)
+    solver = Dpll(num_vars, clauses, heuristic, deadline=deadline, **options)  # type: ignore[arg-type]
+    status, model = solver.solve(deadline)
     return status, model, solver.stats.as_dict()

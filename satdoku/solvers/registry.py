@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 OURS, REFERENCE = "ours", "reference"
@@ -46,7 +47,8 @@ class SolverSpec:
     incremental: bool = False  # accepts option incremental: true (rules loaded once per shard)
     limit: str = "clock"  # one of LIMIT_KINDS
     option_schema: Mapping[str, Any] = field(default_factory=dict)  # JSON schema properties
-    code: tuple[str, ...] = ()  # modules whose source is the solver (hashed into its version)
+    code: tuple[str, ...] = ()  # modules whose source is the solver (hashed into its version;
+    # an entry ending in .c is a compiled extension's source file, relative to the repository)
     packages: tuple[str, ...] = ()  # distributions whose versions identify it (python-sat, ...)
 
     def schema(self) -> dict[str, Any]:
@@ -84,7 +86,7 @@ _DPLL_OPTIONS: dict[str, Any] = {
     "max_decisions": {"type": ["integer", "null"], "minimum": 1},
 }
 _CDCL_OPTIONS: dict[str, Any] = {
-    "restarts": {"enum": ["none", "luby", "glucose"]},  # = cdcl.RESTARTS
+    "restarts": {"enum": ["none", "luby", "glucose", "mixed"]},  # = cdcl.RESTARTS
     "phase": {"enum": ["negative", "positive"]},  # = cdcl.PHASES
     "decay": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
     "pure": {**_BOOL, "description": "run the kernel as plain Python (slow; cross-checks)"},
@@ -92,7 +94,8 @@ _CDCL_OPTIONS: dict[str, Any] = {
     "incremental": {**_BOOL, "description": "load a shard's rules once, givens as assumptions"},
 }
 _DPLL_CODE = ("satdoku.solvers.own", "satdoku.solvers.dpll")
-_CDCL_CODE = ("satdoku.solvers.own", "satdoku.solvers.cdcl", "satdoku.solvers.cdcl_kernel")
+_CDCL_CODE = ("satdoku.solvers.own", "satdoku.solvers.cdcl", "satdoku.solvers.cdcl_kernel",
+              "satdoku.solvers.cdcl_params", "satdoku/solvers/_cdcl.c")
 _CSP_INFERENCES, _CSP_ORDERINGS = ("bt", "fc", "mac"), ("first", "mrv")  # = csp.INFERENCES, ...
 _CSP_OPTIONS: dict[str, Any] = {
     "inference": {"enum": list(_CSP_INFERENCES)},
@@ -119,8 +122,8 @@ register(SolverSpec(
 ))
 register(SolverSpec(
     "cdcl", "satdoku.solvers.own:make_cdcl", {}, CNF, OURS, "#ff7f0e",
-    "our CDCL (numba-compiled inner loops)", proofs=True, incremental=True,
-    option_schema=_CDCL_OPTIONS, code=_CDCL_CODE,
+    "our CDCL (C kernel built at install time; numba twin as fallback)", proofs=True,
+    incremental=True, option_schema=_CDCL_OPTIONS, code=_CDCL_CODE,
 ))
 for _h, _colour in zip(_DPLL_HEURISTICS[:-1], ("#e377c2", "#f7b6d2", "#c49c94", "#ff9896",
                                                "#dbdb8d"), strict=True):
@@ -247,6 +250,11 @@ def solver_version(name: str, variants: Mapping[str, Mapping[str, Any] | None] |
     record = SOLVERS[base]
     digest = hashlib.sha256()
     for module in record.code:
+        if module.endswith(".c"):  # a compiled extension's source, beside the package
+            source = Path(__file__).resolve().parents[2] / module
+            if source.is_file():
+                digest.update(source.read_bytes())
+            continue
         found = importlib.util.find_spec(module)
         if found is not None and found.origin and found.origin.endswith(".py"):
             with open(found.origin, "rb") as fh:

@@ -130,12 +130,34 @@ def read_bundle(path: str | Path) -> Iterator[BundleEntry]:
             base = rules.get(rkey) if rkey != "-" else Cnf(0, [])
             if base is None:
                 raise DimacsError(str(path), start, f"instance {key} needs unknown rules {rkey}")
-            own = parse_dimacs(body, where, clause_tolerance=len(base.clauses))
+            own = _own_clauses(body) or parse_dimacs(body, where,
+                                                     clause_tolerance=len(base.clauses))
             if len(own.clauses) + len(base.clauses) != _declared(body):
                 raise DimacsError(str(path), start, f"instance {key}: clause count mismatch")
             comments = [f"instance {key}", *own.comments]
             yield BundleEntry(key, header, rules=base if rkey != "-" else None, own=own.clauses,
                               num_vars=own.num_vars, comments=comments)
+
+
+def _own_clauses(body: list[str]) -> Cnf | None:
+    """The instance block as this module writes it (header comment, ``p`` line, one clause per
+    line), read in one quick pass; None for anything else, which the general DIMACS parser
+    then reads and, if malformed, rejects naming the line."""
+    if len(body) < 2 or not body[0].startswith("c ") or not body[1].startswith("p cnf "):
+        return None
+    try:
+        num_vars = int(body[1].split()[2])
+        clauses = []
+        for line in body[2:]:
+            lits = [int(t) for t in line.split()]
+            if not lits or lits.pop() != 0 or 0 in lits:
+                return None
+            clauses.append(lits)
+    except ValueError:
+        return None
+    if clauses and max(abs(x) for c in clauses for x in c) > num_vars:
+        return None
+    return Cnf(num_vars, clauses, [body[0][2:].strip()])
 
 
 def _declared(body: list[str]) -> int:

@@ -35,13 +35,16 @@ class OutputBlock:
 #: Literals per ``v`` line.
 V_WIDTH = 20
 _STATUS_LINE = {SAT: "s SATISFIABLE", UNSAT: "s UNSATISFIABLE"}
-_LITERAL_TEXT: list[str] = ["0"]  # _LITERAL_TEXT[2*v - 1] = "v", [2*v] = "-v"
+_LITERAL_TEXT: dict[int, str] = {0: "0"}
+_TEXT_UP_TO = [0]
 
 
-def _literal_text(n: int) -> list[str]:
-    """Decimal text of literals +-1..+-n, indexed by 2*v-1 / 2*v (built once: a hot loop)."""
-    for v in range((len(_LITERAL_TEXT) - 1) // 2 + 1, n + 1):
-        _LITERAL_TEXT.extend((str(v), f"-{v}"))
+def _literal_text(n: int) -> dict[int, str]:
+    """Decimal text of literals -n..n (built once and grown: model output is a hot loop)."""
+    if n > _TEXT_UP_TO[0]:
+        _LITERAL_TEXT.update({v: str(v) for k in range(_TEXT_UP_TO[0] + 1, n + 1)
+                              for v in (k, -k)})
+        _TEXT_UP_TO[0] = n
     return _LITERAL_TEXT
 
 
@@ -50,11 +53,10 @@ def v_lines(model: list[int]) -> str:
     n = len(model)
     if n and abs(model[-1]) != n:  # not the usual 1..n model: size the table by its maximum
         n = max(map(abs, model))
-    text = _literal_text(n)
-    lits = [text[2 * v - 1] if v > 0 else text[-2 * v] for v in model]
+    lits = list(map(_literal_text(n).__getitem__, model))
     lits.append("0")
-    return "".join("v " + " ".join(lits[i : i + V_WIDTH]) + "\n"
-                   for i in range(0, len(lits), V_WIDTH))
+    return "".join(["v " + " ".join(lits[i : i + V_WIDTH]) + "\n"
+                    for i in range(0, len(lits), V_WIDTH)])
 
 
 def write_block(fh: IO[str], ident: str, result: Result) -> None:

@@ -216,6 +216,7 @@ def all_targets():
         f"{REPORTS}/encodings.md",
         f"{REPORTS}/encodings.csv",
         f"{REPORTS}/encodings.png",
+        f"{REPORTS}/explorer/index.html",
     ]
     return targets
 

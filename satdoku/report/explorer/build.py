@@ -1,0 +1,495 @@
+"""Write the static results explorer: ``index.html``, its JS/CSS, plotly's bundle and data files.
+
+The page opens from ``file://`` with no server: browsers refuse ``fetch`` of local files, so every
+data file is a script, ``SATDOKU.load("<key>", {...});``, which the page adds as a ``<script>``
+tag when it needs it. Files (under ``OUT/data/``):
+
+- ``overview.js``: sets (size, shards, families), runs (solver, encoding, registry colour and
+  origin), the solver table (:func:`satdoku.report.tables.solver_table` over the frame the
+  summary uses, so the figures equal ``reports/summary.csv``) and the problems list.
+- ``sets/SET/set.js``: one character per instance for its family and uniqueness verdict.
+- ``sets/SET/runK.js``: one run's status per instance (one character, see :data:`STATUS_CHARS`)
+  and ``total_seconds`` in whole microseconds (-1: none): what filters, sorts and scatter plots
+  read without loading the instances.
+- ``sets/SET/chunkC.js``: CHUNK instances in full (puzzle, each run's answer, board, time and
+  statistics, uniqueness, formula sizes): what the instance list and view read, one chunk at a
+  time.
+- ``plots.js``: cactus curves per family (sampled to at most CACTUS_POINTS points per run, each
+  point naming its instance); ``pages.js``: the LTN and CSP pages.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+from array import array
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from satdoku.formats import Record
+from satdoku.report.explorer.data import ShardData, files_plan, present_runs, read_set
+from satdoku.stagefiles import paths as sp
+from satdoku.stagefiles.families import INVALID_FAMILY, family_of_record, sort_key
+
+#: Status of one run on one instance, one character: a wrong answer (failed verification) is
+#: lower case, a missing row '-'.
+STATUS_CHARS = {"SAT": "S", "UNSAT": "U", "TIMEOUT": "T", "INVALID": "I", "ERROR": "E"}
+#: Uniqueness verdict, one character ('-': not checked).
+VERDICT_CHARS = {"unique": "u", "several": "s", "none": "n", "unknown": "?", "invalid": "i"}
+CODES = "0123456789abcdefghijklmnopqrstuvwxyz"
+CACTUS_POINTS = 2000
+#: Problems listed in the overview (a run with 100,000 wrong answers still opens fast; the
+#: instance list's "wrong answer" filter finds them all).
+MAX_PROBLEMS = 500
+STATIC = ("index.html", "explorer.js", "board.js", "plots.js", "explorer.css")
+#: Columns of the long frame the solver table needs (the rest is dropped to save memory).
+TABLE_COLUMNS = ["set", "solver", "encoding", "status", "verified", "solved", "seconds",
+                 "decisions", "conflicts"]
+
+
+def js_data(key: str, value: Any) -> str:
+    """A data file's text: one ``SATDOKU.load`` call (JSON is valid JavaScript)."""
+    return f"SATDOKU.load({json.dumps(key)}, {json.dumps(value, separators=(',', ':'))});\n"
+
+
+def _write(path: Path, key: str, value: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(js_data(key, value), encoding="utf-8")
+
+
+def _num(text: str | None) -> float | None:
+    """A TSV number (None when empty, not a number, or not finite)."""
+    if not text:
+        return None
+    try:
+        v = float(text)
+    except ValueError:
+        return None
+    return v if math.isfinite(v) else None
+
+
+def _int_or_num(text: str | None) -> int | float | None:
+    """A TSV count as an int (digits only), anything else as :func:`_num`."""
+    if text and text.isdigit():
+        return int(text)
+    return _num(text)
+
+
+def _clean(v: Any) -> Any:
+    """JSON-safe table cell: NaN -> None, numpy scalars -> Python."""
+    if hasattr(v, "item"):
+        v = v.item()
+    return None if isinstance(v, float) and math.isnan(v) else v
+
+
+def status_char(row: Mapping[str, str] | None) -> str:
+    if row is None:
+        return "-"
+    c = STATUS_CHARS.get(row["status"], "E")
+    return c.lower() if row.get("verified") == "FAILED" else c
+
+
+def instance_base(rec: Record) -> dict[str, Any]:
+    """An instance as the page draws it: its Instances object (stage-file fields) plus the
+    grid ``shape``, and its family (``fam``: the one the summary groups by)."""
+    from satdoku.stagefiles.instances import record_to_dict
+
+    d = record_to_dict(rec)
+    out: dict[str, Any] = {"id": int(rec.id), "line": rec.line, "fam": family_of_record(d),
+                           "notation": rec.notation, "source": rec.source}  # dropped if the set's
+    if rec.name:
+        out["name"] = rec.name
+    if rec.puzzle is not None:
+        for k in ("id", "line", "source", "notation", "empty", "name"):
+            d.pop(k, None)
+        d["shape"] = list(rec.puzzle.layout.shape)
+        d["domain"] = rec.puzzle.domain
+        out["p"] = d
+    elif rec.cnf is not None:  # an instance of a CNF set: a DIMACS file, no board
+        path = Path(rec.cnf.path)
+        out["cnf"] = {"path": rec.cnf.path, "vars": rec.cnf.num_vars,
+                      "clauses": rec.cnf.num_clauses, "sha256": rec.cnf.sha256,
+                      "bytes": path.stat().st_size if path.is_file() else None}
+    else:
+        out["error"] = rec.error
+    return out
+
+
+def run_answer(rec: Record, sol: Mapping[str, str] | None, t: Mapping[str, str] | None,
+               boards: list[Any], seen: dict[str, int] | None = None) -> dict[str, Any] | None:
+    """One run's answer for an instance: status, verification, board (an index into
+    ``boards``, which collects the instance's distinct solved boards; ``seen`` maps SatSols
+    texts already read to their index, so runs that agree cost one parse), times, statistics."""
+    if sol is None and t is None:
+        return None
+    src = sol or t or {}
+    out: dict[str, Any] = {"s": src.get("status", ""), "v": (sol or {}).get("verified", "-")}
+    message = (sol or {}).get("detail") or (t or {}).get("message") or ""
+    if message:
+        out["m"] = message
+    text = sol.get("solution") if sol else None
+    if text and sol["status"] == "SAT" and sol["verified"] != "FAILED" \
+            and rec.puzzle is not None:
+        seen = {} if seen is None else seen
+        if text not in seen:
+            from satdoku.formats.jsonpuzzle import board_out
+            from satdoku.report.text import board_of
+
+            board = board_out(board_of(rec, text), rec.puzzle.domain)
+            if board not in boards:
+                boards.append(board)
+            seen[text] = boards.index(board)
+        out["b"] = seen[text]
+    if t:
+        for key, col in (("t", "total_seconds"), ("ts", "solve_seconds"), ("d", "decisions"),
+                         ("c", "conflicts"), ("p", "propagations"), ("rs", "restarts"),
+                         ("l", "learnt"), ("load", "load1")):
+            v = _int_or_num(t.get(col))
+            if v is not None:
+                out[key] = v
+    return out
+
+
+@dataclass
+class _SetColumns:
+    """What the list and the plots read of a whole set: one entry per instance."""
+
+    ids: array = field(default_factory=lambda: array("q"))
+    families: list[str] = field(default_factory=list)
+    fam_codes: list[str] = field(default_factory=list)
+    verdicts: list[str] = field(default_factory=list)
+    status: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
+    micros: dict[int, array] = field(default_factory=lambda: defaultdict(lambda: array("q")))
+
+    def family_code(self, fam: str) -> str:
+        if fam not in self.families:
+            self.families.append(fam)
+        return CODES[min(self.families.index(fam), len(CODES) - 1)]
+
+    def add(self, ident: int, fam: str, verdict: str, status: Sequence[str],
+            seconds: Sequence[float | None]) -> None:
+        """One instance: its id, family, uniqueness verdict, and per run its status character
+        and total seconds (kept in whole microseconds, -1 for none)."""
+        self.ids.append(ident)
+        self.fam_codes.append(self.family_code(fam))
+        self.verdicts.append(verdict)
+        for k, (c, t) in enumerate(zip(status, seconds, strict=True)):
+            self.status[k].append(c)
+            self.micros[k].append(-1 if t is None else round(t * 1e6))
+
+
+@dataclass
+class Explorer:
+    """The explorer of one results directory, filled set by set, then written."""
+
+    results: Path
+    out: Path
+    runs: list[str]
+    time_limit: float | None
+    variants: Mapping[str, Mapping] = field(default_factory=dict)
+    chunk: int = 1000
+    sets: list[dict[str, Any]] = field(default_factory=list)
+    frames: list[Any] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    problem_runs: set[tuple[str, str]] = field(default_factory=set)
+    #: (family, run) -> solved instances: seconds, set (index into set_names), id
+    cactus: dict[tuple[str, str], tuple[array, array, array]] = field(
+        default_factory=lambda: defaultdict(lambda: (array("d"), array("I"), array("q"))))
+    set_names: list[str] = field(default_factory=list)
+    family_totals: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+    # ---- one set -----------------------------------------------------------------------------
+    def add_set(self, name: str) -> dict[str, Any]:
+        """Read one set shard by shard; write its chunk and column files; keep its table rows."""
+        from satdoku.report.agreement import find_problems
+
+        runs = present_runs(self.results, name, self.runs)
+        encodings = sorted({r.partition("/")[2] for r in runs} - {sp.DIRECT, sp.DIMACS, ""})
+        cols = _SetColumns()
+        shards: list[list[Any]] = []
+        chunk: list[dict[str, Any]] = []
+        written = 0  # chunks written; chunk c holds the instances at positions c*CHUNK...
+        common: dict[str, str] = {}  # source file and notation of the set's first instance
+        unique_seen = False
+        for data in read_set(self.results, name, runs, encodings):
+            if data.records:
+                shards.append([data.shard, int(data.records[0].id), len(data.records)])
+            unique_seen |= bool(data.unique)
+            self.problems += find_problems(name, data.sols)
+            for inst in self._shard(name, runs, data, cols):
+                for key in ("source", "notation"):  # said once per set (see below)
+                    common.setdefault(key, inst[key])
+                    if inst[key] == common[key]:
+                        del inst[key]
+                chunk.append(inst)
+                if len(chunk) == self.chunk:
+                    self._flush(name, written, chunk)
+                    written, chunk = written + 1, []
+        if chunk:
+            self._flush(name, written, chunk)
+        first = cols.ids[0] if cols.ids else 1
+        contiguous = cols.ids.tolist() == list(range(first, first + len(cols.ids)))
+        d = self.out / "data" / "sets" / name
+        _write(d / "set.js", f"set:{name}",
+               {"fam": "".join(cols.fam_codes), "uq": "".join(cols.verdicts),
+                "ids": None if contiguous else cols.ids.tolist()})
+        for k, run in enumerate(runs):
+            _write(d / f"run{self.runs.index(run)}.js", f"col:{name}:{self.runs.index(run)}",
+                   {"s": "".join(cols.status[k]), "t": cols.micros[k].tolist()})
+        info = {"name": name, "n": len(cols.ids), "first": first, "shards": shards, **common,
+                "families": cols.families, "runs": [self.runs.index(r) for r in runs],
+                "unique": unique_seen, "encodings": encodings,
+                "scatter": self._default_pair(runs)}
+        self.sets.append(info)
+        return info
+
+    def _shard(self, name: str, runs: Sequence[str], data: ShardData,
+               cols: _SetColumns) -> list[dict[str, Any]]:
+        """Instances of one shard as chunk entries; fills the table frame, the cactus points and
+        the set's columns."""
+        bases = {r.id: instance_base(r) for r in data.records}
+        self._long_rows(name, runs, data, {i: b["fam"] for i, b in bases.items()})
+        sols = {run: {r["id"]: r for r in rows} for run, rows in data.sols.items()}
+        times = {run: {r["id"]: r for r in rows} for run, rows in data.times.items()}
+        out = []
+        for rec in data.records:
+            i = rec.id
+            inst = bases[i]
+            boards: list[Any] = []
+            seen: dict[str, int] = {}
+            answers = [run_answer(rec, sols[run].get(i), times[run].get(i), boards, seen)
+                       for run in runs]
+            inst["r"] = {str(self.runs.index(run)): a
+                         for run, a in zip(runs, answers, strict=True) if a}
+            if boards:
+                inst["boards"] = boards
+            u = data.unique.get(i)
+            if u:
+                inst["u"] = {"n": u.get("solutions", ""), "v": u["verdict"],
+                             "t": _num(u.get("seconds"))}
+            sizes = {e: [_int_or_num(z.get(k)) for k in ("vars", "clauses", "bytes")]
+                     for e, rows in data.sizes.items() if (z := rows.get(i))}
+            if sizes:
+                inst["sz"] = sizes
+            out.append(inst)
+            row_sols = [sols[run].get(i) for run in runs]
+            cols.add(int(i), inst["fam"], VERDICT_CHARS.get(u["verdict"], "?") if u else "-",
+                     [status_char(x) for x in row_sols],
+                     [_num((times[run].get(i) or {}).get("total_seconds")) for run in runs])
+            valid = [x for x in row_sols if x and x["status"] != "INVALID"]
+            if inst["fam"] != INVALID_FAMILY and valid:
+                self.family_totals[inst["fam"]] += 1
+            answered = [run for run, x in zip(runs, row_sols, strict=True)
+                        if x and x["status"] in ("SAT", "UNSAT")]
+            if len({sols[run][i]["status"] for run in answered}) > 1:  # SAT against UNSAT
+                self.problem_runs.update((name, run) for run in answered)
+        for run in runs:
+            if any(s["verified"] == "FAILED" for s in data.sols[run]):
+                self.problem_runs.add((name, run))
+        return out
+
+    def _long_rows(self, name: str, runs: Sequence[str], data: ShardData,
+                   fams: Mapping[str, str]) -> None:
+        """The summary's long rows of one shard (collect.run_rows): kept, as a small frame, for
+        the solver table; solved ones give the cactus points (with their instance)."""
+        from satdoku.report.collect import frame, run_rows
+
+        long_rows: list[dict[str, Any]] = []
+        for run in runs:
+            rows = run_rows(name, run, data.sols[run], data.times[run], fams)
+            long_rows += rows
+            if name not in self.set_names:
+                self.set_names.append(name)
+            where = self.set_names.index(name)
+            for row in rows:
+                if row["family"] != INVALID_FAMILY and row["status"] != "INVALID" \
+                        and row["solved"] and not math.isnan(row["seconds"]):
+                    secs, sets, ids = self.cactus[(row["family"], run)]
+                    secs.append(row["seconds"])
+                    sets.append(where)
+                    ids.append(int(row["id"]))
+        if long_rows:
+            # a copy of the few columns: a column selection alone would keep the whole
+            # object array pandas built from the rows alive (every TSV string of the shard)
+            f = frame(long_rows)[TABLE_COLUMNS].copy()
+            for c in ("status", "verified"):
+                f[c] = f[c].astype("category")  # a few words, a million rows
+            self.frames.append(f)
+
+    def _flush(self, name: str, index: int, chunk: list[dict[str, Any]]) -> None:
+        _write(self.out / "data" / "sets" / name / f"chunk{index}.js", f"chunk:{name}:{index}",
+               chunk)
+
+    def _default_pair(self, runs: Sequence[str]) -> list[int] | None:
+        """The scatter plot shown first: a reference solver (x) against one of ours (y) on the
+        same encoding (or a puzzle-level reference), else the first two runs."""
+        from satdoku.solvers.registry import origin
+
+        def ori(run: str) -> str:
+            return origin(run.partition("/")[0], dict(self.variants))
+
+        for y in runs:
+            if ori(y) != "ours":
+                continue
+            for x in runs:
+                if ori(x) == "reference" and x.partition("/")[2] in (y.partition("/")[2],
+                                                                      sp.DIRECT):
+                    return [self.runs.index(x), self.runs.index(y)]
+        return [self.runs.index(runs[0]), self.runs.index(runs[1])] if len(runs) > 1 else None
+
+    # ---- across sets ---------------------------------------------------------------------------
+    def table(self) -> dict[str, Any]:
+        """The solver table of every set (the summary's function over the summary's frame)."""
+        import pandas as pd
+
+        from satdoku.report.collect import frame
+        from satdoku.report.tables import HEADERS, solver_table
+
+        df = pd.concat(self.frames, ignore_index=True) if self.frames else frame([])
+        table = solver_table(df, self.time_limit)
+        columns = list(table.columns)
+        rows = [[_clean(v) for v in row] for row in table.itertuples(index=False)]
+        problem = [(r[0], f"{r[1]}/{r[2]}") in self.problem_runs for r in rows]
+        return {"columns": columns, "headers": [HEADERS.get(c, c) for c in columns],
+                "rows": rows, "problem": problem}
+
+    def cactus_plots(self) -> list[dict[str, Any]]:
+        """Per family: every run's solved instances sorted by time (sampled evenly to at most
+        CACTUS_POINTS points; the last one always kept), each point naming its instance."""
+        import numpy as np
+
+        out = []
+        for fam in sorted(self.family_totals, key=sort_key):
+            curves = []
+            for run in self.runs:
+                if (fam, run) not in self.cactus:
+                    continue
+                secs, sets, ids = (np.asarray(a) for a in self.cactus[(fam, run)])
+                order = np.argsort(secs, kind="stable")
+                m = len(order)
+                keep = (np.arange(m) if m <= CACTUS_POINTS else
+                        np.unique(np.round(np.arange(CACTUS_POINTS) * (m - 1)
+                                           / (CACTUS_POINTS - 1)).astype(int)))
+                pick = order[keep]
+                curves.append({"run": self.runs.index(run), "x": (keep + 1).tolist(),
+                               "y": secs[pick].tolist(),
+                               "set": [self.set_names[k] for k in sets[pick].tolist()],
+                               "id": ids[pick].tolist(), "solved": m})
+            out.append({"family": fam, "total": self.family_totals[fam], "curves": curves})
+        return out
+
+    def run_info(self) -> list[dict[str, Any]]:
+        from satdoku.solvers.registry import colour, origin
+
+        out = []
+        for run in self.runs:
+            solver, _, encoding = run.partition("/")
+            v = dict(self.variants)
+            out.append({"run": run, "solver": solver, "encoding": encoding or "-",
+                        "colour": colour(solver, v), "origin": origin(solver, v)})
+        return out
+
+
+def pages(pages_dir: Path, out: Path, variants: Mapping[str, Mapping]) -> dict[str, Any]:
+    """The LTN evaluations (``ltn_SIZE.json``, with their figures) and the CSP largest-n
+    experiment (runs from ``csp_largest_n.tsv``, its summary table ``.md``, its ``.png``) found in
+    ``pages_dir``; figures are copied into ``out/pages`` so the explorer folder stands alone."""
+    from satdoku.solvers.registry import colour
+    from satdoku.stagefiles.tables import read_tsv
+
+    dest = out / "pages"
+    ltn = []
+    for f in sorted(pages_dir.glob("ltn_*.json"), key=lambda p: (len(p.stem), p.stem)):
+        size = f.stem[len("ltn_"):]
+        if not size.isdigit():
+            continue  # ltn_4_memory.json and the like
+        summary = json.loads(f.read_text(encoding="utf-8"))
+        q3 = dict(summary.get("q3") or {})
+        q3.pop("memory", None)
+        images = []
+        for png in sorted(pages_dir.glob(f"ltn_{size}_*.png")):
+            dest.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(png, dest / png.name)
+            images.append(png.name)
+        ltn.append({"size": int(size), "headline": summary.get("headline"),
+                    "q1": summary.get("q1"), "q2": summary.get("q2"), "q3": q3,
+                    "examples": summary.get("examples"), "images": images,
+                    "seconds": summary.get("seconds")})
+    csp = None
+    tsv = pages_dir / "csp_largest_n.tsv"
+    if tsv.exists():
+        rows = read_tsv(tsv)
+        image = None
+        if (pages_dir / "csp_largest_n.png").exists():
+            dest.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(pages_dir / "csp_largest_n.png", dest / "csp_largest_n.png")
+            image = "csp_largest_n.png"
+        solvers = list(dict.fromkeys(r["solver"] for r in rows))
+        md = pages_dir / "csp_largest_n.md"  # the experiment's own summary table, shown as is
+        csp = {"rows": rows, "md": md.read_text(encoding="utf-8") if md.exists() else "",
+               "image": image, "colours": {s: colour(s, dict(variants)) for s in solvers}}
+    return {"ltn": ltn, "csp": csp}
+
+
+def copy_static(out: Path) -> None:
+    """The page, its JS/CSS (package data) and plotly's offline bundle (from the plotly
+    package: no CDN, no network at view time)."""
+    from plotly.offline import get_plotlyjs
+
+    static = resources.files("satdoku.report.explorer") / "static"
+    for name in STATIC:
+        (out / name).write_bytes((static / name).read_bytes())
+    bundle = out / "plotly.min.js"
+    text = get_plotlyjs()
+    if not bundle.exists() or bundle.stat().st_size != len(text.encode("utf-8")):
+        bundle.write_text(text, encoding="utf-8")
+
+
+def explorer_from_files(files: Sequence[str | Path], time_limit: float | None,
+                        out_dir: str | Path, variants: Mapping[str, Mapping] | None = None,
+                        pages_dir: str | Path | None = None) -> dict[str, Any]:
+    """:func:`build_explorer` of the sets and runs whose gathered stage files are given (what
+    the rule passes, like the other cross-set reports)."""
+    results, sets, runs = files_plan(files)
+    return build_explorer(results, sets, runs, time_limit, out_dir, variants, pages_dir)
+
+
+def build_explorer(results: str | Path, sets: Sequence[str], runs: Sequence[str],
+                   time_limit: float | None, out_dir: str | Path,
+                   variants: Mapping[str, Mapping] | None = None,
+                   pages_dir: str | Path | None = None, chunk: int = 1000,
+                   title: str = "satdoku results") -> dict[str, Any]:
+    """Write the explorer of ``sets`` x ``runs`` under ``results`` into ``out_dir``; returns
+    the overview it wrote (sets, runs, table, problems)."""
+    out = Path(out_dir)
+    if (out / "data").exists():
+        shutil.rmtree(out / "data")  # stale chunks of an earlier, larger run
+    if (out / "pages").exists():
+        shutil.rmtree(out / "pages")
+    out.mkdir(parents=True, exist_ok=True)
+    ex = Explorer(Path(results), out, list(runs), time_limit, dict(variants or {}), chunk)
+    for name in sets:
+        ex.add_set(name)
+    extra = pages(Path(pages_dir) if pages_dir else Path(results) / "Reports", out,
+                  ex.variants)
+    _write(out / "data" / "plots.js", "plots", {"cactus": ex.cactus_plots()})
+    _write(out / "data" / "pages.js", "pages", extra)
+    overview = {
+        "title": title, "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "results": os.path.relpath(Path(results).resolve(), out.resolve()),
+        "workdir": os.path.relpath(Path.cwd(), out.resolve()),  # input paths are relative to it
+        "results_arg": str(results), "time_limit": time_limit, "chunk": chunk,
+        "runs": ex.run_info(), "sets": ex.sets, "table": ex.table(),
+        "problems": ex.problems[:MAX_PROBLEMS], "problems_total": len(ex.problems),
+        "pages": {"ltn": [p["size"] for p in extra["ltn"]], "csp": extra["csp"] is not None},
+    }
+    _write(out / "data" / "overview.js", "overview", overview)
+    copy_static(out)
+    return overview

@@ -1,0 +1,1284 @@
+/* The CDCL kernel of satdoku's cdcl solver, compiled at install time (setup.py builds it as
+ * the extension module satdoku.solvers._cdcl).
+ *
+ * This is a function-by-function translation of satdoku/solvers/cdcl_kernel.py, the readable
+ * reference (which also runs under numba, or as plain Python when neither compiled form is
+ * available). Both make the same decisions in the same order: tests run them side by side and
+ * compare statistics and proofs step for step. Read the Python file for the algorithm;
+ * comments here only note what is C-specific.
+ *
+ * C-specific: watch and implication lists are growable vectors per literal instead of
+ * segments of one pool; the arena and the other buffers grow with realloc; the search reads
+ * the clock itself (CLOCK_MONOTONIC, the clock of Python's time.perf_counter) every few
+ * thousand watch visits, so no slicing is needed; clause loading takes Python lists (or any
+ * buffer of int32 DIMACS literals) directly and reads the clock between chunks; the GIL is
+ * released while searching.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* --- constants (= cdcl_kernel.py) -------------------------------------------------------- */
+#define LEARNT 1
+#define DELETED 2
+#define HDR 3 /* clause header words: size, flags, lbd */
+#define UNKNOWN 0
+#define SAT 10
+#define UNSAT 20
+#define UNSAT_ASSUMED 30
+#define RESTART_NONE 0
+#define RESTART_LUBY 1
+#define RESTART_GLUCOSE 2
+#define RESTART_MIXED 3
+#define NO_REASON (-1)
+#define NO_CONFLICT (-1)
+#define BINARY_CONFLICT (-2)
+#define OUT_OF_MEMORY (-3)
+
+/* tunable policy parameters, in the order of cdcl_params.py's P_* constants (same defaults) */
+enum {
+    P_LUBY_UNIT, P_LBDQ_LEN, P_GLUCOSE_K_PCT, P_BLOCK_R_PCT, P_TRAILQ_LEN, P_BLOCK_MIN,
+    P_REDUCE_FIRST, P_REDUCE_INC, P_KEEP_LBD, P_SWITCH, P_SIZE
+};
+static const int64_t DEFAULTS[P_SIZE] = {100, 50, 80, 140, 5000, 10000, 2000, 300, 2, 5000};
+
+#define CLOCK_EVERY 20000 /* watch visits between two looks at the clock (well under 1 ms) */
+#define LOAD_CHUNK 65536  /* clauses loaded between two looks at the clock */
+#define MAX_WINDOW 65536
+
+typedef struct {
+    int32_t *data;
+    int32_t len; /* entries in use (an entry is 2 ints for watches, 1 for implications) */
+    int32_t cap; /* entries allocated */
+} Vec;
+
+typedef struct {
+    PyObject_HEAD
+    int32_t n;
+    int error;  /* an allocation failed: the solver is unusable */
+    int busy;   /* a search runs (without the GIL): other calls are refused */
+    int status; /* UNSAT once the formula is refuted at level 0, else UNKNOWN */
+    int64_t P[P_SIZE];
+    /* assignment */
+    int8_t *lval;
+    int32_t *level, *reason, *trail, *trail_lim;
+    int64_t trail_size, qhead, dl;
+    int8_t *phase;
+    /* VSIDS */
+    double *act;
+    double var_inc, decay;
+    int32_t *heap, *hpos;
+    int64_t heap_size;
+    /* clauses: long ones (3+ literals) in the arena, watched; binary ones only as
+     * implications: bins[l] lists the literals that must be true once l is false */
+    int32_t *arena;
+    int64_t atop, acap, wasted;
+    Vec *watches, *bins;
+    int32_t *learnts;
+    int64_t nlearnts, learnts_cap;
+    int32_t confl_a, confl_b; /* the binary clause of a BINARY_CONFLICT */
+    /* conflict analysis */
+    int8_t *seen;
+    int32_t *out, *stack, *toclear;
+    int64_t *stamp;
+    int64_t stamp_mark;
+    /* loading */
+    int64_t *mark;
+    int64_t loaded;
+    int32_t *tmp;
+    int empty_logged;
+    /* proof */
+    int proof_on;
+    int32_t *proof;
+    int64_t ptop, pcap;
+    /* policies */
+    int restart_mode;
+    int64_t next_reduce, luby_i, since_restart;
+    int stable;
+    int64_t switch_at, switches;
+    int64_t lbd_sum; /* over all conflicts */
+    int64_t *lbdq, lbdq_n, lbdq_head, lbdq_sum; /* recent LBDs */
+    int64_t *trailq, trailq_n, trailq_head, trailq_sum; /* recent trail sizes */
+    /* mixed restarts: focused (glucose) and stable (Luby) phases alternate */
+    /* statistics */
+    int64_t conflicts, decisions, props, restarts, learnt, max_level, deleted, reduces;
+    int64_t collects, minimised, blocked;
+    /* clock */
+    double deadline; /* CLOCK_MONOTONIC seconds; <0: none */
+    int64_t ticks, next_check;
+} Kernel;
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static inline int32_t to_dimacs(int32_t lit) {
+    int32_t v = (lit >> 1) + 1;
+    return (lit & 1) ? -v : v;
+}
+
+static int grow(void **ptr, int64_t *cap, int64_t need, size_t item) {
+    if (need <= *cap) return 0;
+    int64_t size = *cap * 2 > need ? *cap * 2 : need;
+    void *p = realloc(*ptr, (size_t)size * item);
+    if (!p) return -1;
+    *ptr = p;
+    *cap = size;
+    return 0;
+}
+
+/* Room for ``extra`` more entries of ``width`` ints in a vector. */
+static int vec_reserve(Vec *v, int64_t extra, int width) {
+    int64_t need = (int64_t)v->len + extra;
+    if (need <= v->cap) return 0;
+    int64_t cap = v->cap < 2 ? 4 : 2 * (int64_t)v->cap;
+    if (cap < need) cap = need;
+    int32_t *d = realloc(v->data, (size_t)cap * width * sizeof(int32_t));
+    if (!d) return -1;
+    v->data = d;
+    v->cap = (int32_t)cap;
+    return 0;
+}
+
+/* --- proof ----------------------------------------------------------------------------------- */
+static int proof_log(Kernel *k, int32_t tag, const int32_t *lits, int64_t count) {
+    if (grow((void **)&k->proof, &k->pcap, k->ptop + count + 2, sizeof(int32_t))) return -1;
+    int32_t *p = k->proof + k->ptop;
+    p[0] = tag;
+    p[1] = (int32_t)count;
+    for (int64_t i = 0; i < count; i++) p[2 + i] = to_dimacs(lits[i]);
+    k->ptop += count + 2;
+    return 0;
+}
+
+/* --- watches and implications ---------------------------------------------------------------- */
+static inline int watch_push(Kernel *k, int32_t lit, int32_t cref, int32_t blocker) {
+    Vec *w = &k->watches[lit];
+    if (w->len == w->cap && vec_reserve(w, 1, 2)) return -1;
+    w->data[2 * w->len] = cref;
+    w->data[2 * w->len + 1] = blocker;
+    w->len++;
+    return 0;
+}
+
+static inline int bin_push(Kernel *k, int32_t a, int32_t b) {
+    Vec *x = &k->bins[a], *y = &k->bins[b];
+    if (x->len == x->cap && vec_reserve(x, 1, 1)) return -1;
+    x->data[x->len++] = b;
+    if (y->len == y->cap && vec_reserve(y, 1, 1)) return -1;
+    y->data[y->len++] = a;
+    return 0;
+}
+
+/* --- the VSIDS heap -------------------------------------------------------------------------- */
+static inline void heap_up(Kernel *k, int64_t i) {
+    int32_t *heap = k->heap, *hpos = k->hpos;
+    double *act = k->act;
+    int32_t v = heap[i];
+    double a = act[v];
+    while (i > 0) {
+        int64_t parent = (i - 1) >> 1;
+        if (act[heap[parent]] >= a) break;
+        heap[i] = heap[parent];
+        hpos[heap[i]] = (int32_t)i;
+        i = parent;
+    }
+    heap[i] = v;
+    hpos[v] = (int32_t)i;
+}
+
+static inline void heap_down(Kernel *k, int64_t i, int64_t size) {
+    int32_t *heap = k->heap, *hpos = k->hpos;
+    double *act = k->act;
+    int32_t v = heap[i];
+    double a = act[v];
+    for (;;) {
+        int64_t child = 2 * i + 1;
+        if (child >= size) break;
+        if (child + 1 < size && act[heap[child + 1]] > act[heap[child]]) child++;
+        if (act[heap[child]] <= a) break;
+        heap[i] = heap[child];
+        hpos[heap[i]] = (int32_t)i;
+        i = child;
+    }
+    heap[i] = v;
+    hpos[v] = (int32_t)i;
+}
+
+static inline void heap_insert(Kernel *k, int32_t v) {
+    if (k->hpos[v] >= 0) return;
+    int64_t size = k->heap_size;
+    k->heap[size] = v;
+    k->hpos[v] = (int32_t)size;
+    k->heap_size = size + 1;
+    heap_up(k, size);
+}
+
+static inline int32_t heap_pop(Kernel *k) {
+    int64_t size = k->heap_size - 1;
+    int32_t top = k->heap[0];
+    k->hpos[top] = -1;
+    k->heap_size = size;
+    if (size > 0) {
+        k->heap[0] = k->heap[size];
+        k->hpos[k->heap[0]] = 0;
+        heap_down(k, 0, size);
+    }
+    return top;
+}
+
+static inline void bump(Kernel *k, int32_t v) {
+    k->act[v] += k->var_inc;
+    if (k->act[v] > 1e100) {
+        for (int32_t i = 0; i < k->n; i++) k->act[i] *= 1e-100;
+        k->var_inc *= 1e-100;
+    }
+    if (k->hpos[v] >= 0) heap_up(k, k->hpos[v]);
+}
+
+/* --- assignment, propagation, backtracking -------------------------------------------------- */
+static inline void enqueue(Kernel *k, int32_t lit, int32_t reason) {
+    k->lval[lit] = 1;
+    k->lval[lit ^ 1] = -1;
+    int32_t v = lit >> 1;
+    k->level[v] = (int32_t)k->dl;
+    k->reason[v] = reason;
+    k->trail[k->trail_size++] = lit;
+}
+
+/* A binary reason is stored as -2 - (the other, false, literal). */
+static inline int32_t binary_reason(int32_t other) { return -2 - other; }
+
+/* Returns a conflicting cref, NO_CONFLICT, BINARY_CONFLICT (clause in confl_a, confl_b) or
+ * OUT_OF_MEMORY. */
+static int32_t propagate(Kernel *k) {
+    int8_t *lval = k->lval;
+    int32_t *arena = k->arena;
+    int64_t props = 0;
+    int32_t confl = NO_CONFLICT;
+    while (k->qhead < k->trail_size) {
+        int32_t p = k->trail[k->qhead++];
+        props++;
+        int32_t fl = p ^ 1;
+        /* binary clauses (fl or other): implications first */
+        Vec *bl = &k->bins[fl];
+        int32_t *b = bl->data;
+        int32_t nb = bl->len;
+        for (int32_t i = 0; i < nb; i++) {
+            int32_t other = b[i];
+            int8_t val = lval[other];
+            if (val == 1) continue;
+            if (val == -1) {
+                k->confl_a = fl;
+                k->confl_b = other;
+                confl = BINARY_CONFLICT;
+                break;
+            }
+            enqueue(k, other, binary_reason(fl));
+        }
+        k->ticks += nb;
+        if (confl != NO_CONFLICT) {
+            k->qhead = k->trail_size;
+            break;
+        }
+        /* long clauses watching fl */
+        Vec *ws = &k->watches[fl];
+        int32_t n = ws->len;
+        int32_t *w = ws->data;
+        int32_t i = 0, j = 0;
+        k->ticks += n;
+        while (i < n) {
+            int32_t cref = w[2 * i];
+            int32_t blocker = w[2 * i + 1];
+            i++;
+            if (lval[blocker] == 1) {
+                w[2 * j] = cref;
+                w[2 * j + 1] = blocker;
+                j++;
+                continue;
+            }
+            if (arena[cref + 1] & DELETED) continue;
+            int32_t *c = arena + cref + HDR;
+            if (c[0] == fl) {
+                c[0] = c[1];
+                c[1] = fl;
+            }
+            int32_t first = c[0];
+            if (first != blocker && lval[first] == 1) {
+                w[2 * j] = cref;
+                w[2 * j + 1] = first;
+                j++;
+                continue;
+            }
+            int32_t size = arena[cref];
+            int moved = 0;
+            for (int32_t m = 2; m < size; m++) {
+                int32_t lit = c[m];
+                if (lval[lit] != -1) {
+                    c[1] = lit;
+                    c[m] = fl;
+                    /* lit != fl, so this never reallocates the list being walked */
+                    if (watch_push(k, lit, cref, first)) {
+                        ws->len = n; /* keep the list whole; the caller reports the error */
+                        return OUT_OF_MEMORY;
+                    }
+                    moved = 1;
+                    break;
+                }
+            }
+            if (moved) continue;
+            w[2 * j] = cref;
+            w[2 * j + 1] = first;
+            j++;
+            if (lval[first] == -1) {
+                confl = cref;
+                break;
+            }
+            enqueue(k, first, cref);
+        }
+        if (confl != NO_CONFLICT) {
+            while (i < n) {
+                w[2 * j] = w[2 * i];
+                w[2 * j + 1] = w[2 * i + 1];
+                i++;
+                j++;
+            }
+            k->qhead = k->trail_size;
+        }
+        ws->len = j;
+        if (confl != NO_CONFLICT) break;
+    }
+    k->props += props;
+    return confl;
+}
+
+static void backtrack(Kernel *k, int64_t to_level) {
+    if (k->dl <= to_level) return;
+    int64_t stop = k->trail_lim[to_level];
+    for (int64_t i = k->trail_size - 1; i >= stop; i--) {
+        int32_t lit = k->trail[i];
+        int32_t v = lit >> 1;
+        k->lval[lit] = 0;
+        k->lval[lit ^ 1] = 0;
+        k->reason[v] = NO_REASON;
+        k->phase[v] = (int8_t)(lit & 1);
+        heap_insert(k, v);
+    }
+    k->trail_size = stop;
+    k->qhead = stop;
+    k->dl = to_level;
+}
+
+/* --- conflict analysis ----------------------------------------------------------------------- */
+/* The literals of a reason or conflict: an arena clause, or a binary clause in pair[]. */
+static inline const int32_t *clause_lits(Kernel *k, int32_t ref, int32_t implied,
+                                         int32_t *pair, int32_t *size) {
+    if (ref >= 0) {
+        *size = k->arena[ref];
+        return k->arena + ref + HDR;
+    }
+    pair[0] = implied;
+    pair[1] = -2 - ref;
+    *size = 2;
+    return pair;
+}
+
+static int lit_redundant(Kernel *k, int32_t p, uint32_t abstract, int64_t *ntoclear) {
+    int32_t *reason = k->reason, *level = k->level, *stack = k->stack;
+    int32_t *toclear = k->toclear;
+    int8_t *seen = k->seen;
+    int64_t top = *ntoclear, n = *ntoclear;
+    int64_t sp = 0;
+    int32_t pair[2];
+    stack[sp++] = p;
+    while (sp > 0) {
+        int32_t q = stack[--sp];
+        int32_t size;
+        const int32_t *c = clause_lits(k, reason[q >> 1], q ^ 1, pair, &size);
+        for (int32_t i = 0; i < size; i++) {
+            int32_t lit = c[i];
+            int32_t v = lit >> 1;
+            if (v == (q >> 1) || seen[v] || level[v] == 0) continue;
+            if (reason[v] != NO_REASON && (abstract & (1u << (level[v] & 31))) != 0) {
+                seen[v] = 1;
+                stack[sp++] = lit;
+                toclear[n++] = lit;
+            } else {
+                for (int64_t m = top; m < n; m++) seen[toclear[m] >> 1] = 0;
+                *ntoclear = top;
+                return 0;
+            }
+        }
+    }
+    *ntoclear = n;
+    return 1;
+}
+
+/* 1-UIP learning with minimisation into k->out; returns the size, sets *back and *lbd. */
+static int64_t analyze(Kernel *k, int32_t confl, int64_t *back, int64_t *lbd_out) {
+    int32_t *level = k->level, *reason = k->reason, *trail = k->trail;
+    int32_t *out = k->out;
+    int8_t *seen = k->seen;
+    int64_t dl = k->dl;
+    int64_t pathc = 0;
+    int32_t p = -1;
+    int64_t size = 1;
+    int64_t idx = k->trail_size - 1;
+    int32_t pair[2];
+    int32_t csize;
+    const int32_t *c;
+    if (confl == BINARY_CONFLICT) {
+        pair[0] = k->confl_a;
+        pair[1] = k->confl_b;
+        c = pair;
+        csize = 2;
+    } else {
+        c = k->arena + confl + HDR;
+        csize = k->arena[confl];
+    }
+    for (;;) {
+        for (int32_t i = 0; i < csize; i++) {
+            int32_t q = c[i];
+            int32_t v = q >> 1;
+            if (p >= 0 && v == (p >> 1)) continue;
+            if (seen[v] == 0 && level[v] > 0) {
+                bump(k, v);
+                seen[v] = 1;
+                if (level[v] >= dl)
+                    pathc++;
+                else
+                    out[size++] = q;
+            }
+        }
+        while (seen[trail[idx] >> 1] == 0) idx--;
+        p = trail[idx];
+        idx--;
+        seen[p >> 1] = 0;
+        pathc--;
+        if (pathc <= 0) break;
+        c = clause_lits(k, reason[p >> 1], p, pair, &csize);
+    }
+    out[0] = p ^ 1;
+    uint32_t abstract = 0;
+    for (int64_t i = 1; i < size; i++) abstract |= 1u << (level[out[i] >> 1] & 31);
+    int64_t ntoclear = 0;
+    for (int64_t i = 1; i < size; i++) k->toclear[ntoclear++] = out[i];
+    int64_t j = 1;
+    int64_t before = size;
+    for (int64_t i = 1; i < size; i++) {
+        int32_t lit = out[i];
+        if (reason[lit >> 1] == NO_REASON || !lit_redundant(k, lit, abstract, &ntoclear))
+            out[j++] = lit;
+    }
+    size = j;
+    k->minimised += before - size;
+    for (int64_t i = 0; i < ntoclear; i++) seen[k->toclear[i] >> 1] = 0;
+    *back = 0;
+    if (size > 1) {
+        int64_t best = 1;
+        for (int64_t i = 2; i < size; i++)
+            if (level[out[i] >> 1] > level[out[best] >> 1]) best = i;
+        int32_t t = out[1];
+        out[1] = out[best];
+        out[best] = t;
+        *back = level[out[1] >> 1];
+    }
+    k->stamp_mark++;
+    int64_t mark = k->stamp_mark, lbd = 0;
+    for (int64_t i = 0; i < size; i++) {
+        int32_t lv = level[out[i] >> 1];
+        if (k->stamp[lv] != mark) {
+            k->stamp[lv] = mark;
+            lbd++;
+        }
+    }
+    *lbd_out = lbd;
+    return size;
+}
+
+/* --- clause database ------------------------------------------------------------------------- */
+static int32_t add_clause(Kernel *k, const int32_t *lits, int64_t count, int learnt, int64_t lbd) {
+    if (grow((void **)&k->arena, &k->acap, k->atop + HDR + count, sizeof(int32_t))) return -1;
+    int64_t top = k->atop;
+    int32_t *a = k->arena + top;
+    a[0] = (int32_t)count;
+    a[1] = learnt ? LEARNT : 0;
+    a[2] = (int32_t)lbd;
+    memcpy(a + HDR, lits, (size_t)count * sizeof(int32_t));
+    k->atop = top + HDR + count;
+    return (int32_t)top;
+}
+
+typedef struct {
+    int64_t key;
+    int64_t index;
+} SortItem;
+
+static int sort_cmp(const void *a, const void *b) {
+    const SortItem *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return x->index < y->index ? -1 : (x->index > y->index);
+}
+
+/* Delete the worse half of the learnt clauses (= reduce_db in the Python kernel: a stable sort
+ * on the same key, written as qsort with the index as tie-break). */
+static int reduce_db(Kernel *k) {
+    int64_t n = k->nlearnts;
+    int32_t *arena = k->arena;
+    SortItem *items = malloc((size_t)(n > 0 ? n : 1) * sizeof(SortItem));
+    if (!items) return -1;
+    for (int64_t i = 0; i < n; i++) {
+        int32_t cref = k->learnts[i];
+        items[i].key = -((int64_t)arena[cref + 2] * 1000000 + arena[cref]);
+        items[i].index = i;
+    }
+    qsort(items, (size_t)n, sizeof(SortItem), sort_cmp);
+    int64_t limit = n / 2, removed = 0;
+    for (int64_t idx = 0; idx < n; idx++) {
+        if (removed >= limit) break;
+        int32_t cref = k->learnts[items[idx].index];
+        if (arena[cref + 2] <= k->P[P_KEEP_LBD]) continue;
+        int32_t first = arena[cref + HDR];
+        if (k->lval[first] == 1 && k->reason[first >> 1] == cref) continue;
+        arena[cref + 1] |= DELETED;
+        k->wasted += HDR + arena[cref];
+        k->deleted++;
+        removed++;
+        if (k->proof_on && proof_log(k, 2, arena + cref + HDR, arena[cref])) {
+            free(items);
+            return -1;
+        }
+    }
+    free(items);
+    int64_t j = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int32_t cref = k->learnts[i];
+        if (!(arena[cref + 1] & DELETED)) k->learnts[j++] = cref;
+    }
+    k->nlearnts = j;
+    k->reduces++;
+    return 0;
+}
+
+/* Compact the arena, dropping deleted clauses, and remap watches, reasons and learnts. */
+static int collect_garbage(Kernel *k) {
+    int64_t old_top = k->atop;
+    int64_t cap = old_top - k->wasted + 1024;
+    int32_t *out = malloc((size_t)cap * sizeof(int32_t));
+    if (!out) return -1;
+    int32_t *arena = k->arena;
+    for (int64_t lit = 0; lit < 2 * (int64_t)k->n; lit++) { /* drop watches of deleted */
+        Vec *w = &k->watches[lit];
+        int32_t j = 0;
+        for (int32_t i = 0; i < w->len; i++) {
+            int32_t cref = w->data[2 * i];
+            if (arena[cref + 1] & DELETED) continue;
+            w->data[2 * j] = cref;
+            w->data[2 * j + 1] = w->data[2 * i + 1];
+            j++;
+        }
+        w->len = j;
+    }
+    int64_t top = 0, cref = 0;
+    while (cref < old_top) {
+        int32_t size = arena[cref];
+        if (!(arena[cref + 1] & DELETED)) {
+            memcpy(out + top, arena + cref, (size_t)(HDR + size) * sizeof(int32_t));
+            arena[cref + 2] = (int32_t)top; /* forwarding address */
+            top += HDR + size;
+        }
+        cref += HDR + size;
+    }
+    for (int64_t i = 0; i < k->trail_size; i++) {
+        int32_t v = k->trail[i] >> 1;
+        if (k->reason[v] >= 0) k->reason[v] = arena[k->reason[v] + 2];
+    }
+    for (int64_t lit = 0; lit < 2 * (int64_t)k->n; lit++) {
+        Vec *w = &k->watches[lit];
+        for (int32_t i = 0; i < w->len; i++) w->data[2 * i] = arena[w->data[2 * i] + 2];
+    }
+    for (int64_t i = 0; i < k->nlearnts; i++) k->learnts[i] = arena[k->learnts[i] + 2];
+    free(k->arena);
+    k->arena = out;
+    k->acap = cap;
+    k->atop = top;
+    k->wasted = 0;
+    k->collects++;
+    return 0;
+}
+
+/* --- loading --------------------------------------------------------------------------------- */
+/* Loading works in two passes: clauses are normalised into the arena (long ones) and a staging
+ * list of pairs (binary ones), counting per literal; then every list is sized once and filled
+ * in input order (what attaching clause by clause would give, without the reallocations). */
+typedef struct {
+    int32_t *pairs;
+    int64_t npairs, cap;
+    int64_t first_cref; /* long clauses from here on are not attached yet */
+} Staging;
+
+/* One clause of DIMACS literals (already range-checked): normalise and store it. */
+static int load_clause(Kernel *k, Staging *st, const int32_t *dimacs, int64_t count) {
+    int64_t clause_no = ++k->loaded;
+    int64_t size = 0;
+    if (count == 2 && dimacs[0] != dimacs[1] && dimacs[0] != -dimacs[1]) {
+        /* the bulk of a Sudoku: no repeated literal, no tautology, nothing to mark */
+        for (int64_t i = 0; i < 2; i++) {
+            int32_t d = dimacs[i];
+            k->tmp[i] = 2 * ((d < 0 ? -d : d) - 1) + (d < 0 ? 1 : 0);
+        }
+        size = 2;
+        count = 0;
+    }
+    for (int64_t i = 0; i < count; i++) {
+        int32_t d = dimacs[i];
+        int32_t v = (d < 0 ? -d : d) - 1;
+        int32_t lit = 2 * v + (d < 0 ? 1 : 0);
+        if (k->mark[v] == clause_no * 2 + (lit & 1)) continue;
+        if (k->mark[v] == clause_no * 2 + ((lit & 1) ^ 1)) return 0; /* tautology */
+        k->mark[v] = clause_no * 2 + (lit & 1);
+        k->tmp[size++] = lit;
+    }
+    if (size == 0) {
+        k->status = UNSAT;
+        return 0;
+    }
+    if (size == 1) {
+        int32_t lit = k->tmp[0];
+        if (k->lval[lit] == -1)
+            k->status = UNSAT;
+        else if (k->lval[lit] == 0)
+            enqueue(k, lit, NO_REASON);
+        return 0;
+    }
+    if (size == 2) {
+        if (grow((void **)&st->pairs, &st->cap, 2 * st->npairs + 2, sizeof(int32_t))) return -1;
+        st->pairs[2 * st->npairs] = k->tmp[0];
+        st->pairs[2 * st->npairs + 1] = k->tmp[1];
+        st->npairs++;
+        return 0;
+    }
+    return add_clause(k, k->tmp, size, 0, 0) < 0 ? -1 : 0;
+}
+
+/* Attach what load_clause staged: size every list once, then fill it. */
+static int attach_staged(Kernel *k, Staging *st) {
+    int64_t nlits = 2 * (int64_t)k->n;
+    int32_t *count = calloc((size_t)(2 * nlits + 1), sizeof(int32_t));
+    if (!count) return -1;
+    int32_t *bcount = count + nlits;
+    for (int64_t i = 0; i < 2 * st->npairs; i++) bcount[st->pairs[i]]++;
+    for (int64_t cref = st->first_cref; cref < k->atop; cref += HDR + k->arena[cref]) {
+        count[k->arena[cref + HDR]]++;
+        count[k->arena[cref + HDR + 1]]++;
+    }
+    for (int64_t lit = 0; lit < nlits; lit++) {
+        if ((count[lit] && vec_reserve(&k->watches[lit], count[lit], 2)) ||
+            (bcount[lit] && vec_reserve(&k->bins[lit], bcount[lit], 1))) {
+            free(count);
+            return -1;
+        }
+    }
+    free(count);
+    for (int64_t i = 0; i < st->npairs; i++) {
+        int32_t a = st->pairs[2 * i], b = st->pairs[2 * i + 1];
+        k->bins[a].data[k->bins[a].len++] = b;
+        k->bins[b].data[k->bins[b].len++] = a;
+    }
+    for (int64_t cref = st->first_cref; cref < k->atop; cref += HDR + k->arena[cref]) {
+        int32_t a = k->arena[cref + HDR], b = k->arena[cref + HDR + 1];
+        Vec *wa = &k->watches[a], *wb = &k->watches[b];
+        wa->data[2 * wa->len] = (int32_t)cref;
+        wa->data[2 * wa->len + 1] = b;
+        wa->len++;
+        wb->data[2 * wb->len] = (int32_t)cref;
+        wb->data[2 * wb->len + 1] = a;
+        wb->len++;
+    }
+    st->npairs = 0;
+    st->first_cref = k->atop;
+    return 0;
+}
+
+/* --- the search ------------------------------------------------------------------------------ */
+static int64_t luby(int64_t i) {
+    int64_t size = 1, seq = 0;
+    while (size < i + 1) {
+        seq++;
+        size = 2 * size + 1;
+    }
+    int64_t x = i;
+    while (size - 1 != x) {
+        size = (size - 1) >> 1;
+        seq--;
+        x = x % size;
+    }
+    return (int64_t)1 << seq;
+}
+
+/* Returns SAT / UNSAT / UNSAT_ASSUMED / UNKNOWN (deadline or conflict budget), -1 on error. */
+static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t max_conflicts) {
+    int64_t conflicts_at_start = k->conflicts;
+    int64_t *P = k->P;
+    for (;;) {
+        int32_t confl = propagate(k);
+        if (confl == OUT_OF_MEMORY) return -1;
+        if (confl != NO_CONFLICT) {
+            k->conflicts++;
+            k->since_restart++;
+            if (k->dl == 0) {
+                if (k->proof_on && proof_log(k, 1, k->out, 0)) return -1;
+                k->status = UNSAT;
+                return UNSAT;
+            }
+            if (k->dl == 1 && nassumps > 0) return UNSAT_ASSUMED;
+            /* glucose: block a restart while the trail is much longer than usual */
+            int focused = k->restart_mode == RESTART_GLUCOSE ||
+                          (k->restart_mode == RESTART_MIXED && !k->stable);
+            if (focused) {
+                int64_t len = P[P_TRAILQ_LEN];
+                if (k->trailq_n == len) k->trailq_sum -= k->trailq[k->trailq_head];
+                else k->trailq_n++;
+                k->trailq[k->trailq_head] = k->trail_size;
+                k->trailq_sum += k->trail_size;
+                k->trailq_head = (k->trailq_head + 1) % len;
+                if (k->conflicts > P[P_BLOCK_MIN] && k->lbdq_n == P[P_LBDQ_LEN] &&
+                    k->trailq_n == len &&
+                    100 * k->trail_size * len > P[P_BLOCK_R_PCT] * k->trailq_sum) {
+                    k->lbdq_n = 0;
+                    k->lbdq_sum = 0;
+                    k->blocked++;
+                }
+            }
+            int64_t back, lbd;
+            int64_t size = analyze(k, confl, &back, &lbd);
+            backtrack(k, back);
+            if (k->proof_on && proof_log(k, 1, k->out, size)) return -1;
+            k->learnt++;
+            if (size == 1) {
+                enqueue(k, k->out[0], NO_REASON);
+            } else if (size == 2) {
+                if (bin_push(k, k->out[0], k->out[1])) return -1;
+                enqueue(k, k->out[0], binary_reason(k->out[1]));
+            } else {
+                int32_t cref = add_clause(k, k->out, size, 1, lbd);
+                if (cref < 0) return -1;
+                if (watch_push(k, k->out[0], cref, k->out[1])) return -1;
+                if (watch_push(k, k->out[1], cref, k->out[0])) return -1;
+                if (grow((void **)&k->learnts, &k->learnts_cap, k->nlearnts + 1, sizeof(int32_t)))
+                    return -1;
+                k->learnts[k->nlearnts++] = cref;
+                enqueue(k, k->out[0], cref);
+            }
+            k->var_inc /= k->decay;
+            k->lbd_sum += lbd;
+            int64_t qlen = P[P_LBDQ_LEN];
+            if (k->lbdq_n == qlen) k->lbdq_sum -= k->lbdq[k->lbdq_head];
+            else k->lbdq_n++;
+            k->lbdq[k->lbdq_head] = lbd;
+            k->lbdq_sum += lbd;
+            k->lbdq_head = (k->lbdq_head + 1) % qlen;
+            continue;
+        }
+        int restart = 0;
+        if (k->restart_mode == RESTART_MIXED && k->conflicts >= k->switch_at) {
+            k->stable = !k->stable;
+            k->switches++;
+            k->switch_at = k->conflicts + P[P_SWITCH] * (k->switches + 1);
+            k->since_restart = 0;
+            k->lbdq_n = 0;
+            k->lbdq_sum = 0;
+        }
+        if (k->restart_mode == RESTART_LUBY || (k->restart_mode == RESTART_MIXED && k->stable)) {
+            restart = k->since_restart >= P[P_LUBY_UNIT] * luby(k->luby_i);
+        } else if (k->restart_mode != RESTART_NONE) {
+            /* recent average LBD * K > global average, in integers */
+            restart = k->lbdq_n == P[P_LBDQ_LEN] &&
+                      k->lbdq_sum * P[P_GLUCOSE_K_PCT] * k->conflicts >
+                          100 * k->lbd_sum * P[P_LBDQ_LEN];
+        }
+        if (restart) {
+            backtrack(k, nassumps > 0 ? 1 : 0); /* keep the assumptions' level */
+            k->restarts++;
+            k->luby_i++;
+            k->since_restart = 0;
+            k->lbdq_n = 0;
+            k->lbdq_sum = 0;
+        }
+        if (k->conflicts >= k->next_reduce) {
+            k->next_reduce = k->conflicts + P[P_REDUCE_FIRST] + (k->reduces + 1) * P[P_REDUCE_INC];
+            if (reduce_db(k)) return -1;
+            if (k->wasted * 2 > k->atop && collect_garbage(k)) return -1;
+        }
+        if (k->conflicts - conflicts_at_start >= max_conflicts) return UNKNOWN;
+        if (k->deadline >= 0 && k->ticks >= k->next_check) {
+            k->next_check = k->ticks + CLOCK_EVERY;
+            if (now_seconds() >= k->deadline) return UNKNOWN;
+        }
+        if (k->dl == 0 && nassumps > 0) {
+            /* all assumptions at once, on decision level 1 */
+            k->trail_lim[0] = (int32_t)k->trail_size;
+            k->dl = 1;
+            for (int64_t i = 0; i < nassumps; i++) {
+                int32_t p = assumps[i];
+                if (k->lval[p] == -1) return UNSAT_ASSUMED;
+                if (k->lval[p] == 0) enqueue(k, p, NO_REASON);
+            }
+            continue;
+        }
+        int32_t nxt = -1;
+        while (k->heap_size > 0) {
+            int32_t v = heap_pop(k);
+            if (k->lval[2 * v] == 0) {
+                nxt = 2 * v + k->phase[v];
+                break;
+            }
+        }
+        if (nxt < 0) return SAT;
+        k->decisions++;
+        k->trail_lim[k->dl] = (int32_t)k->trail_size;
+        k->dl++;
+        if (k->dl > k->max_level) k->max_level = k->dl;
+        enqueue(k, nxt, NO_REASON);
+    }
+}
+
+/* --- the Python type ------------------------------------------------------------------------- */
+static void Kernel_free_buffers(Kernel *k) {
+    for (int64_t i = 0; i < 2 * (int64_t)k->n; i++) {
+        if (k->watches) free(k->watches[i].data);
+        if (k->bins) free(k->bins[i].data);
+    }
+    void *bufs[] = {k->lval,  k->level, k->reason, k->trail,  k->trail_lim, k->phase,
+                    k->act,   k->heap,  k->hpos,   k->arena,  k->watches,   k->bins,
+                    k->learnts, k->seen, k->out,   k->stack,  k->toclear,   k->stamp,
+                    k->mark,  k->tmp,   k->proof,  k->lbdq,   k->trailq};
+    for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) free(bufs[i]);
+}
+
+static void Kernel_dealloc(Kernel *k) {
+    Kernel_free_buffers(k);
+    Py_TYPE(k)->tp_free((PyObject *)k);
+}
+
+static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"num_vars", "restart_mode", "negative_phase", "decay", "proof",
+                             "params", NULL};
+    int num_vars, restart_mode = RESTART_GLUCOSE, negative = 1, proof = 0;
+    double decay = 0.95;
+    PyObject *params = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "i|ipdpO", kwlist, &num_vars, &restart_mode,
+                                     &negative, &decay, &proof, &params))
+        return -1;
+    if (num_vars < 0 || num_vars > (1 << 29)) {
+        PyErr_SetString(PyExc_ValueError, "num_vars out of range");
+        return -1;
+    }
+    if (k->lval) {
+        PyErr_SetString(PyExc_RuntimeError, "Kernel already initialised");
+        return -1;
+    }
+    memcpy(k->P, DEFAULTS, sizeof(DEFAULTS));
+    if (params != Py_None) { /* a sequence of P_SIZE ints (cdcl_kernel.P_* order) */
+        PyObject *seq = PySequence_Fast(params, "params must be a sequence of ints");
+        if (!seq) return -1;
+        if (PySequence_Fast_GET_SIZE(seq) != P_SIZE) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "params must hold %d ints", P_SIZE);
+            return -1;
+        }
+        for (int i = 0; i < P_SIZE; i++) {
+            k->P[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
+            if (k->P[i] == -1 && PyErr_Occurred()) {
+                Py_DECREF(seq);
+                return -1;
+            }
+        }
+        Py_DECREF(seq);
+    }
+    if (k->P[P_LBDQ_LEN] < 1 || k->P[P_LBDQ_LEN] > MAX_WINDOW || k->P[P_TRAILQ_LEN] < 1 ||
+        k->P[P_TRAILQ_LEN] > MAX_WINDOW || k->P[P_LUBY_UNIT] < 1) {
+        PyErr_SetString(PyExc_ValueError, "bad window or restart parameter");
+        return -1;
+    }
+    int64_t n = num_vars;
+    k->n = num_vars;
+    k->lval = calloc((size_t)(2 * n + 1), 1);
+    k->level = calloc((size_t)(n + 1), sizeof(int32_t));
+    k->reason = malloc((size_t)(n + 1) * sizeof(int32_t));
+    k->trail = calloc((size_t)(n + 1), sizeof(int32_t));
+    k->trail_lim = calloc((size_t)(n + 1), sizeof(int32_t));
+    k->phase = malloc((size_t)(n + 1));
+    k->act = calloc((size_t)(n + 1), sizeof(double));
+    k->heap = malloc((size_t)(n + 1) * sizeof(int32_t));
+    k->hpos = malloc((size_t)(n + 1) * sizeof(int32_t));
+    k->watches = calloc((size_t)(2 * n + 1), sizeof(Vec));
+    k->bins = calloc((size_t)(2 * n + 1), sizeof(Vec));
+    k->seen = calloc((size_t)(n + 1), 1);
+    k->out = calloc((size_t)(n + 1), sizeof(int32_t));
+    k->stack = calloc((size_t)(n + 1), sizeof(int32_t));
+    k->toclear = calloc((size_t)(n + 1), sizeof(int32_t));
+    k->stamp = calloc((size_t)(n + 2), sizeof(int64_t));
+    k->mark = calloc((size_t)(n + 1), sizeof(int64_t));
+    k->tmp = calloc((size_t)(n + 1), sizeof(int32_t));
+    k->lbdq = calloc((size_t)k->P[P_LBDQ_LEN], sizeof(int64_t));
+    k->trailq = calloc((size_t)k->P[P_TRAILQ_LEN], sizeof(int64_t));
+    k->acap = 1024;
+    k->arena = malloc((size_t)k->acap * sizeof(int32_t));
+    k->learnts_cap = 1024;
+    k->learnts = malloc((size_t)k->learnts_cap * sizeof(int32_t));
+    k->pcap = proof ? 4096 : 16;
+    k->proof = malloc((size_t)k->pcap * sizeof(int32_t));
+    if (!k->lval || !k->level || !k->reason || !k->trail || !k->trail_lim || !k->phase ||
+        !k->act || !k->heap || !k->hpos || !k->watches || !k->bins || !k->seen || !k->out ||
+        !k->stack || !k->toclear || !k->stamp || !k->mark || !k->tmp || !k->arena ||
+        !k->learnts || !k->proof || !k->lbdq || !k->trailq) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int64_t v = 0; v < n; v++) {
+        k->reason[v] = NO_REASON;
+        k->phase[v] = negative ? 1 : 0;
+        k->heap[v] = (int32_t)v;
+        k->hpos[v] = (int32_t)v;
+    }
+    k->heap_size = n;
+    k->var_inc = 1.0;
+    k->decay = decay;
+    k->proof_on = proof;
+    k->restart_mode = restart_mode;
+    k->next_reduce = k->P[P_REDUCE_FIRST];
+    k->switch_at = k->P[P_SWITCH];
+    if (k->P[P_SWITCH] < 1) {
+        PyErr_SetString(PyExc_ValueError, "the mode switch interval must be positive");
+        return -1;
+    }
+    k->deadline = -1.0;
+    k->status = UNKNOWN;
+    return 0;
+}
+
+static int set_deadline(Kernel *k, PyObject *seconds) {
+    if (seconds == Py_None) {
+        k->deadline = -1.0;
+        return 0;
+    }
+    double s = PyFloat_AsDouble(seconds);
+    if (s == -1.0 && PyErr_Occurred()) return -1;
+    k->deadline = now_seconds() + (s > 0 ? s : 0.0);
+    k->next_check = k->ticks; /* look at the clock at the first chance */
+    return 0;
+}
+
+static inline int expired(Kernel *k) { return k->deadline >= 0 && now_seconds() >= k->deadline; }
+
+/* The end of loading: an empty clause found (or two opposite units) is the proof's only step. */
+static PyObject *loaded(Kernel *k, Staging *st, int stopped) {
+    free(st->pairs);
+    st->pairs = NULL;
+    if (stopped) return PyLong_FromLong(1);
+    if (k->status == UNSAT && k->proof_on && !k->empty_logged) {
+        if (proof_log(k, 1, k->tmp, 0)) {
+            k->error = 1;
+            return PyErr_NoMemory();
+        }
+        k->empty_logged = 1;
+    }
+    return PyLong_FromLong(0);
+}
+
+/* load(clauses, seconds=None) -> 0 loaded, 1 deadline passed (formula incomplete).
+ * clauses: a sequence of sequences of DIMACS ints, or a buffer of int32 0-terminated clauses. */
+/* Methods refuse to run while another thread searches with this kernel. */
+static int in_use(Kernel *k) {
+    if (!k->busy) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "this cdcl kernel is searching in another thread");
+    return 1;
+}
+
+static PyObject *Kernel_load(Kernel *k, PyObject *args) {
+    PyObject *clauses, *seconds = Py_None;
+    if (in_use(k)) return NULL;
+    if (!PyArg_ParseTuple(args, "O|O", &clauses, &seconds)) return NULL;
+    if (k->error) return PyErr_NoMemory();
+    if (set_deadline(k, seconds)) return NULL;
+    if (expired(k)) return PyLong_FromLong(1);
+    Staging st = {NULL, 0, 0, k->atop};
+    int32_t n = k->n;
+    int64_t done = 0;
+    if (PyObject_CheckBuffer(clauses) && !PyList_Check(clauses)) {
+        Py_buffer view;
+        if (PyObject_GetBuffer(clauses, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)) return NULL;
+        if (view.itemsize != 4 ||
+            (view.format && strcmp(view.format, "i") != 0 && strcmp(view.format, "<i") != 0 &&
+             strcmp(view.format, "=i") != 0)) {
+            PyBuffer_Release(&view);
+            PyErr_SetString(PyExc_TypeError, "expected a buffer of int32 literals");
+            return NULL;
+        }
+        const int32_t *lits = view.buf;
+        int64_t count = view.len / 4, start = 0;
+        for (int64_t i = 0; i < count; i++) {
+            int32_t d = lits[i];
+            if (d == 0) {
+                if (load_clause(k, &st, lits + start, i - start)) goto nomem_buf;
+                start = i + 1;
+                if ((++done & (LOAD_CHUNK - 1)) == 0 && expired(k)) {
+                    PyBuffer_Release(&view);
+                    return loaded(k, &st, 1);
+                }
+            } else if (d < -n || d > n) {
+                PyBuffer_Release(&view);
+                free(st.pairs);
+                return PyErr_Format(PyExc_ValueError, "literal %d out of range for %d variables",
+                                    d, n);
+            }
+        }
+        if (start < count && load_clause(k, &st, lits + start, count - start)) goto nomem_buf;
+        PyBuffer_Release(&view);
+        if (attach_staged(k, &st)) goto nomem;
+        return loaded(k, &st, expired(k));
+    nomem_buf:
+        PyBuffer_Release(&view);
+        goto nomem;
+    }
+    PyObject *seq = PySequence_Fast(clauses, "clauses must be a sequence of sequences");
+    if (!seq) return NULL;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    int32_t *buf = NULL;
+    int64_t bufcap = 0;
+    for (Py_ssize_t c = 0; c < m; c++) {
+        PyObject *clause = PySequence_Fast(items[c], "each clause must be a sequence of ints");
+        if (!clause) goto fail;
+        Py_ssize_t size = PySequence_Fast_GET_SIZE(clause);
+        PyObject **lits = PySequence_Fast_ITEMS(clause);
+        if (grow((void **)&buf, &bufcap, size + 1, sizeof(int32_t))) {
+            Py_DECREF(clause);
+            free(buf);
+            Py_DECREF(seq);
+            goto nomem;
+        }
+        for (Py_ssize_t i = 0; i < size; i++) {
+            long d = PyLong_AsLong(lits[i]);
+            if (d == -1 && PyErr_Occurred()) {
+                Py_DECREF(clause);
+                goto fail;
+            }
+            if (d == 0 || d < -(long)n || d > (long)n) {
+                Py_DECREF(clause);
+                PyErr_Format(PyExc_ValueError, "literal %ld out of range for %d variables", d, n);
+                goto fail;
+            }
+            buf[i] = (int32_t)d;
+        }
+        Py_DECREF(clause);
+        if (load_clause(k, &st, buf, size)) {
+            free(buf);
+            Py_DECREF(seq);
+            goto nomem;
+        }
+        if (((c + 1) & (LOAD_CHUNK - 1)) == 0 && expired(k)) {
+            free(buf);
+            Py_DECREF(seq);
+            return loaded(k, &st, 1);
+        }
+    }
+    free(buf);
+    Py_DECREF(seq);
+    if (attach_staged(k, &st)) goto nomem;
+    return loaded(k, &st, expired(k));
+fail:
+    free(buf);
+    free(st.pairs);
+    Py_DECREF(seq);
+    return NULL;
+nomem:
+    free(st.pairs);
+    k->error = 1;
+    return PyErr_NoMemory();
+}
+
+/* solve(assumptions, seconds=None, max_conflicts=-1) -> SAT / UNSAT / UNSAT_ASSUMED / UNKNOWN.
+ * assumptions: internal literals (2*v + sign), distinct variables. */
+static PyObject *Kernel_solve(Kernel *k, PyObject *args) {
+    PyObject *assumptions, *seconds = Py_None;
+    long long max_conflicts = -1;
+    if (in_use(k)) return NULL;
+    if (!PyArg_ParseTuple(args, "O|OL", &assumptions, &seconds, &max_conflicts)) return NULL;
+    if (k->error) return PyErr_NoMemory();
+    if (k->status == UNSAT) return PyLong_FromLong(UNSAT);
+    PyObject *seq = PySequence_Fast(assumptions, "assumptions must be a sequence of ints");
+    if (!seq) return NULL;
+    Py_ssize_t na = PySequence_Fast_GET_SIZE(seq);
+    int32_t *assumps = malloc((size_t)(na > 0 ? na : 1) * sizeof(int32_t));
+    if (!assumps) {
+        Py_DECREF(seq);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < na; i++) {
+        long lit = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if ((lit == -1 && PyErr_Occurred()) || lit < 0 || lit >= 2 * (long)k->n) {
+            free(assumps);
+            Py_DECREF(seq);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "assumption out of range");
+            return NULL;
+        }
+        assumps[i] = (int32_t)lit;
+    }
+    Py_DECREF(seq);
+    if (set_deadline(k, seconds)) {
+        free(assumps);
+        return NULL;
+    }
+    int status;
+    k->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    backtrack(k, 0);
+    status = search(k, assumps, na, max_conflicts < 0 ? INT64_MAX : max_conflicts);
+    Py_END_ALLOW_THREADS
+    k->busy = 0;
+    free(assumps);
+    if (status < 0) {
+        k->error = 1;
+        return PyErr_NoMemory();
+    }
+    return PyLong_FromLong(status);
+}
+
+static PyObject *Kernel_model(Kernel *k, PyObject *Py_UNUSED(ignored)) {
+    if (in_use(k)) return NULL;
+    PyObject *list = PyList_New(k->n);
+    if (!list) return NULL;
+    for (int32_t v = 0; v < k->n; v++) {
+        PyObject *x = PyLong_FromLong(k->lval[2 * v] == 1 ? v + 1 : -(v + 1));
+        if (!x) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, v, x);
+    }
+    return list;
+}
+
+static PyObject *Kernel_stats(Kernel *k, PyObject *Py_UNUSED(ignored)) {
+    return Py_BuildValue(
+        "{s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L}", "decisions", (long long)k->decisions,
+        "conflicts", (long long)k->conflicts, "propagations", (long long)k->props, "restarts",
+        (long long)k->restarts, "learnt", (long long)k->learnt, "max_level",
+        (long long)k->max_level, "deleted", (long long)k->deleted, "reductions",
+        (long long)k->reduces, "collections", (long long)k->collects, "minimised_literals",
+        (long long)k->minimised, "blocked_restarts", (long long)k->blocked, "mode_switches",
+        (long long)k->switches);
+}
+
+/* The proof buffer (tag, size, DIMACS literals ...) as bytes of int32. */
+static PyObject *Kernel_proof_buffer(Kernel *k, PyObject *Py_UNUSED(ignored)) {
+    if (in_use(k)) return NULL;
+    return PyBytes_FromStringAndSize((const char *)k->proof, (Py_ssize_t)(k->ptop * 4));
+}
+
+/* write_proof(path): the DRUP proof as drat-trim text. */
+static PyObject *Kernel_write_proof(Kernel *k, PyObject *args) {
+    PyObject *path_obj;
+    if (in_use(k)) return NULL;
+    if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path_obj)) return NULL;
+    FILE *fh = fopen(PyBytes_AS_STRING(path_obj), "w");
+    if (!fh) {
+        PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path_obj);
+        Py_DECREF(path_obj);
+        return NULL;
+    }
+    int64_t pos = 0;
+    int bad = 0;
+    while (pos < k->ptop && !bad) {
+        int32_t tag = k->proof[pos], size = k->proof[pos + 1];
+        if (tag == 2) bad |= fputs("d ", fh) < 0;
+        for (int32_t i = 0; i < size; i++) bad |= fprintf(fh, "%d ", k->proof[pos + 2 + i]) < 0;
+        bad |= fputs("0\n", fh) < 0;
+        pos += 2 + size;
+    }
+    bad |= fclose(fh) != 0;
+    if (bad) {
+        PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path_obj);
+        Py_DECREF(path_obj);
+        return NULL;
+    }
+    Py_DECREF(path_obj);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Kernel_get_status(Kernel *k, void *Py_UNUSED(closure)) {
+    return PyLong_FromLong(k->status);
+}
+
+static PyObject *Kernel_get_num_vars(Kernel *k, void *Py_UNUSED(closure)) {
+    return PyLong_FromLong(k->n);
+}
+
+static PyMethodDef Kernel_methods[] = {
+    {"load", (PyCFunction)Kernel_load, METH_VARARGS,
+     "load(clauses, seconds=None) -> 0 loaded, 1 stopped at the deadline"},
+    {"solve", (PyCFunction)Kernel_solve, METH_VARARGS,
+     "solve(assumptions, seconds=None, max_conflicts=-1) -> status code"},
+    {"model", (PyCFunction)Kernel_model, METH_NOARGS, "the assignment as DIMACS literals"},
+    {"stats", (PyCFunction)Kernel_stats, METH_NOARGS, "search counters"},
+    {"proof_buffer", (PyCFunction)Kernel_proof_buffer, METH_NOARGS, "the proof log as bytes"},
+    {"write_proof", (PyCFunction)Kernel_write_proof, METH_VARARGS, "write the DRUP proof"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Kernel_getset[] = {
+    {"status", (getter)Kernel_get_status, NULL, "UNSAT once refuted at level 0, else 0", NULL},
+    {"num_vars", (getter)Kernel_get_num_vars, NULL, "number of variables", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject KernelType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "satdoku.solvers._cdcl.Kernel",
+    .tp_basicsize = sizeof(Kernel),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "CDCL kernel state (see satdoku/solvers/cdcl_kernel.py for the algorithm)",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Kernel_init,
+    .tp_dealloc = (destructor)Kernel_dealloc,
+    .tp_methods = Kernel_methods,
+    .tp_getset = Kernel_getset,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_cdcl", "satdoku's compiled CDCL kernel", -1, NULL, NULL, NULL, NULL,
+    NULL,
+};
+
+PyMODINIT_FUNC PyInit__cdcl(void) {
+    if (PyType_Ready(&KernelType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&KernelType);
+    if (PyModule_AddObject(m, "Kernel", (PyObject *)&KernelType) < 0) {
+        Py_DECREF(&KernelType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyModule_AddIntConstant(m, "UNKNOWN", UNKNOWN);
+    PyModule_AddIntConstant(m, "SAT", SAT);
+    PyModule_AddIntConstant(m, "UNSAT", UNSAT);
+    PyModule_AddIntConstant(m, "UNSAT_ASSUMED", UNSAT_ASSUMED);
+    PyModule_AddIntConstant(m, "P_SIZE", P_SIZE);
+    PyObject *defaults = PyTuple_New(P_SIZE);
+    if (!defaults) return NULL;
+    for (int i = 0; i < P_SIZE; i++) PyTuple_SET_ITEM(defaults, i, PyLong_FromLongLong(DEFAULTS[i]));
+    if (PyModule_AddObject(m, "DEFAULTS", defaults) < 0) {
+        Py_DECREF(defaults);
+        return NULL;
+    }
+    return m;
+}

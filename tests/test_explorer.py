@@ -1,0 +1,231 @@
+"""The explorer's data files (no browser): the figures equal the summary's, filters' status
+columns say what the stage files say, chunks hold every instance, cactus curves name real
+instances, CNF-set instances have no board, and the LTN report carries example boards."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import report_fixture as fx
+
+from satdoku.report.explorer import build as ex
+
+
+def load(path: Path) -> tuple[str, object]:
+    """(key, value) of a data file (one SATDOKU.load call)."""
+    m = re.fullmatch(r'SATDOKU\.load\(("[^"]*"), (.*)\);\n', path.read_text(encoding="utf-8"),
+                     re.S)
+    assert m, f"{path} is not one SATDOKU.load call"
+    return json.loads(m.group(1)), json.loads(m.group(2))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[Path, Path, dict]:
+    root = tmp_path_factory.mktemp("explorer")
+    results = fx.build(root)
+    out = root / "reports" / "explorer"
+    ov = ex.build_explorer(results, fx.SETS, fx.RUNS, fx.TIME_LIMIT, out, chunk=2)
+    return results, out, ov
+
+
+def test_page_files_and_plotly_bundle_are_copied(built):
+    _, out, _ = built
+    for name in ex.STATIC:
+        assert (out / name).stat().st_size > 100, name
+    bundle = (out / "plotly.min.js").read_text(encoding="utf-8")
+    assert len(bundle) > 1_000_000 and "plotly" in bundle[:2000].lower()
+    html = (out / "index.html").read_text(encoding="utf-8")
+    assert "http://" not in html and "https://" not in html  # nothing from the network
+
+
+def stage_files(results: Path) -> list[Path]:
+    """The gathered stage files of a results directory (what the report rules pass)."""
+    return [*sorted(results.glob("Instances/*/*.jsonl")),
+            *sorted(results.glob("SatSols/*/*/*.tsv")),
+            *sorted(results.glob("SatOutputTimes/*/*/*.tsv"))]
+
+
+def test_table_equals_the_summary_table(built):
+    """The overview's figures are the summary's: same function, same frame."""
+    from satdoku.report.collect import load_files
+    from satdoku.report.tables import solver_table
+
+    results, out, ov = built
+    expected = solver_table(load_files(stage_files(results)), fx.TIME_LIMIT)
+    key, data = load(out / "data" / "overview.js")
+    assert key == "overview" and data == json.loads(json.dumps(ov))
+    table = data["table"]
+    assert table["columns"] == list(expected.columns)
+    assert len(table["rows"]) == len(expected) == len(fx.SETS) * len(fx.RUNS)
+    wanted = {tuple(w[:3]): w for w in expected.itertuples(index=False)}  # set, solver, encoding
+    for got in table["rows"]:
+        want = wanted[tuple(got[:3])]
+        for g, w in zip(got, want, strict=True):
+            if isinstance(w, float) and math.isnan(w):
+                assert g is None
+            else:
+                assert g == pytest.approx(w) if isinstance(w, float) else g == w
+
+
+def test_problems_come_from_the_planted_wrong_answer_and_disagreement(built):
+    from satdoku.report.collect import load_files
+    from satdoku.report.summary import problems as summary_problems
+
+    results, _, ov = built
+    problems = ov["problems"]
+    assert sorted(problems) == sorted(summary_problems(load_files(stage_files(results))))
+    assert ov["problems_total"] == len(problems) == 2
+    assert any("nine instance 2" in p and "cdcl/extended answer failed verification" in p
+               for p in problems)
+    assert any("futo instance 3: solvers disagree" in p for p in problems)
+    flagged = {(r[0], r[1], r[2]) for r, bad in zip(ov["table"]["rows"],
+                                                     ov["table"]["problem"], strict=True) if bad}
+    assert ("nine", "cdcl", "extended") in flagged  # the wrong answer
+    assert ("futo", "cadical195", "extended") in flagged  # UNSAT against SAT
+    assert ("nine", "minisat22", "extended") not in flagged
+
+
+def test_status_columns_and_times(built):
+    _, out, ov = built
+    runs = ov["runs"]
+    k = {r["run"]: j for j, r in enumerate(runs)}
+    _, dpll = load(out / "data/sets/nine" / f"run{k['dpll/extended']}.js")
+    assert dpll["s"] == "SSTSUI"  # the planted timeout is #3; #6 is INVALID
+    assert dpll["t"][:3] == [500000, 1500000, 10000000]  # microseconds of total_seconds
+    _, cdcl = load(out / "data/sets/nine" / f"run{k['cdcl/extended']}.js")
+    assert cdcl["s"][1] == "s"  # a SAT answer that failed verification
+    _, meta = load(out / "data/sets/nine/set.js")
+    assert meta["ids"] is None and len(meta["fam"]) == 6 and meta["uq"] == "------"
+
+
+def test_chunks_hold_every_instance_in_order(built):
+    _, out, ov = built
+    nine = next(s for s in ov["sets"] if s["name"] == "nine")
+    assert nine["n"] == 6 and nine["first"] == 1 and nine["shards"] == [["00000", 1, 6]]
+    ids = []
+    for c in range(3):  # chunk size 2
+        key, chunk = load(out / f"data/sets/nine/chunk{c}.js")
+        assert key == f"chunk:nine:{c}"
+        ids += [inst["id"] for inst in chunk]
+    assert ids == [1, 2, 3, 4, 5, 6]
+    _, last = load(out / "data/sets/nine/chunk2.js")
+    assert last[1]["error"].startswith("80 cells") and "p" not in last[1]
+    first = last[0]
+    assert first["p"]["kind"] == "sudoku" and first["p"]["shape"] == [9, 9]
+    dpll = str(ov["runs"].index(next(r for r in ov["runs"] if r["run"] == "dpll/extended")))
+    assert first["r"][dpll]["s"] == "UNSAT" and first["r"][dpll]["t"] == 0.25
+
+
+def test_cactus_points_name_solved_instances(built, tmp_path, monkeypatch):
+    _, out, ov = built
+    _, plots = load(out / "data" / "plots.js")
+    fams = {f["family"]: f for f in plots["cactus"]}
+    assert set(fams) == {"9x9", "Futoshiki"} and fams["9x9"]["total"] == 5
+    dpll = next(c for c in fams["9x9"]["curves"]
+                if ov["runs"][c["run"]]["run"] == "dpll/extended")
+    assert dpll["y"] == [0.25, 0.5, 1.5, 2.0] and dpll["id"] == [5, 1, 2, 4]  # #3 timed out
+    assert dpll["x"] == [1, 2, 3, 4] and set(dpll["set"]) == {"nine"}
+    # large curves are sampled: at most CACTUS_POINTS, first and last kept, x = rank
+    monkeypatch.setattr(ex, "CACTUS_POINTS", 3)
+    e = ex.Explorer(Path("."), tmp_path, ["a/x"], 10.0)
+    e.family_totals["9x9"] = 10
+    e.set_names.append("s")
+    secs, sets, ids = e.cactus[("9x9", "a/x")]
+    for k in range(10, 0, -1):
+        secs.append(0.1 * k)
+        sets.append(0)
+        ids.append(k)
+    (curve,) = e.cactus_plots()[0]["curves"]
+    assert curve["x"] == [1, 5, 10] and curve["id"] == [1, 5, 10] and curve["solved"] == 10
+
+
+def test_explorer_from_the_rule_s_files(built, tmp_path):
+    """Given the gathered stage files (as the rule passes them), the explorer finds the results
+    directory, the sets and the runs itself."""
+    from satdoku.report.explorer.data import files_plan
+
+    results, _, ov = built
+    root, sets, runs = files_plan(stage_files(results))
+    assert root == results and sorted(sets) == sorted(fx.SETS) and sorted(runs) == sorted(fx.RUNS)
+    again = ex.explorer_from_files(stage_files(results), fx.TIME_LIMIT, tmp_path / "x")
+    assert sorted(map(tuple, again["table"]["rows"])) == sorted(map(tuple, ov["table"]["rows"]))
+    other = tmp_path / "elsewhere" / "results"
+    shutil.copytree(results / "Instances", other / "Instances")
+    with pytest.raises(ValueError, match="2 results directories"):
+        files_plan([*stage_files(results), *sorted(other.glob("Instances/*/*.jsonl"))])
+
+
+def test_per_shard_files_are_read_when_present(tmp_path):
+    """read_set prefers SET/shards/SHARD.tsv to the gathered file (1M sets stay small)."""
+    from satdoku.report.explorer.data import read_set
+    from satdoku.stagefiles.tables import read_tsv, write_tsv
+
+    results = fx.build(tmp_path, ("minisat22/extended",))
+    gathered = results / "SatOutputTimes/minisat22/extended/nine.tsv"
+    rows = read_tsv(gathered)
+    rows[0]["status"] = "ERROR"  # only in the shard file: proves which one was read
+    shard = gathered.parent / "nine" / "shards" / "00000.tsv"
+    shard.parent.mkdir(parents=True)
+    write_tsv(rows, shard, tuple(rows[0]))
+    (data,) = list(read_set(results, "nine", ["minisat22/extended"]))
+    assert data.times["minisat22/extended"][0]["status"] == "ERROR"
+    assert [r["id"] for r in data.sols["minisat22/extended"]] == ["1", "2", "3", "4", "5", "6"]
+
+
+def test_cnf_set_instances_have_no_board(public_data):
+    """A CNF-set instance (a CnfFile instead of a puzzle) shows its file, size and checksum."""
+    import hashlib
+
+    from satdoku.formats.record import CnfFile, Record
+
+    path = public_data / "satlib" / "uf20-91" / "uf20-01.cnf"
+    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    rec = Record(str(path), 1, 1, "dimacs", cnf=CnfFile(str(path), 20, 91, sha))
+    d = ex.instance_base(rec)
+    assert d["fam"] == "CNF" and "p" not in d and "error" not in d
+    assert d["cnf"] == {"path": str(path), "vars": 20, "clauses": 91, "sha256": sha,
+                        "bytes": path.stat().st_size}
+    answer = ex.run_answer(rec, {"id": "1", "status": "SAT", "verified": "yes",
+                                 "solution": "", "detail": ""}, None, [])
+    assert answer == {"s": "SAT", "v": "yes"}  # no board to draw
+
+
+def test_ltn_examples_right_and_wrong_per_question():
+    from satdoku.ltn.dataset import Example
+    from satdoku.ltn.evaluate import examples
+
+    grid = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)
+    closed = [Example(grid, "closed_valid"), Example(grid, "closed_invalid", "changed1"),
+              Example(grid, "closed_invalid", "row_swap"), Example(grid, "closed_valid")]
+    verdicts = [True, True, False, False]  # right, wrong, right, wrong
+    closed_reports = [SimpleNamespace(valid=v, confidence=0.9) for v in verdicts]
+    hole = (0, *grid[1:])
+    opened = [Example(hole, "open_solvable"), Example(hole, "open_impossible")]
+    open_reports = [
+        SimpleNamespace(solvable=True, decided_by="ltn", solution="1234341221434321",
+                        q3_agreement=True, moves=[{}]),
+        SimpleNamespace(solvable=True, decided_by="ltn", solution=None, q3_agreement=False,
+                        moves=[]),
+    ]
+    ex_ = examples(closed, closed_reports, opened, open_reports, per_side=3)
+    q1 = ex_["q1"]
+    assert [(e["kind"], e["answer"]) for e in q1["right"]] == [
+        ("closed_valid", "valid"), ("closed_invalid", "invalid")]
+    assert [(e["subkind"], e["truth"], e["answer"]) for e in q1["wrong"]] == [
+        ("changed1", "invalid", "valid"), ("-", "valid", "invalid")]
+    assert q1["right"][0]["board"] == "1234341221434321" and q1["right"][0]["confidence"] == 0.9
+    assert [e["kind"] for e in ex_["q2"]["right"]] == ["open_solvable"]
+    assert ex_["q2"]["right"][0]["solution"] == "1234341221434321"
+    assert [e["truth"] for e in ex_["q2"]["wrong"]] == ["unsolvable"]
+    assert ex_["q2"]["right"][0]["board"].startswith("0")  # empty cells as 0
+    assert len(ex_["q3"]["right"]) == 1 and len(ex_["q3"]["wrong"]) == 1
+    # round robin: with one example per side, every kind still gets its turn first
+    one = examples(closed, [SimpleNamespace(valid=e.kind == "closed_valid", confidence=None)
+                            for e in closed], [], [], per_side=2)
+    assert [e["subkind"] for e in one["q1"]["right"]] == ["-", "changed1"]

@@ -48,8 +48,8 @@ def examples(closed: list[Example], closed_reports: list, opened: list[Example],
     """A few boards answered right and wrong per question: Q1 (closed boards: the LTN verdict
     against the verified label), Q2 (open boards: solvable? against the label, and which part
     decided), Q3 (open boards: did the LTN single-move formulas agree with the symbolic engine).
-    Boards are written as :func:`satdoku.generate.board_string` (``0`` = empty)."""
-    from satdoku.generate import board_string
+    Boards are written as :func:`satdoku.ltn.dataset.board_text` (``0`` = empty)."""
+    from satdoku.ltn.dataset import board_text as board_string
 
     sides: dict[str, dict[str, list[tuple[str, dict]]]] = {
         q: {"right": [], "wrong": []} for q in ("q1", "q2", "q3")}

@@ -24,6 +24,7 @@ from satdoku.solvers.csp import (
     Search,
     SearchLimit,
     count_solutions,
+    solve,
 )
 from satdoku.solvers.registry import SOLVERS, make_solver
 from satdoku.solvers.sat_count import SatCounter
@@ -219,3 +220,17 @@ def test_count_command(public_data, tmp_path, capsys, method) -> None:
     rows = [r.split("\t") for r in capsys.readouterr().out.splitlines()]
     assert rows[1][3].startswith("INVALID") and rows[2][2:] == ["288", "multiple"]
     assert main(["count", str(bad), "--max", "300", "--time-limit", "-1"]) == 2
+
+
+def test_search_gives_the_recursion_limit_back() -> None:
+    import sys
+
+    before = sys.getrecursionlimit()
+    big = sudoku([0] * 1296, 6)
+    sol, _ = solve(big, max_nodes=2000, inference="mac")  # deep: one frame per cell
+    assert sol is not None and big.check_solution(sol) == []
+    assert sys.getrecursionlimit() == before
+    it = Search(big, inference="mac").solutions()
+    next(it)
+    it.close()  # stopped between solutions: limit restored too
+    assert sys.getrecursionlimit() == before

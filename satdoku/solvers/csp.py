@@ -389,8 +389,6 @@ class Search:
         p, net, start = self.p, self.net, self.start
         if len(start) != p.ncells or p.conflicts(start):
             return
-        if sys.getrecursionlimit() < 4 * p.ncells + 1000:
-            sys.setrecursionlimit(4 * p.ncells + 1000)
         full = net.full
         self.assign = assign = list(start)
         free = [c for c, v in enumerate(start) if not v]
@@ -416,7 +414,16 @@ class Search:
                 return
             self._masks, self._place, self._unplace = (self._masks_dom, self._place_dom,
                                                        self._unplace_dom)
-        yield from self._search(free)
+        # one generator frame per assigned cell: raise the recursion limit while this search
+        # runs (or waits between solutions), and give the process its own limit back after
+        before, need = sys.getrecursionlimit(), 4 * p.ncells + 1000
+        if before < need:
+            sys.setrecursionlimit(need)
+        try:
+            yield from self._search(free)
+        finally:
+            if before < need:
+                sys.setrecursionlimit(before)
 
     def _search(self, free: list[int]) -> Iterator[tuple[int, ...]]:
         """Choose a cell, try its values in order, recurse; ``free`` is restored on return."""

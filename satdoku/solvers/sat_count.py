@@ -34,7 +34,8 @@ def encoding_for(layout: Layout) -> str:
 
 
 class SatCounter:
-    """One MiniSat and the rules block it holds; :meth:`models` / :meth:`count` per formula."""
+    """One MiniSat and the rules block it holds; :meth:`models` / :meth:`count` per formula,
+    one formula at a time (finish or close a :meth:`models` iteration before the next)."""
 
     def __init__(self, backend: str = "minisat22") -> None:
         self.backend = backend

@@ -243,10 +243,7 @@ def fixed_by_givens(puzzle: Puzzle) -> dict[int, bool]:
         old = fixed.get(v, value)
         fixed[v] = value if old == value else None
 
-    peers: list[set[int]] = [set() for _ in range(puzzle.ncells)]
-    for cells in puzzle.groups:
-        for c in cells:
-            peers[c].update(cells)
+    peers = puzzle.peers
     for c, g in enumerate(puzzle.givens):
         if not g:
             continue
@@ -254,8 +251,7 @@ def fixed_by_givens(puzzle: Puzzle) -> dict[int, bool]:
         for d in range(1, dom + 1):
             put(base + d, d == g)
         for p in peers[c]:
-            if p != c:
-                put(p * dom + g, False)
+            put(p * dom + g, False)
     for a, b in puzzle.less_than:
         ga, gb = puzzle.givens[a], puzzle.givens[b]
         if ga:

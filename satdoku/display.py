@@ -58,41 +58,12 @@ def render_futoshiki(puzzle: Puzzle, board: Sequence[int] | None = None, indent:
     ``a < b`` between horizontal neighbours is ``<``/``>`` between them; between vertical
     neighbours a sign row holds ``^`` (upper cell smaller) or ``v`` (upper cell greater) under
     the upper cell. Relations between cells that are not neighbours are listed below."""
-    b = puzzle.givens if board is None else board
-    rows_n, cols_n = puzzle.layout.shape[0], puzzle.layout.shape[1]
-    w = _width(puzzle)
-    horiz: dict[int, str] = {}  # left cell -> sign to its right
-    vert: dict[int, str] = {}  # upper cell -> sign below it
-    other: list[str] = []
-    for a, c in puzzle.less_than:
-        lo, hi = min(a, c), max(a, c)
-        if hi == lo + 1 and lo // cols_n == hi // cols_n:
-            horiz[lo] = "<" if a == lo else ">"
-        elif hi == lo + cols_n:
-            vert[lo] = "^" if a == lo else "v"
-        else:
-            other.append(f"{puzzle.cell_name(a)} < {puzzle.cell_name(c)}")
-    lines = []
-    for r in range(rows_n):
-        parts = []
-        for c in range(cols_n):
-            cell = r * cols_n + c
-            v = b[cell]
-            parts.append((str(v) if v else ".").rjust(w))
-            if c + 1 < cols_n:
-                parts.append(f" {horiz.get(cell, ' ')} ")
-        lines.append(indent + "".join(parts).rstrip())
-        if r + 1 < rows_n:
-            signs = [" "] * (cols_n * (w + 3))
-            for c in range(cols_n):
-                s = vert.get(r * cols_n + c)
-                if s:
-                    signs[c * (w + 3) + w - 1] = s
-            text = "".join(signs).rstrip()
-            if text:
-                lines.append(indent + text)
+    from satdoku.formats.futoshiki import grid_lines
+
+    lines, other = grid_lines(puzzle, board, indent)
     if other:
-        lines.append(indent + "also: " + ", ".join(other))
+        lines.append(indent + "also: " + ", ".join(f"{puzzle.cell_name(a)} < "
+                                                   f"{puzzle.cell_name(c)}" for a, c in other))
     return "\n".join(lines)
 
 

@@ -327,6 +327,40 @@ def looks_like_futoshiki_grid(path: Path, head: list[tuple[int, str]]) -> bool:
     return any(is_sign_row(t) or has_inequality(t) for _, t in head)
 
 
+def grid_lines(puzzle: Puzzle, board: Sequence[int] | None = None, indent: str = ""
+               ) -> tuple[list[str], list[tuple[int, int]]]:
+    """A 2-D board with its ``<`` relations drawn in place (the futoshiki grid notation): a
+    relation between horizontal neighbours is ``<``/``>`` between them, between vertical
+    neighbours a sign row holds ``^`` (upper cell smaller) or ``v`` (upper cell greater) under
+    the upper cell; empty cells are ``.``. Returns (lines, relations that join cells which are
+    not neighbours, which the notation cannot draw)."""
+    b = puzzle.givens if board is None else board
+    rows_n, cols_n = puzzle.layout.shape[0], puzzle.layout.shape[1]
+    w = len(str(puzzle.domain))
+    horiz: dict[int, str] = {}  # left cell -> sign to its right
+    vert: dict[int, str] = {}  # upper cell -> sign below it
+    other: list[tuple[int, int]] = []
+    for a, c in puzzle.less_than:
+        lo, hi = min(a, c), max(a, c)
+        if hi == lo + 1 and lo // cols_n == hi // cols_n:
+            horiz[lo] = "<" if a == lo else ">"
+        elif hi == lo + cols_n:
+            vert[lo] = "^" if a == lo else "v"
+        else:
+            other.append((a, c))
+    lines = []
+    for r in range(rows_n):
+        cells = [(str(v) if v else ".").rjust(w) for v in b[r * cols_n:(r + 1) * cols_n]]
+        lines.append(indent + "".join(
+            cell + (f" {horiz.get(r * cols_n + c, ' ')} " if c + 1 < cols_n else "")
+            for c, cell in enumerate(cells)).rstrip())
+        signs = "".join(" " * (w - 1) + vert.get(r * cols_n + c, " ") + "   "
+                        for c in range(cols_n))
+        if r + 1 < rows_n and signs.strip():
+            lines.append(indent + signs.rstrip())
+    return lines, other
+
+
 def write_futoshiki_grid(puzzles: Sequence[Puzzle]) -> str:
     """Futoshiki/Latin puzzles as text grids, a blank line after each (the inverse of
     :func:`read_futoshiki_grid`); every relation must join neighbouring cells."""
@@ -335,25 +369,12 @@ def write_futoshiki_grid(puzzles: Sequence[Puzzle]) -> str:
         if p.kind not in (FUTOSHIKI, LATIN):
             raise ValueError(f"the futoshiki_grid format writes Futoshiki/Latin boards, not "
                              f"{p.layout.key}")
-        n, w = p.size, len(str(p.size))
-        horiz: dict[int, str] = {}  # left cell -> sign to its right
-        vert: dict[int, str] = {}  # upper cell -> sign below it
-        for a, b in p.less_than:
-            lo, hi = min(a, b), max(a, b)
-            if hi == lo + 1 and lo // n == hi // n:
-                horiz[lo] = "<" if a == lo else ">"
-            elif hi == lo + n:
-                vert[lo] = "^" if a == lo else "v"
-            else:
-                raise ValueError(f"relation {p.cell_name(a)} < {p.cell_name(b)} joins cells "
-                                 "that are not neighbours: the futoshiki format can write it")
-        for r in range(n):
-            cells = [(str(v) if v else ".").rjust(w) for v in p.givens[r * n:(r + 1) * n]]
-            out.append("".join(cell + (f" {horiz.get(r * n + c, ' ')} " if c + 1 < n else "")
-                               for c, cell in enumerate(cells)).rstrip())
-            signs = "".join(" " * (w - 1) + vert.get(r * n + c, " ") + "   " for c in range(n))
-            if signs.strip():
-                out.append(signs.rstrip())
+        lines, other = grid_lines(p)
+        if other:
+            a, b = other[0]
+            raise ValueError(f"relation {p.cell_name(a)} < {p.cell_name(b)} joins cells "
+                             "that are not neighbours: the futoshiki format can write it")
+        out.extend(lines)
         out.append("")
     return "\n".join(out) + ("\n" if out else "")
 

@@ -44,6 +44,7 @@ report: run
 
 lint: install
 	$(BIN)/ruff check satdoku tests benchmarks scripts
+	$(BIN)/snakefmt --check Snakefile workflow/rules
 	$(BIN)/snakemake --lint
 
 clean:

@@ -16,7 +16,11 @@ in one place:
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import itertools
 import os
+import shutil
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -180,15 +184,33 @@ def _solve_cnf(record: Record, solver: ConfiguredSolver, encoding: str, deadline
             return result, formula.whole() if record.cnf is not None else None
         cnf = formula.whole()
         return solver.impl.solve_cnf(cnf, deadline), cnf
-    with tempfile.TemporaryDirectory(dir=workdir) as tmp:
-        proof = keep_proof or os.path.join(tmp, "proof.drup")
+    proof = keep_proof or _proof_file(workdir)
+    try:
         if incremental:  # an UNSAT under assumptions is solved again for its proof
             result = solver.impl.solve_incremental(formula.rules, formula.own, deadline, proof)
         else:
             result = solver.impl.solve_cnf(formula.whole(), deadline, proof)
         if result.status == UNSAT:
             _certify(formula.whole(), result, proof, keep=keep_proof is not None)
+    finally:
+        if keep_proof is None:
+            with contextlib.suppress(FileNotFoundError):  # most solves write no proof
+                os.unlink(proof)
     return result, formula.whole() if record.cnf is not None else None
+
+
+_PROOF_DIRS: dict[str | None, str] = {}
+_PROOF_NUMBERS = itertools.count()
+
+
+def _proof_file(workdir: str | None) -> str:
+    """A fresh proof path in this process's temporary directory under ``workdir`` (made once
+    and removed at exit: a directory per instance cost more than an incremental solve)."""
+    folder = _PROOF_DIRS.get(workdir)
+    if folder is None or not os.path.isdir(folder):
+        folder = _PROOF_DIRS[workdir] = tempfile.mkdtemp(prefix="satdoku-proofs-", dir=workdir)
+        atexit.register(shutil.rmtree, folder, True)
+    return os.path.join(folder, f"{next(_PROOF_NUMBERS)}.drup")
 
 
 def _certify(cnf: Cnf, result: Result, proof: str, keep: bool = False) -> None:

@@ -93,21 +93,38 @@ def _parse_header(comment: str) -> dict[str, str]:
     return {toks[i]: toks[i + 1] for i in range(0, len(toks) - 1, 2)}
 
 
-def _blocks(lines: Iterable[str]) -> Iterator[tuple[str, str, int, list[str]]]:
+def _line_batches(fh: IO[str], size: int = 1 << 20) -> Iterator[list[str]]:
+    """The lines of a text stream, without their newline, in batches of about ``size``
+    characters: a loop over lists costs far less per line than a generator step per line."""
+    carry = ""
+    while True:
+        text = fh.read(size)
+        if not text:
+            break
+        lines = (carry + text).split("\n")
+        carry = lines.pop()
+        yield lines
+    if carry:
+        yield [carry]
+
+
+def _blocks(batches: Iterable[list[str]]) -> Iterator[tuple[str, str, int, list[str]]]:
     """(kind, key, first line number, body lines) for each block."""
     kind = key = ""
-    start = 0
+    start = n = 0
     body: list[str] = []
-    for n, raw in enumerate(lines, 1):
-        line = raw.rstrip("\n")
-        if line.startswith(RULES) or line.startswith(INSTANCE):
-            if kind:
-                yield kind, key, start, body
-            kind = "rules" if line.startswith(RULES) else "instance"
-            key = line.split(maxsplit=2)[2].strip()
-            start, body = n, []
-        elif kind:
-            body.append(line)
+    marks = (RULES, INSTANCE)
+    for lines in batches:
+        for line in lines:
+            n += 1
+            if line.startswith(marks):
+                if kind:
+                    yield kind, key, start, body
+                kind = "rules" if line.startswith(RULES) else "instance"
+                key = line.split(maxsplit=2)[2].strip()
+                start, body = n, []
+            elif kind:
+                body.append(line)
     if kind:
         yield kind, key, start, body
 
@@ -116,7 +133,7 @@ def read_bundle(path: str | Path) -> Iterator[BundleEntry]:
     """Every instance of a bundle in order, each with its whole formula."""
     rules: dict[str, Cnf] = {}
     with open_text(path) as fh:
-        for kind, key, start, body in _blocks(fh):
+        for kind, key, start, body in _blocks(_line_batches(fh)):
             where = f"{path} (block at line {start})"
             if kind == "rules":
                 rules[key] = parse_dimacs(body, where)
@@ -130,13 +147,59 @@ def read_bundle(path: str | Path) -> Iterator[BundleEntry]:
             base = rules.get(rkey) if rkey != "-" else Cnf(0, [])
             if base is None:
                 raise DimacsError(str(path), start, f"instance {key} needs unknown rules {rkey}")
-            own = _own_clauses(body) or parse_dimacs(body, where,
-                                                     clause_tolerance=len(base.clauses))
-            if len(own.clauses) + len(base.clauses) != _declared(body):
+            quick = _unit_clauses(body)
+            if quick is not None and len(quick[2]) + len(base.clauses) == quick[1]:
+                num_vars, declared, own_clauses = quick
+                comments = [f"instance {key}", body[0][2:].strip()]
+            else:
+                own = _own_clauses(body) or parse_dimacs(body, where,
+                                                         clause_tolerance=len(base.clauses))
+                num_vars, declared, own_clauses = own.num_vars, _declared(body), own.clauses
+                comments = [f"instance {key}", *own.comments]
+            if len(own_clauses) + len(base.clauses) != declared:
                 raise DimacsError(str(path), start, f"instance {key}: clause count mismatch")
-            comments = [f"instance {key}", *own.comments]
-            yield BundleEntry(key, header, rules=base if rkey != "-" else None, own=own.clauses,
-                              num_vars=own.num_vars, comments=comments)
+            yield BundleEntry(key, header, rules=base if rkey != "-" else None, own=own_clauses,
+                              num_vars=num_vars, comments=comments)
+
+
+#: Literal tables of :func:`_unit_clauses`, for formulas up to this many variables.
+_TABLE_VARS = 1 << 17
+_LITERALS: dict[int, dict[str, int]] = {}
+
+
+def _literal_table(num_vars: int) -> dict[str, int]:
+    """The decimal text of every literal of ``num_vars`` variables -> its value (a dict lookup
+    costs a third of ``int()``; canonical text only, so '+5', '05' or '0' are not in it)."""
+    table = _LITERALS.get(num_vars)
+    if table is None:
+        table = _LITERALS[num_vars] = {str(s * v): s * v for v in range(1, num_vars + 1)
+                                       for s in (1, -1)}
+    return table
+
+
+def _unit_clauses(body: list[str]) -> tuple[int, int, list[list[int]]] | None:
+    """(variables, declared clauses, own clauses) of an instance block whose own clauses are
+    all unit clauses (the givens of a puzzle, as :func:`write_instance` writes them): a ``c``
+    header line, ``p cnf V C``, then the tokens ``lit 0 lit 0 ...`` with every ``lit`` a
+    canonical literal within 1..V. None for any other block, which :func:`_own_clauses` or the
+    DIMACS parser reads. DIMACS is a sequence of tokens, so such a block has the same clauses
+    however its lines are broken; tests/test_fast_paths.py compares both readers on random
+    blocks."""
+    if len(body) < 2 or not body[0].startswith("c ") or not body[1].startswith("p cnf "):
+        return None
+    words = body[1].split()
+    if len(words) != 4 or not all(w.isascii() and w.isdigit() for w in words[2:]):
+        return None
+    num_vars = int(words[2])
+    tokens = " ".join(body[2:]).split()
+    half = len(tokens) // 2
+    if len(tokens) % 2 or tokens[1::2].count("0") != half or num_vars > _TABLE_VARS:
+        return None
+    try:
+        units = list(map(_literal_table(num_vars).__getitem__, tokens[::2]))
+    except KeyError:
+        return None
+    return num_vars, int(words[3]), [[lit] for lit in units]
 
 
 def _own_clauses(body: list[str]) -> Cnf | None:

@@ -64,7 +64,7 @@ class BundleEntry:
 
 
 def header_line(fields: dict[str, object]) -> str:
-    return " ".join(f"{k} {v}" for k, v in fields.items())
+    return " ".join([f"{k} {v}" for k, v in fields.items()])
 
 
 def write_rules(fh: IO[str], key: str, cnf: Cnf) -> None:
@@ -78,6 +78,10 @@ def write_instance(fh: IO[str], ident: str, header: dict[str, object], num_vars:
     fh.write(f"{INSTANCE}{ident}\n")
     fh.write(f"c {header_line(header)}\n")
     fh.write(f"p cnf {num_vars} {rules_count + len(own)}\n")
+    if all(map((1).__eq__, map(len, own))):  # unit clauses (a puzzle's givens): one join
+        if own:
+            fh.write(" 0\n".join([str(cl[0]) for cl in own]) + " 0\n")
+        return
     fh.writelines(" ".join(map(str, cl)) + " 0\n" for cl in own)
 
 

@@ -135,6 +135,10 @@ def read_instances(path: str | Path) -> Iterator[Record]:
                                  f"{exc}") from exc
 
 
+#: json.dumps(..., separators=(",", ":")) without building an encoder per record
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+
+
 def write_instances(path: str | Path, header: ShardHeader, records: Iterable[Record]
                     ) -> dict[str, int]:
     """Write one Instances shard; returns counts of instances and invalid ones."""
@@ -142,7 +146,7 @@ def write_instances(path: str | Path, header: ShardHeader, records: Iterable[Rec
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(header.to_json() + "\n")
         for rec in records:
-            fh.write(json.dumps(record_to_dict(rec), separators=(",", ":")) + "\n")
+            fh.write(_COMPACT.encode(record_to_dict(rec)) + "\n")
             counts["instances"] += 1
             counts["invalid"] += not rec.valid
     return counts

@@ -256,3 +256,44 @@ def test_one_value_per_cell_decoding(data: st.DataObject) -> None:
     assert got == _general_decode(model, dom, n)
     if change == 0:
         assert got == tuple(board)
+
+
+# --- CNF sizes of a bundle --------------------------------------------------------------------
+@st.composite
+def _sizes_bundle(draw: st.DrawFn) -> str:
+    """A bundle for the sizes reader: usual blocks, and blocks with comments, several or bad
+    ``p`` lines, non-ASCII text, blank lines, missing rules."""
+    text = draw(_bundle_text())
+    lines = text.split("\n")
+    for _ in range(draw(st.integers(0, 3))):
+        where = draw(st.integers(0, len(lines)))
+        lines.insert(where, draw(st.sampled_from(
+            ["c comment \u00e9", "p cnf 729 5", "p cnf x 5", "c id 9 kind latin size 4", "",
+             "c", "1 -2 0", "\u00e9 0", "c rules q", "p cnf 10 1 extra"])))
+    return "\n".join(lines)
+
+
+@FUZZ
+@given(_sizes_bundle(), st.sampled_from(["\n", "", "\r\n"]))
+def test_bundle_sizes_equal_the_line_by_line_reader(tmp_path_factory, text: str,  # type: ignore[no-untyped-def]
+                                                    end: str) -> None:
+    path = tmp_path_factory.mktemp("s") / "b.cnfs"
+    path.write_bytes((text.rstrip("\n") + end).encode("utf-8"))
+    fast = _outcome(lambda: list(bundles.bundle_sizes(path, "extended")))
+    general = _outcome(lambda: list(bundles._bundle_sizes_by_line(path, "extended")))
+    assert fast == general
+
+
+# --- TSV reading ------------------------------------------------------------------------------
+@FUZZ
+@given(st.lists(st.sampled_from(['a', 'b', '\t', '\n', '"', '\r', ' ', '1.5', '', '\u2028', '\0',
+                                 'é', 'id\tline\tstatus\n']), max_size=40).map("".join))
+def test_read_tsv_equals_csv_dictreader(tmp_path_factory, text: str) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path_factory.mktemp("t") / "t.tsv"
+    path.write_text(text, encoding="utf-8", newline="")
+
+    def general() -> list[dict]:
+        with open(path, encoding="utf-8", newline="") as fh:
+            return list(csv.DictReader(fh, delimiter="\t"))
+
+    assert _outcome(tables.read_tsv, path) == _outcome(general)

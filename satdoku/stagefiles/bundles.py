@@ -252,6 +252,95 @@ def bundle_sizes(path: str | Path, encoding: str = "") -> Iterator[dict[str, obj
     Each instance block has a ``p cnf V C`` line counting its whole formula (shared rules plus
     its own clauses); the bytes are those of the standalone DIMACS file a solver would read
     (``p`` line + rules clauses + own clauses), from line lengths, without parsing a literal."""
+    if not _ends_in_newline(path):
+        yield from _bundle_sizes_by_line(path, encoding)
+        return
+    rules_bytes: dict[str, int] = {}
+    for kind, key, header, p, nbytes in _block_sizes(path):
+        if kind == "rules":
+            rules_bytes[key] = nbytes
+        elif p is not None:
+            v, c, pline = p
+            rkey = header.get("rules", "-")
+            if rkey != "-" and rkey not in rules_bytes:
+                raise ValueError(f"{path}: instance {key} needs unknown rules {rkey}")
+            size = int(header["size"]) if header.get("size", "").isdigit() else None
+            yield {"id": key, "family": family(header.get("kind"), size),
+                   "encoding": header.get("encoding", encoding), "vars": v, "clauses": c,
+                   "bytes": pline + rules_bytes.get(rkey, 0) + nbytes}
+
+
+_Sizes = tuple[str, str, dict[str, str], "tuple[int, int, int] | None", int]
+
+
+def _block_sizes(path: str | Path) -> Iterator[_Sizes]:
+    """(kind, key, header, (vars, clauses, p-line bytes) or None, clause bytes) per block of a
+    bundle whose every line ends in a newline; a block is measured line by line only when it
+    is not the usual header comment, ``p`` line and clause lines."""
+    with open(path, encoding="utf-8") as fh:
+        for kind, key, start, body in _blocks(_line_batches(fh)):
+            quick = _quick_sizes(kind, body, start, path)
+            if quick is None:
+                numbered = zip(range(start + 1, start + 1 + len(body)), body, strict=True)
+                quick = _measure(kind, numbered, path)
+            yield (kind, key, *quick)
+
+
+def _ends_in_newline(path: str | Path) -> bool:
+    with open(path, "rb") as raw:
+        if raw.seek(0, 2) == 0:
+            return True
+        raw.seek(-1, 2)
+        return raw.read(1) in b"\r\n"
+
+
+def _quick_sizes(kind: str, body: list[str], start: int, path: str | Path
+                 ) -> tuple[dict[str, str], tuple[int, int, int], int] | None:
+    """The sizes of a block written the usual way (header comment, ``p`` line, clause lines
+    with no ``c``/``p`` line among them), without a loop per line; None for any other."""
+    if len(body) < 2 or not body[0].startswith("c ") or not body[1].startswith("p "):
+        return None
+    rest = body[2:]
+    text = "\n".join(rest)
+    if text.startswith(("c ", "p ")) or "\nc " in text or "\np " in text:
+        return None
+    header = (_parse_header(body[0][1:]) if kind == "instance" and " id " in f" {body[0][2:]}"
+              else {})
+    p = _problem_line(body[1], start + 2, path)
+    joined = len(text) if text.isascii() else len(text.encode())
+    return header, p, joined + 1 if rest else 0  # the join has one newline less than lines
+
+
+def _problem_line(line: str, n: int, path: str | Path) -> tuple[int, int, int]:
+    """(vars, clauses, bytes with its newline) of a ``p`` line (line ``n`` of the file)."""
+    parts = line.split()
+    if len(parts) != 4 or not (parts[2].isdigit() and parts[3].isdigit()):
+        raise ValueError(f"{path}:{n}: bad problem line {line.strip()!r}")
+    return int(parts[2]), int(parts[3]), len(line.encode()) + 1
+
+
+def _measure(kind: str, lines: Iterable[tuple[int, str]], path: str | Path
+             ) -> tuple[dict[str, str], tuple[int, int, int] | None, int]:
+    """The sizes of a block's (number, line) pairs, line by line, as the general path
+    measures them: the last ``p`` line counts, the first comment naming an id is an
+    instance's header, every other line is clause text."""
+    header: dict[str, str] = {}
+    p = None
+    nbytes = 0
+    for n, line in lines:
+        if line.startswith("p "):
+            p = _problem_line(line, n, path)
+        elif line.startswith("c "):
+            if kind == "instance" and not header and " id " in f" {line[2:]}":
+                header = _parse_header(line[1:])
+        else:
+            nbytes += len(line.encode()) + 1
+    return header, p, nbytes
+
+
+def _bundle_sizes_by_line(path: str | Path, encoding: str = "") -> Iterator[dict[str, object]]:
+    """:func:`bundle_sizes` line by line (the general path: any bundle, e.g. one whose last
+    line has no newline)."""
     rules_bytes: dict[str, int] = {}
     cur: dict | None = None  # the open block: kind, key, header, p, bytes
 

@@ -6,11 +6,11 @@
 #   results/SatOutput/       solve_cnf                       (sat.smk)
 #   results/SatOutputTimes/  solve_cnf, solve_puzzle (shards); gather_times (per set)
 #   results/SatSols/         solve_cnf, solve_puzzle (shards); gather_sols (per set)
-#   results/Reports/         report_set, check_set, table_set, cnf_sizes, unique +
-#                            gather_unique (report.smk, sat.smk); csp_largest_n (csp.smk);
-#                            ltn_evaluate (ltn.smk)
+#   results/Reports/         report_set (text, time plot, solver table), check_set, cnf_sizes,
+#                            unique + gather_unique (report.smk, sat.smk); csp_largest_n
+#                            (csp.smk); ltn_evaluate (ltn.smk)
 #   results/LTN/             ltn_dataset, ltn_train          (ltn.smk)
-#   reports/                 cactus, scatter, encodings, summary (report.smk)
+#   reports/                 summary (summary, cactus, scatter, encodings; report.smk)
 # Path templates and input functions: workflow/rules/common.smk.
 from snakemake.utils import min_version, validate
 
@@ -50,10 +50,6 @@ localrules:
     gather_unique,
     report_set,
     check_set,
-    table_set,
-    cactus,
-    scatter,
-    encodings,
     summary,
 
 

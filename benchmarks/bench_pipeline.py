@@ -1,31 +1,58 @@
-"""Throughput of the SAT branch on a big Kaggle-style set (issue: scale and cluster).
+"""Workflow overhead against the solver's own rate (issue 12, goal 4), measured in one run.
 
-1. Builds an N-puzzle set (default 1,000,000) from data/public/kaggle_style_sample by seeded
-   Sudoku symmetries (digit relabelling, row/column swaps inside bands/stacks, band/stack swaps,
-   transposition), each with its transformed solution column as an extra check.
-2. Times one shard stage by stage in this process (normalize, encode, solve, decode+verify) for
-   each solver path: a reference solver per instance, the same solver incremental (rules loaded
-   once per shard, givens as assumptions; labelled as such), and our `cdcl` if registered.
-3. Optionally (--workflow) runs the whole set through Snakemake on the machine's cores and
-   reports puzzles/s end to end, the DAG build time (`snakemake -n`), and bytes per instance in
-   each stage directory.
+For each solver path (default ``minisat22-inc`` and ``cdcl-inc``), interleaved, ``--repeat``
+times:
 
-Usage: python benchmarks/bench_pipeline.py [--n 1000000] [--shard-size 10000] [--workflow]
+1. **raw rate**: the solver's own loop in this process over the same puzzles, no I/O: the
+   extended rules loaded once, each puzzle's givens as assumptions, the model read back
+   (MiniSat: python-sat ``Solver.solve(assumptions=...)`` + ``get_model()``; ours: the ``Cdcl``
+   class of :mod:`satdoku.solvers.cdcl` with the parameters ``cdcl-inc`` uses, whose
+   ``solve(assumptions=...)`` returns the model). Puzzles/s of CPU and of wall time (the
+   rate without reading the model is printed beside it).
+2. **workflow**: ``snakemake --cores C`` on a config with one set (the N puzzles) and that one
+   solver, in a fresh directory: wall time, puzzles/s per core, every answer checked as
+   verified in the gathered SatSols, and CPU seconds per rule. Every job's log ends with the
+   ``satdoku-rusage`` line of its process (``SATDOKU_RUSAGE=1``: interpreter start-up and imports
+   included); Snakemake's own CPU is what all its children used minus the jobs.
+3. **ratio** = workflow puzzles/s per core / raw puzzles/s (goal: >= 0.5), against the raw wall
+   rate (the same machine load as the workflow) and the raw CPU rate (the stricter one).
+
+The set: N puzzles made from ``data/public/kaggle_style_sample`` by seeded Sudoku symmetries
+(digit relabelling, row/column swaps inside bands/stacks, band/stack swaps, transposition),
+each with its transformed solution as an extra check. ``--stages`` also times one shard stage by
+stage in this process (``--profile``: the top functions of each stage under cProfile).
+
+Usage: python benchmarks/bench_pipeline.py [--n 50000] [--shard-size auto|N] [--repeat 3]
+       [--solvers minisat22-inc,cdcl-inc] [--cores 2] [--stages [--profile]] [--json OUT]
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import os
 import random
+import re
+import resource
+import shutil
+import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data/public/kaggle_style_sample/sudoku_puzzle_solution_sample.csv"
+PATHS: dict[str, dict[str, Any]] = {
+    "minisat22-inc": {"solver": "minisat22", "incremental": True},
+    "cdcl-inc": {"solver": "cdcl", "incremental": True},
+    "minisat22": {},
+    "cdcl": {},
+}
+RUSAGE = re.compile(r"^satdoku-rusage: (.*?) cpu ([0-9.]+) s", re.M)
 
 
 def _perm_rows(rng: random.Random) -> list[int]:
@@ -70,35 +97,84 @@ def build_set(n: int, out: Path, seed: int = 1) -> Path:
     return out
 
 
-def time_stages(src: Path, shard_size: int, solvers: list[tuple[str, dict]],
-                work: Path) -> list[dict]:
-    """Stage-by-stage seconds for shard 0 of the set, per solver path (the solve stage decodes
-    and verifies every answer in the same pass)."""
-    from satdoku.pipeline.encode import encode_shard
-    from satdoku.pipeline.instances import normalize
-    from satdoku.pipeline.solve import solve_shard
+# --- 1. the solver's own loop ------------------------------------------------------------------
+def givens_as_assumptions(src: Path) -> list[list[int]]:
+    """Each puzzle's givens as direct-encoding literals v(cell, d) = cell * 9 + d."""
+    with src.open() as fh:
+        rows = list(csv.DictReader(fh))
+    return [[c * 9 + int(ch) for c, ch in enumerate(r["puzzle"]) if ch not in "0."]
+            for r in rows]
 
-    work.mkdir(parents=True, exist_ok=True)
-    inst, bundle = work / "i.jsonl", work / "b.cnfs"
-    t0 = time.perf_counter()
-    n = normalize(src, inst, 0, shard_size)["instances"]
-    t1 = time.perf_counter()
-    encode_shard(inst, bundle, "bench", "extended")
-    t2 = time.perf_counter()
-    rows = []
-    for name, variant in solvers:
-        out, times, sols = work / f"{name}.out", work / f"{name}.tsv", work / f"{name}.sols"
-        t3 = time.perf_counter()
-        counts = solve_shard(inst, name, "extended", times, sols, bundle=bundle, output=out,
-                             variants={name: variant}, time_limit=10.0)
-        t4 = time.perf_counter()
-        total = (t1 - t0) + (t2 - t1) + (t4 - t3)
-        rows.append({
-            "path": name, "puzzles": n, "normalize_s": t1 - t0, "encode_s": t2 - t1,
-            "solve_verify_s": t4 - t3, "total_s": total, "puzzles_per_s": n / total,
-            "statuses": counts,
-        })
-    return rows
+
+def raw_rate(name: str, puzzles: list[list[int]]) -> dict[str, float]:
+    """Puzzles/s of the solver's own loop (rules once, givens as assumptions, no I/O)."""
+    from satdoku.cnf.encode import rules_cnf
+    from satdoku.puzzle import sudoku
+
+    base = PATHS[name].get("solver", name)
+    rules = rules_cnf(sudoku([0] * 81, 3).layout, "extended")
+    loops: dict[str, Callable[[], None]] = {}
+    if base == "minisat22":
+        from pysat.solvers import Solver
+
+        solver = Solver(name="minisat22", bootstrap_with=rules.clauses)
+        bare = Solver(name="minisat22", bootstrap_with=rules.clauses)
+
+        def with_model() -> None:
+            for a in puzzles:
+                if not solver.solve(assumptions=a) or not solver.get_model():
+                    raise AssertionError("MiniSat found no model")
+
+        def solve_only() -> None:
+            for a in puzzles:
+                bare.solve(assumptions=a)
+
+        loops = {"": with_model, "solve_only_": solve_only}
+    elif base == "cdcl":
+        from satdoku.solvers.cdcl import Cdcl
+        from satdoku.solvers.own import INCREMENTAL_PARAMS
+
+        kernel = Cdcl(rules.num_vars, rules.clauses, params=INCREMENTAL_PARAMS)
+
+        def with_model() -> None:  # Cdcl.solve always returns the model
+            for a in puzzles:
+                if kernel.solve(None, None, a)[0] != "SAT":
+                    raise AssertionError("cdcl found no model")
+
+        loops = {"": with_model}
+    else:
+        raise ValueError(f"no raw loop for {name}")
+    out: dict[str, float] = {}
+    for prefix, loop in loops.items():
+        c0, t0 = time.process_time(), time.perf_counter()
+        loop()
+        cpu, wall = time.process_time() - c0, time.perf_counter() - t0
+        out[f"{prefix}cpu_rate"] = len(puzzles) / cpu
+        out[f"{prefix}wall_rate"] = len(puzzles) / wall
+    return out
+
+
+# --- 2. the whole workflow ---------------------------------------------------------------------
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def rule_cpu(logs: Path) -> dict[str, float]:
+    """CPU seconds per command (``pipeline solve``, ``report table``, ...) from the job logs."""
+    out: dict[str, float] = {}
+    for log in logs.rglob("*.log"):
+        for words, cpu in RUSAGE.findall(log.read_text(errors="replace")):
+            out[words] = out.get(words, 0.0) + float(cpu)
+    return out
+
+
+def verified(results: Path, name: str) -> tuple[int, int]:
+    """(rows, rows verified yes) of the gathered SatSols of the run."""
+    path = results / "SatSols" / name / "extended" / "bench.tsv"
+    with path.open(newline="") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    return len(rows), sum(r["verified"] == "yes" for r in rows)
 
 
 def bytes_per_instance(results: Path, n: int) -> dict[str, float]:
@@ -106,66 +182,160 @@ def bytes_per_instance(results: Path, n: int) -> dict[str, float]:
     for stage in ("Instances", "SatInput", "SatOutput", "SatOutputTimes", "SatSols"):
         d = results / stage
         if d.exists():
-            total = sum(f.stat().st_blocks * 512 for f in d.rglob("*") if f.is_file())
-            out[stage] = total / n
+            out[stage] = sum(f.stat().st_size for f in d.rglob("*") if f.is_file()) / n
     return out
 
 
-def run_workflow(src: Path, n: int, shard_size: int, solver: str, variant: dict,
-                 work: Path) -> dict:
-    """The whole set through Snakemake: DAG build time, wall time, bytes per instance."""
-    import json
+def run_workflow(src: Path, n: int, shard_size: str | None, name: str, cores: int,
+                 work: Path) -> dict[str, Any]:
+    """The whole set through Snakemake in a fresh directory: wall, CPU per rule, checks."""
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    config: dict[str, Any] = {"sets": {"bench": str(src)}, "encodings": ["extended"],
+                              "solvers": {name: PATHS[name]}, "time_limit": 10}
+    if shard_size is not None:
+        config["shard_size"] = int(shard_size) if shard_size.isdigit() else shard_size
+    cfg = work / "config.yaml"
+    cfg.write_text(json.dumps(config))
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--configfile",
+           str(cfg), "--cores", str(cores)]
+    env = {**os.environ, "SATDOKU_RUSAGE": "1"}
+    load = os.getloadavg()[0]
+    cpu0, t0 = _children_cpu(), time.perf_counter()
+    with (work / "snakemake.log").open("w") as log:
+        done = subprocess.run(cmd, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
+    wall, cpu = time.perf_counter() - t0, _children_cpu() - cpu0
+    if done.returncode:
+        raise SystemExit(f"workflow failed (exit {done.returncode}); see {work}/snakemake.log")
+    rows, ok = verified(work / "results", name)
+    if rows != n or ok != n:
+        raise SystemExit(f"{name}: {ok} of {rows} answers verified, expected {n}")
+    rules = rule_cpu(work / "results" / "logs")
+    jobs = len(list((work / "results" / "logs").rglob("*.log")))
+    return {"wall_s": wall, "cpu_s": cpu, "jobs": jobs, "rules": rules,
+            "snakemake_cpu_s": cpu - sum(rules.values()), "load_start": load,
+            "load_end": os.getloadavg()[0], "per_core": n / wall / cores,
+            "bytes": bytes_per_instance(work / "results", n)}
+
+
+# --- 3. one shard stage by stage, in this process ----------------------------------------------
+def time_stages(src: Path, shard_size: int, names: list[str], work: Path,
+                profile: bool = False) -> list[tuple[str, float]]:
+    """CPU seconds of normalize, encode and each solver's solve stage (decode and verify
+    included) on shard 0; with ``profile`` the top functions of each stage are printed."""
+    import cProfile
+    import io
+    import pstats
+
+    from satdoku.pipeline.encode import encode_shard
+    from satdoku.pipeline.instances import normalize
+    from satdoku.pipeline.solve import solve_shard
 
     work.mkdir(parents=True, exist_ok=True)
-    cfg = work / "config.yaml"
-    cfg.write_text(json.dumps({
-        "sets": {"bench": str(src)}, "encodings": ["extended"],
-        "solvers": {solver: variant}, "time_limit": 10, "shard_size": shard_size,
-    }))
-    base = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--configfile",
-            str(cfg), "--cores", str(os.cpu_count() or 1), "--quiet", "all"]
-    t0 = time.perf_counter()
-    subprocess.run([*base, "-n"], cwd=work, check=True, capture_output=True)
-    dag = time.perf_counter() - t0
-    t1 = time.perf_counter()
-    subprocess.run(base, cwd=work, check=True)
-    wall = time.perf_counter() - t1
-    return {"dag_seconds": dag, "wall_seconds": wall, "puzzles_per_s": n / wall,
-            "bytes_per_instance": bytes_per_instance(work / "results", n)}
+    inst, bundle = work / "i.jsonl", work / "b.cnfs"
+    stages: list[tuple[str, Callable[[], object]]] = [
+        ("normalize", lambda: normalize(src, inst, 0, shard_size)),
+        ("encode", lambda: encode_shard(inst, bundle, "bench", "extended")),
+    ]
+    for name in names:
+        stages.append((f"solve {name}", lambda name=name: solve_shard(
+            inst, name, "extended", work / f"{name}.tsv", work / f"{name}.sols", bundle=bundle,
+            output=work / f"{name}.out", variants={name: PATHS[name]}, time_limit=10.0)))
+    out = []
+    for label, fn in stages:
+        prof = cProfile.Profile() if profile else None
+        c0 = time.process_time()
+        if prof:
+            prof.enable()
+        fn()
+        if prof:
+            prof.disable()
+        out.append((label, time.process_time() - c0))
+        if prof:
+            text = io.StringIO()
+            pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(12)
+            print(f"\n--- {label} (cProfile) ---\n" + text.getvalue().split("\n\n", 2)[-1])
+    return out
+
+
+# --- report ------------------------------------------------------------------------------------
+def _median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", type=int, default=1_000_000)
-    ap.add_argument("--shard-size", type=int, default=10_000)
+    ap.add_argument("--n", type=int, default=50_000)
+    ap.add_argument("--shard-size", default=None,
+                    help="shard_size of the workflow config (a number or auto; default: the "
+                         "schema's default)")
+    ap.add_argument("--solvers", default="minisat22-inc,cdcl-inc")
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--cores", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--work", default=str(ROOT / "results" / "bench_pipeline"))
-    ap.add_argument("--workflow", action="store_true", help="also run the set through Snakemake")
+    ap.add_argument("--stages", action="store_true", help="also time one shard stage by stage")
+    ap.add_argument("--stage-shard", type=int, default=10_000, help="shard size of --stages")
+    ap.add_argument("--profile", action="store_true", help="cProfile each stage (--stages)")
+    ap.add_argument("--no-workflow", action="store_true", help="raw rates (and --stages) only")
+    ap.add_argument("--json", help="write every measurement here")
     args = ap.parse_args()
+    names = [s for s in args.solvers.split(",") if s]
+    unknown = [s for s in names if s not in PATHS]
+    if unknown:
+        ap.error(f"unknown solver path(s) {unknown}; known: {list(PATHS)}")
     work = Path(args.work)
     src = build_set(args.n, work / f"kaggle_{args.n}.csv")
-    print(f"set: {src} ({args.n} puzzles)")
-    from satdoku.solvers.registry import make_solver
-
-    paths = [("minisat22", {}), ("minisat22-inc", {"solver": "minisat22", "incremental": True})]
-    try:
-        make_solver("cdcl")
-        paths.append(("cdcl", {}))
-    except (AttributeError, ImportError) as exc:
-        print(f"(our cdcl is not available here: {exc})")
-    print(f"\nstage by stage, shard 0 ({min(args.n, args.shard_size)} puzzles), one core:")
-    print(f"{'path':16} {'normalize':>10} {'encode':>8} {'solve+verify':>13} "
-          f"{'total':>8} {'puzzles/s':>10}")
-    for r in time_stages(src, args.shard_size, paths, work / "stages"):
-        print(f"{r['path']:16} {r['normalize_s']:>9.2f}s {r['encode_s']:>7.2f}s "
-              f"{r['solve_verify_s']:>12.2f}s {r['total_s']:>7.2f}s "
-              f"{r['puzzles_per_s']:>10.0f}   {r['statuses']}")
-    if args.workflow:
-        res = run_workflow(src, args.n, args.shard_size, "minisat22-inc",
-                           {"solver": "minisat22", "incremental": True}, work / "wf")
-        print(f"\nworkflow ({os.cpu_count()} cores): DAG {res['dag_seconds']:.1f} s, "
-              f"wall {res['wall_seconds']:.0f} s, {res['puzzles_per_s']:.0f} puzzles/s")
-        for stage, b in res["bytes_per_instance"].items():
-            print(f"  {stage:16} {b:8.0f} bytes/instance on disk")
+    puzzles = givens_as_assumptions(src)
+    print(f"set: {src} ({args.n} puzzles), {args.cores} cores, load {os.getloadavg()[0]:.2f}")
+    runs: dict[str, list[dict[str, Any]]] = {s: [] for s in names}
+    for rep in range(args.repeat):
+        for name in names:
+            raw = raw_rate(name, puzzles)
+            res: dict[str, Any] = {"raw": raw}
+            if not args.no_workflow:
+                res.update(run_workflow(src, args.n, args.shard_size, name, args.cores,
+                                        work / f"wf_{name}"))
+                res["ratio_wall"] = res["per_core"] / raw["wall_rate"]
+                res["ratio_cpu"] = res["per_core"] / raw["cpu_rate"]
+            runs[name].append(res)
+            line = (f"[{rep + 1}/{args.repeat}] {name:14} raw {raw['cpu_rate']:7.0f}/s cpu "
+                    f"{raw['wall_rate']:7.0f}/s wall")
+            if not args.no_workflow:
+                line += (f" | workflow {res['wall_s']:6.1f} s, {res['per_core']:6.0f}/s/core, "
+                         f"ratio {res['ratio_wall']:.2f} (vs raw cpu {res['ratio_cpu']:.2f}), "
+                         f"load {res['load_start']:.1f}-{res['load_end']:.1f}")
+            print(line, flush=True)
+    print("\nmedians")
+    for name, rs in runs.items():
+        raw_cpu = _median([r["raw"]["cpu_rate"] for r in rs])
+        raw_wall = _median([r["raw"]["wall_rate"] for r in rs])
+        solve_only = _median([r["raw"].get("solve_only_cpu_rate", float("nan")) for r in rs])
+        print(f"{name}: raw {raw_cpu:.0f} puzzles/s cpu, {raw_wall:.0f} wall"
+              + (f" (solve without reading the model: {solve_only:.0f}/s cpu)"
+                 if solve_only == solve_only else ""))
+        if args.no_workflow:
+            continue
+        print(f"  workflow: wall {_median([r['wall_s'] for r in rs]):.1f} s, "
+              f"{_median([r['per_core'] for r in rs]):.0f} puzzles/s/core, ratio "
+              f"{_median([r['ratio_wall'] for r in rs]):.2f} (raw wall) / "
+              f"{_median([r['ratio_cpu'] for r in rs]):.2f} (raw cpu); "
+              f"{rs[0]['jobs']} jobs; CPU {_median([r['cpu_s'] for r in rs]):.1f} s in all")
+        commands = sorted({c for r in rs for c in r["rules"]},
+                          key=lambda c: -_median([r["rules"].get(c, 0.0) for r in rs]))
+        for c in commands:
+            print(f"    {c:22} {_median([r['rules'].get(c, 0.0) for r in rs]):7.2f} s CPU")
+        print(f"    {'snakemake (+ shells)':22} "
+              f"{_median([r['snakemake_cpu_s'] for r in rs]):7.2f} s CPU")
+        for stage, b in rs[0]["bytes"].items():
+            print(f"    {stage:16} {b:8.0f} bytes/instance")
+    if args.stages:
+        size = min(args.n, args.stage_shard)
+        print(f"\nstage by stage, shard 0 ({size} lines), one core, CPU seconds:")
+        for label, cpu in time_stages(src, size, names, work / "stages", args.profile):
+            print(f"  {label:22} {cpu:7.3f} s  ({cpu / size * 1e6:6.1f} us/puzzle)")
+    if args.json:
+        Path(args.json).write_text(json.dumps(runs, indent=1))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 #: name -> (module under satdoku.commands, one-line help). Add a command by adding one line.
@@ -55,7 +56,6 @@ def reserve_log_space(stream=None) -> bool:  # type: ignore[no-untyped-def]
     """Reserve ``LOG_RESERVE`` bytes for a log file on stderr without growing it (Linux
     ``fallocate`` with FALLOC_FL_KEEP_SIZE). True if reserved; a no-op elsewhere."""
     import ctypes
-    import os
     import stat
 
     stream = stream or sys.stderr
@@ -84,6 +84,22 @@ def _unreadable_errors() -> tuple[type[BaseException], ...]:
     return tuple(found)
 
 
+#: When set (to anything), every command ends with one ``satdoku-rusage`` line on stderr: the
+#: process's CPU seconds (interpreter start and imports included) and peak memory, which
+#: benchmarks/bench_pipeline.py sums per rule from the job logs.
+RUSAGE_ENV = "SATDOKU_RUSAGE"
+
+
+def _report_rusage(argv: list[str]) -> None:
+    import resource
+
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    words = [a for a in argv if not a.startswith("-")][:2]
+    print(f"satdoku-rusage: {' '.join(words)} cpu {ru.ru_utime + ru.ru_stime:.3f} s "
+          f"(user {ru.ru_utime:.3f} sys {ru.ru_stime:.3f}) maxrss {ru.ru_maxrss // 1024} MB",
+          file=sys.stderr, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     command = next((a for a in argv if not a.startswith("-")), None)
@@ -93,6 +109,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     reserve_log_space()
+    if os.environ.get(RUSAGE_ENV):
+        import atexit
+
+        atexit.register(_report_rusage, argv)
     try:
         return int(args._module.run(args) or 0)
     except ValueError as exc:  # a file or format that cannot be read: one line
@@ -101,8 +121,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"satdoku {args.command}: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into `head` and closed: not an error
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except OSError as exc:  # disk full, permissions, ...: one line that names the file

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from satdoku.puzzle import Puzzle
 
@@ -52,10 +53,13 @@ def _one_value_per_cell(model: Iterable[int], dom: int, n: int) -> tuple[int, ..
     """The board of a model that gives every cell exactly one value (the usual case, decoded
     in one pass over the true direct variables); None sends any other model to the detailed
     decoder, which names what is wrong."""
+    true = [lit for lit in model if lit > 0]
+    if len(true) == n and [(lit - 1) // dom for lit in true] == _cells(n):
+        return tuple([(lit - 1) % dom + 1 for lit in true])  # one per cell, cells in order
     top = n * dom
     board = [0] * n
     filled = 0
-    for lit in [lit for lit in model if lit > 0]:
+    for lit in true:
         if lit > top:  # an auxiliary variable
             continue
         cell, d = divmod(lit - 1, dom)
@@ -64,3 +68,8 @@ def _one_value_per_cell(model: Iterable[int], dom: int, n: int) -> tuple[int, ..
         board[cell] = d + 1
         filled += 1
     return tuple(board) if filled == n else None
+
+
+@lru_cache(maxsize=8)
+def _cells(n: int) -> list[int]:
+    return list(range(n))

@@ -195,7 +195,7 @@ def _own_clauses(puzzle: Puzzle, encoding: str) -> tuple[list[list[int]], int]:
             for da in range(1, dom + 1)
             for db in range(1, da + 1)
         )
-    out.extend([c * dom + v] for c, v in enumerate(puzzle.givens) if v)
+    out += [[c * dom + v] for c, v in enumerate(puzzle.givens) if v]
     return out, fresh.top
 
 

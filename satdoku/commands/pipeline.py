@@ -71,6 +71,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--unique", help="gathered uniqueness TSV of the set (optional)")
     s.add_argument("--skipped", nargs="*", default=[],
                    help="configured solvers that do not run on this set (named in the report)")
+    s.add_argument("--table-md", help="also write the set's solver table here (with --table-csv)")
+    s.add_argument("--table-csv", help="... and its CSV here")
+    s.add_argument("--table-html", help="... and its HTML here (optional)")
 
     s = sub.add_parser("unique", help="count solutions (0, 1, 2+) of every puzzle of a bundle")
     s.add_argument("bundle", help="CNF bundle of the extended encoding")
@@ -136,7 +139,8 @@ def _run(args: argparse.Namespace) -> int:
         from satdoku.pipeline.report import report_set
 
         n = report_set(args.set_name, args.instances, args.sols, args.times, args.txt, args.png,
-                       args.time_limit, args.unique, args.skipped)
+                       args.time_limit, args.unique, args.skipped, args.table_md,
+                       args.table_csv, args.table_html)
         print(f"report {args.set_name}: {n} problems")
     elif args.stage == "unique":
         from satdoku.pipeline.unique import unique_shard

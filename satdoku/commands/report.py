@@ -1,9 +1,10 @@
 """`satdoku report STAGE ...`: tables, plots and summary pages (the report rules call these).
 
 table (per set) ; sizes (formula sizes of a set's bundles) ; cactus ; scatter ; encodings ;
-summary ; explorer (the static results explorer). Cross-set stages take the gathered stage
-files themselves (Instances shards, SatSols and SatOutputTimes TSVs: the rules pass their
-inputs; by hand, e.g.
+summary (which can make the cactus, scatter and encodings outputs too, from one read of the
+stage files: the workflow's summary rule does) ; explorer (the static results explorer).
+Cross-set stages take the gathered stage files themselves (Instances shards, SatSols and
+SatOutputTimes TSVs: the rules pass their inputs; by hand, e.g.
 ``results/Instances/*/*.jsonl results/SatSols/*/*/*.tsv results/SatOutputTimes/*/*/*.tsv``);
 each file's set and run are read from its path in the stage-file layout.
 """
@@ -61,10 +62,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--html", required=True)
     s.add_argument("--problems", required=True, help="HTML fragment of the problems (red)")
     s.add_argument("--plots", nargs="*", default=[], help="SECTION=DIR of PNGs to link")
-    s.add_argument("--encodings-md")
-    s.add_argument("--encodings-csv")
+    s.add_argument("--encodings-md", help="encodings table (Markdown) to include")
+    s.add_argument("--encodings-csv", help="encodings table (CSV) to include")
     s.add_argument("--pages-dir", default="results/Reports",
                    help="where CSP/LTN pages are looked for")
+    s.add_argument("--cactus-dir", help="also draw the cactus plots here (and link them)")
+    s.add_argument("--scatter-dir", help="also draw the scatter plots here (and link them)")
+    s.add_argument("--variants", default="{}", help="JSON of configured solvers (scatter)")
+    s.add_argument("--encodings-png", help="also write the encodings table (to --encodings-md "
+                   "and --encodings-csv) and this plot, from --sizes")
+    s.add_argument("--sizes", nargs="*", default=[], help="CNF sizes files (results layout)")
 
     s = sub.add_parser("explorer", help="static results explorer: OUT/index.html + data files")
     _cross(s)
@@ -97,7 +104,10 @@ def run(args: argparse.Namespace) -> int:
         plots = dict(p.split("=", 1) for p in args.plots)
         n = build.summary(args.files, args.time_limit, args.md, args.csv, args.html,
                           args.problems, plots, args.encodings_md, args.encodings_csv,
-                          args.pages_dir)
+                          args.pages_dir, cactus_dir=args.cactus_dir,
+                          scatter_dir=args.scatter_dir,
+                          variants=build.parse_variants(args.variants), sizes=args.sizes,
+                          encodings_png=args.encodings_png)
         print(f"summary: {n} problems -> {args.md}")
     elif args.stage == "explorer":
         from satdoku.report.explorer.build import explorer_from_files

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from satdoku.formats.record import Record
-from satdoku.formats.symbols import ALPHABET, parse_board_chars
+from satdoku.formats.symbols import ALPHABET, board_chars, parse_board_chars
 from satdoku.limits import Limits, TooLarge, capped_product, check_puzzle_size, default_limits
 from satdoku.puzzle import (
     CUSTOM,
@@ -125,7 +125,7 @@ def board_in(value: Any, domain: int, ncells: int | None = None,
 def board_out(board: tuple[int, ...], domain: int) -> str | list[int]:
     """A board as a symbol string when the domain allows, else a list of ints."""
     if domain <= len(ALPHABET):
-        return "".join(ALPHABET[v - 1] if v else "." for v in board)
+        return board_chars(board, ".")
     return list(board)
 
 

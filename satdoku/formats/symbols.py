@@ -39,13 +39,32 @@ def parse_board_chars(text: str, domain: int) -> tuple[tuple[int, ...] | None, s
 
 
 _SYMBOLS = ("", *ALPHABET)  # _SYMBOLS[v] for v in 1..35; index 0 is the empty cell
+_CHAR_TABLES: dict[str, bytes] = {}
+
+
+def _char_table(empty: str) -> bytes:
+    """bytes.translate table: value v (a byte) -> its symbol, 0 -> ``empty``, 36..255 -> NUL."""
+    table = _CHAR_TABLES.get(empty)
+    if table is None:
+        table = (empty + ALPHABET).encode("ascii").ljust(256, b"\0")
+        _CHAR_TABLES[empty] = table
+    return table
 
 
 def board_chars(board: tuple[int, ...] | list[int], empty: str = ".") -> str:
     """A board as one string of symbols (values above 35 cannot be written this way)."""
+    if type(board) in (tuple, list) and len(empty) == 1 and empty.isascii():
+        # one C pass: the values as bytes through a table (bytes() of an array or buffer
+        # would take its raw memory, hence tuples and lists only)
+        try:
+            text = bytes(board).translate(_char_table(empty))
+        except (ValueError, TypeError):  # a value outside 0..255, or not an integer
+            text = None
+        if text is not None and b"\0" not in text:
+            return text.decode("ascii")
     low = min(board, default=1)
     try:
-        if low > 0:  # a solution: no empty cell (the common, hot case)
+        if low > 0:  # a solution: no empty cell
             return "".join(map(_SYMBOLS.__getitem__, board))
         if low < 0:
             raise IndexError

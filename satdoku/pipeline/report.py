@@ -6,26 +6,39 @@ from pathlib import Path
 
 from satdoku.report.agreement import find_problems
 from satdoku.report.collect import parse_runs
-from satdoku.stagefiles.instances import read_instances
 from satdoku.stagefiles.tables import read_tsv
 
 
 def report_set(set_name: str, instance_shards: list[str], sols: list[str], times: list[str],
                out_txt: str, out_png: str, time_limit: float | None = None,
-               unique: str | None = None, skipped: list[str] | None = None) -> int:
-    """Write the text report and time plot; returns the number of problems found."""
+               unique: str | None = None, skipped: list[str] | None = None,
+               table_md: str | None = None, table_csv: str | None = None,
+               table_html: str | None = None) -> int:
+    """Write the text report and time plot (and, given ``table_md`` and ``table_csv``, the
+    set's solver table: the stage files are read once for all of them); returns the number of
+    problems found."""
     from satdoku.report.plots import time_per_instance
     from satdoku.report.text import build_report
+    from satdoku.stagefiles.instances import InstanceShards
 
-    records = [r for s in instance_shards for r in read_instances(s)]
+    records = InstanceShards(instance_shards)
     sol_rows = {run: read_tsv(p) for run, p in parse_runs(sols).items()}
     time_rows = {run: read_tsv(p) for run, p in parse_runs(times).items()}
     unique_rows = read_tsv(unique) if unique else None
     notes = ([f"not run on this set: {', '.join(skipped)} (puzzle-level solvers; a CNF set "
               "has no puzzles)"] if skipped else [])
     Path(out_txt).write_text(build_report(set_name, records, sol_rows, time_rows, unique_rows,
-                                          notes), encoding="utf-8")
+                                          notes, flags=records.flags()), encoding="utf-8")
     time_per_instance(set_name, time_rows, out_png, time_limit)
+    if table_md or table_csv or table_html:
+        if not (table_md and table_csv):
+            raise ValueError("the solver table needs its Markdown and CSV paths")
+        from satdoku.report.build import write_set_table
+        from satdoku.report.collect import set_frame
+
+        df = set_frame(set_name, sol_rows, {r: t for r, t in time_rows.items() if r in sol_rows},
+                       records.families())
+        write_set_table(set_name, df, time_limit, table_md, table_csv, table_html)
     return len(find_problems(set_name, sol_rows))
 
 

@@ -25,7 +25,7 @@ from satdoku.solvers.registry import PUZZLE
 from satdoku.stagefiles.bundles import BundleEntry, read_bundle
 from satdoku.stagefiles.instances import StageFileError, read_instances
 from satdoku.stagefiles.outputs import write_block
-from satdoku.stagefiles.tables import SOLS_COLUMNS, TIMES_COLUMNS, times_row, write_tsv
+from satdoku.stagefiles.tables import SOLS_COLUMNS, TIMES_COLUMNS, TsvWriter, times_row
 
 
 def load1() -> float:
@@ -63,14 +63,14 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
     if solver.level != PUZZLE and bundle is None:
         raise ValueError(f"{solver_name} is a SAT solver: it needs the shard's SatInput bundle")
     shard_load = load1()
-    time_rows: list[dict[str, object]] = []
-    sol_rows: list[dict[str, object]] = []
     counts: dict[str, int] = {}
     with ExitStack() as stack:
         workdir = stack.enter_context(tempfile.TemporaryDirectory(prefix="satdoku-proofs-"))
         out: IO[str] | None = None
         if output is not None and solver.level != PUZZLE:
             out = stack.enter_context(open(output, "w", encoding="utf-8"))
+        time_rows = TsvWriter(stack.enter_context(_tsv(times)), TIMES_COLUMNS)
+        sol_rows = TsvWriter(stack.enter_context(_tsv(sols)), SOLS_COLUMNS)
         entries = iter(read_bundle(bundle)) if solver.level != PUZZLE and bundle else None
         pairs = _paired(read_instances(instances), entries, str(bundle))
         for rec, formula in track(pairs, desc=f"solve {solver_name}", unit="instances"):
@@ -78,9 +78,11 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
                                    workdir=workdir)
             if out is not None:
                 write_block(out, rec.id, answer.result)
-            time_rows.append(times_row(rec.id, rec.line, answer.result, shard_load))
-            sol_rows.append(answer.sols_row(rec))
+            time_rows.write(times_row(rec.id, rec.line, answer.result, shard_load))
+            sol_rows.write(answer.sols_row(rec))
             counts[answer.status] = counts.get(answer.status, 0) + 1
-    write_tsv(time_rows, times, TIMES_COLUMNS)
-    write_tsv(sol_rows, sols, SOLS_COLUMNS)
     return counts
+
+
+def _tsv(path: str | Path) -> IO[str]:
+    return open(path, "w", encoding="utf-8", newline="")

@@ -20,11 +20,19 @@ def set_table(set_name: str, instances: Sequence[str], sols: Sequence[str],
               times: Sequence[str], time_limit: float | None, out_md: str, out_csv: str,
               out_html: str | None = None) -> int:
     """The per-set solver table (Markdown + CSV [+ HTML]); returns the number of problems."""
+    return write_set_table(set_name, load_set(set_name, instances, parse_runs(sols),
+                                              parse_runs(times)),
+                           time_limit, out_md, out_csv, out_html)
+
+
+def write_set_table(set_name: str, df, time_limit: float | None, out_md: str, out_csv: str,
+                    out_html: str | None = None) -> int:
+    """The per-set solver table of a set's long frame (:mod:`satdoku.report.collect`);
+    returns the number of problems."""
     from satdoku.report.summary import problems, set_page_html, set_page_markdown
     from satdoku.report.tables import solver_table, write_csv
 
     _parents(out_md, out_csv, out_html)
-    df = load_set(set_name, instances, parse_runs(sols), parse_runs(times))
     table = solver_table(df, time_limit)
     probs = problems(df)
     Path(out_md).write_text(set_page_markdown(set_name, table, probs, time_limit),
@@ -57,15 +65,17 @@ def _clear_pngs(d: Path) -> None:
         old.unlink()
 
 
-def cactus_plots(files: Sequence[str], time_limit: float | None, out_dir: str) -> list[str]:
-    """One cactus plot per family with data, in ``out_dir``; returns the families plotted."""
+def cactus_plots(files: Sequence[str], time_limit: float | None, out_dir: str,
+                 df=None) -> list[str]:  # type: ignore[no-untyped-def]
+    """One cactus plot per family with data, in ``out_dir``; returns the families plotted.
+    ``df``: the long frame of ``files`` when the caller has it already."""
     from satdoku.report.plots import cactus
     from satdoku.report.summary import cactus_data, family_file
 
     d = Path(out_dir)
     _clear_pngs(d)
     done = []
-    for fam, (total, by_run) in cactus_data(load_files(files)).items():
+    for fam, (total, by_run) in cactus_data(load_files(files) if df is None else df).items():
         if total == 0 or not by_run:
             continue
         cactus(f"{fam} ({total} instances)", by_run, d / family_file(fam), total, time_limit)
@@ -74,15 +84,18 @@ def cactus_plots(files: Sequence[str], time_limit: float | None, out_dir: str) -
 
 
 def scatter_plots(files: Sequence[str], time_limit: float | None, out_dir: str,
-                  variants: Mapping[str, Mapping] | None = None) -> list[str]:
-    """One scatter plot per (our solver, reference) pair present; returns the file names."""
+                  variants: Mapping[str, Mapping] | None = None,
+                  df=None) -> list[str]:  # type: ignore[no-untyped-def]
+    """One scatter plot per (our solver, reference) pair present; returns the file names.
+    ``df``: the long frame of ``files`` when the caller has it already."""
     from satdoku.report.plots import scatter
     from satdoku.report.summary import scatter_pairs
 
     d = Path(out_dir)
     _clear_pngs(d)
     names = []
-    for (ours, ref), pts in scatter_pairs(load_files(files), variants).items():
+    frame = load_files(files) if df is None else df
+    for (ours, ref), pts in scatter_pairs(frame, variants).items():
         name = f"{ours}_vs_{ref}.png"
         scatter(ours, ref, pts, d / name, time_limit, variants)
         names.append(name)
@@ -107,15 +120,16 @@ def _sizes_frame(sizes: Sequence[str]):
 
 
 def encoding_report(files: Sequence[str], sizes: Sequence[str], out_md: str, out_csv: str,
-                    out_png: str) -> int:
+                    out_png: str, df=None) -> int:  # type: ignore[no-untyped-def]
     """Encoding comparison table (Markdown + CSV) and plot from the CNF sizes files ``sizes``
-    and the results ``files``. Returns the number of (family, encoding) rows."""
+    and the results ``files`` (``df``: their long frame, when the caller has it already).
+    Returns the number of (family, encoding) rows."""
     from satdoku.cnf.encodings import ENCODINGS
     from satdoku.report.encodings import size_table
     from satdoku.report.plots import encodings
 
     _parents(out_md, out_csv, out_png)
-    table, times = size_table(_sizes_frame(sizes), load_files(files))
+    table, times = size_table(_sizes_frame(sizes), load_files(files) if df is None else df)
     enc_order = list(ENCODINGS)
     table["_order"] = [sort_key(f)[0] for f in table["family"]]
     table["_enc"] = [enc_order.index(e) if e in enc_order else len(enc_order)
@@ -151,8 +165,15 @@ def _plain_markdown(df) -> str:
 def summary(files: Sequence[str], time_limit: float | None, out_md: str, out_csv: str,
             out_html: str, out_problems: str, plot_dirs: Mapping[str, str] | None = None,
             encodings_md: str | None = None, encodings_csv: str | None = None,
-            pages_dir: str = "results/Reports") -> int:
-    """summary.md / .csv / .html and the problems fragment; returns the number of problems."""
+            pages_dir: str = "results/Reports", *, cactus_dir: str | None = None,
+            scatter_dir: str | None = None, variants: Mapping[str, Mapping] | None = None,
+            sizes: Sequence[str] | None = None, encodings_png: str | None = None) -> int:
+    """summary.md / .csv / .html and the problems fragment; returns the number of problems.
+
+    The stage files are read once for everything this call makes: with ``cactus_dir`` /
+    ``scatter_dir`` it also draws those plots there (and links them), with ``encodings_png``
+    (and ``sizes``) it also writes the encodings table to ``encodings_md`` / ``encodings_csv``
+    and its plot, before the summary includes them."""
     import pandas as pd
 
     from satdoku.report.summary import (
@@ -166,6 +187,17 @@ def summary(files: Sequence[str], time_limit: float | None, out_md: str, out_csv
 
     _parents(out_md, out_csv, out_html, out_problems)
     df = load_files(files)
+    plot_dirs = dict(plot_dirs or {})
+    if cactus_dir is not None:
+        cactus_plots(files, time_limit, cactus_dir, df=df)
+        plot_dirs.setdefault("Cactus plots", cactus_dir)
+    if scatter_dir is not None:
+        scatter_plots(files, time_limit, scatter_dir, variants, df=df)
+        plot_dirs.setdefault("Scatter plots", scatter_dir)
+    if encodings_png is not None:
+        if not (encodings_md and encodings_csv):
+            raise ValueError("the encodings plot needs its Markdown and CSV paths too")
+        encoding_report(files, sizes or [], encodings_md, encodings_csv, encodings_png, df=df)
     table = solver_table(df, time_limit)
     probs = problems(df)
     md_dir = Path(out_md).parent
@@ -173,7 +205,7 @@ def summary(files: Sequence[str], time_limit: float | None, out_md: str, out_csv
     plots = {section: [str(p.relative_to(md_dir)) if p.is_relative_to(md_dir) else str(p)
                        for p in sorted(Path(d).glob("*.png"),
                                        key=lambda p: (order.get(p.stem, (99, "")), p.stem))]
-             for section, d in (plot_dirs or {}).items()}
+             for section, d in plot_dirs.items()}
     pages = find_pages(pages_dir)
     enc_md = Path(encodings_md).read_text(encoding="utf-8") if encodings_md else ""
     enc_table = pd.read_csv(encodings_csv) if encodings_csv else None

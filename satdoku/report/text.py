@@ -67,12 +67,17 @@ def build_report(set_name: str, records: Sequence[Record],
                  sols: Mapping[str, list[dict[str, str]]],
                  times: Mapping[str, list[dict[str, str]]],
                  unique: Sequence[Mapping[str, str]] | None = None,
-                 notes: Sequence[str] = ()) -> str:
+                 notes: Sequence[str] = (),
+                 flags: Sequence[tuple[str, bool, bool]] | None = None) -> str:
     """The whole text report of a set; ``sols``/``times`` map run names to their rows;
     ``unique`` holds the uniqueness rows when that check ran; ``notes`` are shown on top
-    (e.g. solvers that do not run on this set)."""
+    (e.g. solvers that do not run on this set). ``flags`` gives (id, valid, has a puzzle) of
+    every record, so that only the records shown are looked at (``records`` may then build
+    them on demand: :class:`satdoku.stagefiles.instances.InstanceShards`)."""
     out: list[str] = []
-    invalid = sum(1 for r in records if not r.valid)
+    if flags is None:
+        flags = [(r.id, r.valid, r.puzzle is not None) for r in records]
+    invalid = sum(1 for _, valid, _ in flags if not valid)
     out.append(f"satdoku report: set {set_name}: {len(records)} instances, {invalid} invalid")
     out.append(f"runs (solver/encoding): {', '.join(sols) or '(none)'}")
     out.extend(f"note: {n}" for n in notes)
@@ -103,19 +108,20 @@ def build_report(set_name: str, records: Sequence[Record],
     out.append("")
     by_run = {run: {r["id"]: r for r in rows} for run, rows in sols.items()}
     times_by_run = {run: {r["id"]: r for r in rows} for run, rows in times.items()}
-    shown_records = list(records)
+    detailed: Sequence[int] = range(len(records))
     if len(records) > DETAIL_LIMIT:
-        def notable(rec: Record) -> bool:
-            rows = [rows.get(rec.id) for rows in by_run.values()]
-            return rec.puzzle is None or any(
+        def notable(ident: str, has_puzzle: bool) -> bool:
+            rows = [rows.get(ident) for rows in by_run.values()]
+            return not has_puzzle or any(
                 r is None or r["status"] != "SAT" or r["verified"] != "yes" for r in rows)
 
-        shown_records = [r for i, r in enumerate(records) if i < DETAIL_HEAD or notable(r)]
+        detailed = [i for i, (ident, _, has_puzzle) in enumerate(flags)
+                    if i < DETAIL_HEAD or notable(ident, has_puzzle)]
         out.append(f"Per-instance details: the first {DETAIL_HEAD} of {len(records)} instances and "
                    f"every instance not solved and verified by every run "
-                   f"({len(shown_records)} in all); the SatSols and times files have them all.")
+                   f"({len(detailed)} in all); the SatSols and times files have them all.")
         out.append("")
-    for rec in shown_records:
+    for rec in map(records.__getitem__, detailed):
         title = f"Instance {rec.id} (line {rec.line})" + (f": {rec.name}" if rec.name else "")
         out.append("=" * 60)
         out.append(title)

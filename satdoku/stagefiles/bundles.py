@@ -64,7 +64,7 @@ class BundleEntry:
 
 
 def header_line(fields: dict[str, object]) -> str:
-    return " ".join(f"{k} {v}" for k, v in fields.items())
+    return " ".join([f"{k} {v}" for k, v in fields.items()])
 
 
 def write_rules(fh: IO[str], key: str, cnf: Cnf) -> None:
@@ -78,6 +78,10 @@ def write_instance(fh: IO[str], ident: str, header: dict[str, object], num_vars:
     fh.write(f"{INSTANCE}{ident}\n")
     fh.write(f"c {header_line(header)}\n")
     fh.write(f"p cnf {num_vars} {rules_count + len(own)}\n")
+    if all(map((1).__eq__, map(len, own))):  # unit clauses (a puzzle's givens): one join
+        if own:
+            fh.write(" 0\n".join([str(cl[0]) for cl in own]) + " 0\n")
+        return
     fh.writelines(" ".join(map(str, cl)) + " 0\n" for cl in own)
 
 
@@ -93,21 +97,38 @@ def _parse_header(comment: str) -> dict[str, str]:
     return {toks[i]: toks[i + 1] for i in range(0, len(toks) - 1, 2)}
 
 
-def _blocks(lines: Iterable[str]) -> Iterator[tuple[str, str, int, list[str]]]:
+def _line_batches(fh: IO[str], size: int = 1 << 20) -> Iterator[list[str]]:
+    """The lines of a text stream, without their newline, in batches of about ``size``
+    characters: a loop over lists costs far less per line than a generator step per line."""
+    carry = ""
+    while True:
+        text = fh.read(size)
+        if not text:
+            break
+        lines = (carry + text).split("\n")
+        carry = lines.pop()
+        yield lines
+    if carry:
+        yield [carry]
+
+
+def _blocks(batches: Iterable[list[str]]) -> Iterator[tuple[str, str, int, list[str]]]:
     """(kind, key, first line number, body lines) for each block."""
     kind = key = ""
-    start = 0
+    start = n = 0
     body: list[str] = []
-    for n, raw in enumerate(lines, 1):
-        line = raw.rstrip("\n")
-        if line.startswith(RULES) or line.startswith(INSTANCE):
-            if kind:
-                yield kind, key, start, body
-            kind = "rules" if line.startswith(RULES) else "instance"
-            key = line.split(maxsplit=2)[2].strip()
-            start, body = n, []
-        elif kind:
-            body.append(line)
+    marks = (RULES, INSTANCE)
+    for lines in batches:
+        for line in lines:
+            n += 1
+            if line.startswith(marks):
+                if kind:
+                    yield kind, key, start, body
+                kind = "rules" if line.startswith(RULES) else "instance"
+                key = line.split(maxsplit=2)[2].strip()
+                start, body = n, []
+            elif kind:
+                body.append(line)
     if kind:
         yield kind, key, start, body
 
@@ -116,7 +137,7 @@ def read_bundle(path: str | Path) -> Iterator[BundleEntry]:
     """Every instance of a bundle in order, each with its whole formula."""
     rules: dict[str, Cnf] = {}
     with open_text(path) as fh:
-        for kind, key, start, body in _blocks(fh):
+        for kind, key, start, body in _blocks(_line_batches(fh)):
             where = f"{path} (block at line {start})"
             if kind == "rules":
                 rules[key] = parse_dimacs(body, where)
@@ -130,13 +151,59 @@ def read_bundle(path: str | Path) -> Iterator[BundleEntry]:
             base = rules.get(rkey) if rkey != "-" else Cnf(0, [])
             if base is None:
                 raise DimacsError(str(path), start, f"instance {key} needs unknown rules {rkey}")
-            own = _own_clauses(body) or parse_dimacs(body, where,
-                                                     clause_tolerance=len(base.clauses))
-            if len(own.clauses) + len(base.clauses) != _declared(body):
+            quick = _unit_clauses(body)
+            if quick is not None and len(quick[2]) + len(base.clauses) == quick[1]:
+                num_vars, declared, own_clauses = quick
+                comments = [f"instance {key}", body[0][2:].strip()]
+            else:
+                own = _own_clauses(body) or parse_dimacs(body, where,
+                                                         clause_tolerance=len(base.clauses))
+                num_vars, declared, own_clauses = own.num_vars, _declared(body), own.clauses
+                comments = [f"instance {key}", *own.comments]
+            if len(own_clauses) + len(base.clauses) != declared:
                 raise DimacsError(str(path), start, f"instance {key}: clause count mismatch")
-            comments = [f"instance {key}", *own.comments]
-            yield BundleEntry(key, header, rules=base if rkey != "-" else None, own=own.clauses,
-                              num_vars=own.num_vars, comments=comments)
+            yield BundleEntry(key, header, rules=base if rkey != "-" else None, own=own_clauses,
+                              num_vars=num_vars, comments=comments)
+
+
+#: Literal tables of :func:`_unit_clauses`, for formulas up to this many variables.
+_TABLE_VARS = 1 << 17
+_LITERALS: dict[int, dict[str, int]] = {}
+
+
+def _literal_table(num_vars: int) -> dict[str, int]:
+    """The decimal text of every literal of ``num_vars`` variables -> its value (a dict lookup
+    costs a third of ``int()``; canonical text only, so '+5', '05' or '0' are not in it)."""
+    table = _LITERALS.get(num_vars)
+    if table is None:
+        table = _LITERALS[num_vars] = {str(s * v): s * v for v in range(1, num_vars + 1)
+                                       for s in (1, -1)}
+    return table
+
+
+def _unit_clauses(body: list[str]) -> tuple[int, int, list[list[int]]] | None:
+    """(variables, declared clauses, own clauses) of an instance block whose own clauses are
+    all unit clauses (the givens of a puzzle, as :func:`write_instance` writes them): a ``c``
+    header line, ``p cnf V C``, then the tokens ``lit 0 lit 0 ...`` with every ``lit`` a
+    canonical literal within 1..V. None for any other block, which :func:`_own_clauses` or the
+    DIMACS parser reads. DIMACS is a sequence of tokens, so such a block has the same clauses
+    however its lines are broken; tests/test_fast_paths.py compares both readers on random
+    blocks."""
+    if len(body) < 2 or not body[0].startswith("c ") or not body[1].startswith("p cnf "):
+        return None
+    words = body[1].split()
+    if len(words) != 4 or not all(w.isascii() and w.isdigit() for w in words[2:]):
+        return None
+    num_vars = int(words[2])
+    tokens = " ".join(body[2:]).split()
+    half = len(tokens) // 2
+    if len(tokens) % 2 or tokens[1::2].count("0") != half or num_vars > _TABLE_VARS:
+        return None
+    try:
+        units = list(map(_literal_table(num_vars).__getitem__, tokens[::2]))
+    except KeyError:
+        return None
+    return num_vars, int(words[3]), [[lit] for lit in units]
 
 
 def _own_clauses(body: list[str]) -> Cnf | None:
@@ -185,6 +252,95 @@ def bundle_sizes(path: str | Path, encoding: str = "") -> Iterator[dict[str, obj
     Each instance block has a ``p cnf V C`` line counting its whole formula (shared rules plus
     its own clauses); the bytes are those of the standalone DIMACS file a solver would read
     (``p`` line + rules clauses + own clauses), from line lengths, without parsing a literal."""
+    if not _ends_in_newline(path):
+        yield from _bundle_sizes_by_line(path, encoding)
+        return
+    rules_bytes: dict[str, int] = {}
+    for kind, key, header, p, nbytes in _block_sizes(path):
+        if kind == "rules":
+            rules_bytes[key] = nbytes
+        elif p is not None:
+            v, c, pline = p
+            rkey = header.get("rules", "-")
+            if rkey != "-" and rkey not in rules_bytes:
+                raise ValueError(f"{path}: instance {key} needs unknown rules {rkey}")
+            size = int(header["size"]) if header.get("size", "").isdigit() else None
+            yield {"id": key, "family": family(header.get("kind"), size),
+                   "encoding": header.get("encoding", encoding), "vars": v, "clauses": c,
+                   "bytes": pline + rules_bytes.get(rkey, 0) + nbytes}
+
+
+_Sizes = tuple[str, str, dict[str, str], "tuple[int, int, int] | None", int]
+
+
+def _block_sizes(path: str | Path) -> Iterator[_Sizes]:
+    """(kind, key, header, (vars, clauses, p-line bytes) or None, clause bytes) per block of a
+    bundle whose every line ends in a newline; a block is measured line by line only when it
+    is not the usual header comment, ``p`` line and clause lines."""
+    with open(path, encoding="utf-8") as fh:
+        for kind, key, start, body in _blocks(_line_batches(fh)):
+            quick = _quick_sizes(kind, body, start, path)
+            if quick is None:
+                numbered = zip(range(start + 1, start + 1 + len(body)), body, strict=True)
+                quick = _measure(kind, numbered, path)
+            yield (kind, key, *quick)
+
+
+def _ends_in_newline(path: str | Path) -> bool:
+    with open(path, "rb") as raw:
+        if raw.seek(0, 2) == 0:
+            return True
+        raw.seek(-1, 2)
+        return raw.read(1) in b"\r\n"
+
+
+def _quick_sizes(kind: str, body: list[str], start: int, path: str | Path
+                 ) -> tuple[dict[str, str], tuple[int, int, int], int] | None:
+    """The sizes of a block written the usual way (header comment, ``p`` line, clause lines
+    with no ``c``/``p`` line among them), without a loop per line; None for any other."""
+    if len(body) < 2 or not body[0].startswith("c ") or not body[1].startswith("p "):
+        return None
+    rest = body[2:]
+    text = "\n".join(rest)
+    if text.startswith(("c ", "p ")) or "\nc " in text or "\np " in text:
+        return None
+    header = (_parse_header(body[0][1:]) if kind == "instance" and " id " in f" {body[0][2:]}"
+              else {})
+    p = _problem_line(body[1], start + 2, path)
+    joined = len(text) if text.isascii() else len(text.encode())
+    return header, p, joined + 1 if rest else 0  # the join has one newline less than lines
+
+
+def _problem_line(line: str, n: int, path: str | Path) -> tuple[int, int, int]:
+    """(vars, clauses, bytes with its newline) of a ``p`` line (line ``n`` of the file)."""
+    parts = line.split()
+    if len(parts) != 4 or not (parts[2].isdigit() and parts[3].isdigit()):
+        raise ValueError(f"{path}:{n}: bad problem line {line.strip()!r}")
+    return int(parts[2]), int(parts[3]), len(line.encode()) + 1
+
+
+def _measure(kind: str, lines: Iterable[tuple[int, str]], path: str | Path
+             ) -> tuple[dict[str, str], tuple[int, int, int] | None, int]:
+    """The sizes of a block's (number, line) pairs, line by line, as the general path
+    measures them: the last ``p`` line counts, the first comment naming an id is an
+    instance's header, every other line is clause text."""
+    header: dict[str, str] = {}
+    p = None
+    nbytes = 0
+    for n, line in lines:
+        if line.startswith("p "):
+            p = _problem_line(line, n, path)
+        elif line.startswith("c "):
+            if kind == "instance" and not header and " id " in f" {line[2:]}":
+                header = _parse_header(line[1:])
+        else:
+            nbytes += len(line.encode()) + 1
+    return header, p, nbytes
+
+
+def _bundle_sizes_by_line(path: str | Path, encoding: str = "") -> Iterator[dict[str, object]]:
+    """:func:`bundle_sizes` line by line (the general path: any bundle, e.g. one whose last
+    line has no newline)."""
     rules_bytes: dict[str, int] = {}
     cur: dict | None = None  # the open block: kind, key, header, p, bytes
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from satdoku.formats import Record
 from satdoku.formats.jsonpuzzle import board_in, board_out, puzzle_from_json, puzzle_to_json
@@ -135,6 +135,60 @@ def read_instances(path: str | Path) -> Iterator[Record]:
                                  f"{exc}") from exc
 
 
+#: json.dumps(..., separators=(",", ":")) without building an encoder per record
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+
+
+class InstanceShards(Sequence[Record]):
+    """The records of Instances shards, in order, each JSON object parsed once and built into a
+    :class:`Record` (its puzzle constructed) only when asked for: a report on a 1M-instance
+    set shows a few hundred. Validity and the family come from the objects themselves."""
+
+    def __init__(self, shards: Iterable[str | Path]) -> None:
+        self._objects: list[dict[str, Any]] = []
+        self._sources: list[str] = []
+        for s in shards:
+            before = len(self._objects)
+            self._objects.extend(iter_instance_dicts(s))
+            self._sources.extend([str(s)] * (len(self._objects) - before))
+        self._built: dict[int, Record] = {}
+
+    def __len__(self) -> int:
+        return len(self._objects)
+
+    @overload
+    def __getitem__(self, i: int) -> Record: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Record]: ...
+
+    def __getitem__(self, i: int | slice) -> Record | list[Record]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        i = range(len(self))[i]  # negative indices, IndexError
+        rec = self._built.get(i)
+        if rec is None:
+            d = self._objects[i]
+            try:
+                rec = self._built[i] = record_from_dict(d)
+            except (ValueError, KeyError, TypeError) as exc:
+                raise StageFileError(f"{self._sources[i]}: instance {d.get('id', i + 1)}: bad "
+                                     f"instance record: {exc}") from exc
+        return rec
+
+    def flags(self) -> list[tuple[str, bool, bool]]:
+        """(id, valid, has a puzzle) of every instance, without building a record (a record
+        is INVALID when its object has an ``error``; a CNF instance has no puzzle)."""
+        return [(str(d["id"]), "error" not in d, "error" not in d and d.get("kind") != CNF_KIND)
+                for d in self._objects]
+
+    def families(self) -> dict[str, str]:
+        """id -> family of every instance (as :func:`satdoku.stagefiles.families.read_families`)."""
+        from satdoku.stagefiles.families import family_of_record
+
+        return {str(d["id"]): family_of_record(d) for d in self._objects}
+
+
 def write_instances(path: str | Path, header: ShardHeader, records: Iterable[Record]
                     ) -> dict[str, int]:
     """Write one Instances shard; returns counts of instances and invalid ones."""
@@ -142,7 +196,7 @@ def write_instances(path: str | Path, header: ShardHeader, records: Iterable[Rec
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(header.to_json() + "\n")
         for rec in records:
-            fh.write(json.dumps(record_to_dict(rec), separators=(",", ":")) + "\n")
+            fh.write(_COMPACT.encode(record_to_dict(rec)) + "\n")
             counts["instances"] += 1
             counts["invalid"] += not rec.valid
     return counts

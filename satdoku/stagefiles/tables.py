@@ -15,8 +15,11 @@ set's shard files. Columns:
 from __future__ import annotations
 
 import csv
+import io
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import IO
 
 from satdoku.solvers.base import ERROR, INVALID, SAT, STAT_KEYS, TIMEOUT, UNSAT, Result
 
@@ -79,21 +82,71 @@ def sols_row(ident: str, line: int | str, status: str, verified: str, board_text
 def write_tsv(rows: Iterable[Mapping[str, object]], path: str | Path,
               columns: Sequence[str]) -> int:
     """Write a TSV stage file (header + rows); returns the number of rows."""
-    n = 0
     with open(path, "w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, list(columns), delimiter="\t", lineterminator="\n",
-                           extrasaction="ignore")
-        w.writeheader()
+        writer = TsvWriter(fh, columns)
         for row in rows:
-            w.writerow(row)
-            n += 1
-    return n
+            writer.write(row)
+        return writer.rows
+
+
+class TsvWriter:
+    """Rows of a TSV stage file written as they come, exactly as ``csv.DictWriter`` (tab
+    delimiter, ``\n`` line ends, minimal quoting, missing and None cells empty) writes them:
+    a row that needs no quoting (no quote, tab or line break in a cell: nearly every row) is
+    joined directly, any other goes through the csv module."""
+
+    def __init__(self, fh: IO[str], columns: Sequence[str]) -> None:
+        self.fh, self.columns, self.rows = fh, list(columns), 0
+        self._csv = csv.DictWriter(fh, self.columns, delimiter="\t", lineterminator="\n",
+                                   extrasaction="ignore")
+        self._csv.writeheader()
+        self._tabs = len(self.columns) - 1
+
+    def write(self, row: Mapping[str, object]) -> None:
+        self.rows += 1
+        values = list(map(row.get, self.columns))
+        if None not in values and self._tabs:
+            line = "\t".join(map(str, values))
+            if line.count("\t") == self._tabs and not _NEEDS_QUOTES.search(line):
+                self.fh.write(line + "\n")
+                return
+        self._csv.writerow(row)
+
+
+_NEEDS_QUOTES = re.compile('["\r\n]')
 
 
 def read_tsv(path: str | Path) -> list[dict[str, str]]:
-    """The rows of a TSV stage file as dicts (column -> text)."""
+    """The rows of a TSV stage file as dicts (column -> text), as ``csv.DictReader`` reads them.
+
+    A file without quotes or carriage returns (every stage file we write, nearly always) is
+    split on tabs and line ends directly; any other goes through the csv module."""
     with open(path, encoding="utf-8", newline="") as fh:
-        return list(csv.DictReader(fh, delimiter="\t"))
+        text = fh.read()
+    lines = text.split("\n")
+    if ('"' in text or "\r" in text or "\0" in text
+            or max(map(len, lines)) > _CSV_FIELD_LIMIT):
+        return list(csv.DictReader(io.StringIO(text, newline=""), delimiter="\t"))
+    if not text:
+        return []
+    header = lines[0].split("\t") if lines[0] else []  # a blank first line: no field names
+    n = len(header)
+    rows = []
+    for line in lines[1:]:
+        if not line:  # DictReader skips blank lines
+            continue
+        fields = line.split("\t")
+        row = dict(zip(header, fields, strict=False))
+        if len(fields) < n:  # DictReader: missing cells are None, extra ones go under None
+            row.update(dict.fromkeys(header[len(fields):]))
+        elif len(fields) > n:
+            row[None] = fields[n:]  # type: ignore[index]
+        rows.append(row)
+    return rows
+
+
+#: the csv module's default field size limit (a longer field is its error, not ours to hide)
+_CSV_FIELD_LIMIT = csv.field_size_limit()
 
 
 def gather(shards: Sequence[str | Path], tsv_out: str | Path, kind: str,

@@ -33,7 +33,6 @@ set_default_limits(
 SOLVERS = {name: dict(opts or {}) for name, opts in config["solvers"].items()}
 ENCODINGS = list(config["encodings"])
 TIME_LIMIT = float(config["time_limit"])
-SHARD_SIZE = int(config["shard_size"])
 CHECK_UNIQUE = bool(config["check_unique"])
 SAT_SOLVERS = [s for s in SOLVERS if registry.level(s, SOLVERS) == registry.CNF]
 PUZZLE_SOLVERS = [s for s in SOLVERS if registry.level(s, SOLVERS) == registry.PUZZLE]
@@ -51,8 +50,26 @@ for _name, _entry in SETS.items():
         PLANS[_name] = plan(_entry["path"], _entry.get("format", "auto"))
     except SetError as exc:
         sys.exit(f"config: sets.{_name}: {exc}")
+
+
+def _auto_cores():
+    """Cores `shard_size: auto` balances over: the run's --cores (at most the machine's) for a
+    local run; 1 on a cluster executor and inside its jobs, which re-plan the DAG with other
+    --cores values and must arrive at the same shards."""
+    if not (workflow.is_main_process and workflow.local_exec):
+        return 1
+    try:
+        cores = int(workflow.cores)
+    except Exception:  # no --cores (dry run, --lint): the machine's
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, os.cpu_count() or 1))
+
+
+SHARD_SIZES = {
+    name: p.shard_size(config["shard_size"], _auto_cores()) for name, p in PLANS.items()
+}
 SHARDS = {
-    name: [shard_name(k) for k in range(p.shards(SHARD_SIZE))]
+    name: [shard_name(k) for k in range(p.shards(SHARD_SIZES[name]))]
     for name, p in PLANS.items()
 }
 

@@ -1,6 +1,8 @@
-# Per-set reports (text + time plot, solver table), the cross-solver check that fails loudly on
-# any wrong answer or disagreement (after the report, so the report always says why), and the
-# cross-set reports. Every rule gets the real stage files as inputs and passes them on.
+# Per-set reports (text + time plot + solver table: one job reads the set's stage files once),
+# the cross-solver check that fails loudly on any wrong answer or disagreement (after the
+# report, so the report always says why), and the cross-set reports (summary, cactus, scatter
+# and encodings: one job, one read of every set's stage files). Every rule gets the real stage
+# files as inputs and passes them on.
 
 
 rule report_set:
@@ -28,6 +30,15 @@ rule report_set:
             subcategory="{set}",
             labels={"set": "{set}", "figure": "time per instance"},
         ),
+        md=SET_TABLE.replace("{ext}", "md"),
+        csv=SET_TABLE.replace("{ext}", "csv"),
+        html=report(
+            SET_TABLE.replace("{ext}", "html"),
+            caption="../report/set_table.rst",
+            category="5 Per set",
+            subcategory="{set}",
+            labels={"set": "{set}", "figure": "solver table"},
+        ),
     log:
         f"{LOGS}/report/{{set}}.log",
     conda:
@@ -42,6 +53,7 @@ rule report_set:
         "satdoku pipeline report --set {wildcards.set} --instances {input.instances} "
         "--sols {params.sols} --times {params.times} --time-limit {params.time_limit} "
         "--txt {output.txt} --png {output.png} {params.unique} --skipped {params.skipped} "
+        "--table-md {output.md} --table-csv {output.csv} --table-html {output.html} "
         "> {log} 2>&1"
 
 
@@ -62,35 +74,6 @@ rule check_set:
         "> {log} 2>&1"
 
 
-rule table_set:
-    input:
-        instances=set_instances,
-        sols=lambda w: set_file(SOLS, w).values(),
-        times=lambda w: set_file(TIMES, w).values(),
-    output:
-        md=SET_TABLE.replace("{ext}", "md"),
-        csv=SET_TABLE.replace("{ext}", "csv"),
-        html=report(
-            SET_TABLE.replace("{ext}", "html"),
-            caption="../report/set_table.rst",
-            category="5 Per set",
-            subcategory="{set}",
-            labels={"set": "{set}", "figure": "solver table"},
-        ),
-    log:
-        f"{LOGS}/report/{{set}}_table.log",
-    conda:
-        "../envs/satdoku.yaml"
-    params:
-        sols=lambda w: run_args(set_file(SOLS, w)),
-        times=lambda w: run_args(set_file(TIMES, w)),
-        time_limit=lambda w: set_time_limit(w.set),
-    shell:
-        "satdoku report table --set {wildcards.set} --instances {input.instances} "
-        "--sols {params.sols} --times {params.times} --time-limit {params.time_limit} "
-        "--md {output.md} --csv {output.csv} --html {output.html} > {log} 2>&1"
-
-
 rule cnf_sizes:
     input:
         lambda w: expand(SATINPUT, encoding=w.encoding, set=w.set, shard=SHARDS[w.set]),
@@ -105,11 +88,13 @@ rule cnf_sizes:
         "> {log} 2>&1"
 
 
-rule cactus:
+rule summary:
     input:
-        all_set_results,
+        results=all_set_results,
+        sizes=lambda w: list(size_files().values()),
+        pages=lambda w: hook_pages(),
     output:
-        report(
+        cactus=report(
             directory(f"{REPORTS}/cactus"),
             patterns=["{family}.png"],
             caption="../report/cactus.rst",
@@ -117,22 +102,7 @@ rule cactus:
             subcategory="{family}",
             labels={"family": "{family}"},
         ),
-    log:
-        f"{LOGS}/report/cactus.log",
-    conda:
-        "../envs/satdoku.yaml"
-    params:
-        time_limit=TIME_LIMIT,
-    shell:
-        "satdoku report cactus {input} --time-limit {params.time_limit} --out-dir {output} "
-        "> {log} 2>&1"
-
-
-rule scatter:
-    input:
-        all_set_results,
-    output:
-        report(
+        scatter=report(
             directory(f"{REPORTS}/scatter"),
             patterns=["{pair}.png"],
             caption="../report/scatter.rst",
@@ -140,49 +110,14 @@ rule scatter:
             subcategory="{pair}",
             labels={"pair": "{pair}"},
         ),
-    log:
-        f"{LOGS}/report/scatter.log",
-    conda:
-        "../envs/satdoku.yaml"
-    params:
-        time_limit=TIME_LIMIT,
-        variants=json.dumps(SOLVERS, sort_keys=True),
-    shell:
-        "satdoku report scatter {input} --time-limit {params.time_limit} "
-        "--variants '{params.variants}' --out-dir {output} > {log} 2>&1"
-
-
-rule encodings:
-    input:
-        results=all_set_results,
-        sizes=lambda w: list(size_files().values()),
-    output:
-        md=f"{REPORTS}/encodings.md",
-        csv=f"{REPORTS}/encodings.csv",
-        png=report(
+        encodings_md=f"{REPORTS}/encodings.md",
+        encodings_csv=f"{REPORTS}/encodings.csv",
+        encodings_png=report(
             f"{REPORTS}/encodings.png",
             caption="../report/encodings.rst",
             category="4 Encodings",
             labels={"figure": "encodings compared"},
         ),
-    log:
-        f"{LOGS}/report/encodings.log",
-    conda:
-        "../envs/satdoku.yaml"
-    shell:
-        "satdoku report encodings {input.results} --sizes {input.sizes} --md {output.md} "
-        "--csv {output.csv} --png {output.png} > {log} 2>&1"
-
-
-rule summary:
-    input:
-        results=all_set_results,
-        cactus=f"{REPORTS}/cactus",
-        scatter=f"{REPORTS}/scatter",
-        encodings_md=f"{REPORTS}/encodings.md",
-        encodings_csv=f"{REPORTS}/encodings.csv",
-        pages=lambda w: hook_pages(),
-    output:
         md=f"{REPORTS}/summary.md",
         csv=f"{REPORTS}/summary.csv",
         html=report(
@@ -198,11 +133,13 @@ rule summary:
         "../envs/satdoku.yaml"
     params:
         time_limit=TIME_LIMIT,
+        variants=json.dumps(SOLVERS, sort_keys=True),
         pages_dir=results("Reports"),
     shell:
         "satdoku report summary {input.results} --time-limit {params.time_limit} "
+        "--variants '{params.variants}' --sizes {input.sizes} "
+        "--cactus-dir {output.cactus} --scatter-dir {output.scatter} "
+        "--encodings-md {output.encodings_md} --encodings-csv {output.encodings_csv} "
+        "--encodings-png {output.encodings_png} "
         "--md {output.md} --csv {output.csv} --html {output.html} "
-        "--problems {output.problems} "
-        "--plots 'Cactus plots={input.cactus}' 'Scatter plots={input.scatter}' "
-        "--encodings-md {input.encodings_md} --encodings-csv {input.encodings_csv} "
-        "--pages-dir {params.pages_dir} > {log} 2>&1"
+        "--problems {output.problems} --pages-dir {params.pages_dir} > {log} 2>&1"

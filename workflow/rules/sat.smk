@@ -17,7 +17,7 @@ rule normalize:
         runtime=30,
     params:
         shard=lambda w: int(w.shard),
-        shard_size=SHARD_SIZE,
+        shard_size=lambda w: SHARD_SIZES[w.set],
         fmt=lambda w: SETS[w.set].get("format", "auto"),
         strict=lambda w: (
             "--strict" if SETS[w.set].get("strict", config["strict"]) else ""
@@ -65,7 +65,7 @@ rule solve_cnf:
     resources:
         solver_slots=1,
         mem_mb=4000,
-        runtime=lambda w: 60 + int(set_time_limit(w.set) * SHARD_SIZE / 60),
+        runtime=lambda w: 60 + int(set_time_limit(w.set) * SHARD_SIZES[w.set] / 60),
     params:
         version=lambda w: solver_version(w.solver),
         variant=lambda w: solver_variant(w.solver),
@@ -94,7 +94,7 @@ rule solve_puzzle:
     resources:
         solver_slots=1,
         mem_mb=4000,
-        runtime=lambda w: 60 + int(set_time_limit(w.set) * SHARD_SIZE / 60),
+        runtime=lambda w: 60 + int(set_time_limit(w.set) * SHARD_SIZES[w.set] / 60),
     params:
         version=lambda w: solver_version(w.solver),
         variant=lambda w: solver_variant(w.solver),
@@ -159,7 +159,7 @@ rule unique:
     resources:
         solver_slots=1,
         mem_mb=4000,
-        runtime=lambda w: 60 + int(2 * set_time_limit(w.set) * SHARD_SIZE / 60),
+        runtime=lambda w: 60 + int(2 * set_time_limit(w.set) * SHARD_SIZES[w.set] / 60),
     params:
         time_limit=lambda w: set_time_limit(w.set),
     shell:

@@ -1,0 +1,299 @@
+"""Every fast path of the stage files gives exactly what the general path gives.
+
+The workflow's per-puzzle work goes through quick readers and writers for the common shapes
+(unit-clause bundle blocks, solver models listing variables 1..n in order, TSV rows without
+quoting, one value per cell). Each is compared here, on random inputs, with the general code
+it stands in for: the same result, or the same refusal.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from satdoku.cnf import decode
+from satdoku.cnf.dimacs import DimacsError, parse_dimacs
+from satdoku.stagefiles import bundles, outputs, tables
+
+EXAMPLES = int(os.environ.get("SATDOKU_FUZZ_EXAMPLES", "300"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
+
+
+def _outcome(fn, *args):  # type: ignore[no-untyped-def]
+    """A function's result, or the type and text of the error it raised."""
+    try:
+        return fn(*args)
+    except Exception as exc:  # the general path's refusal is part of its answer
+        return (type(exc).__name__, str(exc))
+
+
+# --- SatInput: unit-clause instance blocks --------------------------------------------------
+_TOKENS = ["0", "0", "0", "1", "5", "-5", "12", "-729", "729", "730", "-731", "+5", "05", "-0",
+           "x", "c", "%", "p", "1_0", "\u0665", "5\u00a00"]
+
+
+@st.composite
+def _instance_body(draw: st.DrawFn) -> list[str]:
+    """An instance block's lines: mostly well-formed unit clauses, often broken somewhere."""
+    num_vars = draw(st.sampled_from([729, 729, 10, 1000, 0]))
+    lits = draw(st.lists(st.integers(1, num_vars or 1) .map(lambda v: v)
+                         .flatmap(lambda v: st.sampled_from([v, -v])), max_size=30))
+    lines = [f"{lit} 0" for lit in lits]
+    body = ["c id 1 set s line 2 kind sudoku size 9 encoding extended rules r",
+            f"p cnf {num_vars} {len(lines) + draw(st.sampled_from([0, 0, 0, 1, 11745]))}",
+            *lines]
+    for _ in range(draw(st.integers(0, 3))):  # damage: a token, a line, a header
+        where = draw(st.integers(0, len(body)))
+        kind = draw(st.integers(0, 5))
+        if kind == 0:
+            body.insert(where, " ".join(draw(st.lists(st.sampled_from(_TOKENS), max_size=4))))
+        elif kind == 1 and len(body) > 2:
+            del body[draw(st.integers(2, len(body) - 1))]
+        elif kind == 2:
+            body[1] = draw(st.sampled_from(["p cnf 729", "p cnf 729 3 4", "p cnf \u0667 1",
+                                            "p cnf -1 2", "p  cnf 729 1", "c p cnf 1 1"]))
+        elif kind == 3:
+            body[0] = draw(st.sampled_from(["c", "p cnf 1 1", "", "c  id 1"]))
+        elif kind == 4 and len(body) > 2:  # join two clause lines, or split one
+            i = draw(st.integers(2, len(body) - 1))
+            body[i:i + 2] = [" ".join(body[i:i + 2])]
+        elif kind == 5:
+            body.append(draw(st.sampled_from(["", "   ", "c comment", "%", "0"])))
+    return body
+
+
+def _general_own(body: list[str], shared: int) -> tuple[int, int, list[list[int]]]:
+    """What read_bundle makes of an instance block (on ``shared`` rules clauses) without the
+    unit-clause fast path."""
+    own = bundles._own_clauses(body) or parse_dimacs(body, "where", clause_tolerance=shared)
+    return own.num_vars, bundles._declared(body), own.clauses
+
+
+@FUZZ
+@given(_instance_body())
+def test_unit_clause_blocks_read_as_the_general_reader_reads_them(body: list[str]) -> None:
+    quick = bundles._unit_clauses(body)
+    if quick is not None and quick[1] >= len(quick[2]):  # read_bundle uses it when the count
+        shared = quick[1] - len(quick[2])  # matches its rules: the same formula either way
+        assert quick == _general_own(body, shared)
+
+
+def test_unit_clause_fast_path_takes_what_encode_writes() -> None:
+    body = ["c id 3 set s line 4", "p cnf 729 11748", "5 0", "-17 0", "729 0"]
+    assert bundles._unit_clauses(body) == (729, 11748, [[5], [-17], [729]])
+    assert bundles._unit_clauses(["c x", "p cnf 729 11745"]) == (729, 11745, [])
+    for bad in (["c x", "p cnf 729 3", "+5 0"], ["c x", "p cnf 729 3", "5 6 0"],
+                ["c x", "p cnf 9 3", "10 0"], ["c x", "p cnf 9 3", "5"]):
+        assert bundles._unit_clauses(bad) is None
+
+
+@st.composite
+def _bundle_text(draw: st.DrawFn) -> str:
+    """A bundle: a rules block, then instance blocks (valid, invalid or damaged)."""
+    lines = ["c satdoku bundle set s encoding extended", "c rules r", "p cnf 729 2", "1 2 0",
+             "-3 0"]
+    for ident in range(1, draw(st.integers(1, 6)) + 1):
+        if draw(st.integers(0, 6)) == 0:
+            lines += [f"c instance {ident}", "c invalid 80 cells is not a Sudoku size",
+                      f"c id {ident} set s line {ident}"]
+            continue
+        body = draw(_instance_body())
+        if body and body[0].startswith("c id"):
+            body[0] = body[0].replace("rules r", draw(st.sampled_from(["rules r", "rules -",
+                                                                       "rules q"])))
+        lines += [f"c instance {ident}", *body]
+    return "\n".join(lines) + draw(st.sampled_from(["\n", "", "\n\n"]))
+
+
+def _entries(path: str) -> list[tuple]:
+    out = []
+    for e in bundles.read_bundle(path):
+        rules = None if e.rules is None else (e.rules.num_vars, e.rules.clauses)
+        out.append((e.id, e.header, e.invalid, rules, e.own, e.num_vars, e.comments))
+    return out
+
+
+@FUZZ
+@given(_bundle_text())
+def test_read_bundle_equals_its_general_path(tmp_path_factory, text: str) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path_factory.mktemp("b") / "b.cnfs"
+    path.write_text(text, encoding="utf-8")
+    fast = _outcome(_entries, str(path))
+    real = bundles._unit_clauses
+    bundles._unit_clauses = lambda body: None  # type: ignore[assignment]
+    try:
+        general = _outcome(_entries, str(path))
+    finally:
+        bundles._unit_clauses = real
+    assert fast == general
+
+
+def test_read_bundle_reads_lines_across_its_read_batches(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    lines = ["c rules r", "p cnf 729 1", "1 2 0"]
+    for i in range(1, 400):
+        lines += [f"c instance {i}", f"c id {i} set s line {i} rules r", "p cnf 729 3",
+                  f"{i} 0", f"-{i + 1} 0"]
+    path = tmp_path / "b.cnfs"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with bundles.open_text(path) as fh:  # tiny batches: every line boundary case is met
+        assert [x for b in bundles._line_batches(fh, size=7) for x in b] == lines
+    entries = list(bundles.read_bundle(path))
+    assert [e.id for e in entries] == [str(i) for i in range(1, 400)]
+    assert entries[-1].own == [[399], [-400]]
+
+
+def test_read_bundle_counts_lines_for_its_errors(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "b.cnfs"
+    path.write_text("c rules r\np cnf 9 1\n1 0\nc instance 1\nc id 1 rules r\np cnf 9 5\n2 0\n")
+    with pytest.raises(DimacsError, match=r"b.cnfs:4: instance 1: clause count mismatch"):
+        list(bundles.read_bundle(path))
+
+
+# --- SatOutput: v lines of a model listing variables 1..n in order ----------------------------
+def _general_v_lines(model: list[int]) -> str:
+    real = outputs._TEMPLATE_VARS
+    outputs._TEMPLATE_VARS = 0
+    try:
+        return outputs.v_lines(model)
+    finally:
+        outputs._TEMPLATE_VARS = real
+
+
+@st.composite
+def _models(draw: st.DrawFn) -> list[int]:
+    n = draw(st.sampled_from([1, 2, 19, 20, 21, 40, 81, 729]))
+    signs = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    model = [v if s else -v for v, s in zip(range(1, n + 1), signs, strict=True)]
+    change = draw(st.integers(0, 6))
+    if change == 1:
+        model = draw(st.permutations(model))
+    elif change == 2:
+        model.append(draw(st.sampled_from([n + 1, -(n + 1), 1, -1])))
+    elif change == 3 and n > 1:
+        model.pop(draw(st.integers(0, n - 1)))
+    elif change == 4:
+        model[draw(st.integers(0, n - 1))] = draw(st.sampled_from([-model[0], 2 * n, -2 * n]))
+    return model
+
+
+@FUZZ
+@given(_models())
+def test_v_lines_equal_the_literal_table(model: list[int]) -> None:
+    assert _outcome(outputs.v_lines, model) == _outcome(_general_v_lines, model)
+
+
+def test_v_lines_of_a_sudoku_model() -> None:
+    rng = random.Random(3)
+    board = [rng.randint(1, 9) for _ in range(81)]
+    model = [v if (v - 1) % 9 + 1 == board[(v - 1) // 9] else -v for v in range(1, 730)]
+    text = outputs.v_lines(model)
+    assert outputs._from_template(model) == text == _general_v_lines(model)
+    assert text.endswith(" 0\n") and text.count("\n") == 37  # 730 tokens, 20 per line
+    assert [int(t) for t in text.replace("v", " ").split()] == [*model, 0]
+
+
+# --- TSV rows ---------------------------------------------------------------------------------
+_CELLS = st.one_of(st.none(), st.integers(-5, 10**6),
+                   st.text(alphabet='ab 1.-"\t\r\n\u2028\u00e9,;', max_size=12))
+
+
+@FUZZ
+@given(st.lists(st.dictionaries(st.sampled_from(["a", "b", "c", "d"]), _CELLS), max_size=8),
+       st.sampled_from([("a", "b", "c"), ("a",), ("d", "a", "b", "c")]))
+def test_tsv_rows_equal_csv_dictwriter(rows: list[dict], columns: tuple[str, ...]) -> None:
+    fast = io.StringIO()
+    writer = tables.TsvWriter(fast, columns)
+    for row in rows:
+        writer.write(row)
+    general = io.StringIO()
+    w = csv.DictWriter(general, list(columns), delimiter="\t", lineterminator="\n",
+                       extrasaction="ignore")
+    w.writeheader()
+    w.writerows(rows)
+    assert fast.getvalue() == general.getvalue()
+    assert writer.rows == len(rows)
+
+
+# --- decoding a model with one value per cell -----------------------------------------------
+def _general_decode(model: list[int], dom: int, n: int) -> tuple[int, ...] | None:
+    """The one-pass loop the fast check stands in front of."""
+    board, filled = [0] * n, 0
+    for lit in [lit for lit in model if lit > 0]:
+        if lit > n * dom:
+            continue
+        cell, d = divmod(lit - 1, dom)
+        if board[cell]:
+            return None
+        board[cell] = d + 1
+        filled += 1
+    return tuple(board) if filled == n else None
+
+
+@FUZZ
+@given(st.data())
+def test_one_value_per_cell_decoding(data: st.DataObject) -> None:
+    dom, n = data.draw(st.sampled_from([(4, 16), (9, 81), (3, 5)]))
+    board = data.draw(st.lists(st.integers(1, dom), min_size=n, max_size=n))
+    model = [v if (v - 1) % dom + 1 == board[(v - 1) // dom] else -v
+             for v in range(1, n * dom + 1)]
+    change = data.draw(st.integers(0, 5))
+    if change == 1:
+        model = data.draw(st.permutations(model))
+    elif change == 2:
+        model[data.draw(st.integers(0, len(model) - 1))] *= -1
+    elif change == 3:
+        model += data.draw(st.lists(st.integers(n * dom + 1, n * dom + 9), max_size=3))
+    elif change == 4:
+        model.insert(0, data.draw(st.integers(n * dom + 1, n * dom + 9)))
+    got = decode._one_value_per_cell(model, dom, n)
+    assert got == _general_decode(model, dom, n)
+    if change == 0:
+        assert got == tuple(board)
+
+
+# --- CNF sizes of a bundle --------------------------------------------------------------------
+@st.composite
+def _sizes_bundle(draw: st.DrawFn) -> str:
+    """A bundle for the sizes reader: usual blocks, and blocks with comments, several or bad
+    ``p`` lines, non-ASCII text, blank lines, missing rules."""
+    text = draw(_bundle_text())
+    lines = text.split("\n")
+    for _ in range(draw(st.integers(0, 3))):
+        where = draw(st.integers(0, len(lines)))
+        lines.insert(where, draw(st.sampled_from(
+            ["c comment \u00e9", "p cnf 729 5", "p cnf x 5", "c id 9 kind latin size 4", "",
+             "c", "1 -2 0", "\u00e9 0", "c rules q", "p cnf 10 1 extra"])))
+    return "\n".join(lines)
+
+
+@FUZZ
+@given(_sizes_bundle(), st.sampled_from(["\n", "", "\r\n"]))
+def test_bundle_sizes_equal_the_line_by_line_reader(tmp_path_factory, text: str,  # type: ignore[no-untyped-def]
+                                                    end: str) -> None:
+    path = tmp_path_factory.mktemp("s") / "b.cnfs"
+    path.write_bytes((text.rstrip("\n") + end).encode("utf-8"))
+    fast = _outcome(lambda: list(bundles.bundle_sizes(path, "extended")))
+    general = _outcome(lambda: list(bundles._bundle_sizes_by_line(path, "extended")))
+    assert fast == general
+
+
+# --- TSV reading ------------------------------------------------------------------------------
+@FUZZ
+@given(st.lists(st.sampled_from(['a', 'b', '\t', '\n', '"', '\r', ' ', '1.5', '', '\u2028', '\0',
+                                 'é', 'id\tline\tstatus\n']), max_size=40).map("".join))
+def test_read_tsv_equals_csv_dictreader(tmp_path_factory, text: str) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path_factory.mktemp("t") / "t.tsv"
+    path.write_text(text, encoding="utf-8", newline="")
+
+    def general() -> list[dict]:
+        with open(path, encoding="utf-8", newline="") as fh:
+            return list(csv.DictReader(fh, delimiter="\t"))
+
+    assert _outcome(tables.read_tsv, path) == _outcome(general)

@@ -14,7 +14,8 @@ from conftest import TINY
 from satdoku.report.collect import load_files
 from satdoku.report.summary import problems, problems_html, summary_html, summary_markdown
 from satdoku.report.tables import solver_table, to_html, to_markdown
-from satdoku.stagefiles.families import family, family_of_record, read_families, slug
+from satdoku.stagefiles.families import family, family_of_record, slug
+from satdoku.stagefiles.instances import read_families
 
 
 @pytest.fixture(scope="module")

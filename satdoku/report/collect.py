@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from satdoku.stagefiles.families import INVALID_FAMILY, read_families
+from satdoku.stagefiles.families import INVALID_FAMILY
+from satdoku.stagefiles.instances import read_families
 from satdoku.stagefiles.tables import read_tsv
 
 COLUMNS = ("set", "run", "solver", "encoding", "id", "line", "family", "status", "verified",

@@ -7,8 +7,7 @@ The CNF sizes stage file and every cross-set table and plot group instances by i
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 INVALID_FAMILY = "invalid"
@@ -52,10 +51,3 @@ def slug(fam: str) -> str:
 def sort_key(fam: str) -> tuple[int, str]:
     return (ORDER.index(fam), fam) if fam in ORDER else (len(ORDER), fam)
 
-
-def read_families(shards: Iterable[str | Path]) -> dict[str, str]:
-    """id -> family of every instance in Instances shards (no puzzle is built, so a 50,000-
-    puzzle set loads in well under a second)."""
-    from satdoku.stagefiles.instances import iter_instance_dicts
-
-    return {str(d["id"]): family_of_record(d) for s in shards for d in iter_instance_dicts(s)}

@@ -144,17 +144,131 @@ static PyObject *unsatisfied(PyObject *Py_UNUSED(module), PyObject *args) {
     return Py_BuildValue("(nn)", count, first);
 }
 
+/* v_lines(model, width) -> str: the SAT-competition ``v`` lines of a list of int literals,
+   ``width`` literals per line, the last line ending in the terminating 0 (the text
+   satdoku.stagefiles.outputs.v_lines writes; a literal that is not an int raises TypeError,
+   one outside the long long range OverflowError). */
+static PyObject *v_lines(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *model;
+    Py_ssize_t width;
+    if (!PyArg_ParseTuple(args, "O!n", &PyList_Type, &model, &width)) return NULL;
+    if (width < 1) {
+        PyErr_SetString(PyExc_ValueError, "width must be positive");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(model);
+    /* each literal: at most 20 digits and a sign, then a separator; each line "v " */
+    Py_ssize_t cap = (n + 1) * 22 + ((n + 1) / width + 1) * 3 + 1;
+    char *buf = PyMem_Malloc(cap);
+    if (!buf) return PyErr_NoMemory();
+    Py_ssize_t at = 0;
+    for (Py_ssize_t i = 0; i <= n; i++) {
+        long long lit = 0;
+        if (i < n) {
+            PyObject *item = PyList_GET_ITEM(model, i);
+            if (!PyLong_Check(item)) {
+                PyMem_Free(buf);
+                PyErr_SetString(PyExc_TypeError, "a model literal is not an int");
+                return NULL;
+            }
+            lit = PyLong_AsLongLong(item);
+            if (lit == -1 && PyErr_Occurred()) {
+                PyMem_Free(buf);
+                return NULL;
+            }
+        }
+        if (i % width == 0) {
+            buf[at++] = 'v';
+        }
+        buf[at++] = ' ';
+        char digits[24];
+        int k = 0;
+        unsigned long long u = lit < 0 ? 0ULL - (unsigned long long)lit : (unsigned long long)lit;
+        do {
+            digits[k++] = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (lit < 0) buf[at++] = '-';
+        while (k) buf[at++] = digits[--k];
+        if (i % width == width - 1 || i == n) buf[at++] = '\n';
+    }
+    PyObject *text = PyUnicode_DecodeASCII(buf, at, NULL);
+    PyMem_Free(buf);
+    return text;
+}
+
+/* one_value_per_cell(model, dom, ncells) -> tuple | None: the board of a model whose true
+   literals among the direct variables 1..ncells*dom give every cell exactly one value (cell
+   (lit-1)//dom gets (lit-1)%dom+1; larger literals are auxiliary variables, skipped); None for
+   any other model, which the detailed decoder explains. */
+static PyObject *one_value_per_cell(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *model;
+    Py_ssize_t dom, ncells;
+    if (!PyArg_ParseTuple(args, "O!nn", &PyList_Type, &model, &dom, &ncells)) return NULL;
+    if (dom < 1 || ncells < 0) {
+        PyErr_SetString(PyExc_ValueError, "dom and ncells must be positive");
+        return NULL;
+    }
+    long long top = (long long)ncells * (long long)dom;
+    long *board = PyMem_Calloc(ncells ? ncells : 1, sizeof(long));
+    if (!board) return PyErr_NoMemory();
+    Py_ssize_t filled = 0, n = PyList_GET_SIZE(model);
+    int clash = 0;
+    for (Py_ssize_t i = 0; i < n && !clash; i++) {
+        PyObject *item = PyList_GET_ITEM(model, i);
+        if (!PyLong_Check(item)) {
+            PyMem_Free(board);
+            PyErr_SetString(PyExc_TypeError, "a model literal is not an int");
+            return NULL;
+        }
+        int overflow = 0;
+        long long lit = PyLong_AsLongLongAndOverflow(item, &overflow);
+        if (overflow > 0) continue; /* a huge positive literal: an auxiliary variable */
+        if (overflow < 0 || lit <= 0 || lit > top) continue;
+        Py_ssize_t cell = (Py_ssize_t)((lit - 1) / dom);
+        if (board[cell]) {
+            clash = 1;
+            break;
+        }
+        board[cell] = (long)((lit - 1) % dom + 1);
+        filled++;
+    }
+    if (clash || filled != ncells) {
+        PyMem_Free(board);
+        Py_RETURN_NONE;
+    }
+    PyObject *out = PyTuple_New(ncells);
+    if (!out) {
+        PyMem_Free(board);
+        return NULL;
+    }
+    for (Py_ssize_t c = 0; c < ncells; c++) {
+        PyObject *v = PyLong_FromLong(board[c]);
+        if (!v) {
+            Py_DECREF(out);
+            PyMem_Free(board);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, c, v);
+    }
+    PyMem_Free(board);
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"parse_dimacs_body", parse_dimacs_body, METH_VARARGS,
      "parse_dimacs_body(data, offset, num_vars) -> (int32 bytes, clauses, error, error_pos, "
      "end_pos)"},
     {"unsatisfied", unsatisfied, METH_VARARGS,
      "unsatisfied(lits, value, num_vars) -> (clauses a model leaves unsatisfied, first index)"},
+    {"v_lines", v_lines, METH_VARARGS, "v_lines(model, width) -> the v lines of a model"},
+    {"one_value_per_cell", one_value_per_cell, METH_VARARGS,
+     "one_value_per_cell(model, dom, ncells) -> board tuple, or None"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_dimacs", "satdoku's compiled DIMACS body pass", -1, module_methods,
+    PyModuleDef_HEAD_INIT, "_dimacs", "satdoku's compiled DIMACS passes: body, model check, v lines, one-hot decoding", -1, module_methods,
     NULL, NULL, NULL, NULL,
 };
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 
 from satdoku.puzzle import Puzzle
 
@@ -51,25 +50,10 @@ def decode_model(model: Iterable[int], puzzle: Puzzle,
 
 def _one_value_per_cell(model: Iterable[int], dom: int, n: int) -> tuple[int, ...] | None:
     """The board of a model that gives every cell exactly one value (the usual case, decoded
-    in one pass over the true direct variables); None sends any other model to the detailed
-    decoder, which names what is wrong."""
-    true = [lit for lit in model if lit > 0]
-    if len(true) == n and [(lit - 1) // dom for lit in true] == _cells(n):
-        return tuple([(lit - 1) % dom + 1 for lit in true])  # one per cell, cells in order
-    top = n * dom
-    board = [0] * n
-    filled = 0
-    for lit in true:
-        if lit > top:  # an auxiliary variable
-            continue
-        cell, d = divmod(lit - 1, dom)
-        if board[cell]:
-            return None
-        board[cell] = d + 1
-        filled += 1
-    return tuple(board) if filled == n else None
+    by the compiled pass in ``satdoku/cnf/_dimacs.c``: one step per literal); None sends any
+    other model to the detailed decoder, which names what is wrong."""
+    from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
 
-
-@lru_cache(maxsize=8)
-def _cells(n: int) -> list[int]:
-    return list(range(n))
+    lits = model if type(model) is list else [int(x) for x in model]
+    board: tuple[int, ...] | None = _dimacs.one_value_per_cell(lits, dom, n)
+    return board

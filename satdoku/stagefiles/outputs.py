@@ -11,7 +11,6 @@ One block per instance, in input order::
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,80 +35,17 @@ class OutputBlock:
 #: Literals per ``v`` line.
 V_WIDTH = 20
 _STATUS_LINE = {SAT: "s SATISFIABLE", UNSAT: "s UNSATISFIABLE"}
-_LITERAL_TEXT: dict[int, str] = {0: "0"}
-_TEXT_UP_TO = [0]
-
-
-def _literal_text(n: int) -> dict[int, str]:
-    """Decimal text of literals -n..n (built once and grown: model output is a hot loop)."""
-    if n > _TEXT_UP_TO[0]:
-        _LITERAL_TEXT.update({v: str(v) for k in range(_TEXT_UP_TO[0] + 1, n + 1)
-                              for v in (k, -k)})
-        _TEXT_UP_TO[0] = n
-    return _LITERAL_TEXT
 
 
 def v_lines(model: list[int]) -> str:
-    """The ``v`` lines of a model (every variable's literal, the last line ending in 0)."""
-    n = len(model)
-    if 0 < n <= _TEMPLATE_VARS:
-        text = _from_template(model)
-        if text is not None:
-            return text
-    if n and abs(model[-1]) != n:  # not the usual 1..n model: size the table by its maximum
-        n = max(map(abs, model))
-    lits = list(map(_literal_text(n).__getitem__, model))
-    lits.append("0")
-    return "".join(["v " + " ".join(lits[i : i + V_WIDTH]) + "\n"
-                    for i in range(0, len(lits), V_WIDTH)])
+    """The ``v`` lines of a model (every literal in the model's order, ``V_WIDTH`` per line,
+    the last line ending in 0), written by the compiled pass in ``satdoku/cnf/_dimacs.c``
+    (a 729-literal 9x9 model in a few microseconds: SatOutput is most of the solve stage's
+    bytes)."""
+    from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
 
-
-#: Models of up to this many variables are written from a cached all-negative template.
-_TEMPLATE_VARS = 1 << 16
-
-
-@dataclass(frozen=True)
-class _Template:
-    """The ``v`` lines of the model -1 .. -n as ASCII bytes, the offset of each variable's '-'
-    (``offsets[v]``), and that model as a list."""
-
-    text: bytes
-    offsets: list[int]
-    negative: list[int]
-
-
-@functools.lru_cache(maxsize=8)
-def _template(n: int) -> _Template:
-    negative = [-v for v in range(1, n + 1)]
-    lits = [*map(str, negative), "0"]
-    text = "".join(["v " + " ".join(lits[i : i + V_WIDTH]) + "\n"
-                    for i in range(0, len(lits), V_WIDTH)]).encode("ascii")
-    offsets = [0] * (n + 1)
-    at = 0
-    for v in range(1, n + 1):
-        at = offsets[v] = text.index(b"-", at + 1)
-    return _Template(text, offsets, negative)
-
-
-def _from_template(model: list[int]) -> str | None:
-    """The ``v`` lines of a model that lists variables 1..n in order (what solvers return),
-    made from the all-negative text by deleting the '-' of each true variable: work per true
-    variable, not per variable. None for any other model."""
-    t = _template(len(model))
-    true = [lit for lit in model if lit > 0]
-    expected = t.negative.copy()
-    try:
-        for lit in true:
-            expected[lit - 1] = lit
-    except IndexError:
-        return None
-    if expected != model:  # not the variables 1..n in order, each once
-        return None
-    text = bytearray(t.text)
-    offsets = t.offsets
-    for lit in true:
-        text[offsets[lit]] = 0  # a byte no v line holds: deleted below
-    return text.translate(None, b"\0").decode("ascii")
+    return str(_dimacs.v_lines(model if type(model) is list else [int(x) for x in model],
+                               V_WIDTH))
 
 
 def write_block(fh: IO[str], ident: str, result: Result) -> None:

@@ -12,6 +12,7 @@ import csv
 import io
 import os
 import random
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -157,11 +158,7 @@ def test_read_bundle_counts_lines_for_its_errors(tmp_path) -> None:  # type: ign
 
 
 # --- SatOutput: v lines of a model listing variables 1..n in order ----------------------------
-def _general_v_lines(model: list[int]) -> str:
-    """The SAT-competition ``v`` lines written the plain way: every literal, then 0."""
-    lits = [str(lit) for lit in model] + ["0"]
-    w = outputs.V_WIDTH
-    return "".join("v " + " ".join(lits[i : i + w]) + "\n" for i in range(0, len(lits), w))
+_general_v_lines = outputs.v_lines_python
 
 
 @st.composite
@@ -234,18 +231,7 @@ def test_tsv_rows_equal_csv_dictwriter(rows: list[dict], columns: tuple[str, ...
 
 
 # --- decoding a model with one value per cell -----------------------------------------------
-def _general_decode(model: list[int], dom: int, n: int) -> tuple[int, ...] | None:
-    """The one-pass loop the fast check stands in front of."""
-    board, filled = [0] * n, 0
-    for lit in [lit for lit in model if lit > 0]:
-        if lit > n * dom:
-            continue
-        cell, d = divmod(lit - 1, dom)
-        if board[cell]:
-            return None
-        board[cell] = d + 1
-        filled += 1
-    return tuple(board) if filled == n else None
+_general_decode = decode.one_value_per_cell_python
 
 
 @FUZZ
@@ -309,3 +295,12 @@ def test_read_tsv_equals_csv_dictreader(tmp_path_factory, text: str) -> None:  #
             return list(csv.DictReader(fh, delimiter="\t"))
 
     assert _outcome(tables.read_tsv, path) == _outcome(general)
+
+
+def test_without_the_compiled_pass_the_python_twins_answer(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """An install without a C compiler has no satdoku.cnf._dimacs: the same text and board."""
+    model = [1, -2, -3, 4, *range(-5, -30, -1)]
+    with_c = outputs.v_lines(model), decode._one_value_per_cell(model, 2, 2)
+    monkeypatch.setitem(sys.modules, "satdoku.cnf._dimacs", None)  # import raises ImportError
+    assert (outputs.v_lines(model), decode._one_value_per_cell(model, 2, 2)) == with_c
+    assert with_c[1] == (1, 2)

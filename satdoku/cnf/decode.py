@@ -50,10 +50,28 @@ def decode_model(model: Iterable[int], puzzle: Puzzle,
 
 def _one_value_per_cell(model: Iterable[int], dom: int, n: int) -> tuple[int, ...] | None:
     """The board of a model that gives every cell exactly one value (the usual case, decoded
-    by the compiled pass in ``satdoku/cnf/_dimacs.c``: one step per literal); None sends any
-    other model to the detailed decoder, which names what is wrong."""
-    from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
-
+    by the compiled pass in ``satdoku/cnf/_dimacs.c`` when it is built, else by
+    :func:`one_value_per_cell_python`); None sends any other model to the detailed decoder,
+    which names what is wrong."""
     lits = model if type(model) is list else [int(x) for x in model]
+    try:
+        from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
+    except ImportError:
+        return one_value_per_cell_python(lits, dom, n)
     board: tuple[int, ...] | None = _dimacs.one_value_per_cell(lits, dom, n)
     return board
+
+
+def one_value_per_cell_python(model: list[int], dom: int, n: int) -> tuple[int, ...] | None:
+    """:func:`_one_value_per_cell` in plain Python: true direct variables (1..n*dom) give cell
+    (lit-1)//dom the value (lit-1)%dom+1; larger ones are auxiliary; a clash or a cell left
+    without a value gives None."""
+    board, filled, top = [0] * n, 0, n * dom
+    for lit in model:
+        if 0 < lit <= top:
+            cell, d = divmod(lit - 1, dom)
+            if board[cell]:
+                return None
+            board[cell] = d + 1
+            filled += 1
+    return tuple(board) if filled == n else None

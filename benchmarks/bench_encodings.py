@@ -14,7 +14,6 @@ Usage: python benchmarks/bench_encodings.py [--sets futoshiki,latin,sudoku9,sudo
 from __future__ import annotations
 
 import argparse
-import csv
 import statistics
 import sys
 import tempfile
@@ -23,12 +22,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench_common import write_csv  # noqa: E402
 
 from satdoku.cnf.decode import decode_model  # noqa: E402
 from satdoku.cnf.dimacs import read_dimacs, write_dimacs  # noqa: E402
 from satdoku.cnf.encode import ENCODINGS, encode  # noqa: E402
 from satdoku.formats import read_records  # noqa: E402
-from satdoku.solvers.base import SAT  # noqa: E402
+from satdoku.solvers.base import SAT, TIMEOUT, Deadline  # noqa: E402
 from satdoku.solvers.registry import make_solver  # noqa: E402
 
 DATA = ROOT / "data" / "public"  # in-repo subsets
@@ -69,12 +69,15 @@ def bench(sets: list[str], solvers: list[str], limit: int, time_limit: float) ->
                         t0 = time.perf_counter()
                         cnf = read_dimacs(f)
                         t1 = time.perf_counter()
-                        res = solver.solve_cnf(cnf, time_limit)
+                        res = solver.solve_cnf(cnf, Deadline(time_limit, start=t1))
                         t2 = time.perf_counter()
                         parse.append(t1 - t0)
                         solve.append(t2 - t1)
-                        if res.status != SAT:
+                        if res.status == TIMEOUT:
                             continue
+                        if res.status != SAT:  # every benchmark puzzle has a solution
+                            raise AssertionError(f"{sname}/{enc} on {rec.id}: {res.status} "
+                                                 f"{res.message}")
                         board = decode_model(res.model, rec.puzzle, enc)
                         problems = rec.puzzle.check_solution(board)
                         if problems:
@@ -130,10 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown:
         args.markdown.write_text(text, encoding="utf-8")
     if args.csv:
-        with open(args.csv, "w", encoding="utf-8", newline="") as fh:
-            w = csv.DictWriter(fh, COLUMNS)
-            w.writeheader()
-            w.writerows(rows)
+        write_csv(args.csv, rows, COLUMNS)
     return 0
 
 

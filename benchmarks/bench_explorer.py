@@ -22,7 +22,6 @@ Usage: python benchmarks/bench_explorer.py [--n 1000000] [--shard-size 10000] [-
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import random
 import resource
@@ -33,6 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_common import write_csv  # noqa: E402
 
 #: synthesized runs: name -> (median seconds, log-normal sigma, share of TIMEOUTs)
 RUNS = {"minisat22/extended": (0.006, 0.6, 0.001), "cadical195/extended": (0.004, 0.7, 0.002),
@@ -162,10 +162,7 @@ def main() -> None:
         print(f"{r['view']:58} {r['median_ms']:>10.0f} {r['min_ms']:>8.0f} {r['max_ms']:>8.0f}")
     res = ROOT / "benchmarks" / "results"
     res.mkdir(parents=True, exist_ok=True)
-    with open(res / "explorer.csv", "w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+    write_csv(res / "explorer.csv", rows)
     meta = {"instances": n, "runs": len(runs), "build_s": round(build_s, 1),
             "peak_rss_mb": round(peak_mb), "explorer_mb": round(size_mb)}
     lines = [f"Explorer load times, {n:,} instances x {len(runs)} runs ({json.dumps(meta)}); "

@@ -21,7 +21,6 @@ Usage: python benchmarks/bench_oneshot.py [--runs 5] [--data DIR] [--csv FILE]
 from __future__ import annotations
 
 import argparse
-import csv
 import statistics
 import subprocess
 import sys
@@ -32,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "public"
 sys.path.insert(0, str(ROOT))
+from bench_common import write_csv  # noqa: E402
 
 PYSAT_SCRIPT = """\
 import sys
@@ -131,11 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     for r in rows:
         print(f"| {r['file']} | {r['status']} | {r['satdoku_s']:.3f} | {r['pysat_s']:.3f} "
               f"| {r['ratio']:.2f} |")
-    args.csv.parent.mkdir(parents=True, exist_ok=True)
-    with open(args.csv, "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(args.csv, rows)
     print(f"# rows: {args.csv}")
     return 0
 

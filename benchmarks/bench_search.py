@@ -32,7 +32,6 @@ Usage: python benchmarks/bench_search.py [--sizes 200,225,250] [--per-size 4] [-
 from __future__ import annotations
 
 import argparse
-import csv
 import random
 import statistics
 import sys
@@ -42,6 +41,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench_common import write_csv  # noqa: E402
 
 
 @dataclass
@@ -234,11 +234,7 @@ def main(argv: list[str] | None = None) -> int:
               f"| {sum(r['cdcl_conflicts'] for r in mine)} |")  # fmt: skip
     print(f"| all | {len(rows)} | {total_m:.3f} | {total_c:.3f} | "
           f"{total_c / max(total_m, 1e-9):.2f} | | | |")  # fmt: skip
-    args.csv.parent.mkdir(parents=True, exist_ok=True)
-    with open(args.csv, "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(args.csv, rows)
     print(f"# rows: {args.csv}")
     return 0
 

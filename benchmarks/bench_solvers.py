@@ -20,7 +20,6 @@ Usage: python benchmarks/bench_solvers.py [--quick] [--limit N] [--solvers cdcl,
 from __future__ import annotations
 
 import argparse
-import csv
 import random
 import statistics
 import sys
@@ -33,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "public"  # in-repo subsets; --data DIR for the full public sets
 sys.path.insert(0, str(ROOT))
+from bench_common import write_csv  # noqa: E402
 
 
 @dataclass
@@ -336,16 +336,8 @@ def main(argv: list[str] | None = None) -> int:
     summary = summarise(rows, solvers)
     table = markdown(summary)
     print(table)
-    args.csv.parent.mkdir(parents=True, exist_ok=True)
-    with open(args.csv, "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    summary_csv = args.csv.with_name(args.csv.stem + "_summary.csv")
-    with open(summary_csv, "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(summary[0]))
-        writer.writeheader()
-        writer.writerows(summary)
+    write_csv(args.csv, rows)
+    summary_csv = write_csv(args.csv.with_name(args.csv.stem + "_summary.csv"), summary)
     if args.markdown:
         args.markdown.write_text(table)
     print(f"# rows: {args.csv}  summary: {summary_csv}")

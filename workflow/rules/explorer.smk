@@ -1,13 +1,13 @@
 # The static results explorer (issue 13): reports/explorer/index.html plus its data files, opened
 # from file:// in a browser (no server, no network). It reads every set's stage files (through
 # satdoku/report/explorer/data.py), the uniqueness verdicts, CNF sizes and the LTN/CSP pages.
-# Cheap per instance, so it runs in the main Snakemake process on a cluster.
+# Cheap per instance, so it runs in the main Snakemake process on a cluster. It computes the
+# summary's figures itself (same function), so it runs beside the summary job, not after it.
 
 
 rule explorer:
     input:
         results=all_set_results,
-        summary=f"{REPORTS}/summary.csv",
         unique=lambda w: [
             UNIQUE.format(set=s) for s in SETS if CHECK_UNIQUE and not is_cnf_set(s)
         ],
@@ -18,6 +18,7 @@ rule explorer:
         index=f"{REPORTS}/explorer/index.html",
     log:
         f"{LOGS}/report/explorer.log",
+    priority: 1  # the longest of the last jobs: started first, beside the summary and reports
     localrule: True
     conda:
         "../envs/satdoku.yaml"

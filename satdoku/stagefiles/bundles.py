@@ -251,10 +251,8 @@ def bundle_sizes(path: str | Path, encoding: str = "") -> Iterator[dict[str, obj
 
     Each instance block has a ``p cnf V C`` line counting its whole formula (shared rules plus
     its own clauses); the bytes are those of the standalone DIMACS file a solver would read
-    (``p`` line + rules clauses + own clauses), from line lengths, without parsing a literal."""
-    if not _ends_in_newline(path):
-        yield from _bundle_sizes_by_line(path, encoding)
-        return
+    (``p`` line + rules clauses + own clauses), from line lengths, without parsing a literal:
+    each line with its newline (the last line of a file that does not end in one, without)."""
     rules_bytes: dict[str, int] = {}
     for kind, key, header, p, nbytes in _block_sizes(path):
         if kind == "rules":
@@ -274,16 +272,33 @@ _Sizes = tuple[str, str, dict[str, str], "tuple[int, int, int] | None", int]
 
 
 def _block_sizes(path: str | Path) -> Iterator[_Sizes]:
-    """(kind, key, header, (vars, clauses, p-line bytes) or None, clause bytes) per block of a
-    bundle whose every line ends in a newline; a block is measured line by line only when it
-    is not the usual header comment, ``p`` line and clause lines."""
+    """(kind, key, header, (vars, clauses, p-line bytes) or None, clause bytes) per block; a
+    block is measured line by line only when it is not the usual header comment, ``p`` line
+    and clause lines."""
     with open(path, encoding="utf-8") as fh:
+        last: _Sizes | None = None
+        last_line = ""
         for kind, key, start, body in _blocks(_line_batches(fh)):
+            if last is not None:
+                yield last
             quick = _quick_sizes(kind, body, start, path)
             if quick is None:
                 numbered = zip(range(start + 1, start + 1 + len(body)), body, strict=True)
                 quick = _measure(kind, numbered, path)
-            yield (kind, key, *quick)
+            last, last_line = (kind, key, *quick), body[-1] if body else ""
+    if last is not None:
+        yield last if _ends_in_newline(path) else _without_final_newline(last, last_line)
+
+
+def _without_final_newline(block: _Sizes, line: str) -> _Sizes:
+    """The sizes of a file's last block when its last line has no newline: that line, a
+    ``p`` line or clause text, is one byte shorter than counted."""
+    kind, key, header, p, nbytes = block
+    if line.startswith("p ") and p is not None:
+        return kind, key, header, (p[0], p[1], p[2] - 1), nbytes
+    if line and not line.startswith("c "):
+        return kind, key, header, p, nbytes - 1
+    return block
 
 
 def _ends_in_newline(path: str | Path) -> bool:
@@ -336,50 +351,6 @@ def _measure(kind: str, lines: Iterable[tuple[int, str]], path: str | Path
         else:
             nbytes += len(line.encode()) + 1
     return header, p, nbytes
-
-
-def _bundle_sizes_by_line(path: str | Path, encoding: str = "") -> Iterator[dict[str, object]]:
-    """:func:`bundle_sizes` line by line (the general path: any bundle, e.g. one whose last
-    line has no newline)."""
-    rules_bytes: dict[str, int] = {}
-    cur: dict | None = None  # the open block: kind, key, header, p, bytes
-
-    def close(block: dict | None) -> Iterator[dict[str, object]]:
-        if block is None:
-            return
-        if block["kind"] == "rules":
-            rules_bytes[block["key"]] = block["bytes"]
-        elif block["p"] is not None:
-            h = block["header"]
-            v, c, pline = block["p"]
-            rkey = h.get("rules", "-")
-            if rkey != "-" and rkey not in rules_bytes:
-                raise ValueError(f"{path}: instance {block['key']} needs unknown rules {rkey}")
-            size = int(h["size"]) if h.get("size", "").isdigit() else None
-            yield {"id": block["key"], "family": family(h.get("kind"), size),
-                   "encoding": h.get("encoding", encoding), "vars": v, "clauses": c,
-                   "bytes": pline + rules_bytes.get(rkey, 0) + block["bytes"]}
-
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if line.startswith("c rules ") or line.startswith("c instance "):
-                yield from close(cur)
-                kind = "rules" if line.startswith("c rules ") else "instance"
-                cur = {"kind": kind, "key": line.split(maxsplit=2)[2].strip(), "header": {},
-                       "p": None, "bytes": 0}
-            elif cur is None:
-                continue
-            elif line.startswith("p "):
-                parts = line.split()
-                if len(parts) != 4 or not (parts[2].isdigit() and parts[3].isdigit()):
-                    raise ValueError(f"{path}:{n}: bad problem line {line.strip()!r}")
-                cur["p"] = (int(parts[2]), int(parts[3]), len(line.encode()))
-            elif line.startswith("c "):
-                if cur["kind"] == "instance" and not cur["header"] and " id " in f" {line[2:]}":
-                    cur["header"] = _parse_header(line[1:])
-            else:
-                cur["bytes"] += len(line.encode())
-        yield from close(cur)
 
 
 def write_sizes(rows: Iterable[Mapping[str, object]], path: str | Path) -> int:

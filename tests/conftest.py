@@ -3,6 +3,7 @@ data/SOURCES.md) and helpers to run the workflow."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -30,6 +31,27 @@ def run_snakemake(workdir: Path, *args: str, config: Path | None = None) -> str:
     if proc.returncode != 0:
         raise AssertionError(f"snakemake failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
     return proc.stdout + proc.stderr
+
+
+def copy_tiny(directory: Path, config: bool = True) -> Path:
+    """``directory`` set up for a workflow run on the tiny sets: their files in ``data/`` and,
+    with ``config``, the tiny ``config.yaml``."""
+    (directory / "data").mkdir(parents=True, exist_ok=True)
+    for f in TINY.glob("*.txt"):
+        shutil.copy(f, directory / "data" / f.name)
+    if config:
+        shutil.copy(TINY / "config.yaml", directory / "config.yaml")
+    return directory
+
+
+def plant_failed_answer(sols: Path, row: int) -> None:
+    """Mark line ``row`` (0-based, header included) of a SatSols TSV as a failed verification,
+    as a wrong model would be reported."""
+    lines = sols.read_text().splitlines()
+    cells = lines[row].split("\t")
+    cells[3], cells[5] = "FAILED", "planted: row 1 repeats 4"
+    lines[row] = "\t".join(cells)
+    sols.write_text("\n".join(lines) + "\n")
 
 
 def minisat(cnf) -> bool:

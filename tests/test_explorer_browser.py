@@ -18,7 +18,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from conftest import ROOT, TINY, run_snakemake
+from conftest import ROOT, copy_tiny, plant_failed_answer, run_snakemake
 
 from satdoku.report.explorer.browser import BrowserMissing, browser_page, open_view, wait_ready
 from satdoku.stagefiles.instances import iter_instance_dicts
@@ -67,10 +67,7 @@ csp_experiment: {families: [latin, futoshiki], solvers: [csp-mac-mrv, csp-bt-fir
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory) -> Path:
-    d = tmp_path_factory.mktemp("explorer_e2e")
-    (d / "data").mkdir()
-    for f in TINY.glob("*.txt"):
-        shutil.copy(f, d / "data" / f.name)
+    d = copy_tiny(tmp_path_factory.mktemp("explorer_e2e"), config=False)
     (d / "data" / "families.jsonl").write_text(FAMILIES)
     (d / "data" / "cnf").mkdir()
     for name, src in CNF_FILES.items():  # a CNF set: a folder of DIMACS files
@@ -293,12 +290,7 @@ def test_problems_come_first_in_red(run_dir, browser, tmp_path):
 
     results = tmp_path / "results"
     shutil.copytree(run_dir / "results", results)
-    sols = results / "SatSols/cadical195/extended/tiny9.tsv"
-    lines = sols.read_text().splitlines()
-    cells = lines[2].split("\t")
-    cells[3], cells[5] = "FAILED", "planted: row 1 repeats 4"
-    lines[2] = "\t".join(cells)
-    sols.write_text("\n".join(lines) + "\n")
+    plant_failed_answer(results / "SatSols/cadical195/extended/tiny9.tsv", 2)
     shutil.rmtree(results / "SatSols/cadical195/extended/tiny9/shards")  # the edited file rules
     build_explorer(results, SETS, RUNS, 5.0, tmp_path / "explorer")
     page = browser.page

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import TINY, run_snakemake
+from conftest import TINY, plant_failed_answer, run_snakemake
 
 pytestmark = pytest.mark.slow
 
@@ -73,12 +73,7 @@ def test_html_report(run_dir):
 
 
 def test_wrong_answer_is_reported_first_in_red(run_dir):
-    sols = run_dir / "results/SatSols/cadical195/extended/tiny9.tsv"
-    rows = sols.read_text().splitlines()
-    cells = rows[1].split("\t")
-    cells[3], cells[5] = "FAILED", "planted: row 1 repeats 4"
-    rows[1] = "\t".join(cells)
-    sols.write_text("\n".join(rows) + "\n")
+    plant_failed_answer(run_dir / "results/SatSols/cadical195/extended/tiny9.tsv", 1)
     # rerun only the report steps on the edited file (the check rule fails by design)
     snakemake(run_dir, "--forcerun", "summary", "--until", "summary")
     problems = (run_dir / "reports" / "problems.html").read_text()

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import time
 from pathlib import Path
 
 import pytest
-from conftest import TINY, run_snakemake
+from conftest import copy_tiny, run_snakemake
 
 pytestmark = pytest.mark.slow
 
@@ -20,11 +19,7 @@ def snakemake(workdir: Path, *args: str, config: Path | None = None) -> str:
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory) -> Path:
-    d = tmp_path_factory.mktemp("e2e")
-    (d / "data").mkdir()
-    for f in TINY.glob("*.txt"):
-        shutil.copy(f, d / "data" / f.name)
-    shutil.copy(TINY / "config.yaml", d / "config.yaml")
+    d = copy_tiny(tmp_path_factory.mktemp("e2e"))
     snakemake(d)
     return d
 

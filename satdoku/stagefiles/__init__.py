@@ -1,4 +1,4 @@
-"""The stage-file contract of README.md ("Stage-file formats"): read and write, nowhere else.
+"""The stage-file contract of docs/stage-files.md: read and write, nowhere else.
 
 One module per stage file:
 

@@ -6,6 +6,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 KERNEL := $(VENV)/.kernel
 CORES ?= 8
+# torch's CPU build comes from PyTorch's own index (PyPI's Linux wheel is the CUDA build)
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
 .PHONY: run test test-cluster lint report clean install
 
@@ -17,7 +19,7 @@ install: $(STAMP) $(KERNEL)
 # same search)
 $(STAMP): requirements.txt pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet --extra-index-url $(TORCH_INDEX) torch==2.13.0
 	$(BIN)/pip install --quiet -r requirements.txt
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(STAMP) $(KERNEL)

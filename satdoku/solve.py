@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from satdoku.cnf.formula import Cnf, Formula
+from satdoku.identity import record_hash
 from satdoku.solvers.base import ERROR, INVALID, SAT, TIMEOUT, UNSAT, Deadline, Result
 from satdoku.solvers.registry import CNF, PUZZLE, SOLVERS, SolverSpec, resolve
 from satdoku.stagefiles.tables import FAILED, PROOF, UNCHECKED, YES, sols_row
@@ -63,7 +64,8 @@ class Answer:
             text = format_board(self.board, record.notation, record.puzzle.size)
         elif record.cnf is not None and self.result.model is not None and self.verified == YES:
             text = " ".join(map(str, [*self.result.model, 0]))  # a CNF's solution is its model
-        return sols_row(record.id, record.line, self.status, self.verified, text, self.detail)
+        return sols_row(record.id, record.line, self.status, self.verified, text, self.detail,
+                        record_hash(record))
 
 
 @dataclass

@@ -32,7 +32,7 @@ def test_every_stage_file_is_written(run_dir):
         out = (r / "SatOutput" / solver / "extended" / "tiny9" / "00000.out").read_text()
         assert "s SATISFIABLE" in out and re.search(r"^v .* 0$", out, re.M)
         times = (r / "SatOutputTimes" / solver / "extended" / "tiny9.tsv").read_text().splitlines()
-        assert times[0].startswith("id\tline\tstatus\tsolve_seconds\ttotal_seconds\tdecisions")
+        assert times[0].startswith("id\tline\tinstance_hash\tstatus\tsolve_seconds\ttotal_seconds")
         assert len(times) == 11
     cnf = (r / "SatInput" / "extended" / "tiny4" / "00000.cnfs").read_text()
     assert "c rules sudoku-4.extended" in cnf and "p cnf 64 " in cnf

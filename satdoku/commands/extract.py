@@ -1,5 +1,8 @@
 """`satdoku extract SET ID`: one instance's standalone DIMACS (or solver output) from a run.
 
+``ID`` is the instance's number or its ``instance_hash`` (:mod:`satdoku.identity`), so an
+instance named by another run, machine or GBD is found by its content.
+
 The SatInput bundles keep shared clauses once per shard; this joins them back into the plain
 DIMACS file any solver accepts. With ``--solver`` it prints that solver's SatOutput block.
 """
@@ -12,7 +15,7 @@ import sys
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("set", help="set name (as in config.yaml)")
-    p.add_argument("id", help="instance id (its number in the input file)")
+    p.add_argument("id", help="instance id (its number in the input file) or its instance_hash")
     p.add_argument("--encoding", default="extended",
                    help="the run's encoding (dimacs for a CNF set, direct has no CNF)")
     p.add_argument("--solver", help="print this solver's output for the instance instead")
@@ -23,19 +26,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from satdoku.cnf.dimacs import write_dimacs
     from satdoku.stagefiles.bundles import standalone
-    from satdoku.stagefiles.instances import shard_of
+    from satdoku.identity import is_instance_hash
+    from satdoku.stagefiles.instances import id_of_hash, shard_of
     from satdoku.stagefiles.outputs import output_block
     from satdoku.stagefiles.paths import SATINPUT, SATOUTPUT, stage_path
 
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
     try:
-        shard = shard_of(args.results, args.set, args.id)
+        ident = (id_of_hash(args.results, args.set, args.id.lower())
+                 if is_instance_hash(args.id.lower()) else args.id)
+        shard = shard_of(args.results, args.set, ident)
         where = {"set": args.set, "shard": shard, "encoding": args.encoding}
         if args.solver:
             path = stage_path(SATOUTPUT, args.results, solver=args.solver, **where)
-            out.writelines(line + "\n" for line in output_block(path, args.id))
+            out.writelines(line + "\n" for line in output_block(path, ident))
         else:
-            write_dimacs(standalone(stage_path(SATINPUT, args.results, **where), args.id), out)
+            write_dimacs(standalone(stage_path(SATINPUT, args.results, **where), ident), out)
     except (KeyError, FileNotFoundError) as exc:
         print(f"satdoku extract: {exc}", file=sys.stderr)
         return 1

@@ -4,7 +4,8 @@ A CNF set is a directory of DIMACS files (``*.cnf``, ``*.dimacs``, each optional
 ``.xz`` or ``.bz2``; compression is recognised by magic bytes whatever the name) or a single
 DIMACS file. It has one record per file, in sorted file-name order: notation ``dimacs``, ``name``
 the file name, ``line`` 1, and ``cnf`` a :class:`~satdoku.formats.record.CnfFile` (path,
-variables, clauses, sha256 of the raw bytes). Each file is checked completely by the fast
+variables, clauses, sha256 of the raw bytes) and ``instance_hash`` GBD's hash of the formula
+(:mod:`satdoku.identity`). Each file is checked completely by the fast
 DIMACS reader (header, every literal, the clause count; SATLIB ``%`` trailers accepted) but not
 kept: solvers read it again. A malformed file is one INVALID record with the reason and line.
 """
@@ -16,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from satdoku.formats.record import CnfFile, Record
+from satdoku.identity import cnf_hash_bytes
 from satdoku.formats.symbols import ints_text
 from satdoku.limits import Limits, default_limits
 from satdoku.sources import InputError, Snapshot, read_snapshot
@@ -58,7 +60,8 @@ def cnf_file_record(path: str | Path, snapshot: Snapshot | None = None,
     except InputError as exc:
         return Record(source, 1, 0, NOTATION, name=name, error=exc.reason)
     cnf = CnfFile(source, arrays.num_vars, arrays.num_clauses, snap.sha256)
-    return Record(source, 1, 0, NOTATION, name=name, cnf=cnf)
+    return Record(source, 1, 0, NOTATION, name=name, cnf=cnf,
+                  instance_hash=cnf_hash_bytes(snap.data))
 
 
 def cnf_set_files(directory: str | Path) -> list[Path]:

@@ -27,7 +27,8 @@ class Record:
     Exactly one of ``puzzle`` / ``cnf`` / ``error`` is set. ``index`` is the 1-based position in
     the file (or in the CNF set) and the instance id. ``notation`` names the reader, so solutions
     can be written back the way the input wrote them; ``solution`` is a solution the file itself
-    provides (an extra check).
+    provides (an extra check). ``instance_hash`` identifies the instance across runs and
+    machines (:mod:`satdoku.identity`).
     """
 
     source: str
@@ -40,6 +41,7 @@ class Record:
     solution: tuple[int, ...] | None = None
     empty: str = "."
     cnf: CnfFile | None = None
+    instance_hash: str = ""  #: see :mod:`satdoku.identity` (:func:`record_hash` fills it)
 
     @property
     def id(self) -> str:

@@ -19,6 +19,7 @@ from typing import IO, Any
 
 from satdoku.cnf.formula import Formula
 from satdoku.formats import Record
+from satdoku.identity import record_hash
 from satdoku.progress import track
 from satdoku.solve import Answer, open_solver, solve
 from satdoku.solvers.registry import PUZZLE
@@ -78,7 +79,8 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
                                    workdir=workdir)
             if out is not None:
                 write_block(out, rec.id, answer.result)
-            time_rows.write(times_row(rec.id, rec.line, answer.result, shard_load))
+            time_rows.write(times_row(rec.id, rec.line, answer.result, shard_load,
+                                      record_hash(rec)))
             sol_rows.write(answer.sols_row(rec))
             counts[answer.status] = counts.get(answer.status, 0) + 1
     return counts

@@ -5,7 +5,8 @@ The header (first line) is ``{"satdoku": "instances", "version": 1, "source": ..
 as read for this shard, so every shard of a set provably comes from the same input. Instance
 objects: ``id`` (1-based index in the input, the instance number everywhere), ``line`` (1-based
 line where it starts; 1 for a DIMACS file of a CNF set), ``source``, ``notation`` (reader name),
-``empty`` (empty-cell symbol of the input), ``name``, then one of
+``empty`` (empty-cell symbol of the input), ``name``, ``instance_hash`` (valid instances:
+:mod:`satdoku.identity`), then one of
 
 - ``error``: why the instance is INVALID;
 - the puzzle, in the JSON format's fields (:func:`satdoku.formats.jsonpuzzle.puzzle_to_json`:
@@ -27,6 +28,7 @@ from typing import Any, overload
 from satdoku.formats import Record
 from satdoku.formats.jsonpuzzle import board_in, board_out, puzzle_from_json, puzzle_to_json
 from satdoku.formats.record import CnfFile
+from satdoku.identity import record_hash
 from satdoku.stagefiles.families import family_of_record
 
 HEADER_TAG = "instances"
@@ -62,6 +64,7 @@ def record_to_dict(r: Record) -> dict[str, Any]:
     if r.error is not None or (r.puzzle is None and r.cnf is None):
         d["error"] = r.error or "no instance"
         return d
+    d["instance_hash"] = record_hash(r)
     if r.cnf is not None:
         d.update(kind=CNF_KIND, source=r.cnf.path, vars=r.cnf.num_vars,
                  clauses=r.cnf.num_clauses, sha256=r.cnf.sha256)
@@ -76,7 +79,8 @@ def record_to_dict(r: Record) -> dict[str, Any]:
 def record_from_dict(d: dict[str, Any]) -> Record:
     """The record of one Instances object (raises ValueError/KeyError/TypeError if malformed)."""
     rec = Record(str(d["source"]), int(d["line"]), int(d["id"]), str(d["notation"]),
-                 name=str(d.get("name", "")), empty=str(d.get("empty", ".")))
+                 name=str(d.get("name", "")), empty=str(d.get("empty", ".")),
+                 instance_hash=str(d.get("instance_hash", "")))
     if "error" in d:
         rec.error = str(d["error"])
     elif d.get("kind") == CNF_KIND:
@@ -228,3 +232,17 @@ def shard_of(results: str | Path, set_name: str, ident: str) -> str:
     if k < 0:
         raise KeyError(f"no instance {ident} in set {set_name!r}")
     return names[k]
+
+
+def id_of_hash(results: str | Path, set_name: str, instance_hash: str) -> str:
+    """The id of the instance of a set whose ``instance_hash`` is given (the first, if the set
+    holds the same instance twice); KeyError when none has it."""
+    from satdoku.stagefiles.paths import INSTANCES, stage_path
+
+    folder = stage_path(INSTANCES, results, set=set_name, shard="*").parent
+    for s in sorted(folder.glob("*.jsonl")):
+        for d in iter_instance_dicts(s):
+            if d.get("instance_hash") == instance_hash:
+                return str(d["id"])
+    raise KeyError(f"no instance with instance_hash {instance_hash} in set {set_name!r} under "
+                   f"{results}")

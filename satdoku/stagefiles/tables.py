@@ -3,11 +3,14 @@
 Every TSV has a header line and one row per instance in input order; ``gather`` concatenates a
 set's shard files. Columns:
 
-- SatOutputTimes: ``id line status solve_seconds total_seconds decisions conflicts propagations
-  restarts learnt load1 message`` (statistics empty where a solver does not report them);
-- SatSols: ``id line status verified solution detail`` (``verified`` is ``yes``, ``proof``,
+- SatOutputTimes: ``id line instance_hash status solve_seconds total_seconds decisions conflicts
+  propagations restarts learnt load1 message`` (statistics empty where a solver does not report
+  them);
+- SatSols: ``id line instance_hash status verified solution detail`` (``verified`` is ``yes``, ``proof``,
   ``FAILED`` or ``-``; ``solution`` the board in the input's notation or the text users know
   from the original systems: ``Instance Timeout``, ``Instance Unsatisfiable``, ...);
+- ``instance_hash`` (:mod:`satdoku.identity`) is empty for an INVALID instance, and readers
+  accept files written before the column existed (a missing cell reads as None);
 - uniqueness: ``id line solutions verdict seconds``;
 - CNF sizes: ``id family encoding vars clauses bytes``.
 """
@@ -23,9 +26,9 @@ from typing import IO
 
 from satdoku.solvers.base import ERROR, INVALID, SAT, STAT_KEYS, TIMEOUT, UNSAT, Result
 
-TIMES_COLUMNS = ("id", "line", "status", "solve_seconds", "total_seconds", *STAT_KEYS, "load1",
+TIMES_COLUMNS = ("id", "line", "instance_hash", "status", "solve_seconds", "total_seconds", *STAT_KEYS, "load1",
                  "message")
-SOLS_COLUMNS = ("id", "line", "status", "verified", "solution", "detail")
+SOLS_COLUMNS = ("id", "line", "instance_hash", "status", "verified", "solution", "detail")
 UNIQUE_COLUMNS = ("id", "line", "solutions", "verdict", "seconds")
 SIZE_COLUMNS = ("id", "family", "encoding", "vars", "clauses", "bytes")
 COLUMNS = {"times": TIMES_COLUMNS, "sols": SOLS_COLUMNS, "unique": UNIQUE_COLUMNS,
@@ -49,10 +52,11 @@ def _clean(text: str) -> str:
     return text.replace("\t", " ").replace("\r", " ").replace("\n", " ")
 
 
-def times_row(ident: str, line: int | str, result: Result, load1: float) -> dict[str, object]:
+def times_row(ident: str, line: int | str, result: Result, load1: float,
+              instance_hash: str = "") -> dict[str, object]:
     """The SatOutputTimes row of one answer."""
     row: dict[str, object] = {
-        "id": ident, "line": line, "status": result.status,
+        "id": ident, "line": line, "instance_hash": instance_hash, "status": result.status,
         "solve_seconds": f"{result.solve_seconds:.6f}",
         "total_seconds": f"{result.total_seconds:.6f}",
         "load1": f"{load1:.2f}", "message": _clean(result.message),
@@ -71,10 +75,10 @@ def solution_text(status: str, board_text: str, detail: str) -> str:
 
 
 def sols_row(ident: str, line: int | str, status: str, verified: str, board_text: str,
-             detail: str) -> dict[str, object]:
+             detail: str, instance_hash: str = "") -> dict[str, object]:
     """The SatSols row of one answer (``verified`` FAILED shows as a wrong answer)."""
     shown = WRONG if verified == FAILED else status
-    return {"id": ident, "line": line, "status": status, "verified": verified,
+    return {"id": ident, "line": line, "instance_hash": instance_hash, "status": status, "verified": verified,
             "solution": _clean(solution_text(shown, board_text, detail)),
             "detail": _clean(detail)}
 

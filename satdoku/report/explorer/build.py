@@ -98,7 +98,8 @@ def status_char(row: Mapping[str, str] | None) -> str:
 
 def instance_base(rec: Record) -> dict[str, Any]:
     """An instance as the page draws it: its Instances object (stage-file fields) plus the
-    grid ``shape``, and its family (``fam``: the one the summary groups by)."""
+    grid ``shape``, its family (``fam``: the one the summary groups by) and its
+    ``instance_hash`` (``hash``)."""
     from satdoku.stagefiles.instances import record_to_dict
 
     d = record_to_dict(rec)
@@ -106,8 +107,10 @@ def instance_base(rec: Record) -> dict[str, Any]:
                            "notation": rec.notation, "source": rec.source}  # dropped if the set's
     if rec.name:
         out["name"] = rec.name
+    if d.get("instance_hash"):
+        out["hash"] = d["instance_hash"]
     if rec.puzzle is not None:
-        for k in ("id", "line", "source", "notation", "empty", "name"):
+        for k in ("id", "line", "source", "notation", "empty", "name", "instance_hash"):
             d.pop(k, None)
         d["shape"] = list(rec.puzzle.layout.shape)
         d["domain"] = rec.puzzle.domain

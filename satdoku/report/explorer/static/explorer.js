@@ -397,6 +397,7 @@ PAGES.i = {
       `<p class="note">line ${inst.line} of <code>${esc(inst.source ?? s.source)}</code> · ` +
       `notation ${esc(inst.notation ?? s.notation)}` +
       ` · family ${esc(inst.fam)}${inst.name ? ` · ${esc(inst.name)}` : ""} · ` +
+      (inst.hash ? `instance_hash <code class="hash">${esc(inst.hash)}</code> · ` : "") +
       `<a href="${hashOf("i", [s.name, String(id - 1)], "")}">‹ previous</a> ` +
       `<a href="${hashOf("i", [s.name, String(id + 1)], "")}">next ›</a> · ` +
       `<a href="${hashOf("set", [s.name], "")}">all instances of ${esc(s.name)}</a></p>`];

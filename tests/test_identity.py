@@ -50,7 +50,8 @@ def gbd_reference(data: bytes) -> str:
 def test_hand_computed_values(tmp_path: Path) -> None:
     # comments, header, tabs, CR LF, a clause over two lines, leading blanks
     odd = tmp_path / "odd.cnf"
-    odd.write_bytes(b"c a comment 1 2 0\r\np cnf 3 3\r\n  1\t-2 \r\n 0\nc mid 5 0\n3 -1 0\n\n-3 0\n")
+    odd.write_bytes(b"c a comment 1 2 0\r\np cnf 3 3\r\n  1\t-2 \r\n 0\nc mid 5 0\n"
+                    b"3 -1 0\n\n-3 0\n")
     assert cnf_hash(odd) == md5("1 -2 0 3 -1 0 -3 0")
     # a last clause without its 0: GBD adds it
     (tmp_path / "open.cnf").write_bytes(b"p cnf 2 2\n1 -2 0\n2")

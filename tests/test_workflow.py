@@ -129,8 +129,23 @@ def test_extract_gives_a_standalone_dimacs_any_solver_accepts(run_dir, tmp_path)
         assert main(["extract", "tiny9", "10", "--solver", "minisat22",
                      "-o", str(tmp_path / "x.out")]) == 0
         assert main(["extract", "tiny9", "99"]) == 1
+        # the same instance by its instance_hash, the one every stage file carries for it
+        from satdoku.stagefiles.tables import read_tsv
+
+        times = read_tsv("results/SatOutputTimes/minisat22/extended/tiny9.tsv")
+        sols = read_tsv("results/SatSols/cadical195/extended/tiny9.tsv")
+        h = times[1]["instance_hash"]
+        assert len(h) == 32 and sols[1]["instance_hash"] == h
+        assert times[6]["instance_hash"] == ""  # INVALID
+        # lines 6 and 9 repeat the puzzles of lines 1 and 3: the same instance, the same hash
+        assert times[5]["instance_hash"] == times[0]["instance_hash"]
+        assert len({t["instance_hash"] for t in times}) == 7  # 6 distinct puzzles + ""
+        assert main(["extract", "tiny9", h, "-o", str(tmp_path / "h.cnf")]) == 0
+        assert main(["extract", "tiny9", "2", "-o", str(tmp_path / "2.cnf")]) == 0
+        assert main(["extract", "tiny9", "0" * 32]) == 1
     finally:
         os.chdir(cwd)
+    assert (tmp_path / "h.cnf").read_text() == (tmp_path / "2.cnf").read_text()
     f = CNF(from_file=str(tmp_path / "x.cnf"))
     assert len(f.clauses) > 11000
     with Minisat22(bootstrap_with=f.clauses) as s:

@@ -25,8 +25,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from satdoku.cnf.dimacs import write_dimacs
-    from satdoku.stagefiles.bundles import standalone
     from satdoku.identity import is_instance_hash
+    from satdoku.stagefiles.bundles import standalone
     from satdoku.stagefiles.instances import id_of_hash, shard_of
     from satdoku.stagefiles.outputs import output_block
     from satdoku.stagefiles.paths import SATINPUT, SATOUTPUT, stage_path

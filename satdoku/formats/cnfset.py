@@ -17,8 +17,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from satdoku.formats.record import CnfFile, Record
-from satdoku.identity import cnf_hash_bytes
 from satdoku.formats.symbols import ints_text
+from satdoku.identity import cnf_hash_bytes
 from satdoku.limits import Limits, default_limits
 from satdoku.sources import InputError, Snapshot, read_snapshot
 

@@ -6,9 +6,9 @@ set's shard files. Columns:
 - SatOutputTimes: ``id line instance_hash status solve_seconds total_seconds decisions conflicts
   propagations restarts learnt load1 message`` (statistics empty where a solver does not report
   them);
-- SatSols: ``id line instance_hash status verified solution detail`` (``verified`` is ``yes``, ``proof``,
-  ``FAILED`` or ``-``; ``solution`` the board in the input's notation or the text users know
-  from the original systems: ``Instance Timeout``, ``Instance Unsatisfiable``, ...);
+- SatSols: ``id line instance_hash status verified solution detail`` (``verified`` is ``yes``,
+  ``proof``, ``FAILED`` or ``-``; ``solution`` the board in the input's notation or the text
+  users know from the original systems: ``Instance Timeout``, ``Instance Unsatisfiable``, ...);
 - ``instance_hash`` (:mod:`satdoku.identity`) is empty for an INVALID instance, and readers
   accept files written before the column existed (a missing cell reads as None);
 - uniqueness: ``id line solutions verdict seconds``;
@@ -26,8 +26,8 @@ from typing import IO
 
 from satdoku.solvers.base import ERROR, INVALID, SAT, STAT_KEYS, TIMEOUT, UNSAT, Result
 
-TIMES_COLUMNS = ("id", "line", "instance_hash", "status", "solve_seconds", "total_seconds", *STAT_KEYS, "load1",
-                 "message")
+TIMES_COLUMNS = ("id", "line", "instance_hash", "status", "solve_seconds", "total_seconds",
+                 *STAT_KEYS, "load1", "message")
 SOLS_COLUMNS = ("id", "line", "instance_hash", "status", "verified", "solution", "detail")
 UNIQUE_COLUMNS = ("id", "line", "solutions", "verdict", "seconds")
 SIZE_COLUMNS = ("id", "family", "encoding", "vars", "clauses", "bytes")
@@ -78,7 +78,8 @@ def sols_row(ident: str, line: int | str, status: str, verified: str, board_text
              detail: str, instance_hash: str = "") -> dict[str, object]:
     """The SatSols row of one answer (``verified`` FAILED shows as a wrong answer)."""
     shown = WRONG if verified == FAILED else status
-    return {"id": ident, "line": line, "instance_hash": instance_hash, "status": status, "verified": verified,
+    return {"id": ident, "line": line, "instance_hash": instance_hash, "status": status,
+            "verified": verified,
             "solution": _clean(solution_text(shown, board_text, detail)),
             "detail": _clean(detail)}
 

@@ -30,6 +30,28 @@ SET_CHECK = "Reports/{set}.check"
 SET_TABLE = "Reports/{set}_table.{ext}"
 LOGS = "logs"
 
+# --- the LTN branch (results/LTN/ and its report pages in results/Reports/) ------------------
+LTN_DATASETS = "LTN/datasets/{size}"  # train.tsv, val.tsv, test.tsv, manifest.json
+LTN_DATASET = "LTN/datasets/{size}/{part}"
+LTN_MODEL = "LTN/models/ltn_{size}.pt"
+LTN_EPOCHS = "LTN/models/ltn_{size}.tsv"  # per-epoch training figures, beside the model
+LTN_REPORT = "Reports/ltn_{size}.{ext}"  # md, json
+LTN_MEMORY = "Reports/ltn_{size}_memory.json"
+LTN_FIGURE = "Reports/ltn_{size}_{figure}.png"
+LTN_FIGURES = ("curves", "q1_confusion", "q2_decisions")
+LTN_BENCHMARK = "benchmarks/ltn/{step}_{size}.tsv"
+
+# --- the CSP experiment (results/Reports/) ---------------------------------------------------
+CSP_REPORT = "Reports/csp_largest_n.{ext}"  # md, tsv, png
+
+# --- cross-set reports (relative to REPORTS) -------------------------------------------------
+SUMMARY = "summary.{ext}"  # md, csv, html
+PROBLEMS = "problems.html"
+CACTUS_DIR = "cactus"  # {family}.png
+SCATTER_DIR = "scatter"  # {pair}.png
+ENCODINGS_REPORT = "encodings.{ext}"  # md, csv, png
+EXPLORER_INDEX = "explorer/index.html"
+
 #: Encoding label of puzzle-level solvers (no CNF) and of CNF sets (the formula is the input).
 DIRECT, DIMACS = "direct", "dimacs"
 

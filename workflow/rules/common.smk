@@ -101,8 +101,22 @@ wildcard_constraints:
 
 
 # --- path templates (results/ + the stage-file templates of satdoku/stagefiles/paths.py) ----
-def results(template):
-    return f"{stage.RESULTS}/{template}"
+class _Keep(dict):
+    def __missing__(self, key):
+        return f"{{{key}}}"
+
+
+def fill(template, **values):
+    """A template with some wildcards filled in and the others kept as {wildcards}."""
+    return template.format_map(_Keep(values))
+
+
+def results(template, **values):
+    return fill(f"{stage.RESULTS}/{template}", **values)
+
+
+def reports(template, **values):
+    return fill(f"{stage.REPORTS}/{template}", **values)
 
 
 INSTANCES = results(stage.INSTANCES)
@@ -121,7 +135,23 @@ SET_TIME_PLOT = results(stage.SET_TIME_PLOT)
 SET_CHECK = results(stage.SET_CHECK)
 SET_TABLE = results(stage.SET_TABLE)
 LOGS = results(stage.LOGS)
+# where the LTN and CSP branches write their report pages
+PAGES_DIR = results("Reports")
 REPORTS = stage.REPORTS
+SUMMARY = reports(stage.SUMMARY)
+PROBLEMS = reports(stage.PROBLEMS)
+CACTUS_DIR = reports(stage.CACTUS_DIR)
+SCATTER_DIR = reports(stage.SCATTER_DIR)
+ENCODINGS_REPORT = reports(stage.ENCODINGS_REPORT)
+EXPLORER_INDEX = reports(stage.EXPLORER_INDEX)
+LTN_DATASET = results(stage.LTN_DATASET)
+LTN_MODEL = results(stage.LTN_MODEL)
+LTN_EPOCHS = results(stage.LTN_EPOCHS)
+LTN_REPORT = results(stage.LTN_REPORT)
+LTN_MEMORY = results(stage.LTN_MEMORY)
+LTN_FIGURE = results(stage.LTN_FIGURE)
+LTN_BENCHMARK = results(stage.LTN_BENCHMARK)
+CSP_REPORT = results(stage.CSP_REPORT)
 
 
 # --- what runs on which set -------------------------------------------------------------------
@@ -157,21 +187,87 @@ def all_runs():
     return [(name, s, e) for name in SETS for s, e in set_runs(name)]
 
 
-def solver_variant(solver):
+# --- input functions, params and resources of the rules (named here: no lambdas in rules) ----
+# Rules quote every value they hand to a shell (`{x:q}`: one word each, a list one word per
+# element), so no path, name or option value is ever read by the shell.
+def set_path(wildcards):
+    """The configured path of a set (file or directory of DIMACS files)."""
+    return SETS[wildcards.set]["path"]
+
+
+def set_format(wildcards):
+    return SETS[wildcards.set].get("format", "auto")
+
+
+def set_shard_size(wildcards):
+    return SHARD_SIZES[wildcards.set]
+
+
+def set_sha256(wildcards):
+    return PLANS[wildcards.set].sha256
+
+
+def strict_flag(wildcards):
+    return ["--strict"] if SETS[wildcards.set].get("strict", config["strict"]) else []
+
+
+LIMITS_JSON = json.dumps(config["limits"], sort_keys=True)
+VARIANTS_JSON = json.dumps(SOLVERS, sort_keys=True)
+
+
+def set_limit(wildcards):
+    """The set's time limit (its own `time_limit`, else the global one)."""
+    return set_time_limit(wildcards.set)
+
+
+def solve_runtime(wildcards):
+    """Minutes a solve job may take on a cluster: every instance at the limit, plus a minute."""
+    return 60 + int(set_time_limit(wildcards.set) * SHARD_SIZES[wildcards.set] / 60)
+
+
+def unique_runtime(wildcards):
+    return 60 + int(2 * set_time_limit(wildcards.set) * SHARD_SIZES[wildcards.set] / 60)
+
+
+def solver_variant(wildcards):
     """The JSON of one solver's config entry (passed to the stage command)."""
-    return json.dumps({solver: SOLVERS[solver]}, sort_keys=True)
+    return json.dumps({wildcards.solver: SOLVERS[wildcards.solver]}, sort_keys=True)
 
 
-def solver_version(solver):
+def solver_version(wildcards):
     """Code version + options of one solver: the param that reruns only its jobs (computed
     from the registry and source hashes; no solver is built while the DAG is planned).
     """
-    return registry.solver_version(solver, SOLVERS)
+    return registry.solver_version(wildcards.solver, SOLVERS)
 
 
-# --- input functions --------------------------------------------------------------------------
 def set_instances(wildcards):
     return expand(INSTANCES, set=wildcards.set, shard=SHARDS[wildcards.set])
+
+
+def _shards(template, wildcards, **fixed):
+    return expand(template, set=wildcards.set, shard=SHARDS[wildcards.set], **fixed)
+
+
+def sols_shards(wildcards):
+    return _shards(
+        SOLS_SHARD, wildcards, solver=wildcards.solver, encoding=wildcards.encoding
+    )
+
+
+def times_shards(wildcards):
+    return _shards(
+        TIMES_SHARD, wildcards, solver=wildcards.solver, encoding=wildcards.encoding
+    )
+
+
+def unique_shards(wildcards):
+    return _shards(UNIQUE_SHARD, wildcards)
+
+
+def bundles(wildcards):
+    """Every SatInput bundle of a set in one encoding (CNF sizes)."""
+    return _shards(SATINPUT, wildcards, encoding=wildcards.encoding)
 
 
 def set_file(template, wildcards, **extra):
@@ -182,9 +278,40 @@ def set_file(template, wildcards, **extra):
     }
 
 
+def set_sols(wildcards):
+    return list(set_file(SOLS, wildcards).values())
+
+
+def set_times(wildcards):
+    return list(set_file(TIMES, wildcards).values())
+
+
+def set_unique(wildcards):
+    """The set's uniqueness verdicts, when they are checked (puzzle sets only)."""
+    if CHECK_UNIQUE and not is_cnf_set(wildcards.set):
+        return [UNIQUE.format(set=wildcards.set)]
+    return []
+
+
 def run_args(paths):
-    """RUN=PATH command-line arguments of a {run: path} mapping."""
-    return " ".join(f"{run}={path}" for run, path in paths.items())
+    """RUN=PATH command-line arguments of a {run: path} mapping (one word each)."""
+    return [f"{run}={path}" for run, path in paths.items()]
+
+
+def sols_args(wildcards):
+    return run_args(set_file(SOLS, wildcards))
+
+
+def times_args(wildcards):
+    return run_args(set_file(TIMES, wildcards))
+
+
+def unique_arg(wildcards, input):
+    return ["--unique", *input.unique] if input.unique else []
+
+
+def skipped_args(wildcards):
+    return skipped_solvers(wildcards.set)
 
 
 def all_set_results(wildcards=None):
@@ -200,6 +327,11 @@ def all_set_results(wildcards=None):
     return files
 
 
+def all_unique(wildcards=None):
+    """The uniqueness verdicts of every puzzle set (when checked)."""
+    return [UNIQUE.format(set=s) for s in SETS if CHECK_UNIQUE and not is_cnf_set(s)]
+
+
 def size_files():
     """{encoding/set: CNF sizes file} of every set and SatInput encoding (SAT solvers only)."""
     if not SAT_SOLVERS:
@@ -209,6 +341,22 @@ def size_files():
         for name in SETS
         for e in set_encodings(name)
     }
+
+
+def all_sizes(wildcards=None):
+    return list(size_files().values())
+
+
+def summary_outputs():
+    """The cross-set reports of the summary job and the explorer's index."""
+    return [
+        *(SUMMARY.format(ext=x) for x in ("md", "csv", "html")),
+        PROBLEMS,
+        CACTUS_DIR,
+        SCATTER_DIR,
+        *(ENCODINGS_REPORT.format(ext=x) for x in ("md", "csv", "png")),
+        EXPLORER_INDEX,
+    ]
 
 
 def all_targets():
@@ -223,19 +371,7 @@ def all_targets():
         for s, e in set_runs(name):
             targets.append(SOLS_TEXT.format(set=name, solver=s, encoding=e))
             targets.append(TIMES.format(set=name, solver=s, encoding=e))
-    targets += [
-        f"{REPORTS}/summary.md",
-        f"{REPORTS}/summary.csv",
-        f"{REPORTS}/summary.html",
-        f"{REPORTS}/problems.html",
-        f"{REPORTS}/cactus",
-        f"{REPORTS}/scatter",
-        f"{REPORTS}/encodings.md",
-        f"{REPORTS}/encodings.csv",
-        f"{REPORTS}/encodings.png",
-        f"{REPORTS}/explorer/index.html",
-    ]
-    return targets
+    return targets + summary_outputs()
 
 
 def section(name):
@@ -248,7 +384,7 @@ def section(name):
         sys.exit(f"{exc} ({name})")
 
 
-def hook_pages():
+def hook_pages(wildcards=None):
     """Report pages the LTN and CSP branches write (results/Reports/ltn_*, csp_*): the summary
     waits for them and includes them."""
     return [
@@ -258,9 +394,13 @@ def hook_pages():
     ]
 
 
+def ltn_metrics(wildcards=None):
+    """The LTN branch's metrics (JSON) the explorer shows."""
+    return [t for t in ltn_targets() if t.endswith(".json")]
+
+
 # --- LTN branch (ltn.smk) and CSP experiment (csp.smk) settings and targets ----------------
 LTN = section("ltn")
-LTN_DIR = results("LTN")
 
 
 def ltn_value(key, size):
@@ -273,18 +413,62 @@ def ltn_value(key, size):
     return value
 
 
+def ltn_param(key):
+    """The named params function of one per-size LTN setting (e.g. ltn_param("epochs"))."""
+
+    def value(wildcards):
+        return ltn_value(key, wildcards.size)
+
+    value.__name__ = f"ltn_{key}"
+    return value
+
+
+def ltn_original(wildcards):
+    """`--original DIR/NxN --limit-per-file K` when the config names the original data set."""
+    if not LTN.get("original"):
+        return []
+    size = wildcards.size
+    return [
+        "--original",
+        f"{LTN['original']}/{size}x{size}",
+        "--limit-per-file",
+        str(ltn_value("per_kind", size)),
+    ]
+
+
+def ltn_fractions():
+    return [str(f) for f in LTN.get("fractions", [])]
+
+
+def ltn_dir(template):
+    """The params function giving the directory of an LTN file of the job's size."""
+
+    def directory_of(wildcards):
+        return os.path.dirname(fill(template, size=wildcards.size, part="-"))
+
+    directory_of.__name__ = "ltn_dir"
+    return directory_of
+
+
+def explorer_dir(wildcards, output):
+    """The explorer's folder (of its index.html)."""
+    return os.path.dirname(output.index)
+
+
+def report_prefix(wildcards, output):
+    """The LTN report's path without `.md` (its other files are named after it)."""
+    return output.md[: -len(".md")]
+
+
 def ltn_targets():
     """Every LTN output of the configured sizes; [] when the branch is off."""
     if not LTN or not LTN["enabled"]:
         return []
     out = []
     for size in LTN["sizes"]:
-        out += [f"{LTN_DIR}/models/ltn_{size}.pt", f"{LTN_DIR}/models/ltn_{size}.tsv"]
-        out += [results(f"Reports/ltn_{size}.{x}") for x in ("md", "json")]
-        out += [
-            results(f"Reports/ltn_{size}_{x}.png")
-            for x in ("curves", "q1_confusion", "q2_decisions")
-        ]
+        out += [LTN_MODEL.format(size=size), LTN_EPOCHS.format(size=size)]
+        out += [LTN_REPORT.format(size=size, ext=x) for x in ("md", "json")]
+        out += [LTN_FIGURE.format(size=size, figure=x) for x in stage.LTN_FIGURES]
     return out
 
 
@@ -295,4 +479,18 @@ def csp_targets():
     """The experiment's outputs; [] when the config has no enabled csp_experiment section."""
     if not CSP or not CSP["enabled"]:
         return []
-    return [results(f"Reports/csp_largest_n.{x}") for x in ("md", "tsv", "png")]
+    return [CSP_REPORT.format(ext=x) for x in ("md", "tsv", "png")]
+
+
+def csp_runtime(wildcards):
+    return 10 + int(CSP["time_limit"] * 4 * len(CSP["solvers"]) / 60)
+
+
+def csp_versions(wildcards):
+    return [registry.solver_version(s, SOLVERS) for s in CSP["solvers"]]
+
+
+def csp_variants():
+    return json.dumps(
+        {s: SOLVERS[s] for s in CSP.get("solvers", []) if s in SOLVERS}, sort_keys=True
+    )

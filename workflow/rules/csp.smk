@@ -8,9 +8,9 @@
 
 rule csp_largest_n:
     output:
-        md=results("Reports/csp_largest_n.md"),
-        tsv=results("Reports/csp_largest_n.tsv"),
-        png=results("Reports/csp_largest_n.png"),
+        md=CSP_REPORT.format(ext="md"),
+        tsv=CSP_REPORT.format(ext="tsv"),
+        png=CSP_REPORT.format(ext="png"),
     log:
         f"{LOGS}/csp_largest_n.log",
     conda:
@@ -19,15 +19,12 @@ rule csp_largest_n:
     resources:
         solver_slots=1,
         mem_mb=2000,
-        runtime=lambda w: 10 + int(CSP["time_limit"] * 4 * len(CSP["solvers"]) / 60),
+        runtime=csp_runtime,
     params:
-        families=" ".join(CSP.get("families", [])),
-        solvers=" ".join(CSP.get("solvers", [])),
-        versions=lambda w: [solver_version(s) for s in CSP["solvers"]],
-        variants=json.dumps(
-            {s: SOLVERS[s] for s in CSP.get("solvers", []) if s in SOLVERS},
-            sort_keys=True,
-        ),
+        families=CSP.get("families", []),
+        solvers=CSP.get("solvers", []),
+        versions=csp_versions,
+        variants=csp_variants(),
         time_limit=CSP.get("time_limit"),
         n_min=CSP.get("n_min"),
         n_max=CSP.get("n_max"),
@@ -36,8 +33,9 @@ rule csp_largest_n:
         givens=CSP.get("givens"),
         relations=CSP.get("relations"),
     shell:
-        "satdoku largest-n --families {params.families} --solvers {params.solvers} "
-        "--variants '{params.variants}' --time-limit {params.time_limit} "
-        "--n-min {params.n_min} --n-max {params.n_max} --seed {params.seed} "
-        "--holes {params.holes} --givens {params.givens} --relations {params.relations} "
-        "--tsv {output.tsv} --md {output.md} --png {output.png} > {log} 2>&1"
+        "satdoku largest-n --families {params.families:q} --solvers {params.solvers:q} "
+        "--variants {params.variants:q} --time-limit {params.time_limit:q} "
+        "--n-min {params.n_min:q} --n-max {params.n_max:q} --seed {params.seed:q} "
+        "--holes {params.holes:q} --givens {params.givens:q} "
+        "--relations {params.relations:q} --tsv {output.tsv:q} --md {output.md:q} "
+        "--png {output.png:q} > {log:q} 2>&1"

@@ -8,14 +8,12 @@
 rule explorer:
     input:
         results=all_set_results,
-        unique=lambda w: [
-            UNIQUE.format(set=s) for s in SETS if CHECK_UNIQUE and not is_cnf_set(s)
-        ],
-        sizes=lambda w: list(size_files().values()),
-        pages=lambda w: hook_pages(),
-        ltn=lambda w: [t for t in ltn_targets() if t.endswith(".json")],
+        unique=all_unique,
+        sizes=all_sizes,
+        pages=hook_pages,
+        ltn=ltn_metrics,
     output:
-        index=f"{REPORTS}/explorer/index.html",
+        index=EXPLORER_INDEX,
     log:
         f"{LOGS}/report/explorer.log",
     priority: 1  # the longest of the last jobs: started first, beside the summary and reports
@@ -23,11 +21,11 @@ rule explorer:
     conda:
         "../envs/satdoku.yaml"
     params:
-        out=lambda w, output: os.path.dirname(output.index),
+        out=explorer_dir,
         time_limit=TIME_LIMIT,
-        variants=json.dumps(SOLVERS, sort_keys=True),
-        pages_dir=results("Reports"),
+        variants=VARIANTS_JSON,
+        pages_dir=PAGES_DIR,
     shell:
-        "satdoku report explorer {input.results} --time-limit {params.time_limit} "
-        "--variants '{params.variants}' --pages-dir {params.pages_dir} --out {params.out} "
-        "> {log} 2>&1"
+        "satdoku report explorer {input.results:q} --time-limit {params.time_limit:q} "
+        "--variants {params.variants:q} --pages-dir {params.pages_dir:q} "
+        "--out {params.out:q} > {log:q} 2>&1"

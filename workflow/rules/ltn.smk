@@ -6,14 +6,14 @@
 
 rule ltn_dataset:
     output:
-        train=f"{LTN_DIR}/datasets/{{size}}/train.tsv",
-        val=f"{LTN_DIR}/datasets/{{size}}/val.tsv",
-        test=f"{LTN_DIR}/datasets/{{size}}/test.tsv",
-        manifest=f"{LTN_DIR}/datasets/{{size}}/manifest.json",
+        train=fill(LTN_DATASET, part="train.tsv"),
+        val=fill(LTN_DATASET, part="val.tsv"),
+        test=fill(LTN_DATASET, part="test.tsv"),
+        manifest=fill(LTN_DATASET, part="manifest.json"),
     log:
         f"{LOGS}/ltn/dataset_{{size}}.log",
     benchmark:
-        results("benchmarks/ltn/dataset_{size}.tsv")
+        fill(LTN_BENCHMARK, step="dataset")
     wildcard_constraints:
         size=r"\d+",
     conda:
@@ -22,33 +22,29 @@ rule ltn_dataset:
         mem_mb=2000,
         runtime=30,
     params:
-        out_dir=lambda w, output: os.path.dirname(output.manifest),
-        per_kind=lambda w: ltn_value("per_kind", w.size),
-        fractions=" ".join(map(str, LTN.get("fractions", []))),
-        seed=lambda w: ltn_value("seed", w.size),
-        original=lambda w: (
-            f"--original {LTN['original']}/{w.size}x{w.size} "
-            f"--limit-per-file {ltn_value('per_kind', w.size)}"
-            if LTN.get("original")
-            else ""
-        ),
+        out_dir=ltn_dir(LTN_DATASET),
+        per_kind=ltn_param("per_kind"),
+        fractions=ltn_fractions(),
+        seed=ltn_param("seed"),
+        original=ltn_original,
     shell:
-        "satdoku generate dataset --size {wildcards.size} --per-kind {params.per_kind} "
-        "--fractions {params.fractions} --seed {params.seed} {params.original} "
-        "--out {params.out_dir} > {log} 2>&1"
+        "satdoku generate dataset --size {wildcards.size:q} "
+        "--per-kind {params.per_kind:q} --fractions {params.fractions:q} "
+        "--seed {params.seed:q} {params.original:q} --out {params.out_dir:q} "
+        "> {log:q} 2>&1"
 
 
 rule ltn_train:
     input:
-        train=f"{LTN_DIR}/datasets/{{size}}/train.tsv",
-        val=f"{LTN_DIR}/datasets/{{size}}/val.tsv",
+        train=fill(LTN_DATASET, part="train.tsv"),
+        val=fill(LTN_DATASET, part="val.tsv"),
     output:
-        model=f"{LTN_DIR}/models/ltn_{{size}}.pt",
-        tsv=f"{LTN_DIR}/models/ltn_{{size}}.tsv",
+        model=LTN_MODEL,
+        tsv=LTN_EPOCHS,
     log:
         f"{LOGS}/ltn/train_{{size}}.log",
     benchmark:
-        results("benchmarks/ltn/train_{size}.tsv")
+        fill(LTN_BENCHMARK, step="train")
     wildcard_constraints:
         size=r"\d+",
     conda:
@@ -58,33 +54,34 @@ rule ltn_train:
         mem_mb=2000,
         runtime=60,
     params:
-        data_dir=lambda w, input: os.path.dirname(input.train),
-        epochs=lambda w: ltn_value("epochs", w.size),
-        lr=lambda w: ltn_value("lr", w.size),
-        seed=lambda w: ltn_value("seed", w.size),
+        data_dir=ltn_dir(LTN_DATASET),
+        epochs=ltn_param("epochs"),
+        lr=ltn_param("lr"),
+        seed=ltn_param("seed"),
     shell:
-        "satdoku train --size {wildcards.size} --epochs {params.epochs} --lr {params.lr} "
-        "--seed {params.seed} --threads {threads} --data {params.data_dir} "
-        "--out {output.model} --tsv {output.tsv} > {log} 2>&1"
+        "satdoku train --size {wildcards.size:q} --epochs {params.epochs:q} "
+        "--lr {params.lr:q} --seed {params.seed:q} --threads {threads:q} "
+        "--data {params.data_dir:q} --out {output.model:q} --tsv {output.tsv:q} "
+        "> {log:q} 2>&1"
 
 
 rule ltn_evaluate:
     input:
-        test=f"{LTN_DIR}/datasets/{{size}}/test.tsv",
-        manifest=f"{LTN_DIR}/datasets/{{size}}/manifest.json",
-        model=f"{LTN_DIR}/models/ltn_{{size}}.pt",
-        tsv=f"{LTN_DIR}/models/ltn_{{size}}.tsv",
+        test=fill(LTN_DATASET, part="test.tsv"),
+        manifest=fill(LTN_DATASET, part="manifest.json"),
+        model=LTN_MODEL,
+        tsv=LTN_EPOCHS,
     output:
-        md=results("Reports/ltn_{size}.md"),
-        json=results("Reports/ltn_{size}.json"),
-        memory=results("Reports/ltn_{size}_memory.json"),
-        curves=results("Reports/ltn_{size}_curves.png"),
-        confusion=results("Reports/ltn_{size}_q1_confusion.png"),
-        q2=results("Reports/ltn_{size}_q2_decisions.png"),
+        md=fill(LTN_REPORT, ext="md"),
+        json=fill(LTN_REPORT, ext="json"),
+        memory=LTN_MEMORY,
+        curves=fill(LTN_FIGURE, figure="curves"),
+        confusion=fill(LTN_FIGURE, figure="q1_confusion"),
+        q2=fill(LTN_FIGURE, figure="q2_decisions"),
     log:
         f"{LOGS}/ltn/evaluate_{{size}}.log",
     benchmark:
-        results("benchmarks/ltn/evaluate_{size}.tsv")
+        fill(LTN_BENCHMARK, step="evaluate")
     wildcard_constraints:
         size=r"\d+",
     conda:
@@ -94,17 +91,17 @@ rule ltn_evaluate:
         mem_mb=3000,
         runtime=60,
     params:
-        data_dir=lambda w, input: os.path.dirname(input.test),
-        models_dir=lambda w, input: os.path.dirname(input.model),
-        prefix=lambda w, output: output.md[: -len(".md")],
-        q2_limit=lambda w: ltn_value("q2_limit", w.size),
-        q1_extra=lambda w: ltn_value("q1_extra", w.size),
-        steps=lambda w: ltn_value("ltn_steps", w.size),
-        rounds=lambda w: ltn_value("ltn_rounds", w.size),
-        seed=lambda w: ltn_value("seed", w.size),
+        data_dir=ltn_dir(LTN_DATASET),
+        models_dir=ltn_dir(LTN_MODEL),
+        prefix=report_prefix,
+        q2_limit=ltn_param("q2_limit"),
+        q1_extra=ltn_param("q1_extra"),
+        steps=ltn_param("ltn_steps"),
+        rounds=ltn_param("ltn_rounds"),
+        seed=ltn_param("seed"),
     shell:
-        "satdoku classify --evaluate {params.data_dir} --size {wildcards.size} "
-        "--models {params.models_dir} --epochs-tsv {input.tsv} --report {params.prefix} "
-        "--q2-limit {params.q2_limit} --q1-extra {params.q1_extra} "
-        "--ltn-steps {params.steps} --ltn-rounds {params.rounds} --seed {params.seed} "
-        "> {log} 2>&1"
+        "satdoku classify --evaluate {params.data_dir:q} --size {wildcards.size:q} "
+        "--models {params.models_dir:q} --epochs-tsv {input.tsv:q} "
+        "--report {params.prefix:q} --q2-limit {params.q2_limit:q} "
+        "--q1-extra {params.q1_extra:q} --ltn-steps {params.steps:q} "
+        "--ltn-rounds {params.rounds:q} --seed {params.seed:q} > {log:q} 2>&1"

@@ -8,13 +8,9 @@
 rule report_set:
     input:
         instances=set_instances,
-        sols=lambda w: set_file(SOLS, w).values(),
-        times=lambda w: set_file(TIMES, w).values(),
-        unique=lambda w: (
-            [UNIQUE.format(set=w.set)]
-            if CHECK_UNIQUE and not is_cnf_set(w.set)
-            else []
-        ),
+        sols=set_sols,
+        times=set_times,
+        unique=set_unique,
     output:
         txt=report(
             SET_REPORT,
@@ -30,10 +26,10 @@ rule report_set:
             subcategory="{set}",
             labels={"set": "{set}", "figure": "time per instance"},
         ),
-        md=SET_TABLE.replace("{ext}", "md"),
-        csv=SET_TABLE.replace("{ext}", "csv"),
+        md=fill(SET_TABLE, ext="md"),
+        csv=fill(SET_TABLE, ext="csv"),
         html=report(
-            SET_TABLE.replace("{ext}", "html"),
+            fill(SET_TABLE, ext="html"),
             caption="../report/set_table.rst",
             category="5 Per set",
             subcategory="{set}",
@@ -44,23 +40,23 @@ rule report_set:
     conda:
         "../envs/satdoku.yaml"
     params:
-        sols=lambda w: run_args(set_file(SOLS, w)),
-        times=lambda w: run_args(set_file(TIMES, w)),
-        time_limit=lambda w: set_time_limit(w.set),
-        unique=lambda w, input: f"--unique {input.unique}" if input.unique else "",
-        skipped=lambda w: " ".join(skipped_solvers(w.set)),
+        sols=sols_args,
+        times=times_args,
+        time_limit=set_limit,
+        unique=unique_arg,
+        skipped=skipped_args,
     shell:
-        "satdoku pipeline report --set {wildcards.set} --instances {input.instances} "
-        "--sols {params.sols} --times {params.times} --time-limit {params.time_limit} "
-        "--txt {output.txt} --png {output.png} {params.unique} --skipped {params.skipped} "
-        "--table-md {output.md} --table-csv {output.csv} --table-html {output.html} "
-        "> {log} 2>&1"
+        "satdoku pipeline report --set {wildcards.set:q} --instances {input.instances:q} "
+        "--sols {params.sols:q} --times {params.times:q} "
+        "--time-limit {params.time_limit:q} --txt {output.txt:q} --png {output.png:q} "
+        "{params.unique:q} --skipped {params.skipped:q} --table-md {output.md:q} "
+        "--table-csv {output.csv:q} --table-html {output.html:q} > {log:q} 2>&1"
 
 
 rule check_set:
     input:
         report=SET_REPORT,
-        sols=lambda w: set_file(SOLS, w).values(),
+        sols=set_sols,
     output:
         SET_CHECK,
     log:
@@ -68,15 +64,15 @@ rule check_set:
     conda:
         "../envs/satdoku.yaml"
     params:
-        sols=lambda w: run_args(set_file(SOLS, w)),
+        sols=sols_args,
     shell:
-        "satdoku pipeline check --set {wildcards.set} --sols {params.sols} --out {output} "
-        "> {log} 2>&1"
+        "satdoku pipeline check --set {wildcards.set:q} --sols {params.sols:q} "
+        "--out {output:q} > {log:q} 2>&1"
 
 
 rule cnf_sizes:
     input:
-        lambda w: expand(SATINPUT, encoding=w.encoding, set=w.set, shard=SHARDS[w.set]),
+        bundles,
     output:
         CNF_SIZES,
     log:
@@ -84,18 +80,18 @@ rule cnf_sizes:
     conda:
         "../envs/satdoku.yaml"
     shell:
-        "satdoku report sizes {input} --encoding {wildcards.encoding} --out {output} "
-        "> {log} 2>&1"
+        "satdoku report sizes {input:q} --encoding {wildcards.encoding:q} "
+        "--out {output:q} > {log:q} 2>&1"
 
 
 rule summary:
     input:
         results=all_set_results,
-        sizes=lambda w: list(size_files().values()),
-        pages=lambda w: hook_pages(),
+        sizes=all_sizes,
+        pages=hook_pages,
     output:
         cactus=report(
-            directory(f"{REPORTS}/cactus"),
+            directory(CACTUS_DIR),
             patterns=["{family}.png"],
             caption="../report/cactus.rst",
             category="2 Cactus plots",
@@ -103,43 +99,44 @@ rule summary:
             labels={"family": "{family}"},
         ),
         scatter=report(
-            directory(f"{REPORTS}/scatter"),
+            directory(SCATTER_DIR),
             patterns=["{pair}.png"],
             caption="../report/scatter.rst",
             category="3 Scatter plots",
             subcategory="{pair}",
             labels={"pair": "{pair}"},
         ),
-        encodings_md=f"{REPORTS}/encodings.md",
-        encodings_csv=f"{REPORTS}/encodings.csv",
+        encodings_md=ENCODINGS_REPORT.format(ext="md"),
+        encodings_csv=ENCODINGS_REPORT.format(ext="csv"),
         encodings_png=report(
-            f"{REPORTS}/encodings.png",
+            ENCODINGS_REPORT.format(ext="png"),
             caption="../report/encodings.rst",
             category="4 Encodings",
             labels={"figure": "encodings compared"},
         ),
-        md=f"{REPORTS}/summary.md",
-        csv=f"{REPORTS}/summary.csv",
+        md=SUMMARY.format(ext="md"),
+        csv=SUMMARY.format(ext="csv"),
         html=report(
-            f"{REPORTS}/summary.html",
+            SUMMARY.format(ext="html"),
             caption="../report/summary.rst",
             category="1 Summary",
             labels={"figure": "summary table"},
         ),
-        problems=f"{REPORTS}/problems.html",
+        problems=PROBLEMS,
     log:
         f"{LOGS}/report/summary.log",
     conda:
         "../envs/satdoku.yaml"
     params:
         time_limit=TIME_LIMIT,
-        variants=json.dumps(SOLVERS, sort_keys=True),
-        pages_dir=results("Reports"),
+        variants=VARIANTS_JSON,
+        pages_dir=PAGES_DIR,
     shell:
-        "satdoku report summary {input.results} --time-limit {params.time_limit} "
-        "--variants '{params.variants}' --sizes {input.sizes} "
-        "--cactus-dir {output.cactus} --scatter-dir {output.scatter} "
-        "--encodings-md {output.encodings_md} --encodings-csv {output.encodings_csv} "
-        "--encodings-png {output.encodings_png} "
-        "--md {output.md} --csv {output.csv} --html {output.html} "
-        "--problems {output.problems} --pages-dir {params.pages_dir} > {log} 2>&1"
+        "satdoku report summary {input.results:q} --time-limit {params.time_limit:q} "
+        "--variants {params.variants:q} --sizes {input.sizes:q} "
+        "--cactus-dir {output.cactus:q} --scatter-dir {output.scatter:q} "
+        "--encodings-md {output.encodings_md:q} "
+        "--encodings-csv {output.encodings_csv:q} "
+        "--encodings-png {output.encodings_png:q} "
+        "--md {output.md:q} --csv {output.csv:q} --html {output.html:q} "
+        "--problems {output.problems:q} --pages-dir {params.pages_dir:q} > {log:q} 2>&1"

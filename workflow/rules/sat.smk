@@ -1,11 +1,13 @@
 # SAT branch, per shard: normalize -> encode -> solve (every solver: answers decoded and verified
 # in the same pass) -> gather (per set). Every rule is a thin shell over `satdoku pipeline STAGE`
 # (satdoku/pipeline/); every log holds the command's output and the error that ended it.
+# Every shell placeholder is quoted ({x:q}): set paths, option values and names reach the
+# command as single words, never as shell code (input functions: common.smk).
 
 
 rule normalize:
     input:
-        lambda w: SETS[w.set]["path"],
+        set_path,
     output:
         INSTANCES,
     log:
@@ -16,18 +18,16 @@ rule normalize:
         mem_mb=1000,
         runtime=30,
     params:
-        shard=lambda w: int(w.shard),
-        shard_size=lambda w: SHARD_SIZES[w.set],
-        fmt=lambda w: SETS[w.set].get("format", "auto"),
-        strict=lambda w: (
-            "--strict" if SETS[w.set].get("strict", config["strict"]) else ""
-        ),
-        sha256=lambda w: PLANS[w.set].sha256,
-        limits=json.dumps(config["limits"], sort_keys=True),
+        shard_size=set_shard_size,
+        fmt=set_format,
+        strict=strict_flag,
+        sha256=set_sha256,
+        limits=LIMITS_JSON,
     shell:
-        "satdoku pipeline normalize {input} {output} --shard {params.shard} "
-        "--shard-size {params.shard_size} --format {params.fmt} {params.strict} "
-        "--sha256 {params.sha256} --limits '{params.limits}' > {log} 2>&1"
+        "satdoku pipeline normalize --shard {wildcards.shard:q} "
+        "--shard-size {params.shard_size:q} --format {params.fmt:q} {params.strict:q} "
+        "--sha256 {params.sha256:q} --limits {params.limits:q} "
+        "-- {input:q} {output:q} > {log:q} 2>&1"
 
 
 rule encode:
@@ -43,8 +43,8 @@ rule encode:
         mem_mb=2000,
         runtime=30,
     shell:
-        "satdoku pipeline encode {input} {output} --set {wildcards.set} "
-        "--encoding {wildcards.encoding} > {log} 2>&1"
+        "satdoku pipeline encode {input:q} {output:q} --set {wildcards.set:q} "
+        "--encoding {wildcards.encoding:q} > {log:q} 2>&1"
 
 
 rule solve_cnf:
@@ -65,16 +65,17 @@ rule solve_cnf:
     resources:
         solver_slots=1,
         mem_mb=4000,
-        runtime=lambda w: 60 + int(set_time_limit(w.set) * SHARD_SIZES[w.set] / 60),
+        runtime=solve_runtime,
     params:
-        version=lambda w: solver_version(w.solver),
-        variant=lambda w: solver_variant(w.solver),
-        time_limit=lambda w: set_time_limit(w.set),
+        version=solver_version,
+        variant=solver_variant,
+        time_limit=set_limit,
     shell:
-        "satdoku pipeline solve {input.instances} --bundle {input.bundle} "
-        "--solver {wildcards.solver} --encoding {wildcards.encoding} "
-        "--variants '{params.variant}' --time-limit {params.time_limit} "
-        "--output {output.out} --times {output.times} --sols {output.sols} > {log} 2>&1"
+        "satdoku pipeline solve {input.instances:q} --bundle {input.bundle:q} "
+        "--solver {wildcards.solver:q} --encoding {wildcards.encoding:q} "
+        "--variants {params.variant:q} --time-limit {params.time_limit:q} "
+        "--output {output.out:q} --times {output.times:q} --sols {output.sols:q} "
+        "> {log:q} 2>&1"
 
 
 rule solve_puzzle:
@@ -94,27 +95,21 @@ rule solve_puzzle:
     resources:
         solver_slots=1,
         mem_mb=4000,
-        runtime=lambda w: 60 + int(set_time_limit(w.set) * SHARD_SIZES[w.set] / 60),
+        runtime=solve_runtime,
     params:
-        version=lambda w: solver_version(w.solver),
-        variant=lambda w: solver_variant(w.solver),
-        time_limit=lambda w: set_time_limit(w.set),
+        version=solver_version,
+        variant=solver_variant,
+        time_limit=set_limit,
     shell:
-        "satdoku pipeline solve {input} --solver {wildcards.solver} "
-        "--encoding {wildcards.encoding} --variants '{params.variant}' "
-        "--time-limit {params.time_limit} --times {output.times} --sols {output.sols} "
-        "> {log} 2>&1"
+        "satdoku pipeline solve {input:q} --solver {wildcards.solver:q} "
+        "--encoding {wildcards.encoding:q} --variants {params.variant:q} "
+        "--time-limit {params.time_limit:q} --times {output.times:q} "
+        "--sols {output.sols:q} > {log:q} 2>&1"
 
 
 rule gather_sols:
     input:
-        lambda w: expand(
-            SOLS_SHARD,
-            set=w.set,
-            solver=w.solver,
-            encoding=w.encoding,
-            shard=SHARDS[w.set],
-        ),
+        sols_shards,
     output:
         tsv=SOLS,
         txt=SOLS_TEXT,
@@ -123,19 +118,13 @@ rule gather_sols:
     conda:
         "../envs/satdoku.yaml"
     shell:
-        "satdoku pipeline gather {input} --kind sols --tsv {output.tsv} --txt {output.txt} "
-        "> {log} 2>&1"
+        "satdoku pipeline gather {input:q} --kind sols --tsv {output.tsv:q} "
+        "--txt {output.txt:q} > {log:q} 2>&1"
 
 
 rule gather_times:
     input:
-        lambda w: expand(
-            TIMES_SHARD,
-            set=w.set,
-            solver=w.solver,
-            encoding=w.encoding,
-            shard=SHARDS[w.set],
-        ),
+        times_shards,
     output:
         TIMES,
     log:
@@ -143,12 +132,12 @@ rule gather_times:
     conda:
         "../envs/satdoku.yaml"
     shell:
-        "satdoku pipeline gather {input} --kind times --tsv {output} > {log} 2>&1"
+        "satdoku pipeline gather {input:q} --kind times --tsv {output:q} > {log:q} 2>&1"
 
 
 rule unique:
     input:
-        SATINPUT.format(encoding="extended", set="{set}", shard="{shard}"),
+        fill(SATINPUT, encoding="extended"),
     output:
         UNIQUE_SHARD,
     log:
@@ -159,17 +148,17 @@ rule unique:
     resources:
         solver_slots=1,
         mem_mb=4000,
-        runtime=lambda w: 60 + int(2 * set_time_limit(w.set) * SHARD_SIZES[w.set] / 60),
+        runtime=unique_runtime,
     params:
-        time_limit=lambda w: set_time_limit(w.set),
+        time_limit=set_limit,
     shell:
-        "satdoku pipeline unique {input} {output} --time-limit {params.time_limit} "
-        "> {log} 2>&1"
+        "satdoku pipeline unique {input:q} {output:q} --time-limit {params.time_limit:q} "
+        "> {log:q} 2>&1"
 
 
 rule gather_unique:
     input:
-        lambda w: expand(UNIQUE_SHARD, set=w.set, shard=SHARDS[w.set]),
+        unique_shards,
     output:
         UNIQUE,
     log:
@@ -177,4 +166,4 @@ rule gather_unique:
     conda:
         "../envs/satdoku.yaml"
     shell:
-        "satdoku pipeline gather {input} --kind unique --tsv {output} > {log} 2>&1"
+        "satdoku pipeline gather {input:q} --kind unique --tsv {output:q} > {log:q} 2>&1"

@@ -1,0 +1,129 @@
+"""No configuration value reaches a shell (issue 18 section 5): real workflow runs on set paths,
+file names and option values holding spaces, quotes, ``$(...)``, backticks, newlines and
+non-ASCII. Each hostile value tries to create a marker file; none may exist afterwards, and the
+run must give its results as usual."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import PUBLIC, ROOT, TINY
+
+pytestmark = pytest.mark.slow
+
+#: Shell code that creates ``MARK<n>`` in the working directory if a shell ever reads it.
+def _attack(n: int) -> str:
+    return f"$(touch MARK{n}a) `touch MARK{n}b`"
+
+
+def _snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--cores", "2",
+           *args, "--configfile", str(workdir / "config.yaml")]
+    return subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=600)
+
+
+def _markers(workdir: Path) -> list[str]:
+    return sorted(str(p.relative_to(workdir)) for p in workdir.rglob("MARK*"))
+
+
+def _write_config(workdir: Path, config: dict) -> None:
+    (workdir / "config.yaml").write_text(yaml.safe_dump(config, allow_unicode=True),
+                                         encoding="utf-8")
+
+
+def test_hostile_set_paths_file_names_and_note_run_and_execute_nothing(tmp_path):
+    # a puzzle set: directory with a space, $(...), backticks, non-ASCII; file name likewise
+    d1 = tmp_path / f"sets é {_attack(1)}"
+    d1.mkdir()
+    puzzles = d1 / f"p {_attack(2)}.txt"
+    shutil.copy(TINY / "sudokusolver_4x4.txt", puzzles)
+    # a second puzzle set behind quotes of both kinds and a newline
+    d2 = tmp_path / "q'uo\"te\nline"
+    d2.mkdir()
+    shutil.copy(TINY / "mixed9.txt", d2 / "m 9.txt")
+    # a CNF set: a directory of DIMACS files, whose names the library lists (never the shell)
+    d3 = tmp_path / f"cnf {_attack(3)}"
+    d3.mkdir()
+    (d3 / f"a {_attack(4)}.cnf").write_text("p cnf 2 2\n1 2 0\n-1 0\n")
+    (d3 / "b'; touch MARK5 #.cnf").write_text("p cnf 1 2\n1 0\n-1 0\n")
+    note = f"x'\"; touch MARK6; {_attack(7)} '$(touch MARK8)' \n é"
+    _write_config(tmp_path, {
+        "sets": {"h4": str(puzzles.relative_to(tmp_path)), "h9": str(d2 / "m 9.txt"),
+                 "hcnf": str(d3.relative_to(tmp_path))},
+        "encodings": ["extended"],
+        "solvers": {"minisat22": {"note": note}, "cadical195": {}},
+        "time_limit": 5, "shard_size": 4, "check_unique": True,
+    })
+    proc = _snakemake(tmp_path)
+    assert _markers(tmp_path) == []
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    reports = tmp_path / "results" / "Reports"
+    assert (reports / "h4.check").read_text().startswith("OK h4: 14 answers checked")
+    assert (reports / "h9.check").read_text().startswith("OK h9:")
+    assert (reports / "hcnf.check").read_text().startswith("OK hcnf:")
+    sols = (tmp_path / "results" / "SatSols" / "minisat22" / "dimacs" / "hcnf.tsv").read_text()
+    assert "SAT" in sols and "UNSAT" in sols  # both hostile file names were solved
+    assert (tmp_path / "reports" / "summary.md").is_file()
+
+
+def _shell_words(dry_run: str, command: str) -> list[list[str]]:
+    """The words of every shell command of a `snakemake -n -p` run that starts with
+    ``command``, split as the shell splits them (shlex is POSIX word splitting)."""
+    lines = [line.partition("Shell command: ")[2] for line in dry_run.splitlines()]
+    return [shlex.split(line) for line in lines if line.startswith(command)]
+
+
+def _tiny_base(tmp_path: Path) -> dict:
+    shutil.copytree(TINY, tmp_path / "data")
+    return {"sets": {"tiny4": "data/sudokusolver_4x4.txt"}, "encodings": ["extended"],
+            "solvers": {"minisat22": {}}, "time_limit": 5, "shard_size": 4}
+
+
+def test_hostile_ltn_original_path_is_one_word_and_runs(tmp_path):
+    original = tmp_path / f"orig é 'q\" {_attack(1)}"
+    shutil.copytree(PUBLIC / "ltn_sudoku_torch" / "data" / "4x4", original / "4x4")
+    config = _tiny_base(tmp_path)
+    config["ltn"] = {"sizes": [4], "per_kind": 5, "original": str(original)}
+    _write_config(tmp_path, config)
+    manifest = "results/LTN/datasets/4/manifest.json"
+    dry = _snakemake(tmp_path, "-n", "-p", manifest)
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    (words,) = _shell_words(dry.stdout, "satdoku generate dataset")
+    assert words[words.index("--original") + 1] == f"{original}/4x4"
+    run = _snakemake(tmp_path, manifest)
+    assert _markers(tmp_path) == []
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    source = json.loads((tmp_path / manifest).read_text())["source"]
+    assert source == f"original:{original}/4x4"  # read from the hostile directory itself
+
+
+@pytest.mark.parametrize("section,key,value", [
+    ("ltn", "lr", f"0.1; touch MARK1; {_attack(2)}"),
+    ("csp_experiment", "relations", f"0.3' {_attack(3)} '"),
+])
+def test_hostile_preset_value_never_reaches_a_shell(tmp_path, section, key, value):
+    config = _tiny_base(tmp_path)
+    config[section] = {"presets": {"evil": {key: value}}, "preset": "evil"}
+    if section == "ltn":
+        config[section].update(sizes=[4], per_kind=5)
+        target, command = "results/LTN/models/ltn_4.pt", "satdoku train"
+    else:
+        config[section].update(solvers=["csp-fc-mrv"], families=["latin"], n_min=3,
+                               n_max=4, time_limit=1)
+        target, command = "results/Reports/csp_largest_n.md", "satdoku largest-n"
+    _write_config(tmp_path, config)
+    dry = _snakemake(tmp_path, "-n", "-p", target)
+    if dry.returncode != 0:  # the config check refuses the value: one line naming the key
+        assert key in dry.stderr and "Traceback" not in dry.stderr, dry.stderr[-3000:]
+    else:  # else the value reaches the command as one word
+        words = [w for cmd in _shell_words(dry.stdout, command) for w in cmd]
+        assert value in words, dry.stdout[-3000:]
+        _snakemake(tmp_path, target)  # fails (the value is not a number) but runs nothing
+    assert _markers(tmp_path) == []

@@ -129,6 +129,22 @@ def main(argv: list[str] | None = None) -> int:
     except MemoryError:
         print(f"satdoku {command}: error: out of memory", file=sys.stderr, flush=True)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C / SIGINT: one line, the shell's exit code 130
+        return _interrupted(command)
+
+
+def _interrupted(command: str | None) -> int:
+    """End on SIGINT: what is already written stays complete (commands write whole lines),
+    a second Ctrl-C no longer interrupts the ending, one line on stderr, exit status 130."""
+    import contextlib
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.flush()
+    print(f"satdoku {command or ''}: interrupted (SIGINT); every line above is complete",
+          file=sys.stderr, flush=True)
+    return 130
 
 
 if __name__ == "__main__":

@@ -100,8 +100,9 @@ class Progress:
                 self._last_log = now
                 self._write(self._line(now))
 
-    def close(self) -> None:
-        """Finish: close the bar, or write the final summary line."""
+    def close(self, stopped: bool = False) -> None:
+        """Finish: close the bar, or write the final summary line (``stopped``: the work ended
+        early, by an exception or an interrupt, and the line says so instead of "done")."""
         if self.closed:
             return
         self.closed = True
@@ -112,7 +113,8 @@ class Progress:
             elapsed = now - self._start
             rate = self.n / elapsed if elapsed > 0 else 0.0
             self._write(
-                f"{self._prefix()}done {self._count()} in {_duration(elapsed)} "
+                f"{self._prefix()}{'stopped at' if stopped else 'done'} {self._count()} in "
+                f"{_duration(elapsed)} "
                 f"({rate:.1f} {self.unit}/s)"
             )
 
@@ -147,7 +149,7 @@ class Progress:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self.close()
+        self.close(stopped=exc_type is not None)
 
 
 def track(

@@ -25,6 +25,7 @@ import contextlib
 import gzip
 import hashlib
 import io
+import itertools
 import lzma
 import os
 import stat
@@ -206,6 +207,13 @@ class Snapshot:
         lines = self.lines
         return [(i, lines[i - 1]) for i in self.content_linenos[:n]]
 
+    def text_head(self, n: int) -> list[tuple[int, str]]:
+        """The first ``n`` content lines that are text (format detection: a line that is not
+        UTF-8 is one bad line and never decides how the others are read)."""
+        bad, lines = self.bad_lines, self.lines
+        return list(itertools.islice(((i, lines[i - 1]) for i in self.content_linenos
+                                      if i not in bad), n))
+
 
 def is_content(line: str) -> bool:
     """True for a line that is neither blank nor a ``#`` comment."""
@@ -253,14 +261,56 @@ def snapshot_from_bytes(raw: bytes, source: str = "<bytes>",
         raise _too_big(source, limit)
     kind = compression_of(raw[:10])
     data = _decompress(raw, kind, source, limit) if kind else raw
-    bom = 0
-    if data.startswith(UTF8_BOM):
-        bom = len(UTF8_BOM)
-        data = data[bom:]
-    elif data[:2] in _UTF16_BOMS:
-        bom = 2
-        data = data.decode("utf-16", "replace").encode("utf-8")
+    data, bom = _as_utf8(data)
     return Snapshot(source, raw, data, kind, bom)
+
+
+def _as_utf8(data: bytes) -> tuple[bytes, int]:
+    """(content without its byte-order mark, bytes of mark dropped): a UTF-8 BOM is dropped,
+    UTF-16 text (LE or BE, with its BOM) is converted to UTF-8 (its undecodable units become
+    U+FFFD: one bad line, never a refused file)."""
+    if data.startswith(UTF8_BOM):
+        return data[len(UTF8_BOM):], len(UTF8_BOM)
+    if data[:2] in _UTF16_BOMS and _is_utf16(data):
+        return data.decode("utf-16", "replace").encode("utf-8"), 2
+    return data, 0
+
+
+def _is_utf16(data: bytes) -> bool:
+    """Whether ``data`` (starting with a UTF-16 BOM) is UTF-16 text: at least 90% of its
+    first 4,096 characters are in the Latin-1 range, as in any puzzle or DIMACS file. UTF-8
+    text read as UTF-16 pairs its ASCII bytes into CJK characters, so a stray line that starts
+    ``\\xff\\xfe`` before UTF-8 puzzles stays one bad line, not the file's encoding."""
+    sample = data[: 2 + 8192].decode("utf-16", "replace")[:4096]
+    return sum(c < "\u0100" for c in sample) >= 0.9 * len(sample)
+
+
+def head_lines(path: str | Path, n: int = 20, max_bytes: int = 1 << 16) -> list[tuple[int, str]]:
+    """The first ``n`` content lines of a file, from at most its first ``max_bytes`` of
+    content (decompressed, BOM dropped, UTF-16 converted), each line decoded on its own with
+    U+FFFD for bytes that are not UTF-8: what deciding a file's kind needs (a stray byte on
+    one line never refuses the file), without reading a large file whole. The errors of
+    :func:`read_snapshot` (missing file, directory, device, corrupt archive)."""
+    name = str(path)
+    p = check_file(path)
+    try:
+        raw = open(p, "rb")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise InputError(name, exc.strerror or str(exc)) from None
+    kind = None
+    try:
+        with raw:
+            kind = compression_of(raw.read(10))
+            raw.seek(0)
+            fh: BinaryIO = _decompressor(kind, raw) if kind else raw  # type: ignore[assignment]
+            data = fh.read(max_bytes)
+    except _DECOMPRESS_ERRORS as exc:
+        what = f"{kind} data" if kind else "file"
+        raise InputError(name, f"truncated or corrupt {what} ({exc})") from None
+    data, bom = _as_utf8(data)
+    if len(data) >= max_bytes and b"\n" in data:  # the last line may be cut: leave it out
+        data = data[: data.rindex(b"\n") + 1]
+    return Snapshot(name, b"", data, kind, bom).text_head(n)
 
 
 def read_bytes(path: str | Path, max_bytes: int | None = None) -> bytes:

@@ -8,6 +8,9 @@ import bz2
 import gzip
 import lzma
 import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -73,12 +76,44 @@ PUZZLE_FAULTS: dict[str, tuple[str, bytes, list[bool | str]]] = {
     "a non-UTF-8 line inside a grid": (
         "g.txt", b"1 2 3 4\n3 4 \xff 2\n2 1 4 3\n4 3 2 1\n\n" + GRID4.encode(),
         # blank lines do not end a grid: rows 3-6 make one (its validity is the solver's job)
-        ["grid ends after 1 rows", "line 2 is not UTF-8 text (byte 0xff at byte offset 12)",
+        ["grid ends after 1 of 4 rows before line 2",
+         "line 2 is not UTF-8 text (byte 0xff at byte offset 12)",
          True, "grid ends after 2 of 4"]),
     "a non-UTF-8 byte inside a JSON string": (
         "j.jsonl", b'{"kind": "latin", "size": 1, "givens": [0], "name": "caf\xe9"}\n'
                    b'{"kind": "latin", "size": 1, "givens": [1]}\n',
         ["line 1 is not UTF-8", True]),
+    # issue 18 section 2/6: bytes never refuse the file
+    "a line starting with a UTF-16 BOM between puzzles": (
+        "u.txt", P1.encode() + b"\n\xff\xfeabc\n" + P2.encode() + b"\n",
+        [True, "line 2 is not UTF-8 text (byte 0xff at byte offset 82)", True]),
+    "a file starting with a stray UTF-16 BOM line": (
+        "u.txt", b"\xff\xfeabc\n" + P1.encode() + b"\n" + P2.encode() + b"\n",
+        ["line 1 is not UTF-8 text (byte 0xff at byte offset 0)", True, True]),
+    "UTF-16 BE with BOM": ("b.txt", b"\xfe\xff" + f"{P1}\n{P2}\n".encode("utf-16-be"),
+                           [True, True]),
+    "UTF-16 LE with BOM, CRLF and a title": (
+        "b.txt", f"Title, with a comma\r\n{P1}\r\n{P2}\r\n".encode("utf-16"),
+        ["not a Sudoku size", True, True]),
+    "a CP1252 title line": (
+        "w.txt",
+        "\u201cPuzzles\u201d \u2013 caf\u00e9\n".encode("cp1252") + f"{P1}\n{P2}\n".encode(),
+        ["line 1 is not UTF-8 text (byte 0x93 at byte offset 0)", True, True]),
+    "a CP1252 title before grids": (
+        "g.txt", b"Grilles \x96 \xe9t\xe9\n" + GRID4.encode() + b"\n" + GRID4.encode(),
+        ["line 1 is not UTF-8", True, True]),
+    "a non-UTF-8 line between two grids": (
+        "g.txt", GRID4.encode() + b"\x80\x81\n" + GRID4.encode(),
+        [True, "line 5 is not UTF-8", True]),
+    "a 'p cnf' line among puzzles (not DIMACS)": (
+        "p.txt", f"{P1}\np cnf 3 1\n{P2}\n".encode(), [True, "not a Sudoku size", True]),
+    "a 'p cnf' line before puzzles (not DIMACS)": (
+        "p.txt", f"p cnf 3 1\n{P1}\n{P2}\n".encode(), ["not a Sudoku size", True, True]),
+    "NUL bytes on a line of their own": (
+        "z.txt", f"{P1}\n".encode() + b"\x00\x00\x00\n" + f"{P2}\n".encode(),
+        [True, "not a puzzle line: '\\x00\\x00\\x00'", True]),
+    "BOM, CRLF and a CR-only mix": (
+        "m.txt", f"\ufeff{P1}\r\n{P2}\r\n{P3}\n".encode(), [True, True, True]),
     "gzip without .gz": ("p.txt", gzip.compress(f"{P1}\n{P2}\n".encode()), [True, True]),
     "xz without .xz": ("p.txt", lzma.compress(f"{P1}\n".encode()), [True]),
     "bz2 without .bz2": ("p.txt", bz2.compress(f"{P1}\n".encode()), [True]),
@@ -334,3 +369,56 @@ def test_cnf_set_directory() -> None:
 #: a directory read as a puzzle file, a malformed file in a CNF set
 FAULT_COUNT = (len(PUZZLE_FAULTS) + len(FILE_FAULTS) + len(DIMACS_FAULTS)
                + len(DIMACS_FILE_FAULTS) + 3)
+
+
+# --- issue 18: the command line and the workflow's planning read bad bytes line by line -------
+def _solve_cli(*args: str, **kw) -> subprocess.CompletedProcess:  # type: ignore[no-untyped-def]
+    return subprocess.run([sys.executable, "-m", "satdoku", "solve", *args], capture_output=True,
+                          text=True, timeout=120, **kw)
+
+
+@pytest.mark.parametrize("case", ["a line starting with a UTF-16 BOM between puzzles",
+                                  "a file starting with a stray UTF-16 BOM line",
+                                  "a CP1252 title line", "UTF-16 BE with BOM",
+                                  "a 'p cnf' line before puzzles (not DIMACS)"])
+def test_solve_and_planning_keep_every_puzzle_beside_bad_bytes(tmp_path: Path, case: str) -> None:
+    from satdoku.config import check
+    from satdoku.pipeline.sets import plan
+
+    name, content, expected = PUZZLE_FAULTS[case]
+    path = tmp_path / name
+    path.write_bytes(content)
+    proc = _solve_cli(str(path), "--solver", "cdcl")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.splitlines()
+    assert len(out) == len(expected)
+    for line, e in zip(out, expected, strict=True):
+        assert (len(line) == 81 and line.isdigit()) if e is True else line.startswith(
+            "Instance Invalid: ")
+    assert not plan(path).cnf  # the workflow plans it as a puzzle file, never refuses it
+    schema = Path(__file__).parents[1] / "workflow" / "schemas" / "config.schema.yaml"
+    check({"sets": {"s": str(path)}, "solvers": {"cdcl": {}}}, schema)
+
+
+def test_sigint_ends_solve_with_one_line_and_complete_output(tmp_path: Path) -> None:
+    """SIGINT (Ctrl-C) to `satdoku solve`: exit 130, one line on stderr, no traceback, and
+    every line already printed complete."""
+    path = tmp_path / "many.txt"
+    path.write_text(f"{P1}\n{P2}\n{P3}\n" * 2000)
+    proc = subprocess.Popen([sys.executable, "-m", "satdoku", "solve", str(path), "--solver",
+                             "cdcl"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "SATDOKU_PROGRESS": "log"},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert proc.stdout is not None
+    first = proc.stdout.readline()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    lines = (first + out).decode().split("\n")
+    assert proc.returncode == 130, err
+    assert lines[-1] == "" and len(lines) - 1 < 6000  # stopped early, last line ended
+    assert all(len(ln) == 81 and ln.isdigit() for ln in lines[:-1])
+    text = err.decode()
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text
+    assert text.splitlines()[-1] == ("satdoku solve: interrupted (SIGINT); every line above is "
+                                     "complete")
+    assert "stopped at" in text and "done" not in text

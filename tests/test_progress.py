@@ -104,4 +104,4 @@ def test_track_takes_total_from_len_and_counts_partial_consumption() -> None:
     assert next(gen) == 1
     assert next(gen) == 2
     gen.close()  # consumer stopped early: the summary tells how far it got
-    assert out.getvalue().splitlines() == ["x: done 1/4 in 0s (0.0 it/s)"]
+    assert out.getvalue().splitlines() == ["x: stopped at 1/4 in 0s (0.0 it/s)"]

@@ -219,3 +219,72 @@ def test_writers_round_trip(fmt: str, seed: int) -> None:
 def _key(p) -> tuple:  # type: ignore[no-untyped-def]
     """A puzzle up to the order of its relations (text grids list them row by row)."""
     return (p.kind, p.layout, p.givens, sorted(p.less_than), p.extra_groups)
+
+
+# --- stray bytes never cost a puzzle --------------------------------------------------------
+#: blobs the issue found (a UTF-16 BOM starting a line, a Latin-1 letter, a CP1252 title, NUL,
+#: a UTF-8 BOM, a lone CR, a DIMACS header) besides hypothesis' own bytes
+_STRAY = [b"\xff\xfe", b"\xfe\xff", b"\xff\xfeabc", b"caf\xe9", b"\x93Title\x94 \x96 1",
+          b"\x00", b"\xef\xbb\xbf", b"\r", b"p cnf 3 1", b"\x80\x81", b"\xed\xa0\x80"]
+
+
+def _clean_file(fmt: str) -> bytes:
+    rng = random.Random(7)
+    return FORMATS[fmt].write(_puzzles(fmt, rng)).encode()  # type: ignore[misc]
+
+
+def _record_starts(data: bytes, fmt: str) -> list[int]:
+    """Byte offsets where a record's first line starts, and the end of the file."""
+    offsets = [0] + [i + 1 for i, b in enumerate(data) if b == 0x0A]
+    lines = {r.line for r in _read(data, fmt, "w.txt")}
+    return [offsets[n - 1] for n in sorted(lines)] + [len(data)]
+
+
+def _undecodable(line: bytes) -> bool:
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
+def _is_subsequence(small: list, big: list) -> bool:
+    it = iter(big)
+    return all(any(x == y for y in it) for x in small)
+
+
+@FUZZ
+@given(blob=st.one_of(st.binary(max_size=40), st.sampled_from(_STRAY)), where=st.integers(0),
+       again=st.booleans())
+@pytest.mark.parametrize("fmt", sorted(n for n, f in FORMATS.items() if f.write is not None))
+def test_stray_bytes_anywhere_lose_no_puzzle(fmt: str, blob: bytes, where: int,
+                                             again: bool) -> None:
+    """Any bytes, as lines of their own at any record boundary of a file of valid puzzles
+    (twice with ``again``), lose none of its puzzles: read with its format, auto-detected,
+    and planned by the workflow (which must not take it for DIMACS nor refuse it)."""
+    import tempfile
+    from pathlib import Path
+
+    from satdoku.pipeline.sets import is_cnf_set, plan
+
+    if not FORMATS[fmt].one_line:  # multi-line records: lines that are not text (see docs)
+        assume(all(_undecodable(line) for line in blob.split(b"\n")))
+    clean = _clean_file(fmt)
+    want = [_key(r.puzzle) for r in _read(clean, fmt, "w.txt")]
+    starts = _record_starts(clean, fmt)
+    cuts = {starts[where % len(starts)]}
+    if again:
+        cuts.add(starts[(where // 7) % len(starts)])
+    data = clean
+    for cut in sorted(cuts, reverse=True):
+        data = data[:cut] + blob + b"\n" + data[cut:]
+    assume(not data.startswith((b"\x1f\x8b", b"\xfd7z", b"BZh")))  # an archive by its magic
+    for how in (fmt, "auto"):
+        recs = _read(data, how, "w.txt")
+        _check_records(recs)
+        got = [_key(r.puzzle) for r in recs if r.puzzle is not None]
+        assert _is_subsequence(want, got), (how, [r.error for r in recs])
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "w.txt"
+        path.write_bytes(data)
+        assert not is_cnf_set(path) and plan(path).units >= len(want)

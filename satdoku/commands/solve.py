@@ -60,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
         line = str(row["solution"])
         if args.times:
             line += f"\t{answer.status}\t{answer.result.total_seconds * 1000:.1f} ms"
-        print(line, flush=True)
+        sys.stdout.write(line + "\n")  # one write: an interrupt never splits a line
+        sys.stdout.flush()
     try:
         changed = plan(args.file, args.format).sha256 != before
     except (ValueError, OSError):

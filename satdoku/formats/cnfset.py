@@ -25,7 +25,8 @@ from satdoku.sources import InputError, Snapshot, read_snapshot
 NOTATION = "dimacs"
 DIMACS_SUFFIXES = (".cnf", ".dimacs")
 COMPRESSION_SUFFIXES = (".gz", ".xz", ".bz2")
-_P_CNF = re.compile(r"^\s*p\s+cnf\b")
+_COMMENT = re.compile(r"^\s*c(\s|$)")
+_HEADER = re.compile(r"^\s*p\s+cnf\s+([0-9]{1,18})\s+[0-9]{1,18}\s*$")
 _LITERAL = re.compile(r"-?[0-9]{1,18}")
 
 
@@ -40,8 +41,21 @@ def is_dimacs_name(name: str) -> bool:
 
 
 def looks_like_dimacs(path: Path, head: list[tuple[int, str]]) -> bool:
-    """A DIMACS file by name, or any file with a ``p cnf`` line (no puzzle format has one)."""
-    return is_dimacs_name(path.name) or any(_P_CNF.match(text) for _, text in head)
+    """A DIMACS file by name, or one whose first line other than ``c`` comments is a ``p cnf
+    V C`` header followed by a clause of literals within +-V (no puzzle format has one; a
+    ``p cnf`` line after or before puzzles is a bad line of a puzzle file, never a reason
+    to read the whole file as one formula)."""
+    if is_dimacs_name(path.name):
+        return True
+    body = (t for _, t in head if not _COMMENT.match(t))
+    first = next(body, "")
+    m = _HEADER.match(first)
+    if not m:
+        return False
+    num_vars = int(m.group(1))
+    clause = next(body, "").split()  # the first clause, when the head holds one
+    return all(tok == "%" or (_LITERAL.fullmatch(tok) and abs(int(tok)) <= num_vars)
+               for tok in clause)
 
 
 def cnf_file_record(path: str | Path, snapshot: Snapshot | None = None,

@@ -177,9 +177,34 @@ def _indexed(fmt: Format, snap: Snapshot, limits: Limits, start: int,
         for index, rec in enumerate(fmt.read(lines, source, limits), base + 1):
             yield index, repair.one(rec)
         return
-    repaired = (r for rec, span in _spans(fmt.read(snap.content_lines(), source, limits), snap)
+    repaired = (r for rec, span in _spans(_walled(fmt, snap, limits), snap)
                 for r in repair.spanning(rec, span))
     yield from enumerate(repaired, 1)
+
+
+def _walled(fmt: Format, snap: Snapshot, limits: Limits) -> Iterator[Record]:
+    """The records of a multi-line format, each line that is not text a wall: one INVALID
+    record of its own, and the lines on each side read apart, so that no record spans it (a
+    stray line between two grids costs neither grid, and a record it cuts is INVALID, never
+    read without it)."""
+    assert fmt.read is not None
+    bad, source = snap.bad_lines, snap.source
+    if not bad:
+        yield from fmt.read(snap.content_lines(), source, limits)
+        return
+    segment: list[tuple[int, str]] = []
+    for lineno, text in snap.content_lines():
+        if lineno not in bad:
+            segment.append((lineno, text))
+            continue
+        recs = list(fmt.read(segment, source, limits))
+        if recs and recs[-1].error:  # the record the wall cut: say where it ends
+            recs[-1].error = (recs[-1].error.replace("at end of file", f"before line {lineno}")
+                              .replace("file ends early", f"line {lineno} is not text"))
+        yield from recs
+        segment = []
+        yield Record(source, lineno, 0, fmt.name, error=bad[lineno])
+    yield from fmt.read(segment, source, limits)
 
 
 def _numbered(indexed: Iterable[tuple[int, Record]], strict: bool, start: int,
@@ -223,6 +248,6 @@ def read_records(path: str | Path, fmt: str = "auto", strict: bool = False,
                          stop_line)
     snap = snapshot or read_snapshot(path, lim.max_input_bytes)
     if chosen is None:
-        chosen = get_format(detect_format(p, snap.head(HEAD_LINES)))
+        chosen = get_format(detect_format(p, snap.text_head(HEAD_LINES)))
     return _numbered(_indexed(chosen, snap, lim, start_line, stop_line), strict, start_line,
                      stop_line)

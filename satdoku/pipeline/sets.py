@@ -16,7 +16,7 @@ from pathlib import Path
 
 from satdoku.formats.cnfset import NOTATION as DIMACS_FORMAT
 from satdoku.formats.cnfset import cnf_set_files, looks_like_dimacs
-from satdoku.sources import InputError, check_file, count_lines, file_sha256, open_text
+from satdoku.sources import InputError, check_file, count_lines, file_sha256, head_lines
 
 SetError = InputError  # what a set path that cannot be used raises (one line naming it)
 
@@ -64,17 +64,6 @@ def auto_shard_size(units: int, cores: int) -> int:
     return max(1, -(-units // shards))
 
 
-def _head(path: Path, n: int = 20) -> list[tuple[int, str]]:
-    out: list[tuple[int, str]] = []
-    with open_text(path) as fh:
-        for i, line in enumerate(fh, 1):
-            if line.strip():
-                out.append((i, line))
-                if len(out) == n or i > 10 * n:
-                    break
-    return out
-
-
 def cnf_files(path: str | Path) -> list[Path]:
     """The DIMACS files of a CNF set in sorted name order (a single file is a set of one)."""
     p = Path(path)
@@ -89,7 +78,7 @@ def is_cnf_set(path: str | Path, fmt: str = "auto") -> bool:
         return True
     if fmt != "auto":
         return False
-    return looks_like_dimacs(p, _head(check_file(p)))
+    return looks_like_dimacs(p, head_lines(check_file(p)))
 
 
 def fingerprint(files: list[Path]) -> str:

@@ -218,6 +218,8 @@ class PysatSolver:
                 return _solve_with_deadline(self.backend, cnf, deadline)
             return _solve_in_process(self.backend, cnf, deadline)
         except Exception as exc:
+            if "keyboard interrupt" in str(exc).lower():  # python-sat's own SIGINT handler
+                raise KeyboardInterrupt from None  # the user stopped the run: not an ERROR
             return Result(ERROR, message=f"{type(exc).__name__}: {exc}")
 
     def solve_incremental(self, rules: Cnf, own: list[list[int]], deadline: Deadline

@@ -6,8 +6,11 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 KERNEL := $(VENV)/.kernel
 CORES ?= 8
-# torch's CPU build comes from PyTorch's own index (PyPI's Linux wheel is the CUDA build)
-TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
+# torch is installed first, pinned, so that requirements.txt never pulls another build. Where
+# PyPI's Linux wheel would be the large CUDA build, point TORCH_INDEX at PyTorch's CPU wheel
+# index (make TORCH_INDEX=URL); by default pip's configured indexes are used (CI's machine
+# has the CPU wheel locally).
+TORCH_INDEX ?=
 
 .PHONY: run test test-cluster lint report clean install
 
@@ -19,7 +22,7 @@ install: $(STAMP) $(KERNEL)
 # same search)
 $(STAMP): requirements.txt pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --extra-index-url $(TORCH_INDEX) torch==2.13.0
+	$(BIN)/pip install --quiet $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX)) torch==2.13.0
 	$(BIN)/pip install --quiet -r requirements.txt
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(STAMP) $(KERNEL)

@@ -161,6 +161,16 @@ def _check_sets(config: dict[str, Any], basedir: Path | None) -> None:
             raise ConfigError(f"config: sets.{name}: {exc}") from None
 
 
+def set_time_limits(config: Mapping[str, Any], name: str) -> tuple[float, float]:
+    """(time limit, proof-check budget) of set ``name`` in a checked configuration: each the
+    set's own, else the global one; the check budget defaults to the set's time limit."""
+    entry = config["sets"][name]
+    entry = {} if isinstance(entry, str) else entry
+    limit = float(entry.get("time_limit", config["time_limit"]))
+    check = entry.get("verify_time_limit", config.get("verify_time_limit", limit))
+    return limit, float(check)
+
+
 def check(config: Mapping[str, Any], schema: str | Path | Mapping[str, Any],
           basedir: Path | None = None, check_paths: bool = True) -> dict[str, Any]:
     """The validated configuration with defaults filled in (ConfigError: one line)."""

@@ -11,15 +11,19 @@ in one place:
 3. an answer that arrives after the limit is a TIMEOUT, whichever solver gave it;
 4. a SAT model is decoded with its encoding and verified against the puzzle (givens kept, every
    group a permutation, every relation holds) or, for a DIMACS instance, against every clause;
-   an UNSAT answer of a solver that writes proofs counts only once its DRUP proof checks.
+   an UNSAT answer of a solver that writes proofs counts only once its DRAT proof checks;
+5. the solver's clock stops when it answers: the check of step 4 is timed apart
+   (``check_seconds``), and a proof check is bounded by its own budget (``verify_time_limit``,
+   default the time limit): one that runs out leaves UNSAT unchecked, never TIMEOUT or ERROR.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+import time
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -137,29 +141,44 @@ def read_formula(data: bytes, source: str) -> Formula:
 
 def solve(record: Record, solver: ConfiguredSolver, encoding: str, time_limit: float | None,
           formula: Formula | None = None, workdir: str | None = None,
-          proof_path: str | None = None) -> Answer:
+          proof_path: str | None = None, verify_time_limit: float | None = None) -> Answer:
     """Solve one instance within ``time_limit`` seconds and check the answer.
 
     ``formula`` is the record's formula when the caller already has it (a SatInput bundle
     entry, a file already read); otherwise the record is encoded here, inside the time limit.
     Proofs of solvers that write them go to a temporary file in ``workdir`` (a directory the
     caller keeps for many instances; a temporary directory per call without it), or to
-    ``proof_path``, which is kept."""
+    ``proof_path``, which is kept.
+
+    The solver's clock stops when it answers: checking the answer (an UNSAT proof, a model or
+    board) is timed apart in ``check_seconds`` and never counts against ``time_limit``. A proof
+    check gets its own budget, ``verify_time_limit`` seconds (default: ``time_limit``); one
+    that runs out leaves the answer UNSAT, unchecked (``-``), with a message saying so."""
     deadline = Deadline(time_limit)
     if not record.valid:
         return Answer(Result(INVALID, message=record.error or "invalid"), detail=record.error or "")
-    try:
-        if solver.level == PUZZLE:
-            result = _solve_puzzle(record, solver, deadline)
-            cnf = None
-        else:
-            result, cnf = _solve_cnf(record, solver, encoding, deadline, formula, workdir,
-                                     proof_path)
-    except Exception as exc:  # a solver or encoder bug must not take a whole shard down
-        result, cnf = Result(ERROR, message=f"{type(exc).__name__}: {exc}"), None
-    result.total_seconds = max(result.total_seconds, deadline.elapsed())
-    _enforce_limit(result, time_limit)
-    return verify(record, encoding, result, cnf)
+    with ExitStack() as stack:
+        proof: str | None = None
+        try:
+            if solver.level == PUZZLE:
+                result = _solve_puzzle(record, solver, deadline)
+            else:
+                formula = formula if formula is not None else formula_of(record, encoding)
+                if solver.proofs:
+                    proof = stack.enter_context(_proof_file(proof_path, workdir))
+                result = _solve_cnf(solver, formula, deadline, proof)
+        except Exception as exc:  # a solver or encoder bug must not take a whole shard down
+            result, proof = Result(ERROR, message=f"{type(exc).__name__}: {exc}"), None
+        result.total_seconds = max(result.total_seconds, deadline.elapsed())
+        _enforce_limit(result, time_limit)
+        checking = time.perf_counter()  # the solver's time ends here; the check's begins
+        if result.status == UNSAT and proof is not None and formula is not None:
+            budget = time_limit if verify_time_limit is None else verify_time_limit
+            _certify(formula.whole(), result, proof, proof_path is not None, budget)
+        cnf = formula.whole() if record.cnf is not None and formula is not None else None
+        answer = verify(record, encoding, result, cnf)
+        result.check_seconds = time.perf_counter() - checking
+    return answer
 
 
 def _solve_puzzle(record: Record, solver: ConfiguredSolver, deadline: Deadline) -> Result:
@@ -169,29 +188,19 @@ def _solve_puzzle(record: Record, solver: ConfiguredSolver, deadline: Deadline) 
     return solver.impl.solve_puzzle(record.puzzle, deadline)
 
 
-def _solve_cnf(record: Record, solver: ConfiguredSolver, encoding: str, deadline: Deadline,
-               formula: Formula | None, workdir: str | None, keep_proof: str | None
-               ) -> tuple[Result, Cnf | None]:
-    """Solve at the CNF level; returns the result and the whole formula when the answer still
-    needs it (a model of a DIMACS instance to verify, a proof to check)."""
-    formula = formula if formula is not None else formula_of(record, encoding)
+def _solve_cnf(solver: ConfiguredSolver, formula: Formula, deadline: Deadline,
+               proof: str | None) -> Result:
+    """Solve at the CNF level (a solver that writes proofs writes one to ``proof``)."""
     if deadline.expired():
-        return Result(TIMEOUT, message="time limit reached while encoding"), None
+        return Result(TIMEOUT, message="time limit reached while encoding")
     incremental = solver.incremental and formula.rules is not None
     if not solver.proofs:
         if incremental:
-            result = solver.impl.solve_incremental(formula.rules, formula.own, deadline)
-            return result, formula.whole() if record.cnf is not None else None
-        cnf = formula.whole()
-        return solver.impl.solve_cnf(cnf, deadline), cnf
-    with _proof_file(keep_proof, workdir) as proof:
-        if incremental:  # an UNSAT under assumptions is solved again for its proof
-            result = solver.impl.solve_incremental(formula.rules, formula.own, deadline, proof)
-        else:
-            result = solver.impl.solve_cnf(formula.whole(), deadline, proof)
-        if result.status == UNSAT:
-            _certify(formula.whole(), result, proof, keep=keep_proof is not None)
-    return result, formula.whole() if record.cnf is not None else None
+            return solver.impl.solve_incremental(formula.rules, formula.own, deadline)
+        return solver.impl.solve_cnf(formula.whole(), deadline)
+    if incremental:  # an UNSAT under assumptions is solved again for its proof
+        return solver.impl.solve_incremental(formula.rules, formula.own, deadline, proof)
+    return solver.impl.solve_cnf(formula.whole(), deadline, proof)
 
 
 @contextmanager
@@ -218,20 +227,24 @@ def _proof_file(keep: str | None, workdir: str | None) -> Iterator[str]:
             os.remove(path)
 
 
-def _certify(cnf: Cnf, result: Result, proof: str, keep: bool = False) -> None:
-    """Check the DRUP proof of an UNSAT answer; a missing or rejected proof makes it ERROR."""
-    from satdoku.cnf.drat import check_proof
+def _certify(cnf: Cnf, result: Result, proof: str, keep: bool,
+             time_limit: float | None) -> None:
+    """Check the proof of an UNSAT answer within ``time_limit`` seconds: a missing or rejected
+    proof makes it ERROR; a check that runs out of its budget leaves it UNSAT, unchecked."""
+    from satdoku.cnf.drat import OUT_OF_BUDGET, check_proof
 
     if not os.path.exists(proof):
         result.status, result.message = ERROR, "UNSAT without the proof this solver must write"
         return
-    ok, message = check_proof(cnf, proof)
-    result.stats["proof_checked"] = int(ok)
+    check = check_proof(cnf, proof, time_limit=time_limit)
+    result.stats["proof_checked"] = int(check.ok)
     result.proof = proof if keep else None  # a temporary file is gone after the solve
-    if ok:
+    if check.ok:
         result.message = (result.message + "; " if result.message else "") + "proof checked"
+    elif check.status == OUT_OF_BUDGET:
+        result.message = (result.message + "; " if result.message else "") + check.message
     else:
-        result.status, result.message = ERROR, f"UNSAT proof rejected: {message}"
+        result.status, result.message = ERROR, f"UNSAT proof rejected: {check.message}"
 
 
 def _enforce_limit(result: Result, time_limit: float | None) -> None:

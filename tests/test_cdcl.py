@@ -48,8 +48,8 @@ def decide(cnf: Cnf, **options: object) -> tuple[str, list[int] | None, Cdcl]:
         assert cnf.satisfied_by(model) == []
     else:
         assert status == "UNSAT"
-        ok, message = check_proof(cnf, solver.proof_lines())
-        assert ok, message
+        check = check_proof(cnf, solver.proof_lines())
+        assert check.ok, check.message
     return status, model, solver
 
 
@@ -244,7 +244,7 @@ def test_adapter_result_proof_and_version(public_data: Path, tmp_path: Path) -> 
     proof = tmp_path / "p.drup"
     result = solver.solve_cnf(cnf, Deadline(10), proof_path=str(proof))
     assert result.status == "UNSAT" and result.proof == str(proof)
-    assert check_proof(cnf, proof)[0]
+    assert check_proof(cnf, proof).ok
     assert {"decisions", "conflicts", "propagations", "restarts", "learnt"} <= set(result.stats)
     assert 0 < result.solve_seconds <= result.total_seconds
     again = solver.solve_dimacs(str(path), Deadline(None))
@@ -258,7 +258,7 @@ def test_adapter_result_proof_and_version(public_data: Path, tmp_path: Path) -> 
                 make_dpll().version, make_dpll(heuristic="jw").version}  # fmt: skip
     assert len(versions) == 4 and make_cdcl().version == solver.version
     dres = make_dpll(heuristic="dlis").solve_cnf(cnf, Deadline(None), proof_path=str(proof))
-    assert dres.status == "UNSAT" and check_proof(cnf, proof)[0]
+    assert dres.status == "UNSAT" and check_proof(cnf, proof).ok
 
 
 def test_cli_cdcl_mode(public_data: Path, tmp_path: Path) -> None:
@@ -269,7 +269,7 @@ def test_cli_cdcl_mode(public_data: Path, tmp_path: Path) -> None:
                           "--restarts", "luby"], capture_output=True, text=True)  # fmt: skip
     assert res.returncode == 20, res.stderr
     assert "s UNSATISFIABLE" in res.stdout and "c conflicts " in res.stdout
-    assert check_proof(read_dimacs(sat / "uuf50-218" / "uuf50-07.cnf"), proof)[0]
+    assert check_proof(read_dimacs(sat / "uuf50-218" / "uuf50-07.cnf"), proof).ok
     res = subprocess.run([*cmd, str(sat / "flat50-115" / "flat50-3.cnf")], capture_output=True,
                          text=True)  # fmt: skip
     assert res.returncode == 10
@@ -310,7 +310,7 @@ def test_cli_batch_form(public_data: Path, tmp_path: Path) -> None:
     assert [blk.splitlines()[0] for blk in blocks] == [str(a), str(b)]
     assert "s SATISFIABLE" in blocks[0] and "s UNSATISFIABLE" in blocks[1]
     assert "v " in blocks[0] and "c summary 2 files: 1 SATISFIABLE, 1 UNSATISFIABLE" in blocks[1]
-    assert check_proof(read_dimacs(b), tmp_path / "proofs" / "uuf50-03.cnf.drup")[0]
+    assert check_proof(read_dimacs(b), tmp_path / "proofs" / "uuf50-03.cnf.drup").ok
     assert run(a, a).returncode == 10 and run(b, b, extra=("--no-model",)).returncode == 20
     res = run(a, bad, b)
     assert res.returncode == 1 and "bad.cnf:2: not a literal" in res.stderr
@@ -466,7 +466,7 @@ def test_incremental_adapter_matches_fresh_solving(public_data: Path, tmp_path: 
     proof = tmp_path / "p.drup"
     res = inc.solve_incremental(rules, own, Deadline(10), proof_path=str(proof))
     assert res.status == "UNSAT" and res.proof == str(proof) and "proof" in res.message
-    assert check_proof(Cnf(729, rules.clauses + own), proof)[0]
+    assert check_proof(Cnf(729, rules.clauses + own), proof).ok
     again = inc.solve_incremental(rules, instance_clauses(recs[0].puzzle, "extended"), Deadline(10))
     assert again.status == "SAT"  # still usable after an UNSAT
     # other rules: loaded afresh; a non-unit own clause: a fresh solve (no incremental label)

@@ -41,8 +41,8 @@ def decide(cnf: Cnf, heuristic: str = "vsids", **options: object) -> tuple[str, 
         assert [abs(lit) for lit in model] == list(range(1, cnf.num_vars + 1))
         assert cnf.satisfied_by(model) == []
     else:
-        ok, message = check_proof(cnf, buf.getvalue().splitlines())
-        assert ok, message
+        check = check_proof(cnf, buf.getvalue().splitlines())
+        assert check.ok, check.message
     return status, model
 
 
@@ -154,7 +154,7 @@ def test_cli_dpll_mode(public_data: Path, tmp_path: Path) -> None:
     assert read_dimacs(sat / "uf20-91" / "uf20-01.cnf").satisfied_by(model) == []
     res = run(sat / "uuf50-218" / "uuf50-01.cnf", "--proof", proof)
     assert res.returncode == 20 and "s UNSATISFIABLE" in res.stdout
-    assert check_proof(read_dimacs(sat / "uuf50-218" / "uuf50-01.cnf"), proof)[0]
+    assert check_proof(read_dimacs(sat / "uuf50-218" / "uuf50-01.cnf"), proof).ok
     bad = tmp_path / "bad.cnf"
     bad.write_text("p cnf 2 1\n1 x 0\n")
     res = run(bad)

@@ -1,32 +1,153 @@
-"""Checking DRUP proofs (drat-trim text format) by reverse unit propagation.
+"""Checking DRAT proofs (drat-trim's text and binary formats) of UNSAT answers, within a budget.
 
-A proof is a sequence of lines ``l1 l2 ... 0`` (add a lemma) and ``d l1 l2 ... 0`` (delete a
-clause), ``c`` comment lines allowed. Each added lemma must follow from the formula plus the
-earlier lemmas by *reverse unit propagation* (RUP): assigning the negation of every literal of
-the lemma and propagating units must produce a conflict. The proof refutes the formula when the
-empty clause is derived (or unit propagation alone already fails at the top level).
+A proof is a sequence of steps: add a lemma (``l1 l2 ... 0``) or delete a clause
+(``d l1 l2 ... 0``); text proofs may hold ``c`` comment lines. The binary format (what CaDiCaL
+and kissat write with ``--binary``) has a byte ``a`` or ``d`` per step, then each literal as
+the variable-byte (7 bits per byte, low first) number ``2*v`` (positive) or ``2*v+1``
+(negative), then a 0 byte. A file with a NUL byte, or whose first byte is ``a``, is binary.
 
-The checker works forward with two watched literals: top-level units stay assigned, each
-lemma is checked by temporarily assigning its negation. Deletions only speed things up: a
-deleted clause stops being used, except that literals it already implied at the top level stay
-(they are implied by the formula, so keeping them is sound, as drat-trim does for units).
-RAT steps (new variables, blocked clauses) are not accepted: our solvers only write RUP steps.
+Each needed lemma must be RUP (assigning the negation of its literals and propagating units
+conflicts) or RAT on its first literal ``p`` (every resolvent with an active clause holding
+``-p`` is RUP). The proof refutes the formula once unit propagation on the formula and the
+lemmas so far conflicts. Deleting a clause that is the reason of a top-level literal is
+ignored for propagation (the literal stays, as drat-trim does for units); deleting a clause
+that is not there is ignored.
+
+Two engines, one verdict:
+
+- the compiled checker (``satdoku.cnf._drat``, built by setup.py beside the CDCL kernel):
+  a first pass adds every lemma until propagation conflicts, then it walks the proof
+  backwards and checks only the lemmas the conflict depends on (core-first propagation with
+  watched literals, as drat-trim does). ``mode="forward"`` checks every lemma instead;
+- the pure-Python reference below: forward, every lemma checked. It is the tests' oracle
+  (its verdict equals the compiled forward mode; a proof it accepts the backward mode
+  accepts) and the fallback when the extension is not built.
+
+:func:`check_proof` is the entry point (the solve path and the external solvers' adapters call
+it): it reads the proof, runs the fastest engine within ``time_limit`` and says verified,
+rejected or out of budget.
 """
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from satdoku.cnf.formula import Cnf
 
+VERIFIED, REJECTED, OUT_OF_BUDGET = "verified", "rejected", "out of budget"
 TRUE, FALSE, UNSET = 1, -1, 0
+#: the largest variable a proof may name (RAT lemmas may add variables past the formula's)
+MAX_VAR = 1 << 27
+
+
+@dataclass
+class ProofCheck:
+    """The outcome of one proof check: ``status`` is VERIFIED, REJECTED or OUT_OF_BUDGET,
+    ``message`` says why (the step at fault for a rejection), ``seconds`` is the check's wall
+    time (reading the proof included), ``engine`` which checker ran (``c`` or ``python``)."""
+
+    status: str
+    message: str
+    seconds: float = 0.0
+    engine: str = "python"
+    lemmas: int = 0  # lemmas in the proof (up to the refutation)
+    checked: int = 0  # lemmas actually checked (the core, for the backward checker)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == VERIFIED
+
+
+class ProofError(ValueError):
+    """A proof that is not a sequence of well-formed steps (the message names where)."""
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def is_binary(data: bytes) -> bool:
+    """drat-trim's binary format? (Text proofs never hold a NUL byte nor start with ``a``.)"""
+    return data[:1] == b"a" or b"\0" in data
+
+
+_TOKEN = re.compile(rb"\s*(?:(c)[^\n]*|(d)|(-?[0-9]+)|(\S))")
+
+
+def parse_proof(data: bytes) -> Iterator[tuple[bool, list[int]]]:
+    """The steps (deleting, literals) of a text or binary proof; ProofError names a bad one."""
+    yield from (_parse_binary(data) if is_binary(data) else _parse_text(data))
+
+
+def _parse_text(data: bytes) -> Iterator[tuple[bool, list[int]]]:
+    lits: list[int] | None = None  # literals of the open step, None between steps
+    deleting = False
+    for m in _TOKEN.finditer(data):
+        comment, d, num, other = m.groups()
+        if num is not None:
+            value = int(num)
+            if abs(value) > MAX_VAR:
+                raise ProofError(f"proof line {_line(data, m.start(3))}: literal {value} "
+                                 "out of range")
+            if lits is None:
+                lits, deleting = [], False
+            if value == 0:
+                yield deleting, lits
+                lits = None
+            else:
+                lits.append(value)
+        elif other is not None or lits is not None:
+            what = (other or comment or d or b"").decode("latin-1")
+            raise ProofError(f"proof line {_line(data, m.start())}: unexpected {what!r}")
+        elif d is not None:
+            lits, deleting = [], True
+    if lits is not None:
+        raise ProofError("proof ends inside a step (truncated?)")
+
+
+def _line(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+def _parse_binary(data: bytes) -> Iterator[tuple[bool, list[int]]]:
+    i, n = 0, len(data)
+    while i < n:
+        kind = data[i]
+        if kind not in (0x61, 0x64):  # 'a', 'd'
+            raise ProofError(f"binary proof byte {i}: step starts with {kind:#04x}, "
+                             "not 'a' or 'd'")
+        i += 1
+        lits: list[int] = []
+        while True:
+            value = shift = 0
+            while True:
+                if i >= n:
+                    raise ProofError("binary proof ends inside a step (truncated?)")
+                byte = data[i]
+                i += 1
+                value |= (byte & 0x7F) << shift
+                shift += 7
+                if not byte & 0x80:
+                    break
+                if shift > 28:
+                    raise ProofError(f"binary proof byte {i}: literal out of range")
+            if value == 0:
+                break
+            var = value >> 1
+            if var == 0 or var > MAX_VAR:
+                raise ProofError(f"binary proof byte {i}: literal out of range")
+            lits.append(-var if value & 1 else var)
+        yield kind == 0x64, lits
 
 
 class _Checker:
     """Clause database with watches, a persistent top-level trail and temporary RUP checks."""
 
-    def __init__(self, num_vars: int) -> None:
+    def __init__(self, num_vars: int, deadline: float | None = None) -> None:
         self.n = num_vars
         self.value = [UNSET] * (2 * num_vars + 1)  # value[lit], lit in ±1..±n (negative index)
         self.trail: list[int] = []
@@ -36,6 +157,8 @@ class _Checker:
         self.watches: list[list[int]] = [[] for _ in range(2 * num_vars + 1)]
         self.index: dict[tuple[int, ...], list[int]] = {}
         self.inconsistent = False  # top-level propagation found a conflict
+        self.deadline = deadline
+        self.ticks = 0
 
     def assign(self, lit: int) -> None:
         self.value[lit] = TRUE
@@ -52,6 +175,10 @@ class _Checker:
             self.trail,
         )
         while self.qhead < len(trail):
+            self.ticks += 1
+            if self.deadline is not None and not self.ticks & 1023 \
+                    and time.perf_counter() > self.deadline:
+                raise _OutOfBudget
             false_lit = -trail[self.qhead]
             self.qhead += 1
             watching = watches[false_lit]
@@ -129,55 +256,167 @@ class _Checker:
                 break
             if value[lit] == UNSET:
                 self.assign(-lit)
-        if not conflict:
-            conflict = self.propagate()
-        for lit in self.trail[mark:]:
-            value[lit] = value[-lit] = UNSET
-        del self.trail[mark:]
-        self.qhead = mark
+        try:
+            if not conflict:
+                conflict = self.propagate()
+        finally:
+            for lit in self.trail[mark:]:
+                value[lit] = value[-lit] = UNSET
+            del self.trail[mark:]
+            self.qhead = mark
         return conflict
 
+    def is_rat(self, lits: list[int]) -> bool:
+        """RAT on the first literal ``p``: every resolvent with a live clause holding ``-p`` is
+        RUP (no such clause: ``p`` is pure and the lemma is blocked)."""
+        if not lits:
+            return False
+        pivot = lits[0]
+        for ci, clause in enumerate(self.clauses):
+            if self.alive[ci] and -pivot in clause \
+                    and not self.is_rup(lits + [lit for lit in clause if lit != -pivot]):
+                return False
+        return True
 
-def _proof_lines(proof: str | Path | Iterable[str]) -> Iterator[str]:
-    if isinstance(proof, str | Path):
-        from satdoku.cnf.dimacs import open_text
 
-        with open_text(proof) as fh:
-            yield from fh
-    else:
-        yield from proof
+def check_proof_python(cnf: Cnf, proof: bytes | Iterable[str],
+                       time_limit: float | None = None) -> ProofCheck:
+    """The reference checker: forward, every lemma RUP or RAT (pure Python, slow; see the
+    module docstring). ``proof`` is the proof's bytes or its text lines."""
+    start = time.perf_counter()
+    data = proof if isinstance(proof, bytes) else "\n".join(proof).encode()
+    deadline = None if time_limit is None else start + time_limit
+    try:
+        status, message, lemmas = _forward(cnf, data, deadline)
+    except _OutOfBudget:
+        status, message, lemmas = OUT_OF_BUDGET, "", 0
+    return ProofCheck(status, message, time.perf_counter() - start, "python", lemmas, lemmas)
 
 
-def check_proof(cnf: Cnf, proof: str | Path | Iterable[str]) -> tuple[bool, str]:
-    """Check that ``proof`` (a DRUP file path or its lines) refutes ``cnf``: (ok, message)."""
-    checker = _Checker(cnf.num_vars)
-    n = cnf.num_vars
+def _forward(cnf: Cnf, data: bytes, deadline: float | None) -> tuple[str, str, int]:
+    try:
+        steps = list(parse_proof(data))
+    except ProofError as exc:
+        return REJECTED, str(exc), 0
+    n = max([cnf.num_vars, *(abs(lit) for _, lits in steps for lit in lits)])
+    checker = _Checker(n, deadline)
     for clause in cnf.clauses:
         checker.add(list(clause))
     lemmas = deletions = 0
-    for lineno, raw in enumerate(_proof_lines(proof), 1):
-        line = raw.strip()
-        if not line or line[0] == "c":
-            continue
-        deleting = line[0] == "d"
-        try:
-            nums = [int(t) for t in (line[1:] if deleting else line).split()]
-        except ValueError:
-            return False, f"proof line {lineno}: not a clause: {line[:60]!r}"
-        if not nums or nums[-1] != 0 or 0 in nums[:-1]:
-            return False, f"proof line {lineno}: clause must end with a single 0"
-        lits = nums[:-1]
-        if any(not 0 < abs(lit) <= n for lit in lits):
-            return False, f"proof line {lineno}: literal outside 1..{n} (RAT steps unsupported)"
+    for number, (deleting, lits) in enumerate(steps, 1):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise _OutOfBudget
         if deleting:
             deletions += checker.delete(lits)
             continue
-        if not checker.is_rup(lits):
-            return False, f"proof line {lineno}: lemma {line[:60]!r} is not RUP"
+        if not checker.is_rup(lits) and not checker.is_rat(lits):
+            shown = " ".join(map(str, lits[:12])) + (" ..." if len(lits) > 12 else "")
+            return REJECTED, f"proof step {number}: lemma '{shown} 0' is neither RUP nor RAT", \
+                lemmas
         lemmas += 1
         checker.add(lits)
         if not lits or checker.inconsistent:
-            return True, f"refutation verified: {lemmas} lemmas, {deletions} deletions"
+            return VERIFIED, f"refutation verified: {lemmas} lemmas, {deletions} deletions", \
+                lemmas
     if checker.inconsistent or checker.propagate():
-        return True, f"refutation verified (no empty clause line): {lemmas} lemmas"
-    return False, f"proof does not derive the empty clause ({lemmas} lemmas checked)"
+        return VERIFIED, f"refutation verified (no empty clause step): {lemmas} lemmas", lemmas
+    return REJECTED, f"proof does not derive the empty clause ({lemmas} lemmas checked)", lemmas
+
+
+def has_c_checker() -> bool:
+    """Is the compiled checker built?"""
+    try:
+        from satdoku.cnf import _drat  # type: ignore[attr-defined]  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def check_proof(cnf: Cnf, proof: str | Path | bytes | Iterable[str],
+                time_limit: float | None = None, engine: str = "auto",
+                mode: str = "backward") -> ProofCheck:
+    """Check that ``proof`` refutes ``cnf`` within ``time_limit`` seconds (None: no limit).
+
+    ``proof`` is a proof file's path (text or binary DRAT, told apart by its bytes), its bytes,
+    or its text lines. ``engine`` is ``c`` (the compiled backward checker), ``python`` (the
+    forward reference) or ``auto`` (``c`` when built, else ``python``); ``mode`` is
+    ``backward`` (check only the lemmas the refutation needs) or ``forward`` (every lemma;
+    compiled engine only: the reference is always forward).
+
+    Returns a :class:`ProofCheck`: ``status`` VERIFIED (``ok``), REJECTED (a bad or missing
+    step: the answer it backs is wrong or unproven) or OUT_OF_BUDGET (the check stopped at
+    ``time_limit``: nothing is known), with a message and the seconds it took (reading the
+    proof included). It never raises on a bad proof; an unreadable file raises OSError."""
+    start = time.perf_counter()
+    if isinstance(proof, str | Path):
+        try:
+            data = read_proof_file(proof)
+        except ProofError as exc:
+            return ProofCheck(REJECTED, str(exc), time.perf_counter() - start)
+    elif isinstance(proof, bytes | bytearray | memoryview):
+        data = bytes(proof)
+    else:
+        data = "\n".join(line.rstrip("\n") for line in proof).encode()
+    if engine not in ("auto", "c", "python") or mode not in ("backward", "forward"):
+        raise ValueError(f"unknown checker engine {engine!r} or mode {mode!r}")
+    if engine == "python" or (engine == "auto" and not has_c_checker()):
+        left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - start))
+        result = check_proof_python(cnf, data, left)
+    else:
+        result = _check_c(cnf, data, time_limit, mode, start)
+    result.seconds = time.perf_counter() - start
+    if result.status == OUT_OF_BUDGET:
+        result.message = (f"proof check ran out of its {time_limit:g} s budget after "
+                          f"{result.seconds:.2f} s: the UNSAT answer is unchecked")
+    return result
+
+
+def read_proof_file(path: str | Path) -> bytes:
+    """A proof file's bytes, decompressed when it is gzip, xz or bz2 (told by magic bytes)."""
+    from satdoku.sources import compression_of
+
+    data = Path(path).read_bytes()
+    kind = compression_of(data[:16])
+    if kind is None:
+        return data
+    import bz2
+    import gzip
+    import lzma
+    import zlib
+
+    try:
+        return {"gzip": gzip.decompress, "xz": lzma.decompress, "bz2": bz2.decompress}[kind](data)
+    except (EOFError, OSError, ValueError, lzma.LZMAError, zlib.error) as exc:
+        raise ProofError(f"{path}: truncated or corrupt {kind} data ({exc})") from None
+
+
+def _check_c(cnf: Cnf, data: bytes, time_limit: float | None, mode: str,
+             start: float) -> ProofCheck:
+    from satdoku.cnf import _drat  # type: ignore[attr-defined]
+
+    flat = flat_literals(cnf)
+    left = -1.0 if time_limit is None else max(0.0, time_limit - (time.perf_counter() - start))
+    code, message, lemmas, checked = _drat.check(flat, cnf.num_vars, data, left,
+                                                 1 if mode == "forward" else 0)
+    status = {0: VERIFIED, 1: REJECTED, 2: OUT_OF_BUDGET}[code]
+    return ProofCheck(status, message, 0.0, "c", lemmas, checked)
+
+
+def flat_literals(cnf: Cnf) -> bytes:
+    """The formula as a flat buffer of int32 literals, a 0 after each clause (the compiled
+    checker's input): the formula's own buffer when it was read from DIMACS."""
+    from array import array
+
+    lits = cnf.lits
+    if lits is not None:
+        if isinstance(lits, bytes):
+            return lits
+        if hasattr(lits, "tobytes"):
+            out = lits.astype("int32").tobytes() if hasattr(lits, "astype") else lits.tobytes()
+            return out
+        return memoryview(lits).tobytes()
+    flat = array("i")
+    for clause in cnf.clauses:
+        flat.extend(clause)
+        flat.append(0)
+    return flat.tobytes()

@@ -44,6 +44,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the bundle's encoding (direct: puzzle-level, dimacs: CNF set)")
     s.add_argument("--variants", default="{}", help="JSON of configured solver variants")
     s.add_argument("--time-limit", type=positive_seconds, default=None)
+    s.add_argument("--verify-time-limit", type=positive_seconds, default=None,
+                   help="budget of each UNSAT proof check (default: the time limit)")
     s.add_argument("--output", help="SatOutput shard (SAT solvers)")
     s.add_argument("--sols", required=True, help="SatSols shard")
     s.add_argument("--times", required=True, help="SatOutputTimes shard")
@@ -123,7 +125,8 @@ def _run(args: argparse.Namespace) -> int:
 
         counts = solve_shard(args.instances, args.solver, args.encoding, args.times, args.sols,
                              bundle=args.bundle, output=args.output,
-                             variants=json.loads(args.variants), time_limit=args.time_limit)
+                             variants=json.loads(args.variants), time_limit=args.time_limit,
+                             verify_time_limit=args.verify_time_limit)
         print(f"solve {args.instances} with {args.solver}: {counts}")
     elif args.stage == "decode":
         from satdoku.pipeline.decode import decode_shard

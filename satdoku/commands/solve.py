@@ -24,6 +24,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "(minimal, efficient, extended, simplified; + _seq)")
     p.add_argument("--time-limit", type=positive_seconds, default=None,
                    help="seconds per instance, encoding and loading included")
+    p.add_argument("--verify-time-limit", type=positive_seconds, default=None,
+                   help="budget of each UNSAT proof check, apart from the time limit (default: "
+                   "the time limit); a check that runs out leaves the answer unchecked (-)")
     p.add_argument("--format", default="auto", help="force a reader (line, ndigits, csv, ...)")
     p.add_argument("--times", action="store_true", help="append status and ms after each line")
 
@@ -54,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
         _build_rules(records, args.encoding)
     wrong = 0
     for rec in track(records, desc=f"solve {args.solver}", unit="instances"):
-        answer = solve(rec, solver, args.encoding, args.time_limit)
+        answer = solve(rec, solver, args.encoding, args.time_limit,
+                       verify_time_limit=args.verify_time_limit)
         row = answer.sols_row(rec)
         wrong += answer.verified == FAILED
         line = str(row["solution"])

@@ -55,8 +55,12 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
                 sols: str | Path, bundle: str | Path | None = None,
                 output: str | Path | None = None,
                 variants: Mapping[str, Mapping[str, Any] | None] | None = None,
-                time_limit: float | None = None) -> dict[str, int]:
+                time_limit: float | None = None,
+                verify_time_limit: float | None = None) -> dict[str, int]:
     """Solve every instance of a shard with one solver; returns status counts.
+
+    ``verify_time_limit`` bounds each UNSAT proof check apart from ``time_limit`` (default:
+    ``time_limit``).
 
     SAT solvers need ``bundle`` (the SatInput shard) and write ``output`` (SatOutput);
     puzzle-level solvers take neither."""
@@ -76,7 +80,7 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
         pairs = _paired(read_instances(instances), entries, str(bundle))
         for rec, formula in track(pairs, desc=f"solve {solver_name}", unit="instances"):
             answer: Answer = solve(rec, solver, encoding, time_limit, formula=formula,
-                                   workdir=workdir)
+                                   workdir=workdir, verify_time_limit=verify_time_limit)
             if out is not None:
                 write_block(out, rec.id, answer.result)
             time_rows.write(times_row(rec.id, rec.line, answer.result, shard_load,

@@ -67,7 +67,10 @@ class Result:
     """What one solver run on one instance produced.
 
     ``solve_seconds`` is search only; ``total_seconds`` covers the whole instance (building the
-    solver, loading clauses, search). ``model`` is a list of DIMACS literals (SAT solvers);
+    solver, loading clauses, search) and is what the time limit holds; ``check_seconds`` is
+    the check of the answer after the solver stopped (an UNSAT proof check, bounded by its own
+    budget, or the model / board check of a SAT answer), never part of the other two.
+    ``model`` is a list of DIMACS literals (SAT solvers);
     ``board`` a row-major tuple of values (puzzle-level solvers, or after decoding).
     """
 
@@ -77,6 +80,7 @@ class Result:
     stats: dict[str, int] = field(default_factory=dict)
     solve_seconds: float = 0.0
     total_seconds: float = 0.0
+    check_seconds: float = 0.0
     message: str = ""
     proof: str | None = None  # path of a DRUP/DRAT proof written for an UNSAT answer
 

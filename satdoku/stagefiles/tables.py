@@ -3,14 +3,16 @@
 Every TSV has a header line and one row per instance in input order; ``gather`` concatenates a
 set's shard files. Columns:
 
-- SatOutputTimes: ``id line instance_hash status solve_seconds total_seconds decisions conflicts
-  propagations restarts learnt load1 message`` (statistics empty where a solver does not report
-  them);
+- SatOutputTimes: ``id line instance_hash status solve_seconds total_seconds check_seconds
+  decisions conflicts propagations restarts learnt load1 message`` (statistics empty where a
+  solver does not report them; ``check_seconds`` is the answer's check, apart from the solver's
+  time);
 - SatSols: ``id line instance_hash status verified solution detail`` (``verified`` is ``yes``,
   ``proof``, ``FAILED`` or ``-``; ``solution`` the board in the input's notation or the text
   users know from the original systems: ``Instance Timeout``, ``Instance Unsatisfiable``, ...);
 - ``instance_hash`` (:mod:`satdoku.identity`) is empty for an INVALID instance, and readers
-  accept files written before the column existed (a missing cell reads as None);
+  accept files written before the ``instance_hash`` or ``check_seconds`` column existed (a
+  missing cell reads as None);
 - uniqueness: ``id line solutions verdict seconds``;
 - CNF sizes: ``id family encoding vars clauses bytes``.
 """
@@ -27,7 +29,7 @@ from typing import IO
 from satdoku.solvers.base import ERROR, INVALID, SAT, STAT_KEYS, TIMEOUT, UNSAT, Result
 
 TIMES_COLUMNS = ("id", "line", "instance_hash", "status", "solve_seconds", "total_seconds",
-                 *STAT_KEYS, "load1", "message")
+                 "check_seconds", *STAT_KEYS, "load1", "message")
 SOLS_COLUMNS = ("id", "line", "instance_hash", "status", "verified", "solution", "detail")
 UNIQUE_COLUMNS = ("id", "line", "solutions", "verdict", "seconds")
 SIZE_COLUMNS = ("id", "family", "encoding", "vars", "clauses", "bytes")
@@ -59,6 +61,7 @@ def times_row(ident: str, line: int | str, result: Result, load1: float,
         "id": ident, "line": line, "instance_hash": instance_hash, "status": result.status,
         "solve_seconds": f"{result.solve_seconds:.6f}",
         "total_seconds": f"{result.total_seconds:.6f}",
+        "check_seconds": f"{result.check_seconds:.6f}",
         "load1": f"{load1:.2f}", "message": _clean(result.message),
     }
     for k in STAT_KEYS:

@@ -8,7 +8,7 @@ import sys
 
 sys.path.insert(0, workflow.basedir)
 
-from satdoku.config import ConfigError, check, with_preset
+from satdoku.config import ConfigError, check, set_time_limits, with_preset
 from satdoku.limits import Limits, set_default_limits
 from satdoku.pipeline.sets import SetError, plan
 from satdoku.solvers import registry
@@ -182,6 +182,11 @@ def set_time_limit(name):
     return float(SETS[name].get("time_limit", TIME_LIMIT))
 
 
+def set_verify_time_limit(wildcards):
+    """Budget of each UNSAT proof check of a set (satdoku.config.set_time_limits)."""
+    return set_time_limits(config, wildcards.set)[1]
+
+
 def all_runs():
     """Every (set, solver, encoding) of the configuration."""
     return [(name, s, e) for name in SETS for s, e in set_runs(name)]
@@ -223,6 +228,13 @@ def set_limit(wildcards):
 def solve_runtime(wildcards):
     """Minutes a solve job may take on a cluster: every instance at the limit, plus a minute."""
     return 60 + int(set_time_limit(wildcards.set) * SHARD_SIZES[wildcards.set] / 60)
+
+
+def sat_solve_runtime(wildcards):
+    """Minutes a SAT solve job may take: every instance at the limit plus its proof-check
+    budget, plus a minute."""
+    limit, check = set_time_limits(config, wildcards.set)
+    return 60 + int((limit + check) * SHARD_SIZES[wildcards.set] / 60)
 
 
 def unique_runtime(wildcards):

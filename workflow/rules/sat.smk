@@ -65,15 +65,17 @@ rule solve_cnf:
     resources:
         solver_slots=1,
         mem_mb=4000,
-        runtime=solve_runtime,
+        runtime=sat_solve_runtime,
     params:
         version=solver_version,
         variant=solver_variant,
         time_limit=set_limit,
+        verify_time_limit=set_verify_time_limit,
     shell:
         "satdoku pipeline solve {input.instances:q} --bundle {input.bundle:q} "
         "--solver {wildcards.solver:q} --encoding {wildcards.encoding:q} "
         "--variants {params.variant:q} --time-limit {params.time_limit:q} "
+        "--verify-time-limit {params.verify_time_limit:q} "
         "--output {output.out:q} --times {output.times:q} --sols {output.sols:q} "
         "> {log:q} 2>&1"
 

@@ -52,17 +52,19 @@ def stage_files(results: Path) -> list[Path]:
 
 
 def test_table_equals_the_summary_table(built):
-    """The overview's figures are the summary's: same function, same frame."""
+    """The overview's figures are the summary's: same function, same frame, the virtual best
+    solvers (VBS, VBS-reference) included."""
     from satdoku.report.collect import load_files
+    from satdoku.report.compare import with_vbs
     from satdoku.report.tables import solver_table
 
     results, out, ov = built
-    expected = solver_table(load_files(stage_files(results)), fx.TIME_LIMIT)
+    expected = solver_table(with_vbs(load_files(stage_files(results))), fx.TIME_LIMIT)
     key, data = load(out / "data" / "overview.js")
     assert key == "overview" and data == json.loads(json.dumps(ov))
     table = data["table"]
     assert table["columns"] == list(expected.columns)
-    assert len(table["rows"]) == len(expected) == len(fx.SETS) * len(fx.RUNS)
+    assert len(table["rows"]) == len(expected) == len(fx.SETS) * (len(fx.RUNS) + 2)
     wanted = {tuple(w[:3]): w for w in expected.itertuples(index=False)}  # set, solver, encoding
     for got in table["rows"]:
         want = wanted[tuple(got[:3])]

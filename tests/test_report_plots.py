@@ -109,7 +109,8 @@ def test_scatter_ours_against_each_reference(results, tmp_path, figures):
     assert [0.01, 0.5] in nine
     assert [0.04, 15.0] in nine  # the dpll timeout sits on the border, beyond the limit
     assert "equal time" in lines_by_label(fig)
-    assert ax.get_xlabel().startswith("minisat22 time") and ax.get_ylabel().startswith("dpll")
+    assert ax.get_xlabel().startswith("minisat22: total seconds")
+    assert ax.get_ylabel().startswith("dpll")
     face = ax.collections[0].get_facecolor()[0][:3]
     import matplotlib.colors as mc
 

@@ -18,7 +18,23 @@ from satdoku.commands.common import positive_seconds
 
 def _cross(s: argparse.ArgumentParser) -> None:
     s.add_argument("files", nargs="+", help="Instances shards, SatSols and SatOutputTimes TSVs")
-    s.add_argument("--time-limit", type=positive_seconds)
+    s.add_argument("--time-limit", type=positive_seconds,
+                   help="time limit of the sets not named in --set-time-limit")
+    s.add_argument("--set-time-limit", nargs="*", default=[], metavar="SET=SECONDS",
+                   help="a set's own time limit (PAR-2, limit lines, timeouts in plots)")
+    s.add_argument("--time-column", default="total_seconds",
+                   choices=["total_seconds", "solve_seconds", "cpu_seconds"],
+                   help="the time every figure uses (default: total_seconds)")
+
+
+def _limits(args: argparse.Namespace):
+    """The one TimeLimits of a cross-set stage (a bad SET=SECONDS is one line, exit 2)."""
+    from satdoku.report.collect import TimeLimits
+
+    try:
+        return TimeLimits.parse(args.time_limit, args.set_time_limit)
+    except ValueError as exc:
+        raise SystemExit(f"satdoku report {args.stage}: {exc}") from None
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -72,6 +88,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--encodings-png", help="also write the encodings table (to --encodings-md "
                    "and --encodings-csv) and this plot, from --sizes")
     s.add_argument("--sizes", nargs="*", default=[], help="CNF sizes files (results layout)")
+    s.add_argument("--pairs", help="also write the paired comparison of every two runs of a "
+                   "set (pairs.csv)")
 
     s = sub.add_parser("explorer", help="static results explorer: OUT/index.html + data files")
     _cross(s)
@@ -91,29 +109,33 @@ def run(args: argparse.Namespace) -> int:
     elif args.stage == "sizes":
         print(f"sizes: {build.cnf_sizes(args.bundles, args.encoding, args.out)} instances")
     elif args.stage == "cactus":
-        fams = build.cactus_plots(args.files, args.time_limit, args.out_dir)
+        fams = build.cactus_plots(args.files, _limits(args), args.out_dir,
+                                  time_column=args.time_column)
         print(f"cactus: families {', '.join(fams) or '(none with data)'}")
     elif args.stage == "scatter":
-        names = build.scatter_plots(args.files, args.time_limit, args.out_dir,
-                                    build.parse_variants(args.variants))
+        names = build.scatter_plots(args.files, _limits(args), args.out_dir,
+                                    build.parse_variants(args.variants),
+                                    time_column=args.time_column)
         print(f"scatter: {', '.join(names) or '(no pair of our solver and a reference)'}")
     elif args.stage == "encodings":
         n = build.encoding_report(args.files, args.sizes, args.md, args.csv, args.png)
         print(f"encodings: {n} family x encoding rows")
     elif args.stage == "summary":
         plots = dict(p.split("=", 1) for p in args.plots)
-        n = build.summary(args.files, args.time_limit, args.md, args.csv, args.html,
+        n = build.summary(args.files, _limits(args), args.md, args.csv, args.html,
                           args.problems, plots, args.encodings_md, args.encodings_csv,
                           args.pages_dir, cactus_dir=args.cactus_dir,
                           scatter_dir=args.scatter_dir,
                           variants=build.parse_variants(args.variants), sizes=args.sizes,
-                          encodings_png=args.encodings_png)
+                          encodings_png=args.encodings_png, pairs_csv=args.pairs,
+                          time_column=args.time_column)
         print(f"summary: {n} problems -> {args.md}")
     elif args.stage == "explorer":
         from satdoku.report.explorer.build import explorer_from_files
 
-        ov = explorer_from_files(args.files, args.time_limit, args.out,
-                                 build.parse_variants(args.variants), args.pages_dir)
+        ov = explorer_from_files(args.files, _limits(args), args.out,
+                                 build.parse_variants(args.variants), args.pages_dir,
+                                 time_column=args.time_column)
         print(f"explorer: {sum(s['n'] for s in ov['sets'])} instances, {len(ov['runs'])} runs, "
               f"{ov['problems_total']} problems -> {args.out}/index.html")
     return 0

@@ -12,7 +12,14 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from satdoku.report.collect import load_files, load_set, parse_runs
+from satdoku.report.collect import (
+    DEFAULT_TIME,
+    TimeLimits,
+    load_files,
+    load_set,
+    parse_runs,
+    time_limits,
+)
 from satdoku.stagefiles.families import slug, sort_key
 
 
@@ -65,27 +72,46 @@ def _clear_pngs(d: Path) -> None:
         old.unlink()
 
 
-def cactus_plots(files: Sequence[str], time_limit: float | None, out_dir: str,
-                 df=None) -> list[str]:  # type: ignore[no-untyped-def]
-    """One cactus plot per family with data, in ``out_dir``; returns the families plotted.
-    ``df``: the long frame of ``files`` when the caller has it already."""
+def limit_lines(time_limit: TimeLimits | float | None, sets) -> dict[float, list[str]]:
+    """{limit: its sets} of ``sets`` (what a figure over those sets draws as limit lines)."""
+    limits = time_limits(time_limit)
+    out: dict[float, list[str]] = {}
+    for name in dict.fromkeys(sets):
+        lim = limits.of(str(name))
+        if lim:
+            out.setdefault(lim, []).append(str(name))
+    return out
+
+
+def cactus_plots(files: Sequence[str], time_limit: TimeLimits | float | None, out_dir: str,
+                 df=None, variants: Mapping[str, Mapping] | None = None,
+                 time_column: str = DEFAULT_TIME) -> list[str]:  # type: ignore[no-untyped-def]
+    """One cactus plot per family with data, in ``out_dir``, with the virtual best solvers and
+    the limit of each set of the family; returns the families plotted. ``df``: the long frame
+    of ``files`` when the caller has it already (with its VBS rows, or they are added)."""
+    from satdoku.report.compare import VBS, with_vbs
     from satdoku.report.plots import cactus
     from satdoku.report.summary import cactus_data, family_file
 
     d = Path(out_dir)
     _clear_pngs(d)
     done = []
-    for fam, (total, by_run) in cactus_data(load_files(files) if df is None else df).items():
+    frame = load_files(files, time_column) if df is None else df
+    if len(frame) and not (frame["solver"] == VBS).any():
+        frame = with_vbs(frame, variants)
+    for fam, (total, by_run) in cactus_data(frame).items():
         if total == 0 or not by_run:
             continue
-        cactus(f"{fam} ({total} instances)", by_run, d / family_file(fam), total, time_limit)
+        sets = frame.loc[frame["family"] == fam, "set"]
+        cactus(f"{fam} ({total} instances)", by_run, d / family_file(fam), total,
+               limit_lines(time_limit, sets), variants, time_column)
         done.append(fam)
     return done
 
 
-def scatter_plots(files: Sequence[str], time_limit: float | None, out_dir: str,
+def scatter_plots(files: Sequence[str], time_limit: TimeLimits | float | None, out_dir: str,
                   variants: Mapping[str, Mapping] | None = None,
-                  df=None) -> list[str]:  # type: ignore[no-untyped-def]
+                  df=None, time_column: str = DEFAULT_TIME) -> list[str]:  # type: ignore[no-untyped-def]
     """One scatter plot per (our solver, reference) pair present; returns the file names.
     ``df``: the long frame of ``files`` when the caller has it already."""
     from satdoku.report.plots import scatter
@@ -94,10 +120,11 @@ def scatter_plots(files: Sequence[str], time_limit: float | None, out_dir: str,
     d = Path(out_dir)
     _clear_pngs(d)
     names = []
-    frame = load_files(files) if df is None else df
+    frame = load_files(files, time_column) if df is None else df
     for (ours, ref), pts in scatter_pairs(frame, variants).items():
         name = f"{ours}_vs_{ref}.png"
-        scatter(ours, ref, pts, d / name, time_limit, variants)
+        sets = frame.loc[frame["solver"].isin([ours, ref]), "set"]
+        scatter(ours, ref, pts, d / name, limit_lines(time_limit, sets), variants, time_column)
         names.append(name)
     return names
 
@@ -162,20 +189,26 @@ def _plain_markdown(df) -> str:
     return "\n".join(lines) + "\n"
 
 
-def summary(files: Sequence[str], time_limit: float | None, out_md: str, out_csv: str,
-            out_html: str, out_problems: str, plot_dirs: Mapping[str, str] | None = None,
+def summary(files: Sequence[str], time_limit: TimeLimits | float | None, out_md: str,
+            out_csv: str, out_html: str, out_problems: str,
+            plot_dirs: Mapping[str, str] | None = None,
             encodings_md: str | None = None, encodings_csv: str | None = None,
             pages_dir: str = "results/Reports", *, cactus_dir: str | None = None,
             scatter_dir: str | None = None, variants: Mapping[str, Mapping] | None = None,
-            sizes: Sequence[str] | None = None, encodings_png: str | None = None) -> int:
+            sizes: Sequence[str] | None = None, encodings_png: str | None = None,
+            pairs_csv: str | None = None, time_column: str = DEFAULT_TIME) -> int:
     """summary.md / .csv / .html and the problems fragment; returns the number of problems.
 
     The stage files are read once for everything this call makes: with ``cactus_dir`` /
     ``scatter_dir`` it also draws those plots there (and links them), with ``encodings_png``
     (and ``sizes``) it also writes the encodings table to ``encodings_md`` / ``encodings_csv``
-    and its plot, before the summary includes them."""
+    and its plot, before the summary includes them; with ``pairs_csv`` the paired comparison
+    of every two runs of a set (:mod:`satdoku.report.compare`). Each set is measured against
+    its own limit (``time_limit``: :class:`TimeLimits`, or one number for every set); the
+    table has each set's virtual best solvers and a 0-instance row for an empty set."""
     import pandas as pd
 
+    from satdoku.report.compare import pair_lines, pairs, with_vbs, write_pairs
     from satdoku.report.summary import (
         find_pages,
         problems,
@@ -183,23 +216,33 @@ def summary(files: Sequence[str], time_limit: float | None, out_md: str, out_csv
         summary_html,
         summary_markdown,
     )
-    from satdoku.report.tables import solver_table, write_csv
+    from satdoku.report.tables import empty_sets, solver_table, write_csv
 
-    _parents(out_md, out_csv, out_html, out_problems)
-    df = load_files(files)
+    limits = time_limits(time_limit)
+    _parents(out_md, out_csv, out_html, out_problems, pairs_csv)
+    df = load_files(files, time_column)
+    sets = list(df.attrs.get("sets", []))
+    probs = problems(df)
+    dfv = with_vbs(df, variants) if len(df) else df
     plot_dirs = dict(plot_dirs or {})
+    pair_table = pairs(df, limits, variants) if len(df) else None
     if cactus_dir is not None:
-        cactus_plots(files, time_limit, cactus_dir, df=df)
+        cactus_plots(files, limits, cactus_dir, df=dfv, variants=variants,
+                     time_column=time_column)
         plot_dirs.setdefault("Cactus plots", cactus_dir)
     if scatter_dir is not None:
-        scatter_plots(files, time_limit, scatter_dir, variants, df=df)
+        scatter_plots(files, limits, scatter_dir, variants, df=df, time_column=time_column)
         plot_dirs.setdefault("Scatter plots", scatter_dir)
     if encodings_png is not None:
         if not (encodings_md and encodings_csv):
             raise ValueError("the encodings plot needs its Markdown and CSV paths too")
         encoding_report(files, sizes or [], encodings_md, encodings_csv, encodings_png, df=df)
-    table = solver_table(df, time_limit)
-    probs = problems(df)
+    table = solver_table(dfv, limits, sets=sets, time_column=time_column)
+    if pairs_csv:
+        write_pairs(pair_table if pair_table is not None else pairs(df, limits), pairs_csv)
+    lines = pair_lines(pair_table) if pair_table is not None else {}
+    warnings = [f"set {s}: no instances (empty or comment-only input)"
+                for s in empty_sets(table)]
     md_dir = Path(out_md).parent
     order = {slug(f): sort_key(f) for f in df["family"].unique()}
     plots = {section: [str(p.relative_to(md_dir)) if p.is_relative_to(md_dir) else str(p)
@@ -209,11 +252,12 @@ def summary(files: Sequence[str], time_limit: float | None, out_md: str, out_csv
     pages = find_pages(pages_dir)
     enc_md = Path(encodings_md).read_text(encoding="utf-8") if encodings_md else ""
     enc_table = pd.read_csv(encodings_csv) if encodings_csv else None
-    Path(out_md).write_text(summary_markdown(table, probs, time_limit, plots, pages, enc_md,
-                                             md_dir),
+    Path(out_md).write_text(summary_markdown(table, probs, limits, plots, pages, enc_md,
+                                             md_dir, lines, warnings, time_column),
                             encoding="utf-8")
     write_csv(table, out_csv)
-    Path(out_html).write_text(summary_html(table, probs, time_limit, pages, enc_table),
+    Path(out_html).write_text(summary_html(table, probs, limits, pages, enc_table, lines,
+                                           warnings, time_column),
                               encoding="utf-8")
     Path(out_problems).write_text(problems_html(probs), encoding="utf-8")
     return len(probs)

@@ -1,14 +1,16 @@
 """Load stage files (SatSols, SatOutputTimes, Instances) into one long pandas table.
 
 One row per (set, run, instance): set, run, solver, encoding, id, line, family, status, verified,
-detail, solved, seconds (total_seconds: the whole instance as the solver saw it), solve_seconds,
-decisions, conflicts. Every plot and table is computed from this frame, so they agree.
-pandas is imported inside the functions (heavy).
+detail, solved, seconds (the chosen time column, :data:`TIME_COLUMNS`; total_seconds unless told:
+the whole instance as the solver saw it), solve_seconds, decisions, conflicts. Every plot and
+table is computed from this frame, so they agree. Each set's time limit comes from one
+:class:`TimeLimits`. pandas is imported inside the functions (heavy).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,59 @@ from satdoku.stagefiles.tables import read_tsv
 
 COLUMNS = ("set", "run", "solver", "encoding", "id", "line", "family", "status", "verified",
            "detail", "solved", "seconds", "solve_seconds", "decisions", "conflicts")
+
+#: The SatOutputTimes columns a report can measure time by, with the word its headers show:
+#: the whole instance (encoding, loading, search; for cadical195 also the fork of its process),
+#: the search alone, and the CPU time of the solve (when the times files have it).
+TIME_COLUMNS = {"total_seconds": "total", "solve_seconds": "search", "cpu_seconds": "CPU"}
+DEFAULT_TIME = "total_seconds"
+
+
+def time_word(column: str = DEFAULT_TIME) -> str:
+    """The word a header shows for a time column ("total", "search", "CPU")."""
+    try:
+        return TIME_COLUMNS[column]
+    except KeyError:
+        raise ValueError(f"time column {column!r}: expected one of "
+                         f"{', '.join(TIME_COLUMNS)}") from None
+
+
+@dataclass(frozen=True)
+class TimeLimits:
+    """Each set's time limit in seconds (None: no limit): ``per_set`` where given, else
+    ``default``. The one place every figure (PAR-2, limit lines, timeouts drawn at the limit,
+    the explorer) reads a set's limit from."""
+
+    default: float | None = None
+    per_set: Mapping[str, float] = field(default_factory=dict)
+
+    def of(self, set_name: str) -> float | None:
+        return self.per_set.get(set_name, self.default)
+
+    def distinct(self, sets: Sequence[str]) -> list[float]:
+        """The different limits of ``sets``, smallest first (None left out)."""
+        return sorted({v for s in sets if (v := self.of(s)) is not None})
+
+    @classmethod
+    def parse(cls, default: float | None, pairs: Sequence[str] = ()) -> TimeLimits:
+        """From ``--time-limit`` and ``SET=SECONDS`` arguments (one line per bad one)."""
+        per_set = {}
+        for p in pairs:
+            name, _, value = p.rpartition("=")
+            try:
+                seconds = float(value)
+            except ValueError:
+                seconds = -1.0
+            if not name or not seconds > 0:
+                raise ValueError(f"expected SET=SECONDS (seconds > 0), got {p!r}")
+            per_set[name] = seconds
+        return cls(default, per_set)
+
+
+def time_limits(value: TimeLimits | float | None) -> TimeLimits:
+    """``value`` as :class:`TimeLimits` (a number or None is the limit of every set)."""
+    return value if isinstance(value, TimeLimits) else TimeLimits(
+        None if value is None else float(value))
 
 
 def parse_runs(pairs: Sequence[str]) -> dict[str, str]:
@@ -39,18 +94,21 @@ def _num(value: str | None) -> float:
 
 
 def run_rows(set_name: str, run: str, sols: Sequence[Mapping[str, str]],
-             times: Sequence[Mapping[str, str]], families: Mapping[str, str]) -> list[dict]:
+             times: Sequence[Mapping[str, str]], families: Mapping[str, str],
+             time_column: str = DEFAULT_TIME) -> list[dict]:
     """The long rows of one run over one set (SatSols joined with its times by instance id)."""
-    cols = run_columns(set_name, run, sols, times, families)
+    cols = run_columns(set_name, run, sols, times, families, time_column)
     return [dict(zip(COLUMNS, values, strict=True))
             for values in zip(*(cols[c] for c in COLUMNS), strict=True)]
 
 
 def run_columns(set_name: str, run: str, sols: Sequence[Mapping[str, str]],
-                times: Sequence[Mapping[str, str]], families: Mapping[str, str]
-                ) -> dict[str, list[Any]]:
+                times: Sequence[Mapping[str, str]], families: Mapping[str, str],
+                time_column: str = DEFAULT_TIME) -> dict[str, list[Any]]:
     """:func:`run_rows` as columns (one list per column of COLUMNS): a frame is built from
-    columns many times faster than from one dict per row."""
+    columns many times faster than from one dict per row. ``seconds`` is ``time_column``
+    (NaN where the times file lacks it: an older file without cpu_seconds)."""
+    time_word(time_column)
     solver, _, encoding = run.partition("/")
     by_id = {t["id"]: t for t in times}
     n = len(sols)
@@ -72,7 +130,7 @@ def run_columns(set_name: str, run: str, sols: Sequence[Mapping[str, str]],
         "detail": [s.get("detail", "") for s in sols],
         "solved": [st in ("SAT", "UNSAT") and v != "FAILED"
                    for st, v in zip(status, verified, strict=True)],
-        "seconds": numbers("total_seconds"), "solve_seconds": numbers("solve_seconds"),
+        "seconds": numbers(time_column), "solve_seconds": numbers("solve_seconds"),
         "decisions": numbers("decisions"), "conflicts": numbers("conflicts"),
     }
 
@@ -100,21 +158,24 @@ def _frame_of_columns(parts: list[dict[str, list[Any]]]):
 
 
 def load_set(set_name: str, instance_shards: Sequence[str | Path],
-             sols: Mapping[str, str | Path], times: Mapping[str, str | Path]):
+             sols: Mapping[str, str | Path], times: Mapping[str, str | Path],
+             time_column: str = DEFAULT_TIME):
     """Long frame of one set; ``sols``/``times`` map run names (solver/encoding) to TSV paths.
     A run without a times file still counts (its times are NaN)."""
     families = read_families(instance_shards)
     sol_rows = {run: read_tsv(path) for run, path in sols.items()}
     time_rows = {run: read_tsv(times[run]) for run in sols
                  if run in times and Path(times[run]).exists()}
-    return set_frame(set_name, sol_rows, time_rows, families)
+    return set_frame(set_name, sol_rows, time_rows, families, time_column)
 
 
 def set_frame(set_name: str, sols: Mapping[str, Sequence[Mapping[str, str]]],
-              times: Mapping[str, Sequence[Mapping[str, str]]], families: Mapping[str, str]):
+              times: Mapping[str, Sequence[Mapping[str, str]]], families: Mapping[str, str],
+              time_column: str = DEFAULT_TIME):
     """Long frame of one set from rows already read (``sols``/``times``: run -> rows;
     ``families``: id -> family), as :func:`load_set` makes it from the files."""
-    return _frame_of_columns([run_columns(set_name, run, rows, times.get(run, []), families)
+    return _frame_of_columns([run_columns(set_name, run, rows, times.get(run, []), families,
+                                          time_column)
                               for run, rows in sols.items()])
 
 
@@ -140,18 +201,25 @@ def classify_files(paths: Sequence[str | Path]) -> tuple[dict[str, list[Path]],
     return {k: sorted(v) for k, v in shards.items()}, sols, times
 
 
-def load_files(paths: Sequence[str | Path]):
+def load_files(paths: Sequence[str | Path], time_column: str = DEFAULT_TIME):
     """Long frame of every set x run whose gathered stage files are given (the cross-set report
-    rules pass their real input files; by hand, shell globs of the results directory do)."""
+    rules pass their real input files; by hand, shell globs of the results directory do).
+    ``frame.attrs["sets"]`` lists every set given, also one without instances (an empty or
+    comment-only input has no rows but must still be reported)."""
     import pandas as pd
 
     shards, sols, times = classify_files(paths)
     frames = []
-    for name in dict.fromkeys([*shards, *(s for s, _ in sols)]):  # sets in the order given
+    names = list(dict.fromkeys([*shards, *(s for s, _ in sols)]))  # sets in the order given
+    for name in names:
         runs = {run: p for (s, run), p in sols.items() if s == name}
         run_times = {run: p for (s, run), p in times.items() if s == name}
-        frames.append(load_set(name, shards.get(name, []), runs, run_times))
-    return pd.concat(frames, ignore_index=True) if frames else frame([])
+        frames.append(load_set(name, shards.get(name, []), runs, run_times, time_column))
+    frames = [f for f in frames if len(f)]
+    df = pd.concat(frames, ignore_index=True) if frames else frame([])
+    df.attrs["sets"] = names
+    df.attrs["time_column"] = time_column
+    return df
 
 
 def sols_by_run(df) -> dict[str, dict[str, list[dict[str, str]]]]:

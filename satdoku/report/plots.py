@@ -39,56 +39,88 @@ def _encoding_style(enc: str) -> tuple[str, str]:
     return (e.line, e.fill) if e is not None else ("-", "full")  # direct, dimacs
 
 
-def _style(run: str, index: int, by_encoding: bool = False) -> dict:
-    """Line style of a run. Colour: the solver's. Marker and width: circles and thick for our
-    solvers, squares and thin for references. Line: solid for ours and dashed for references,
-    or, when a plot shows several encodings, the encoding's (its registry record)."""
-    ref = is_reference(run)
+def _virtual(run: str) -> bool:
+    from satdoku.report.compare import is_virtual
+
+    return is_virtual(run.split("/")[0])
+
+
+def _style(run: str, index: int, by_encoding: bool = False,
+           variants: Mapping[str, Mapping] | None = None) -> dict:
+    """Line style of a run. Colour: the solver's (registry). Marker and width: circles and thick
+    for our solvers, squares and thin for references. Line: solid for ours and dashed for
+    references, or, when a plot shows several encodings, the encoding's (its registry record).
+    A virtual best solver: a dashed black line (VBS-reference: grey), no marker."""
+    if _virtual(run):
+        ref = run.startswith("VBS-reference")
+        return {"color": "0.5" if ref else "black", "ls": "--", "marker": "None",
+                "lw": 1.4 if ref else 1.8, "fill": "full"}
+    ref = is_reference(run, variants)
     enc = run.split("/")[1] if "/" in run else ""
     line, fill = _encoding_style(enc)
     ls = line if by_encoding else ("--" if ref else "-")
-    return {"color": colour(run), "ls": ls, "marker": "s" if ref else "o",
+    return {"color": colour(run, variants), "ls": ls, "marker": "s" if ref else "o",
             "lw": 1.1 if ref else 1.8, "fill": fill if by_encoding else "full"}
 
 
 def _several_encodings(runs) -> bool:
-    return len({r.split("/")[1] for r in runs if "/" in r}) > 1
+    return len({r.split("/")[1] for r in runs if "/" in r and not _virtual(r)}) > 1
 
 
-_LINE_WORDS = {"-": "solid", "--": "dashed", ":": "dotted", "-.": "dash-dot"}
-_FILL_WORDS = {"full": "filled", "left": "half", "none": "hollow", "bottom": "bottom-half",
-               "top": "top-half"}
+def _run_label(run: str, runs) -> str:
+    """A run's legend label: solver/encoding, or the virtual best solver's name."""
+    return run.split("/")[0] if _virtual(run) else run
 
 
-def _style_note(runs) -> str:
-    ours = {is_reference(r) for r in runs} == {True, False}
-    if _several_encodings(runs):
-        encs = sorted({r.split("/")[1] for r in runs if "/" in r})
-        parts = []
-        for enc in encs:
-            line, fill = _encoding_style(enc)
-            parts.append(f"{_LINE_WORDS.get(line, line)} / {_FILL_WORDS.get(fill, fill)} = {enc}")
-        return ("colour = solver; line / marker: " + ", ".join(parts)
-                + ("; circles = ours, squares = reference" if ours else ""))
-    return "solid = ours, dashed = reference" if ours else ""
+def _style_key(runs, variants: Mapping[str, Mapping] | None = None) -> list:
+    """Legend entries (grey proxies) saying once what line styles and markers mean: the
+    encodings when the figure shows several (ours circles, references squares), else ours solid
+    and reference dashed."""
+    from matplotlib.lines import Line2D
+
+    real = [r for r in runs if not _virtual(r)]
+    kinds = {is_reference(r, variants) for r in real}
+    out = []
+    if _several_encodings(real):
+        for enc in sorted({r.split("/")[1] for r in real if "/" in r}):
+            line, _ = _encoding_style(enc)
+            out.append(Line2D([], [], color="0.3", ls=line, lw=1.4, label=f"encoding {enc}"))
+        if kinds == {True, False}:
+            out += [Line2D([], [], color="0.3", ls="none", marker="o", label="ours"),
+                    Line2D([], [], color="0.3", ls="none", marker="s", label="reference")]
+    elif kinds == {True, False}:
+        out += [Line2D([], [], color="0.3", ls="-", lw=1.8, label="ours (solid)"),
+                Line2D([], [], color="0.3", ls="--", lw=1.1, label="reference (dashed)")]
+    return out
 
 
-def _wrap(title: str, note: str = "", width: int = 80) -> str:
-    """A title with its note on wrapped lines below, so nothing is cut at the figure edge."""
-    import textwrap
-
-    return "\n".join([title, *textwrap.wrap(note, width)]) if note else title
+#: Time limits of a figure: one number, or {limit: the sets it is the limit of}.
+Limits = float | None | Mapping[float, Sequence[str]]
 
 
-def _limit_line(ax, time_limit: float | None, horizontal: bool = True) -> None:
-    if time_limit:
-        f = ax.axhline if horizontal else ax.axvline
-        f(time_limit, color="0.35", ls=":", lw=1.0, label=f"time limit ({time_limit:g} s)")
+def _limit_map(time_limit: Limits) -> dict[float, list[str]]:
+    if not time_limit:
+        return {}
+    if isinstance(time_limit, Mapping):
+        return {float(k): list(v) for k, v in sorted(time_limit.items())}
+    return {float(time_limit): []}
 
 
-def _legend_outside(ax, fig, **kw) -> None:
-    """Legend to the right of the axes, so it never covers data."""
+def _limit_line(ax, time_limit: Limits, horizontal: bool = True) -> None:
+    """One dotted line per time limit of the figure, labelled with its sets when they differ."""
+    limits = _limit_map(time_limit)
+    f = ax.axhline if horizontal else ax.axvline
+    for k, (lim, sets) in enumerate(limits.items()):
+        who = f": {', '.join(sets)}" if sets and len(limits) > 1 else ""
+        f(lim, color="0.35", ls=(":", "-.", (0, (1, 3)))[k % 3], lw=1.0,
+          label=f"time limit ({lim:g} s{who})")
+
+
+def _legend_outside(ax, fig, extra=(), **kw) -> None:
+    """Legend to the right of the axes, so it never covers data; ``extra``: key entries
+    (line styles, markers) listed once after the runs."""
     handles, labels = ax.get_legend_handles_labels()
+    handles, labels = [*handles, *extra], [*labels, *(h.get_label() for h in extra)]
     if handles:
         ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8,
                   frameon=False, **kw)
@@ -128,62 +160,61 @@ def time_per_instance(set_name: str, times: Mapping[str, Sequence[Mapping[str, s
         series[run] = pts
         st = _style(run, i, _several_encodings(times))
         many = len(pts) > 60
+        label = _run_label(run, times)
         ax.plot(xs, ys, color=st["color"], ls="none" if many else st["ls"], lw=st["lw"] * 0.7,
                 marker=st["marker"], ms=3 if many else 4, fillstyle=st["fill"], alpha=0.85,
-                label=run,
+                label=label,
                 rasterized=many)
         to = [x for x, y in pts if y is None]
         if to:
             ax.plot(to, [top] * len(to), ls="none", marker="x", ms=7, mew=1.5, color=st["color"],
-                    label=f"{run}: {len(to)} timeout/error")
+                    label=f"{label}: {len(to)} timeout/error")
     _limit_line(ax, time_limit)
     ax.set_yscale("log")
-    ax.set_xlabel("instance (id = position in the input file)")
-    ax.set_ylabel("time per instance (s, log scale)")
-    kinds = {is_reference(r) for r in times}
-    who = ("our solvers vs reference solvers" if kinds == {True, False}
-           else "reference solvers" if kinds == {True} else "our solvers")
-    notes = [n for n in (_style_note(times),) if n]
-    notes.append("x on the limit line = timeout/error")
-    if invalid:
-        notes.append(f"{len(invalid)} invalid instance(s) not shown")
-    ax.set_title(_wrap(f"{set_name}: time per instance, {who}", "; ".join(notes)), fontsize=10)
+    ax.set_xlabel("instance (id = position in the input file)"
+                  + (f"; {len(invalid)} invalid instance(s) not shown" if invalid else ""))
+    ax.set_ylabel("total seconds per instance (log)")
+    ax.set_title(f"{set_name}: total time per instance", fontsize=10)
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.grid(True, which="both", alpha=0.3)
-    _legend_outside(ax, fig)
+    _legend_outside(ax, fig, _style_key(times))
     fig.savefig(out, dpi=110)
     plt.close(fig)
     return series
 
 
 def cactus(title: str, solved_times: Mapping[str, Sequence[float]], out: str | Path,
-           total: int, time_limit: float | None = None):
-    """Cactus plot: for each run, instances solved (x) within a per-instance time (y, s, log).
+           total: int, time_limit: Limits = None,
+           variants: Mapping[str, Mapping] | None = None, time_column: str = "total_seconds"):
+    """Cactus plot: for each run, instances solved (x) within a per-instance time (y, s, log);
+    a virtual best solver (run ``VBS/*``) as a dashed black line; one line per set limit.
 
     ``solved_times`` maps a run to the times of the instances it solved; ``total`` is the number
     of valid instances of the family. Returns {run: sorted times} (the plotted series)."""
+    from satdoku.report.collect import time_word
+
     plt = _plt()
     fig, ax = plt.subplots(figsize=(9, 5))
     series: dict[str, list[float]] = {}
     for i, (run, times) in enumerate(solved_times.items()):
         ys = sorted(max(float(t), 1e-6) for t in times if not math.isnan(float(t)))
         series[run] = ys
-        st = _style(run, i, _several_encodings(solved_times))
+        st = _style(run, i, _several_encodings(solved_times), variants)
         ax.plot(range(1, len(ys) + 1), ys, color=st["color"], ls=st["ls"], lw=st["lw"],
                 marker=st["marker"], ms=4, fillstyle=st["fill"],
                 markevery=max(1, len(ys) // 25) if ys else 1,
-                label=f"{run} ({len(ys)}/{total})")
+                label=f"{_run_label(run, solved_times)} ({len(ys)}/{total})",
+                zorder=3 if _virtual(run) else 2)
     _limit_line(ax, time_limit)
     ax.axvline(total, color="0.6", lw=0.8, ls="-.", label=f"all {total} instances")
     ax.set_yscale("log")
     ax.set_xlim(0, max(total, 1) * 1.03)
     ax.set_xlabel("instances solved")
     ax.xaxis.get_major_locator().set_params(integer=True)
-    ax.set_ylabel("time per instance (s, log scale)")
-    ax.set_title(_wrap(f"{title}: instances solved within a time (cactus; lower/right is "
-                       "better)", _style_note(solved_times)), fontsize=10)
+    ax.set_ylabel(f"{time_word(time_column)} seconds per instance (log)")
+    ax.set_title(f"{title}: solved within a time (lower/right is better)", fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
-    _legend_outside(ax, fig)
+    _legend_outside(ax, fig, _style_key(solved_times, variants))
     fig.savefig(out, dpi=110)
     plt.close(fig)
     return series
@@ -193,18 +224,23 @@ _FAMILY_MARKERS = ["o", "s", "^", "D", "v", "P", "*", "X"]
 
 
 def scatter(ours: str, reference: str, points: Sequence[tuple[float | None, float | None, str]],
-            out: str | Path, time_limit: float | None = None,
-            variants: Mapping[str, Mapping] | None = None):
+            out: str | Path, time_limit: Limits = None,
+            variants: Mapping[str, Mapping] | None = None, time_column: str = "total_seconds",
+            note: str = ""):
     """Log-log scatter of per-instance times: a reference solver (x) against ours (y).
 
     ``points`` are (reference seconds, our seconds, family) with None for an unsolved instance
-    (timeout, error, wrong answer), drawn on the border beyond the time limit. Returns
-    {family: [(x, y)]} as plotted (border values substituted)."""
+    (timeout, error, wrong answer), drawn on the border beyond the largest time limit of the
+    points' sets (each limit drawn as its own line). Returns {family: [(x, y)]} as plotted
+    (border values substituted). ``note``: a line under the plot (the paired statistics)."""
+    from satdoku.report.collect import time_word
+
     plt = _plt()
     solved = [v for x, y, _ in points for v in (x, y) if v is not None]
     lo = max(min(solved) / 2, 1e-5) if solved else 1e-3
-    limit = time_limit or (max(solved) if solved else 1.0)
-    border = limit * 1.5
+    limits = _limit_map(time_limit)
+    limit = max(limits) if limits else (max(solved) if solved else 1.0)
+    border = max(limit, max(solved) if solved else limit) * 1.5
     fig, ax = plt.subplots(figsize=(6.8, 6))
     series: dict[str, list[tuple[float, float]]] = {}
     for x, y, fam in points:
@@ -218,24 +254,43 @@ def scatter(ours: str, reference: str, points: Sequence[tuple[float | None, floa
     ax.plot([lo, top], [lo, top], color="0.3", lw=1, label="equal time")
     for f, lab in ((10, "10x faster/slower"), (0.1, None)):
         ax.plot([lo, top], [lo * f, top * f], color="0.6", lw=0.7, ls=":", label=lab)
-    ax.axhline(limit, color="0.35", ls="--", lw=0.8)
-    ax.axvline(limit, color="0.35", ls="--", lw=0.8, label=f"time limit ({limit:g} s); beyond "
-               "= timeout/error")
+    _limit_line(ax, limits, horizontal=True)
+    for lim in limits:
+        ax.axvline(lim, color="0.35", ls=":", lw=1.0)
+    ax.axhline(border, color="0.6", lw=0.6)
+    ax.axvline(border, color="0.6", lw=0.6, label="on the border: timeout/error")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlim(lo, top)
     ax.set_ylim(lo, top)
     ax.set_aspect("equal")
-    ax.set_xlabel(f"{reference} time per instance (s, log scale)")
-    ax.set_ylabel(f"{ours} time per instance (s, log scale)")
-    ax.set_title(f"{ours} vs {reference}: {len(points)} instances\n"
-                 f"below the diagonal: {ours} faster", fontsize=10)
+    word = time_word(time_column)
+    ax.set_xlabel(f"{reference}: {word} seconds per instance (log)")
+    ax.set_ylabel(f"{ours}: {word} seconds per instance (log); below the diagonal: faster")
+    lv = (_level(ours, variants), _level(reference, variants))
+    who = (f"{ours} ({lv[0]}) vs {reference} ({lv[1]})" if lv[0] != lv[1]
+           else f"{ours} vs {reference}")
+    ax.set_title(f"{who}: {len(points)} instances", fontsize=10)
     ax.grid(True, which="both", alpha=0.25)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=3, fontsize=8, frameon=False)
-    fig.tight_layout()
+    if note:
+        fig.text(0.5, 0.005, note, ha="center", va="bottom", fontsize=8)
+    fig.tight_layout(rect=(0, 0.03 if note else 0, 1, 1))
     fig.savefig(out, dpi=110)
     plt.close(fig)
     return series
+
+
+def _level(solver: str, variants: Mapping[str, Mapping] | None = None) -> str:
+    """ "CNF" or "puzzle-level": what a solver works on (a scatter of a CNF run against a
+    puzzle-level one says so in its title)."""
+    from satdoku.solvers.registry import CNF, level
+
+    try:
+        lv = level(solver, dict(variants or {}))  # type: ignore[arg-type]
+    except KeyError:
+        return "CNF"
+    return "CNF" if lv == CNF else "puzzle-level"
 
 
 def encodings(rows: Sequence[Mapping[str, object]], times: Mapping[tuple[str, str], Mapping[str,
@@ -265,7 +320,9 @@ def encodings(rows: Sequence[Mapping[str, object]], times: Mapping[tuple[str, st
         for ax, (key, label, div) in zip(row_axes, panels, strict=False):
             vals = [float(r[key]) / div for r in data]  # type: ignore[arg-type]
             series[fam][key] = dict(zip(encs, vals, strict=True))
-            bars = ax.bar(encs, vals, width=0.55, color="0.55", edgecolor="black", lw=0.5)
+            bars = ax.bar(range(len(encs)), vals, width=0.55, color="0.55", edgecolor="black",
+                          lw=0.5)
+            _encoding_ticks(ax, encs)
             ax.bar_label(bars, fmt="{:,.0f}" if div == 1 else "{:,.1f}", fontsize=7)
             ax.set_ylabel(label, fontsize=8)
             ax.set_title(f"{fam}: {label}", fontsize=9)
@@ -280,7 +337,7 @@ def encodings(rows: Sequence[Mapping[str, object]], times: Mapping[tuple[str, st
                     ms=6, lw=1.2, label=solver)
             med.update({f"{solver}/{e}": y for e, y in zip(encs, ys, strict=True)})
         series[fam]["median_s"] = med
-        ax.set_xticks(range(len(encs)), encs)
+        _encoding_ticks(ax, encs)
         ax.set_xlim(-0.5, len(encs) - 0.5)
         ax.set_yscale("log")
         vals = [v for v in med.values() if not math.isnan(v)]
@@ -299,6 +356,12 @@ def encodings(rows: Sequence[Mapping[str, object]], times: Mapping[tuple[str, st
     fig.savefig(out, dpi=100)
     plt.close(fig)
     return series
+
+
+def _encoding_ticks(ax, encs: Sequence[str]) -> None:
+    """Encoding names under the bars, slanted so that long names never overlap."""
+    ax.set_xticks(range(len(encs)), encs, rotation=30, ha="right", rotation_mode="anchor",
+                  fontsize=8)
 
 
 def _family_key(fam: str) -> tuple[int, str]:

@@ -24,7 +24,7 @@ table{border-collapse:collapse;margin:0.6em 0 1.4em 0;font-size:0.9em}
 td,th{border:1px solid #bbb;padding:0.2em 0.5em;text-align:right}
 th{background:#eee} td:nth-child(-n+3){text-align:left}
 .problems{color:#b00000;border:2px solid #b00000;padding:0.5em 1em;background:#fff0f0}
-.ok{color:#006000} pre{background:#f6f6f6;padding:0.6em;overflow-x:auto}"""
+.ok{color:#006000} .warning{color:#8a5a00} pre{background:#f6f6f6;padding:0.6em;overflow-x:auto}"""
 
 
 def problems(df) -> list[str]:
@@ -134,21 +134,66 @@ def find_pages(reports_dir: str | Path) -> dict[str, list[Path]]:
             for section, pats in EXTRA_PAGES.items()}
 
 
-def summary_markdown(table, probs: Sequence[str], time_limit: float | None,
+def limits_text(time_limit, sets: Sequence[str]) -> str:
+    """The time limits of ``sets`` in words: "5 s" when one, else "2 s (futoshiki_usp), 10 s
+    (the others)"."""
+    from satdoku.report.collect import time_limits
+
+    limits = time_limits(time_limit)
+    by: dict[float | None, list[str]] = {}
+    for name in dict.fromkeys(sets):
+        by.setdefault(limits.of(str(name)), []).append(str(name))
+    if not by:
+        return f"{limits.default:g} s" if limits.default else "none"
+    if len(by) == 1:
+        (lim,) = by
+        return f"{lim:g} s" if lim else "none"
+    return "; ".join(f"{lim:g} s ({', '.join(names)})" if lim else f"none ({', '.join(names)})"
+                     for lim, names in by.items())
+
+
+def _measure_text(time_column: str) -> str:
+    from satdoku.report.collect import time_word
+
+    word = time_word(time_column)
+    what = {"total": "the whole instance (solver build, clause loading, search; for cadical195 "
+                     "also the start of its own process)",
+            "search": "the search alone (solve_seconds)",
+            "CPU": "CPU seconds of the solve (cpu_seconds)"}[word]
+    return f"Times are {word} seconds: {what}."
+
+
+def _table_sets(table) -> list[str]:
+    return list(dict.fromkeys(table["set"])) if "set" in table.columns else []
+
+
+def summary_markdown(table, probs: Sequence[str], time_limit,
                      plots: Mapping[str, Sequence[str]], pages: Mapping[str, Sequence[Path]],
-                     encodings_md: str = "", base: str | Path = ".") -> str:
+                     encodings_md: str = "", base: str | Path = ".",
+                     pairs: Mapping[str, Sequence[str]] | None = None,
+                     warnings: Sequence[str] = (), time_column: str = "total_seconds") -> str:
     """The cross-set summary page (Markdown). ``plots`` maps a section to image paths relative
-    to the page; ``base`` is the page's directory (links to other pages are made relative)."""
+    to the page; ``base`` is the page's directory (links to other pages are made relative);
+    ``pairs``: {set: paired-comparison lines}; ``warnings``: shown after the problems."""
     import os
 
     from satdoku.report.tables import to_markdown
 
     out = ["# satdoku summary", "", problems_markdown(probs)]
-    lim = f"{time_limit:g} s" if time_limit else "none"
-    out += [f"Time limit per instance: {lim}. Times are whole-instance seconds (solver build, "
-            "clause loading, search). *solved* = SAT or UNSAT and not a failed verification; "
-            "PAR-2 = mean over valid instances of the time, or twice the limit when unsolved.",
+    out += [f"**Warning: {w}**" for w in warnings] + ([""] if warnings else [])
+    lim = limits_text(time_limit, _table_sets(table))
+    out += [f"Time limit per instance: {lim}. {_measure_text(time_column)} *solved* = SAT or "
+            "UNSAT and not a failed verification; PAR-2 = mean over valid instances of the "
+            "time, or twice the set's limit when unsolved. VBS = virtual best solver (per "
+            "instance the best run; VBS-reference: reference solvers only).",
             "", "## Solvers per set and encoding", "", to_markdown(table)]
+    if pairs:
+        out += ["## Paired comparisons", "",
+                "Run b vs run a: median over the instances both solved of b's time / a's, "
+                "bootstrap 95% interval, Wilcoxon signed-rank p, pairs (all figures in "
+                "pairs.csv).", ""]
+        for name, lines in pairs.items():
+            out += [f"### {name}", ""] + [f"- {x}" for x in lines] + [""]
     for section, imgs in plots.items():
         if imgs:
             out += [f"## {section}", ""] + [f"![{Path(i).stem}]({i})" for i in imgs] + [""]
@@ -168,20 +213,31 @@ def summary_markdown(table, probs: Sequence[str], time_limit: float | None,
     return "\n".join(out).rstrip() + "\n"
 
 
-def summary_html(table, probs: Sequence[str], time_limit: float | None,
-                 pages: Mapping[str, Sequence[Path]], encodings_table=None) -> str:
-    """The cross-set summary as one HTML page (problems in red at the top); plots are separate
-    report items, CSP/LTN text pages are shown verbatim."""
+def summary_html(table, probs: Sequence[str], time_limit,
+                 pages: Mapping[str, Sequence[Path]], encodings_table=None,
+                 pairs: Mapping[str, Sequence[str]] | None = None,
+                 warnings: Sequence[str] = (), time_column: str = "total_seconds") -> str:
+    """The cross-set summary as one HTML page (problems in red at the top, then warnings);
+    plots are separate report items, CSP/LTN text pages are shown verbatim."""
     from satdoku.report.tables import to_html
 
-    lim = f"{time_limit:g} s" if time_limit else "none"
+    lim = limits_text(time_limit, _table_sets(table))
     parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>satdoku summary</title>",
              f"<style>{_CSS}</style></head><body>", "<h1>satdoku summary</h1>",
-             problems_html(probs),
-             f"<p>Time limit per instance: {html.escape(lim)}. Times are whole-instance seconds. "
-             "<i>solved</i> = SAT or UNSAT and not a failed verification; PAR-2 = mean over "
-             "valid instances of the time, or twice the limit when unsolved.</p>",
-             "<h2>Solvers per set and encoding</h2>", to_html(table)]
+             problems_html(probs)]
+    parts += [f'<p class="warning"><b>Warning: {html.escape(w)}</b></p>' for w in warnings]
+    parts += [f"<p>Time limit per instance: {html.escape(lim)}. "
+              f"{html.escape(_measure_text(time_column))} "
+              "<i>solved</i> = SAT or UNSAT and not a failed verification; PAR-2 = mean over "
+              "valid instances of the time, or twice the set's limit when unsolved. VBS = "
+              "virtual best solver (VBS-reference: reference solvers only).</p>",
+              "<h2>Solvers per set and encoding</h2>", to_html(table)]
+    if pairs:
+        parts.append("<h2>Paired comparisons</h2><p>Run b vs run a: median over the instances "
+                     "both solved of b's time / a's, bootstrap 95% interval, Wilcoxon p.</p>")
+        for name, lines in pairs.items():
+            parts += [f"<h3>{html.escape(name)}</h3><ul>"]
+            parts += [f"<li>{html.escape(x)}</li>" for x in lines] + ["</ul>"]
     if encodings_table is not None and len(encodings_table):
         parts += ["<h2>Encodings compared (means per instance)</h2>", to_html(encodings_table)]
     for section, files in pages.items():

@@ -1,10 +1,11 @@
 """Per-solver tables: solved / UNSAT / timeouts / invalid, time figures, PAR-2, search statistics.
 
 Computed from the long frame of :mod:`satdoku.report.collect` (pandas, imported lazily). Times
-are ``total_seconds`` (the whole instance as the solver saw it). An instance counts as solved when
+are the frame's ``seconds``: ``total_seconds`` (the whole instance as the solver saw it) unless
+another time column was chosen; the time headers say which. An instance counts as solved when
 the answer is SAT or UNSAT and did not fail verification. PAR-2 is the mean over the valid
-(non-INVALID) instances of the time when solved and twice the time limit otherwise (timeouts,
-errors and wrong answers alike), the usual SAT-competition score.
+(non-INVALID) instances of the time when solved and twice the set's own time limit otherwise
+(timeouts, errors and wrong answers alike), the usual SAT-competition score.
 """
 
 from __future__ import annotations
@@ -14,27 +15,40 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
+from satdoku.report.collect import DEFAULT_TIME, TimeLimits, time_limits, time_word
+
 #: Columns of a solver table, in order, with the header shown in Markdown/HTML.
 HEADERS = {
     "set": "set", "solver": "solver", "encoding": "encoding", "instances": "instances",
     "solved": "solved", "SAT": "SAT", "UNSAT": "UNSAT", "TIMEOUT": "timeouts",
     "INVALID": "invalid", "ERROR": "errors", "failed": "failed verif.",
     "median_s": "median s", "mean_s": "mean s", "p90_s": "p90 s", "max_s": "max s",
-    "par2_s": "PAR-2 s", "decisions": "mean decisions", "conflicts": "mean conflicts",
+    "par2_s": "PAR-2 s", "time_limit": "limit s", "decisions": "mean decisions",
+    "conflicts": "mean conflicts",
 }
 COUNTS = ("instances", "solved", "SAT", "UNSAT", "TIMEOUT", "INVALID", "ERROR", "failed")
+#: Columns whose header names the time column they were computed from ("median s (total)").
+TIMED = ("median_s", "mean_s", "p90_s", "max_s", "par2_s")
+#: The solver of the row of a set without any instance (an empty or comment-only input).
+NO_SOLVER = "-"
 
 
-def _stats(g, time_limit: float | None) -> dict[str, float]:
+def par2(g, time_limit: TimeLimits | float | None) -> float:
+    """PAR-2 of long rows ``g``: the mean over its valid instances of the time when solved,
+    twice the instance's set's limit otherwise (NaN without a limit or an instance)."""
+    limits = time_limits(time_limit)
+    valid = g[g["status"] != "INVALID"]
+    scores = [s if ok else 2 * lim if lim else math.nan
+              for s, ok, lim in zip(valid["seconds"], valid["solved"],
+                                    valid["set"].map(limits.of), strict=True)]
+    return sum(scores) / len(scores) if scores else math.nan
+
+
+def _stats(g, limits: TimeLimits) -> dict[str, float]:
     solved = g[g["solved"]]
     t = solved["seconds"].dropna()
-    valid = g[g["status"] != "INVALID"]
-    if time_limit:
-        par2 = [s if ok else 2 * time_limit for s, ok in zip(valid["seconds"], valid["solved"],
-                                                             strict=True)]
-        par2_s = sum(par2) / len(par2) if par2 else math.nan
-    else:
-        par2_s = math.nan
+    lims = [limits.of(s) for s in dict.fromkeys(g["set"])]
+    par2_s = par2(g, limits)
     out = {
         "instances": len(g), "solved": int(g["solved"].sum()),
         **{s: int((g["status"] == s).sum()) for s in ("SAT", "UNSAT", "TIMEOUT", "INVALID",
@@ -49,21 +63,54 @@ def _stats(g, time_limit: float | None) -> dict[str, float]:
     for key in ("decisions", "conflicts"):
         v = solved[key].dropna()
         out[key] = float(v.mean()) if len(v) else math.nan
+    out["time_limit"] = lims[0] if len(lims) == 1 and lims[0] else math.nan
     return out
 
 
-def solver_table(df, time_limit: float | None, by: Sequence[str] = ("set", "solver", "encoding")):
-    """One row per group (default: set x solver x encoding) with every figure of HEADERS."""
+def solver_table(df, time_limit: TimeLimits | float | None,
+                 by: Sequence[str] = ("set", "solver", "encoding"),
+                 sets: Sequence[str] = (), time_column: str = DEFAULT_TIME):
+    """One row per group (default: set x solver x encoding) with every figure of HEADERS;
+    PAR-2 with each set's own limit (``time_limit``: :class:`TimeLimits` or one number for
+    all). A set of ``sets`` without rows gets one row of 0 instances (solver NO_SOLVER), so an
+    empty input is seen, never silently left out. ``table.attrs["time"]`` names the time
+    column the figures come from (the headers say it)."""
     import pandas as pd
 
+    limits = time_limits(time_limit)
     keys = list(by)
     rows = []
     if len(df):
         for key, g in df.groupby(keys, sort=False):
             key = key if isinstance(key, tuple) else (key,)
-            rows.append({**dict(zip(keys, key, strict=True)), **_stats(g, time_limit)})
+            rows.append({**dict(zip(keys, key, strict=True)), **_stats(g, limits)})
+    if "set" in keys:
+        present = set(df["set"]) if len(df) else set()
+        for name in sets:
+            if name not in present:
+                lim = limits.of(name)
+                rows.append({**{k: NO_SOLVER for k in keys}, "set": name,
+                             **{c: 0 for c in COUNTS},
+                             "time_limit": lim if lim else math.nan})
     cols = keys + [c for c in HEADERS if c not in ("set", "solver", "encoding")]
-    return pd.DataFrame(rows, columns=cols)
+    table = pd.DataFrame(rows, columns=cols)
+    table.attrs["time"] = time_column
+    return table
+
+
+def empty_sets(table) -> list[str]:
+    """The sets of a solver table without any instance (their one row has 0 instances)."""
+    if "set" not in table.columns or not len(table):
+        return []
+    counts = table.groupby("set", sort=False)["instances"].sum()
+    return [str(s) for s, n in counts.items() if n == 0]
+
+
+def headers(table) -> list[str]:
+    """The shown header of each column; time figures name their time column."""
+    word = time_word(table.attrs.get("time", DEFAULT_TIME))
+    return [f"{HEADERS.get(c, c)} ({word})" if c in TIMED else HEADERS.get(c, c)
+            for c in table.columns]
 
 
 def _fmt(col: str, v) -> str:
@@ -73,6 +120,8 @@ def _fmt(col: str, v) -> str:
         return str(int(v))
     if col in ("decisions", "conflicts"):
         return f"{v:,.0f}"
+    if col == "time_limit":
+        return f"{v:g}"
     if isinstance(v, float):
         return f"{v:.3g}" if v < 1 else f"{v:.2f}"
     return str(v)
@@ -80,7 +129,7 @@ def _fmt(col: str, v) -> str:
 
 def _cells(table) -> tuple[list[str], list[list[str]]]:
     cols = list(table.columns)
-    head = [HEADERS.get(c, c) for c in cols]
+    head = headers(table)
     body = [[_fmt(c, v) for c, v in zip(cols, row, strict=True)]
             for row in table.itertuples(index=False)]
     return head, body

@@ -47,6 +47,7 @@ CSP_REPORT = "Reports/csp_largest_n.{ext}"  # md, tsv, png
 # --- cross-set reports (relative to REPORTS) -------------------------------------------------
 SUMMARY = "summary.{ext}"  # md, csv, html
 PROBLEMS = "problems.html"
+PAIRS = "pairs.csv"  # paired comparison of every two runs of a set
 CACTUS_DIR = "cactus"  # {family}.png
 SCATTER_DIR = "scatter"  # {pair}.png
 ENCODINGS_REPORT = "encodings.{ext}"  # md, csv, png

@@ -140,6 +140,7 @@ PAGES_DIR = results("Reports")
 REPORTS = stage.REPORTS
 SUMMARY = reports(stage.SUMMARY)
 PROBLEMS = reports(stage.PROBLEMS)
+PAIRS = reports(stage.PAIRS)
 CACTUS_DIR = reports(stage.CACTUS_DIR)
 SCATTER_DIR = reports(stage.SCATTER_DIR)
 ENCODINGS_REPORT = reports(stage.ENCODINGS_REPORT)
@@ -179,12 +180,19 @@ def skipped_solvers(name):
 
 
 def set_time_limit(name):
-    return float(SETS[name].get("time_limit", TIME_LIMIT))
+    """A set's own time limit: its `time_limit`, else the global one (every rule and every
+    report figure reads it from here: satdoku.config.set_time_limits)."""
+    return set_time_limits(config, name)[0]
 
 
 def set_verify_time_limit(wildcards):
     """Budget of each UNSAT proof check of a set (satdoku.config.set_time_limits)."""
     return set_time_limits(config, wildcards.set)[1]
+
+
+def set_limit_args(wildcards=None):
+    """SET=SECONDS of every set's own limit: the cross-set reports' --set-time-limit."""
+    return [f"{name}={set_time_limit(name)}" for name in SETS]
 
 
 def all_runs():

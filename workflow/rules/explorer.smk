@@ -23,9 +23,12 @@ rule explorer:
     params:
         out=explorer_dir,
         time_limit=TIME_LIMIT,
+        set_limits=set_limit_args,
+        time_column=config["report_time"],
         variants=VARIANTS_JSON,
         pages_dir=PAGES_DIR,
     shell:
         "satdoku report explorer {input.results:q} --time-limit {params.time_limit:q} "
+        "--set-time-limit {params.set_limits:q} --time-column {params.time_column:q} "
         "--variants {params.variants:q} --pages-dir {params.pages_dir:q} "
         "--out {params.out:q} > {log:q} 2>&1"

@@ -123,16 +123,21 @@ rule summary:
             labels={"figure": "summary table"},
         ),
         problems=PROBLEMS,
+        pairs=PAIRS,
     log:
         f"{LOGS}/report/summary.log",
     conda:
         "../envs/satdoku.yaml"
     params:
         time_limit=TIME_LIMIT,
+        set_limits=set_limit_args,
+        time_column=config["report_time"],
         variants=VARIANTS_JSON,
         pages_dir=PAGES_DIR,
     shell:
         "satdoku report summary {input.results:q} --time-limit {params.time_limit:q} "
+        "--set-time-limit {params.set_limits:q} --time-column {params.time_column:q} "
+        "--pairs {output.pairs:q} "
         "--variants {params.variants:q} --sizes {input.sizes:q} "
         "--cactus-dir {output.cactus:q} --scatter-dir {output.scatter:q} "
         "--encodings-md {output.encodings_md:q} "

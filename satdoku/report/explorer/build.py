@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from satdoku.formats import Record
+from satdoku.report.collect import DEFAULT_TIME, TimeLimits, time_limits, time_word
 from satdoku.report.explorer.data import ShardData, files_plan, present_runs, read_set
 from satdoku.stagefiles import paths as sp
 from satdoku.stagefiles.families import INVALID_FAMILY, family_of_record, sort_key
@@ -50,8 +51,8 @@ CACTUS_POINTS = 2000
 MAX_PROBLEMS = 500
 STATIC = ("index.html", "explorer.js", "board.js", "plots.js", "explorer.css")
 #: Columns of the long frame the solver table needs (the rest is dropped to save memory).
-TABLE_COLUMNS = ["set", "solver", "encoding", "status", "verified", "solved", "seconds",
-                 "decisions", "conflicts"]
+TABLE_COLUMNS = ["set", "run", "solver", "encoding", "id", "line", "family", "status",
+                 "verified", "solved", "seconds", "solve_seconds", "decisions", "conflicts"]
 
 
 def js_data(key: str, value: Any) -> str:
@@ -195,9 +196,10 @@ class Explorer:
     results: Path
     out: Path
     runs: list[str]
-    time_limit: float | None
+    time_limit: TimeLimits | float | None
     variants: Mapping[str, Mapping] = field(default_factory=dict)
     chunk: int = 1000
+    time_column: str = DEFAULT_TIME
     sets: list[dict[str, Any]] = field(default_factory=list)
     frames: list[Any] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -207,6 +209,9 @@ class Explorer:
         default_factory=lambda: defaultdict(lambda: (array("d"), array("I"), array("q"))))
     set_names: list[str] = field(default_factory=list)
     family_totals: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+    def __post_init__(self) -> None:
+        self.time_limit = time_limits(self.time_limit)  # a number: every set's limit
 
     # ---- one set -----------------------------------------------------------------------------
     def add_set(self, name: str) -> dict[str, Any]:
@@ -285,7 +290,7 @@ class Explorer:
             row_sols = [sols[run].get(i) for run in runs]
             cols.add(int(i), inst["fam"], VERDICT_CHARS.get(u["verdict"], "?") if u else "-",
                      [status_char(x) for x in row_sols],
-                     [_num((times[run].get(i) or {}).get("total_seconds")) for run in runs])
+                     [_num((times[run].get(i) or {}).get(self.time_column)) for run in runs])
             valid = [x for x in row_sols if x and x["status"] != "INVALID"]
             if inst["fam"] != INVALID_FAMILY and valid:
                 self.family_totals[inst["fam"]] += 1
@@ -306,7 +311,7 @@ class Explorer:
 
         long_rows: list[dict[str, Any]] = []
         for run in runs:
-            rows = run_rows(name, run, data.sols[run], data.times[run], fams)
+            rows = run_rows(name, run, data.sols[run], data.times[run], fams, self.time_column)
             long_rows += rows
             if name not in self.set_names:
                 self.set_names.append(name)
@@ -322,7 +327,7 @@ class Explorer:
             # a copy of the few columns: a column selection alone would keep the whole
             # object array pandas built from the rows alive (every TSV string of the shard)
             f = frame(long_rows)[TABLE_COLUMNS].copy()
-            for c in ("status", "verified"):
+            for c in ("status", "verified", "run", "solver", "encoding", "family"):
                 f[c] = f[c].astype("category")  # a few words, a million rows
             self.frames.append(f)
 
@@ -348,20 +353,46 @@ class Explorer:
         return [self.runs.index(runs[0]), self.runs.index(runs[1])] if len(runs) > 1 else None
 
     # ---- across sets ---------------------------------------------------------------------------
-    def table(self) -> dict[str, Any]:
-        """The solver table of every set (the summary's function over the summary's frame)."""
+    def frame(self):
+        """The summary's long frame of every set read (categories back to plain columns)."""
         import pandas as pd
 
         from satdoku.report.collect import frame
-        from satdoku.report.tables import HEADERS, solver_table
 
-        df = pd.concat(self.frames, ignore_index=True) if self.frames else frame([])
-        table = solver_table(df, self.time_limit)
+        if not self.frames:
+            return frame([])
+        df = pd.concat(self.frames, ignore_index=True)
+        for c in ("status", "verified", "run", "solver", "encoding", "family"):
+            df[c] = df[c].astype(str)
+        return df
+
+    def table(self, df=None) -> dict[str, Any]:
+        """The solver table of every set, virtual best solvers and empty sets included (the
+        summary's functions over the summary's frame)."""
+        from satdoku.report.compare import with_vbs
+        from satdoku.report.tables import headers, solver_table
+
+        df = self.frame() if df is None else df
+        table = solver_table(with_vbs(df, self.variants) if len(df) else df, self.time_limit,
+                             sets=[s["name"] for s in self.sets],
+                             time_column=self.time_column)
         columns = list(table.columns)
         rows = [[_clean(v) for v in row] for row in table.itertuples(index=False)]
         problem = [(r[0], f"{r[1]}/{r[2]}") in self.problem_runs for r in rows]
-        return {"columns": columns, "headers": [HEADERS.get(c, c) for c in columns],
-                "rows": rows, "problem": problem}
+        return {"columns": columns, "headers": headers(table), "rows": rows,
+                "problem": problem}
+
+    def pairs(self, df=None) -> list[dict[str, Any]]:
+        """Every two runs of a set compared (reports/pairs.csv's rows), with the line the
+        scatter view shows under the plot of those two runs."""
+        from satdoku.report.compare import pair_line, pairs
+
+        df = self.frame() if df is None else df
+        if not len(df):
+            return []
+        return [{"set": r["set"], "a": self.runs.index(r["run_a"]),
+                 "b": self.runs.index(r["run_b"]), "line": pair_line(r)}
+                for r in pairs(df, self.time_limit, self.variants).to_dict("records")]
 
     def cactus_plots(self) -> list[dict[str, Any]]:
         """Per family: every run's solved instances sorted by time (sampled evenly to at most
@@ -385,7 +416,14 @@ class Explorer:
                                "y": secs[pick].tolist(),
                                "set": [self.set_names[k] for k in sets[pick].tolist()],
                                "id": ids[pick].tolist(), "solved": m})
-            out.append({"family": fam, "total": self.family_totals[fam], "curves": curves})
+            fam_sets = sorted({self.set_names[k] for run in self.runs if (fam, run) in self.cactus
+                               for k in set(self.cactus[(fam, run)][1].tolist())})
+            limits: dict[float, list[str]] = {}
+            for name in fam_sets:
+                if (lim := self.time_limit.of(name)):
+                    limits.setdefault(lim, []).append(name)
+            out.append({"family": fam, "total": self.family_totals[fam], "curves": curves,
+                        "limits": [[k, v] for k, v in sorted(limits.items())]})
         return out
 
     def run_info(self) -> list[dict[str, Any]]:
@@ -455,41 +493,50 @@ def copy_static(out: Path) -> None:
         bundle.write_text(text, encoding="utf-8")
 
 
-def explorer_from_files(files: Sequence[str | Path], time_limit: float | None,
+def explorer_from_files(files: Sequence[str | Path], time_limit: TimeLimits | float | None,
                         out_dir: str | Path, variants: Mapping[str, Mapping] | None = None,
-                        pages_dir: str | Path | None = None) -> dict[str, Any]:
+                        pages_dir: str | Path | None = None,
+                        time_column: str = DEFAULT_TIME) -> dict[str, Any]:
     """:func:`build_explorer` of the sets and runs whose gathered stage files are given (what
     the rule passes, like the other cross-set reports)."""
     results, sets, runs = files_plan(files)
-    return build_explorer(results, sets, runs, time_limit, out_dir, variants, pages_dir)
+    return build_explorer(results, sets, runs, time_limit, out_dir, variants, pages_dir,
+                          time_column=time_column)
 
 
 def build_explorer(results: str | Path, sets: Sequence[str], runs: Sequence[str],
-                   time_limit: float | None, out_dir: str | Path,
+                   time_limit: TimeLimits | float | None, out_dir: str | Path,
                    variants: Mapping[str, Mapping] | None = None,
                    pages_dir: str | Path | None = None, chunk: int = 1000,
-                   title: str = "satdoku results") -> dict[str, Any]:
+                   title: str = "satdoku results",
+                   time_column: str = DEFAULT_TIME) -> dict[str, Any]:
     """Write the explorer of ``sets`` x ``runs`` under ``results`` into ``out_dir``; returns
-    the overview it wrote (sets, runs, table, problems)."""
+    the overview it wrote (sets, runs, table, problems). Each set is measured against its own
+    limit (``time_limit``: :class:`TimeLimits`, or one number for every set)."""
+    limits = time_limits(time_limit)
     out = Path(out_dir)
     if (out / "data").exists():
         shutil.rmtree(out / "data")  # stale chunks of an earlier, larger run
     if (out / "pages").exists():
         shutil.rmtree(out / "pages")
     out.mkdir(parents=True, exist_ok=True)
-    ex = Explorer(Path(results), out, list(runs), time_limit, dict(variants or {}), chunk)
+    ex = Explorer(Path(results), out, list(runs), limits, dict(variants or {}), chunk,
+                  time_column)
     for name in sets:
         ex.add_set(name)
     extra = pages(Path(pages_dir) if pages_dir else Path(results) / "Reports", out,
                   ex.variants)
+    df = ex.frame()
     _write(out / "data" / "plots.js", "plots", {"cactus": ex.cactus_plots()})
     _write(out / "data" / "pages.js", "pages", extra)
     overview = {
         "title": title, "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "results": os.path.relpath(Path(results).resolve(), out.resolve()),
         "workdir": os.path.relpath(Path.cwd(), out.resolve()),  # input paths are relative to it
-        "results_arg": str(results), "time_limit": time_limit, "chunk": chunk,
-        "runs": ex.run_info(), "sets": ex.sets, "table": ex.table(),
+        "results_arg": str(results), "time_limit": limits.default, "chunk": chunk,
+        "limits": {s["name"]: limits.of(s["name"]) for s in ex.sets},
+        "time_column": time_column, "time_word": time_word(time_column),
+        "runs": ex.run_info(), "sets": ex.sets, "table": ex.table(df), "pairs": ex.pairs(df),
         "problems": ex.problems[:MAX_PROBLEMS], "problems_total": len(ex.problems),
         "pages": {"ltn": [p["size"] for p in extra["ltn"]], "csp": extra["csp"] is not None},
     }

@@ -232,7 +232,7 @@ PAGES.overview = {
       `<td><a href="${hashOf("set", [s.name], "")}">${esc(s.name)}</a></td><td>${s.n.toLocaleString("en")}</td>` +
       `<td>${esc(s.families.join(", "))}</td><td>${s.runs.map((k) => runLabel(ov, k)).join(" ")}</td>` +
       `<td>${s.unique ? "checked" : "-"}</td></tr>`).join("");
-    const lim = ov.time_limit ? `${ov.time_limit} s` : "none";
+    const lim = limitsText(ov);
     return `<p class="note">Generated ${esc(ov.generated)} from <code>${esc(ov.results_arg)}</code>.
         Time limit per instance: ${esc(lim)}. ${ov.sets.length} set(s), ${ov.runs.length} run(s)
         (solver/encoding).</p>
@@ -241,12 +241,33 @@ PAGES.overview = {
       <table class="sets"><tr><th>set</th><th>instances</th><th>families</th><th>runs</th><th>uniqueness</th></tr>${sets}</table>
       <h2>Solvers per set and encoding</h2>
       <p class="note">Click a row for its instances, a column head to sort. <i>solved</i> = SAT or
-        UNSAT and not a failed verification; times are whole-instance seconds of solved
-        instances; PAR-2 counts an unsolved instance as twice the limit. Same figures as
+        UNSAT and not a failed verification; times are ${esc(ov.time_word || "total")} seconds
+        of solved instances; PAR-2 counts an unsolved instance as twice its set's limit. VBS:
+        virtual best solver (per instance the best run; VBS-reference: reference solvers
+        only). Same figures as
         <code>reports/summary.csv</code>.</p>
       <table class="solvers"><tr>${head}</tr>${body}</table>`;
   },
 };
+
+/** A set's own time limit (seconds; null: none): the one the summary's PAR-2 used. */
+function limitOf(ov, name) {
+  const own = (ov.limits || {})[name];
+  return own === undefined ? ov.time_limit : own;
+}
+
+/** The time limits of every set in words: "5 s", or "2 s (a), 10 s (b, c)". */
+function limitsText(ov) {
+  const by = new Map();
+  for (const s of ov.sets) {
+    const k = limitOf(ov, s.name);
+    if (!by.has(k)) by.set(k, []);
+    by.get(k).push(s.name);
+  }
+  const word = (k) => (k ? `${k} s` : "none");
+  if (by.size <= 1) return word(by.size ? [...by.keys()][0] : ov.time_limit);
+  return [...by].map(([k, names]) => `${word(k)} (${names.join(", ")})`).join("; ");
+}
 
 function compare(a, b, desc) {
   const na = a == null, nb = b == null;

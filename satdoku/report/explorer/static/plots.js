@@ -40,6 +40,7 @@ PAGES.plots = {
         <label>y <select data-param="y">${runOptions(y)}</select></label>
       </div>
       <div class="plot square" id="scatter"></div>
+      <p class="pair" id="pair-line">${esc(pairLine(ov, s, x, y))}</p>
       <p class="note">Each point is one instance: time of the x run against the y run (log-log).
         Points below the diagonal: y was faster. Instances a run did not solve sit on the outer
         line at twice the time limit (crosses). Colour: the faster solver.</p>`
@@ -69,6 +70,14 @@ function scatterChoice(ov, q) {
   return {s, x: pick("x", pair[0]), y: pick("y", pair[1])};
 }
 
+/** The paired comparison of the two runs of the scatter plot ("y vs x: 0.11x [0.10, 0.12],
+ * p < 1e-9, 1465 pairs"), from reports/pairs.csv's figures in the overview. */
+function pairLine(ov, s, x, y) {
+  const p = (ov.pairs || []).find((q) => q.set === s.name &&
+    ((q.a === x && q.b === y) || (q.a === y && q.b === x)));
+  return p ? `Paired: ${p.line}` : "";
+}
+
 function drawCactus(div, ov, fam) {
   const traces = fam.curves.map((c) => {
     const run = ov.runs[c.run];
@@ -81,17 +90,20 @@ function drawCactus(div, ov, fam) {
       hovertemplate: `%{customdata[0]} #%{customdata[1]}<br>%{y:.4g} s (%{x} solved)<extra>${esc(run.run)}</extra>`,
     };
   });
-  // the limit line only when the curves come near it (else it squashes them to the bottom)
+  // each set's limit line only when the curves come near it (else it squashes them)
   const top = Math.max(0, ...fam.curves.map((c) => c.y[c.y.length - 1]));
-  if (ov.time_limit && top * 10 >= ov.time_limit) {
-    traces.push(limitTrace([0, fam.total], [ov.time_limit, ov.time_limit], `time limit (${ov.time_limit} s)`));
+  const limits = fam.limits || (ov.time_limit ? [[ov.time_limit, []]] : []);
+  for (const [lim, sets] of limits) {
+    if (top * 10 < lim) continue;
+    const who = limits.length > 1 ? `: ${sets.join(", ")}` : "";
+    traces.push(limitTrace([0, fam.total], [lim, lim], `time limit (${lim} s${who})`));
   }
-  const lim = ov.time_limit ? `, limit ${ov.time_limit} s` : "";
+  const lim = limits.length ? `, limit ${limits.map((l) => `${l[0]} s`).join(" / ")}` : "";
   Plotly.newPlot(div, traces, {
     title: {text: `${fam.family} (${fam.total.toLocaleString("en")} instances${lim})`}, height: 380, hovermode: "closest",
     margin: {t: 40, r: 10, b: 45, l: 60},
     xaxis: {title: {text: "instances solved"}, range: [0, fam.total + 1]},
-    yaxis: {type: "log", title: {text: "seconds per instance"}},
+    yaxis: {type: "log", title: {text: `${ov.time_word || "total"} seconds per instance`}},
   }, PLOT_CONFIG);
   openOnClick(div);
 }
@@ -112,7 +124,8 @@ async function drawScatter(div, ov, s, x, y) {
       if (solved(c.s[i])) { top = Math.max(top, c.t[i] / 1e6); low = Math.min(low, Math.max(c.t[i], 1) / 1e6); }
     }
   }
-  const limit = ov.time_limit || top;
+  const setLimit = limitOf(ov, s.name);
+  const limit = setLimit || top;
   const border = 2 * Math.max(limit, top);
   const valid = [];  // positions with a point: neither run INVALID nor missing
   for (let i = 0; i < s.n; i++) if (!"I-".includes(cx.s[i]) && !"I-".includes(cy.s[i])) valid.push(i);
@@ -144,7 +157,7 @@ async function drawScatter(div, ov, s, x, y) {
     trace(groups.none, "neither solved", "#999"),
     limitTrace([low / 2, high * 1.2], [low / 2, high * 1.2], "same time"),
   ];
-  if (ov.time_limit && limit <= high) {
+  if (setLimit && limit <= high) {
     traces.push(limitTrace([limit, limit], [low / 2, high * 1.2], `time limit (${limit} s)`));
     traces.push({...limitTrace([low / 2, high * 1.2], [limit, limit], ""), showlegend: false});
   }
@@ -154,8 +167,8 @@ async function drawScatter(div, ov, s, x, y) {
     title: {text: `${s.name}: ${X.run} vs ${Y.run}${of ? "<br><sub>" + of + "</sub>" : ""}`},
     width: 820, height: 560, hovermode: "closest",
     margin: {t: of ? 60 : 40, r: 10, b: 50, l: 70}, legend: {x: 0.66, y: 1},
-    xaxis: {type: "log", range, title: {text: `${X.run}: seconds`}, domain: [0, 0.62]},
-    yaxis: {type: "log", range, title: {text: `${Y.run}: seconds`}},
+    xaxis: {type: "log", range, title: {text: `${X.run}: ${ov.time_word || "total"} seconds`}, domain: [0, 0.62]},
+    yaxis: {type: "log", range, title: {text: `${Y.run}: ${ov.time_word || "total"} seconds`}},
   }, SCATTER_CONFIG);
   openOnClick(div);
 }

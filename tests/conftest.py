@@ -48,8 +48,10 @@ def plant_failed_answer(sols: Path, row: int) -> None:
     """Mark line ``row`` (0-based, header included) of a SatSols TSV as a failed verification,
     as a wrong model would be reported."""
     lines = sols.read_text().splitlines()
+    head = lines[0].split("\t")  # by name: the columns grow (instance_hash, ...)
     cells = lines[row].split("\t")
-    cells[3], cells[5] = "FAILED", "planted: row 1 repeats 4"
+    cells[head.index("verified")] = "FAILED"
+    cells[head.index("detail")] = "planted: row 1 repeats 4"
     lines[row] = "\t".join(cells)
     sols.write_text("\n".join(lines) + "\n")
 

@@ -18,8 +18,8 @@ install: $(STAMP) $(KERNEL)
 
 # `pip install -e .` also builds the compiled CDCL kernel and DIMACS pass in place (setup.py:
 # satdoku/solvers/_cdcl.c, satdoku/cnf/_dimacs.c; optional: without a C compiler and Python
-# headers the install still succeeds and satdoku falls back to their numba twins, slower but the
-# same search)
+# headers the install still succeeds and satdoku runs their Python forms, slower but the same
+# search)
 $(STAMP): requirements.txt pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX)) torch==2.13.0

@@ -2,8 +2,9 @@
 pass of the DIMACS reader (satdoku/cnf/_dimacs.c).
 
 Everything else is configured in pyproject.toml. Both extensions are optional: without a C
-compiler or Python headers the install still succeeds and satdoku falls back to their numba
-(or plain Python / numpy) twins: satdoku/solvers/cdcl_kernel.py, satdoku/cnf/dimacs_kernel.py.
+compiler or Python headers the install still succeeds and satdoku runs their Python forms
+(slower, the same results): satdoku/solvers/cdcl_reference.py, the DIMACS reader's Python
+engine.
 """
 
 from setuptools import Extension, setup
@@ -13,11 +14,11 @@ setup(
         Extension(
             "satdoku.solvers._cdcl",
             ["satdoku/solvers/_cdcl.c"],
-            # no fused multiply-add: the same floating-point results as the Python twin
+            # no fused multiply-add: the same floating-point results as the Python reference
             extra_compile_args=["-O3", "-ffp-contract=off"],
             optional=True,
         ),
-        # the DIMACS reader's compiled pass (engine "c"; twin of satdoku/cnf/dimacs_kernel.py)
+        # the DIMACS reader's compiled pass (engine "c" of satdoku/cnf/dimacs_fast.py)
         Extension("satdoku.cnf._dimacs", ["satdoku/cnf/_dimacs.c"], extra_compile_args=["-O3"],
                   optional=True),
     ]

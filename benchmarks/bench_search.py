@@ -25,7 +25,7 @@ interleaved (MiniSat, ours, per instance) and repeated ``--repeat`` times (media
 sides search in this process's thread). ``--restarts`` picks our restart policy.
 
 Usage: python benchmarks/bench_search.py [--sizes 200,225,250] [--per-size 4] [--flat 5]
-       [--repeat 1] [--clock wall|cpu] [--backend c|numba|python] [--restarts mixed]
+       [--repeat 1] [--clock wall|cpu] [--backend c|python] [--restarts mixed]
        [--data DIR] [--csv FILE]
 """
 
@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="folder of SATLIB-style family folders (*.cnf; uuf* = UNSAT)")
     ap.add_argument("--no-satlib", action="store_true", help="skip the SATLIB folders")
     ap.add_argument("--repeat", type=int, default=1, help="runs per instance (median kept)")
-    ap.add_argument("--backend", default="auto", help="cdcl kernel: auto, c, numba, python")
+    ap.add_argument("--backend", default="auto", help="cdcl kernel: auto, c, python")
     ap.add_argument("--restarts", default="mixed", help="cdcl restart policy")
     ap.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
                     help="time search by wall clock or by process CPU")

@@ -5,7 +5,7 @@ cache directory; then, instance by instance, every solver decides the same file 
 
 * ``minisat22`` — python-sat: ``CNF(from_file)`` + ``Minisat22(bootstrap_with=...)`` + solve
   (SATLIB files: python-sat cannot parse the ``%`` trailer, so the text is cut there first);
-* ``cdcl`` — our vectorised reader + the numba CDCL (kernel loaded once, before timing);
+* ``cdcl`` — our vectorised reader + the CDCL kernel (loaded once, before timing);
 * ``dpll`` — our reader + the pure-Python DPLL (9x9 sets and SATLIB only: it is the teaching mode).
 
 "end to end" is file -> answer (parse + build + search); "search" is the solve call alone. Every

@@ -1,7 +1,7 @@
 """The CDCL mode: correct on every SATLIB file and Sudoku set sample (models verified, UNSAT
-proofs checked), agrees with MiniSat and with DPLL on random formulas, the numba kernel and its
-pure-Python run of the same source behave identically, budgets stop it cleanly, and the
-pipeline adapter fills a proper Result."""
+proofs checked), agrees with MiniSat and with DPLL on random formulas, the C kernel makes the
+decisions of its readable Python form (the oracle: same statistics, models and proofs, step for
+step), budgets stop it cleanly, and the pipeline adapter fills a proper Result."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ from satdoku.cnf.drat import check_proof
 from satdoku.cnf.encode import encode
 from satdoku.cnf.formula import Cnf
 from satdoku.solvers.base import Deadline
-from satdoku.solvers.cdcl import BACKENDS, Cdcl, choose_backend, native, solve_file
+from satdoku.solvers.cdcl import BACKENDS, Cdcl, choose_backend, native
+from satdoku.solvers.cdcl_params import DEFAULTS, PARAM_NAMES
 from satdoku.solvers.dpll import Dpll
 from satdoku.solvers.own import make_cdcl, make_dpll
 
@@ -77,60 +78,111 @@ def test_reduction_and_garbage_collection_keep_proofs_valid() -> None:
     assert any(line.startswith("d ") for line in solver.proof_lines())
 
 
+def _same_search(n: int, formula: object, **options: object) -> tuple:  # type: ignore[type-arg]
+    """Run the C kernel and the Python reference on one formula; both runs, which must be
+    equal: (answer, statistics, proof)."""
+    runs = []
+    for backend in ("c", "python"):
+        solver = Cdcl(n, formula, proof=True, backend=backend, **options)  # type: ignore[arg-type]
+        assert solver.backend == backend
+        runs.append((solver.solve(), solver.stats, solver.proof_lines()))
+    assert runs[0] == runs[1], [r[:2] for r in runs]
+    return runs[0]
+
+
 def test_every_backend_runs_the_same_search(public_data: Path) -> None:
-    """The C translation, the numba-compiled reference and the reference run as plain Python
-    make the same decisions: identical statistics, models and proofs, step for step."""
-    assert set(BACKENDS) == {"auto", "c", "numba", "python"} and native() is not None
+    """The C kernel and its readable Python form make the same decisions: identical
+    statistics, models and proofs, step for step."""
+    assert set(BACKENDS) == {"auto", "c", "python"} and native() is not None
     sat = public_data / "satlib"
     cases = [read_dimacs(sat / "uf50-218" / "uf50-01.cnf"),
              read_dimacs(sat / "uuf50-218" / "uuf50-02.cnf"), php(6, 5)]  # fmt: skip
     for cnf in cases:
-        runs = []
-        for backend in ("c", "numba", "python"):
-            solver = Cdcl(cnf.num_vars, clauses_to_array(cnf.clauses), proof=True,
-                          backend=backend, reduce_first=30, reduce_inc=10)  # fmt: skip
-            assert solver.backend == backend
-            runs.append((solver.solve(), solver.stats, solver.proof_lines()))
-        assert runs[0] == runs[1] == runs[2]
-        assert runs[0][1]["reductions"] > 0 or runs[0][1]["conflicts"] < 30
+        run = _same_search(cnf.num_vars, clauses_to_array(cnf.clauses), reduce_first=30,
+                           reduce_inc=10)  # fmt: skip
+        assert run[1]["reductions"] > 0 or run[1]["conflicts"] < 30
 
 
 @pytest.mark.slow
-def test_c_and_numba_agree_on_long_searches() -> None:
-    """Thousands of conflicts with reductions, garbage collections and every restart policy
-    (mixed switching modes often): the compiled forms still agree step for step (random 3-SAT
-    at the threshold)."""
+def test_c_and_reference_agree_on_long_searches() -> None:
+    """Thousands of conflicts with reductions, garbage collections, blocked restarts and mode
+    switches (Luby's own long runs are in the seeded test below): still the same search step
+    for step (random 3-SAT at the threshold)."""
     rng = np.random.default_rng(11)
     n = 170
-    for restarts in ("glucose", "luby", "mixed"):
+    for restarts in ("glucose", "mixed"):
         clauses = [[int(v) * int(s) for v, s in zip(rng.choice(np.arange(1, n + 1), 3, False),
                                                     rng.choice([-1, 1], 3), strict=True)]
                    for _ in range(int(4.26 * n))]  # fmt: skip
-        runs = []
-        for backend in ("c", "numba"):
-            solver = Cdcl(n, clauses, proof=True, backend=backend, restarts=restarts,
-                          reduce_first=300, reduce_inc=100, params={"switch": 300})  # fmt: skip
-            runs.append((solver.solve(), solver.stats, solver.proof_lines()))
-        assert runs[0] == runs[1]
-        assert restarts != "mixed" or runs[0][1]["mode_switches"] >= 3
-        assert runs[0][1]["conflicts"] > 2000 and runs[0][1]["collections"] > 0
+        run = _same_search(n, clauses, restarts=restarts, reduce_first=200, reduce_inc=50,
+                           params={"switch": 200, "block_min": 500, "trailq_len": 500})
+        assert restarts != "mixed" or run[1]["mode_switches"] >= 3
+        assert run[1]["conflicts"] > 2000 and run[1]["collections"] > 0
+        assert run[1]["blocked_restarts"] > 0
+
+
+policies = st.fixed_dictionaries({
+    "restarts": st.sampled_from(["mixed", "glucose", "luby", "none"]),
+    "phase": st.sampled_from(["negative", "positive"]),
+    "params": st.fixed_dictionaries({
+        "luby_unit": st.sampled_from([1, 3, 100]), "lbdq_len": st.sampled_from([3, 50]),
+        "trailq_len": st.sampled_from([4, 5000]), "block_min": st.sampled_from([0, 10000]),
+        "reduce_first": st.sampled_from([4, 30, 2000]), "reduce_inc": st.sampled_from([2, 300]),
+        "keep_lbd": st.sampled_from([1, 2]), "switch": st.sampled_from([5, 40, 5000])}),
+})  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(cnfs, policies, st.lists(st.integers(-10, 10).filter(bool), max_size=3))
+def test_reference_is_the_oracle_on_random_formulas(cnf: Cnf, policy: dict,  # type: ignore[type-arg]
+                                                    assumptions: list[int]) -> None:
+    """On any small formula, under any policy, the C kernel takes the Python reference's
+    decisions: same answer, model, statistics and proof; then the same again under
+    assumptions (a second call on the same solvers)."""
+    assumptions = [x for x in assumptions if abs(x) <= cnf.num_vars]
+    runs = []
+    for backend in ("c", "python"):
+        solver = Cdcl(cnf.num_vars, cnf.clauses, proof=True, backend=backend, **policy)
+        first = solver.solve()
+        runs.append((first, solver.solve(assumptions=assumptions), solver.stats,
+                     solver.proof_lines()))
+    assert runs[0] == runs[1]
+
+
+def test_reference_is_the_oracle_on_seeded_3sat() -> None:
+    """Random 3-SAT at the threshold, 60-120 variables, with short windows and frequent
+    reductions and mode switches: hundreds of conflicts each, the same search."""
+    rng = np.random.default_rng(5)
+    total = 0
+    for k in range(12):
+        n = int(rng.integers(60, 120))
+        clauses = [[int(v) * int(s) for v, s in zip(rng.choice(np.arange(1, n + 1), 3, False),
+                                                    rng.choice([-1, 1], 3), strict=True)]
+                   for _ in range(int(4.26 * n))]  # fmt: skip
+        restarts = ("mixed", "glucose", "luby", "none")[k % 4]
+        run = _same_search(n, clauses, restarts=restarts, phase=("negative", "positive")[k % 2],
+                           params={"reduce_first": 20, "reduce_inc": 5, "switch": 30,
+                                   "luby_unit": 5, "lbdq_len": 10, "trailq_len": 20,
+                                   "block_min": 50})  # fmt: skip
+        total += run[1]["conflicts"]
+    assert total > 2000
 
 
 def test_backend_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     assert choose_backend() == "c" and choose_backend(pure=True) == "python"
-    monkeypatch.setenv("SATDOKU_CDCL_BACKEND", "numba")
-    assert choose_backend() == "numba" and choose_backend("c") == "c"
+    monkeypatch.setenv("SATDOKU_CDCL_BACKEND", "python")
+    assert choose_backend() == "python" and choose_backend("c") == "c"
     with pytest.raises(ValueError, match="unknown cdcl backend"):
         choose_backend("gpu")
     import satdoku.solvers.cdcl as cdcl
 
     monkeypatch.delenv("SATDOKU_CDCL_BACKEND")
     monkeypatch.setattr(cdcl, "native", lambda: None)  # the extension was not built
-    assert choose_backend() == "numba"
+    assert choose_backend() == "python"
     with pytest.raises(ValueError, match="not built"):
         choose_backend("c")
     solver = Cdcl(2, [[1, 2], [-1]])  # the fallback still solves
-    assert solver.backend == "numba" and solver.solve() == ("SAT", [-1, 2])
+    assert solver.backend == "python" and solver.solve() == ("SAT", [-1, 2])
 
 
 @settings(max_examples=200, deadline=None)
@@ -176,28 +228,25 @@ def test_budgets_stop_cleanly() -> None:
     assert solver.solve(expired()) == ("TIMEOUT", None)
     assert solver.stats["conflicts"] >= 100  # kept where it stopped, not restarted
     assert solver.solve(Deadline(0.05)) == ("TIMEOUT", None)
-    assert solver.stats["conflicts"] > 150  # resumed in time slices
+    assert solver.stats["conflicts"] > 150  # resumed where it stopped
     with pytest.raises(ValueError, match="restart"):
         Cdcl(1, clauses_to_array([[1]]), restarts="sometimes")
     late = Cdcl(hard.num_vars, hard.clauses, deadline=expired())  # loading stops at once
     assert late.status == "TIMEOUT" and late.solve() == ("TIMEOUT", None)
 
 
-def test_loading_in_chunks_matches_loading_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Chunked loading (clause lists or a flat array cut at clause ends) builds the same
-    solver: same answer, same search, step for step."""
-    import satdoku.solvers.cdcl as cdcl
-
-    cnf = php(6, 5).extended([[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13], [-30], [7, -7]])
-    runs = []
-    for chunk in (1 << 18, 7):
-        monkeypatch.setattr(cdcl, "_LOAD_CHUNK", chunk)
-        for formula in (cnf.clauses, clauses_to_array(cnf.clauses)):
-            for backend in ("numba", "c"):
-                solver = Cdcl(cnf.num_vars, formula, proof=True, deadline=Deadline(60),
-                              backend=backend)  # fmt: skip
-                runs.append((solver.solve(Deadline(60)), solver.stats, solver.proof_lines()))
+def test_every_formula_form_loads_the_same() -> None:
+    """Clause lists, a flat int32 array and int32 bytes (with repeated literals, a tautology
+    and units) build the same solver in both kernels: same answer, same search."""
+    cnf = php(6, 5).extended([[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13], [-30], [7, -7],
+                              [3, 3, -4]])  # fmt: skip
+    flat = clauses_to_array(cnf.clauses)
+    runs = [_same_search(cnf.num_vars, formula, deadline=Deadline(60))
+            for formula in (cnf.clauses, flat, flat.tobytes())]
     assert runs[0][0][0] == "UNSAT" and all(run == runs[0] for run in runs)
+    for backend in ("c", "python"):
+        with pytest.raises(ValueError, match="out of range"):
+            Cdcl(2, [[1, 3]], backend=backend)
 
 
 def _sudoku_records(public_data: Path) -> list:  # type: ignore[type-arg]
@@ -247,7 +296,9 @@ def test_adapter_result_proof_and_version(public_data: Path, tmp_path: Path) -> 
     assert check_proof(cnf, proof).ok
     assert {"decisions", "conflicts", "propagations", "restarts", "learnt"} <= set(result.stats)
     assert 0 < result.solve_seconds <= result.total_seconds
-    again = solver.solve_dimacs(str(path), Deadline(None))
+    from satdoku.solve import read_formula  # the file as a flat buffer, as the solve path reads it
+
+    again = solver.solve_cnf(read_formula(path.read_bytes(), str(path)).cnf, Deadline(None))
     assert again.status == "UNSAT" and again.stats == result.stats
     uf50 = read_dimacs(public_data / "satlib" / "uf50-218" / "uf50-03.cnf")
     sat = solver.solve_cnf(uf50, Deadline(None))
@@ -282,14 +333,25 @@ def test_cli_cdcl_mode(public_data: Path, tmp_path: Path) -> None:
     assert res.returncode == 1 and "vsids only" in res.stderr
 
 
-def test_solve_file_reports_phase_times(public_data: Path) -> None:
+def test_cli_reports_phase_times_and_the_kernel(public_data: Path) -> None:
+    """`satdoku dpll --mode cdcl` names the kernel and times each phase; the Python reference
+    (SATDOKU_CDCL_BACKEND=python) prints the same answer and statistics."""
+    import os
+
     path = public_data / "satlib" / "uf20-91" / "uf20-02.cnf"
-    res = solve_file(path)
-    assert res.status == "SAT" and set(res.times) >= {"parse", "build", "solve"}
-    assert res.backend == "c"
-    twin = solve_file(path, Deadline(30), backend="numba")  # numba reader, numba kernel
-    assert (twin.status, twin.model, twin.stats, twin.backend) == (
-        res.status, res.model, res.stats, "numba")
+    cmd = [sys.executable, "-m", "satdoku.cli", "dpll", "--mode", "cdcl", str(path)]
+    outs = []
+    for backend in ("c", "python"):
+        env = os.environ | {"SATDOKU_CDCL_BACKEND": backend}
+        res = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        assert res.returncode == 10, res.stderr
+        assert f"c satdoku cdcl (vsids, {backend} kernel)" in res.stdout
+        lines = res.stdout.splitlines()
+        assert {ln.split()[1] for ln in lines if ln.endswith(tuple("0123456789"))} >= {
+            "parse_seconds", "build_seconds", "solve_seconds", "total_seconds", "conflicts"}
+        outs.append([ln for ln in lines if not ln.startswith(("c satdoku", "c parse", "c build",
+                                                              "c solve", "c total"))])
+    assert outs[0] == outs[1]
 
 
 def test_cli_batch_form(public_data: Path, tmp_path: Path) -> None:
@@ -326,7 +388,7 @@ def test_cli_batch_form(public_data: Path, tmp_path: Path) -> None:
     assert subprocess.run([*cmd, str(a), "--time-limit", "nan"]).returncode == 1
 
 
-def test_one_shot_command_imports_neither_numpy_nor_numba(public_data: Path) -> None:
+def test_one_shot_command_imports_no_numpy(public_data: Path) -> None:
     """The default mode reads the file with the C pass and solves with the C kernel."""
     path = public_data / "satlib" / "uf50-218" / "uf50-01.cnf"
     code = (
@@ -343,7 +405,7 @@ def test_one_shot_command_imports_neither_numpy_nor_numba(public_data: Path) -> 
 
 
 def test_c_kernel_defaults_match_the_reference() -> None:
-    from satdoku.solvers.cdcl_params import DEFAULTS, P_SIZE, PARAM_NAMES
+    from satdoku.solvers.cdcl_params import P_SIZE
 
     mod = native()
     assert mod is not None and mod.P_SIZE == P_SIZE == len(PARAM_NAMES)
@@ -374,15 +436,15 @@ def sudoku36() -> Cnf:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("mode", ["cdcl", "cdcl-numba", "dpll"])
+@pytest.mark.parametrize("mode", ["cdcl", "cdcl-python", "dpll"])
 def test_deadline_covers_loading_millions_of_clauses(
     sudoku36: Cnf, mode: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """At a 0.3 s limit no mode can load and solve a 36x36 Sudoku (MiniSat needs over 1 s to
     load it): all answer TIMEOUT, and their own clock says they stopped within 1.1 x limit +
     0.3 s."""
-    if mode == "cdcl-numba":
-        monkeypatch.setenv("SATDOKU_CDCL_BACKEND", "numba")
+    if mode == "cdcl-python":
+        monkeypatch.setenv("SATDOKU_CDCL_BACKEND", "python")
     solver = make_cdcl() if mode.startswith("cdcl") else make_dpll()
     solver.solve_cnf(Cnf(2, [[1, 2], [-1]]), Deadline(10))  # load the kernel outside the limit
     result = solver.solve_cnf(sudoku36, Deadline(0.3))
@@ -390,12 +452,12 @@ def test_deadline_covers_loading_millions_of_clauses(
     assert result.total_seconds <= 1.1 * 0.3 + 0.3, result.total_seconds
 
 
-@pytest.mark.parametrize("mode", ["cdcl", "cdcl-numba", "dpll"])
+@pytest.mark.parametrize("mode", ["cdcl", "cdcl-python", "dpll"])
 def test_deadline_during_search(mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """php(11, 10) takes every mode far longer than 0.3 s (seconds of search for cdcl):
-    TIMEOUT, reported within the bound (the numba twin reads the clock between slices)."""
-    if mode == "cdcl-numba":
-        monkeypatch.setenv("SATDOKU_CDCL_BACKEND", "numba")
+    TIMEOUT, reported within the bound (both kernels read the clock themselves)."""
+    if mode == "cdcl-python":
+        monkeypatch.setenv("SATDOKU_CDCL_BACKEND", "python")
     solver = make_cdcl() if mode.startswith("cdcl") else make_dpll()
     result = solver.solve_cnf(php(11, 10), Deadline(0.3))
     assert result.status == "TIMEOUT", result
@@ -427,12 +489,12 @@ def test_assumptions_agree_with_minisat_call_after_call(cnf: Cnf, calls: list[li
 def test_every_backend_same_search_under_assumptions(public_data: Path) -> None:
     cnf = read_dimacs(public_data / "satlib" / "uf50-218" / "uf50-04.cnf")
     runs = []
-    for backend in ("c", "numba", "python"):
+    for backend in ("c", "python"):
         solver = Cdcl(cnf.num_vars, clauses_to_array(cnf.clauses), backend=backend,
                       reduce_first=30, reduce_inc=10)  # fmt: skip
         runs.append([(solver.solve(assumptions=a), solver.stats)
                      for a in ([1, -2, 3], [-1, 7], [4, -4], [], [-1, -2, -3, -5])])  # fmt: skip
-    assert runs[0] == runs[1] == runs[2]
+    assert runs[0] == runs[1]
     assert {status for (status, _), _ in runs[0]} == {"SAT", "UNSAT"}
 
 
@@ -481,7 +543,7 @@ def test_seeded_cross_check_against_minisat_with_proofs() -> None:
     """400 seeded random formulas (5-70 variables, k-SAT for k = 2..5 with a few shorter
     clauses, from well under to well over the threshold: about half SAT): every answer agrees with
     MiniSat's, every model satisfies the formula, every UNSAT has a DRUP proof the checker
-    accepts; the first 40 also run through the numba and plain-Python twins, identically."""
+    accepts; the first 40 also run through the Python reference, identically."""
     import random
 
     rng = random.Random(20261122)
@@ -499,8 +561,7 @@ def test_seeded_cross_check_against_minisat_with_proofs() -> None:
         assert status == ("SAT" if minisat(cnf) else "UNSAT"), k
         answers[status] += 1
         if k < 40:
-            for backend in ("numba", "python"):
-                twin = Cdcl(n, clauses, proof=True, backend=backend)
-                assert twin.solve() == (status, model)
-                assert (twin.stats, twin.proof_lines()) == (solver.stats, solver.proof_lines())
+            twin = Cdcl(n, clauses, proof=True, backend="python")
+            assert twin.solve() == (status, model)
+            assert (twin.stats, twin.proof_lines()) == (solver.stats, solver.proof_lines())
     assert min(answers.values()) >= 100, answers

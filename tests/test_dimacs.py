@@ -1,4 +1,4 @@
-"""The DIMACS reader: the vectorised engines (c, numba, numpy) agree with the line parser, accept
+"""The DIMACS reader: the byte engines (c, numpy) agree with the line parser, accept
 real files and their quirks, and reject malformed input naming the line."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from satdoku.cnf.dimacs_fast import (
 )
 from satdoku.cnf.formula import Cnf
 
-ENGINES = ("c", "numba", "numpy")
+ENGINES = ("c", "numpy")
 
 
 def test_every_satlib_file_reads_the_same_with_every_engine(public_data: Path) -> None:

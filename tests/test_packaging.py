@@ -49,6 +49,7 @@ def test_every_dependency_is_pinned_in_the_lock() -> None:
     assert not {"torch", "ltntorch"} & set(runtime)  # everything but LTN without torch
     for name in runtime + [_name(r) for group in extras.values() for r in group]:
         assert name in LOCK, f"{name} is a dependency but requirements.txt does not pin it"
+    assert "numba" not in LOCK  # one fast form (C) and one readable form (Python) per hot loop
 
 
 def test_conda_environment_installs_the_lock_and_the_package() -> None:

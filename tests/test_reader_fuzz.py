@@ -139,7 +139,7 @@ def _outcome(data: bytes, engine: str) -> object:
 @settings(max_examples=5 * EXAMPLES, deadline=None)
 @given(data=_dimacsish())
 def test_dimacs_engines_agree_on_any_bytes(data: bytes) -> None:
-    assert _outcome(data, "numba") == _outcome(data, "numpy") == _outcome(data, "c")
+    assert _outcome(data, "numpy") == _outcome(data, "c")
 
 
 @settings(max_examples=5 * EXAMPLES, deadline=None)

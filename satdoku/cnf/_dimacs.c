@@ -1,9 +1,8 @@
 /* The clause-body pass of satdoku's DIMACS reader, compiled at install time (setup.py builds it
  * as the extension module satdoku.cnf._dimacs; engine "c" of satdoku/cnf/dimacs_fast.py).
  *
- * A translation of parse_body in satdoku/cnf/dimacs_kernel.py (the numba pass): same results,
- * same error codes and positions (tests run every engine on the same good and bad inputs). It
- * returns the literals as plain int32 bytes, so a caller needs neither numpy nor numba.
+ * Same results and errors as the Python reader (tests run both on the same good and bad
+ * inputs). It returns the literals as plain int32 bytes, so a caller needs no numpy.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -1,17 +1,16 @@
 """Vectorised DIMACS reading: a whole file to one flat ``int32`` array of 0-terminated clauses.
 
 Solvers with compiled inner loops want the formula as flat integers, and parsing 10 MB of
-literals one Python ``int()`` at a time costs more than solving a 25x25 Sudoku. Three engines
+literals one Python ``int()`` at a time costs more than solving a 25x25 Sudoku. Two engines
 give identical results and identical errors:
 
-* ``c`` — the same single pass compiled in C (``satdoku/cnf/_dimacs.c``, built at install
-  time; used when present);
-* ``numba`` — a single compiled pass over the bytes (used when numba is importable);
+* ``c`` — a single pass compiled in C (``satdoku/cnf/_dimacs.c``, built at install time;
+  used when present);
 * ``numpy`` — validation by byte masks, then numpy's C number parser.
 
 numpy is imported only where an engine or a caller needs it: :func:`parse_dimacs_buffer` (the
 ``c`` engine) gives the literals as plain int32 bytes, so a one-shot command reads and solves a
-file without importing numpy or numba.
+file without importing numpy.
 
 All accept what :func:`satdoku.cnf.dimacs.parse_dimacs` accepts (comments anywhere, SATLIB's
 double spaces in ``p cnf`` and ``%`` trailer, a last clause without its 0) and raise the same
@@ -185,14 +184,6 @@ def _header(data: bytes, source: str, clause_tolerance: int = 0,
     raise DimacsError(source, max(lineno, 1), "no 'p cnf' header")
 
 
-def _numba_available() -> bool:
-    try:
-        import numba  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def _native():  # type: ignore[no-untyped-def]
     """The compiled body pass (satdoku/cnf/_dimacs.c), or None when it was not built."""
     try:
@@ -211,20 +202,18 @@ def parse_dimacs_bytes(
     data: bytes, source: str = "<cnf>", clause_tolerance: int = 0, engine: str = "auto",
     limits: Limits | None = None,
 ) -> DimacsArrays:
-    """Parse DIMACS bytes into flat arrays. ``engine`` is ``auto`` (the first of ``c``,
-    ``numba``, ``numpy`` available), ``c``, ``numba`` or ``numpy``."""
+    """Parse DIMACS bytes into flat arrays. ``engine`` is ``auto`` (``c`` when built, else
+    ``numpy``), ``c`` or ``numpy``."""
     import numpy as np
 
     if data.startswith(UTF8_BOM):
         data = data[len(UTF8_BOM):]
     num_vars, num_clauses, offset, _, comments = _header(data, source, clause_tolerance, limits)
     if engine == "auto":
-        engine = "c" if _native() is not None else "numba" if _numba_available() else "numpy"
+        engine = "c" if _native() is not None else "numpy"
     if engine == "c":
         raw, clauses, end_pos = _body_c(data, offset, num_vars, source)
         lits = np.frombuffer(raw, dtype=np.int32)
-    elif engine == "numba":
-        lits, clauses, end_pos = _body_numba(data, offset, num_vars, source)
     elif engine == "numpy":
         lits, clauses, end_pos = _body_numpy(data, offset, num_vars, source)
     else:
@@ -247,8 +236,8 @@ def _count_lines(data: bytes) -> int:
     return data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
 
 
-# --- compiled engines (c, numba: the same pass, the same error codes) ----------------------------
-ERR_NONE, ERR_HEADER, ERR_GARBAGE, ERR_RANGE = 0, 1, 2, 3  # = dimacs_kernel's and _dimacs.c's
+# --- the compiled engine ---------------------------------------------------------------------
+ERR_NONE, ERR_HEADER, ERR_GARBAGE, ERR_RANGE = 0, 1, 2, 3  # = _dimacs.c's
 
 
 def _body_c(data: bytes, offset: int, num_vars: int, source: str) -> tuple[bytes, int, int]:
@@ -258,20 +247,6 @@ def _body_c(data: bytes, offset: int, num_vars: int, source: str) -> tuple[bytes
     lits, clauses, err, err_pos, end_pos = native.parse_dimacs_body(data, offset, num_vars)
     _raise_for(data, source, num_vars, err, err_pos)
     return lits, int(clauses), int(end_pos)
-
-
-def _body_numba(
-    data: bytes, offset: int, num_vars: int, source: str
-) -> tuple[np.ndarray, int, int]:
-    import numpy as np
-
-    from satdoku.cnf.dimacs_kernel import parse_body
-
-    buf = np.frombuffer(data, dtype=np.uint8)
-    out = np.empty((len(data) - offset) // 2 + 2, dtype=np.int32)
-    count, clauses, err, err_pos, end_pos = parse_body(buf, offset, num_vars, out)
-    _raise_for(data, source, num_vars, err, err_pos)
-    return out[:count].copy(), int(clauses), int(end_pos)
 
 
 def _raise_for(data: bytes, source: str, num_vars: int, err: int, err_pos: int) -> None:

@@ -5,7 +5,7 @@ For each file: ``c`` lines (times, statistics), the ``s`` line and ``v`` lines. 
 (start-up paid once): one block per file, opened by ``c file NAME``, then a ``c summary`` line;
 exit 1 if a file was unreadable, else 0 if one was undecided, else 10 (all SAT), 20 (all
 UNSAT) or 30 (all decided, both answers). Imports stay inside ``run`` so ``--help`` is instant,
-and the default mode (the compiled cdcl kernel) imports neither numpy nor numba.
+and the cdcl mode (the compiled kernel) imports no numpy.
 """
 
 from __future__ import annotations

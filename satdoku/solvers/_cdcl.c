@@ -1,18 +1,20 @@
 /* The CDCL kernel of satdoku's cdcl solver, compiled at install time (setup.py builds it as
  * the extension module satdoku.solvers._cdcl).
  *
- * This is a function-by-function translation of satdoku/solvers/cdcl_kernel.py, the readable
- * reference (which also runs under numba, or as plain Python when neither compiled form is
- * available). Both make the same decisions in the same order: tests run them side by side and
+ * Its readable form is satdoku/solvers/cdcl_reference.py (plain Python: a state object, the
+ * methods in MiniSat's order), the tests' oracle and the fallback when this module was not
+ * built. Both make the same decisions in the same order: tests run them side by side and
  * compare statistics and proofs step for step. Read the Python file for the algorithm;
  * comments here only note what is C-specific.
  *
- * C-specific: watch and implication lists are growable vectors per literal instead of
- * segments of one pool; the arena and the other buffers grow with realloc; the search reads
- * the clock itself (CLOCK_MONOTONIC, the clock of Python's time.perf_counter) every few
- * thousand watch visits, so no slicing is needed; clause loading takes Python lists (or any
- * buffer of int32 DIMACS literals) directly and reads the clock between chunks; the GIL is
- * released while searching.
+ * C-specific: clauses of three or more literals live in one int32 arena (at a clause
+ * reference: size, flags, LBD, literals), compacted when half of it is deleted clauses; a
+ * watch is a (clause reference, blocker) pair in a growable vector per literal, an implication
+ * list one int per entry; binary reasons are encoded as -2 - (the other literal); the search
+ * reads the clock itself (CLOCK_MONOTONIC, the clock of Python's time.perf_counter) every few
+ * thousand watch visits; clause loading takes Python lists (or any buffer of int32 DIMACS
+ * literals) directly, stages the clauses and sizes every list once; the GIL is released while
+ * searching.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -23,7 +25,7 @@
 #include <string.h>
 #include <time.h>
 
-/* --- constants (= cdcl_kernel.py) -------------------------------------------------------- */
+/* --- constants (= cdcl_reference.py) -------------------------------------------------------- */
 #define LEARNT 1
 #define DELETED 2
 #define HDR 3 /* clause header words: size, flags, lbd */
@@ -886,7 +888,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
         return -1;
     }
     memcpy(k->P, DEFAULTS, sizeof(DEFAULTS));
-    if (params != Py_None) { /* a sequence of P_SIZE ints (cdcl_kernel.P_* order) */
+    if (params != Py_None) { /* a sequence of P_SIZE ints (cdcl_params.P_* order) */
         PyObject *seq = PySequence_Fast(params, "params must be a sequence of ints");
         if (!seq) return -1;
         if (PySequence_Fast_GET_SIZE(seq) != P_SIZE) {
@@ -1245,7 +1247,7 @@ static PyTypeObject KernelType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "satdoku.solvers._cdcl.Kernel",
     .tp_basicsize = sizeof(Kernel),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "CDCL kernel state (see satdoku/solvers/cdcl_kernel.py for the algorithm)",
+    .tp_doc = "CDCL kernel state (see satdoku/solvers/cdcl_reference.py for the algorithm)",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Kernel_init,
     .tp_dealloc = (destructor)Kernel_dealloc,

@@ -1,6 +1,6 @@
 """Policy parameters of the CDCL kernel, in the order of its ``P`` array (``_cdcl.c`` keeps the
 same order and defaults; a test checks that they agree). A module of its own so the driver can
-read them without importing the reference kernel (which imports numpy and numba).
+read them without importing a kernel.
 
 Luby unit (conflicts); glucose restarts: window of recent LBDs and K in percent (restart when
 the recent average LBD * K exceeds the global average); restart blocking: R in percent (no

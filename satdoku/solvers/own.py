@@ -19,7 +19,7 @@ from satdoku.solvers.base import ERROR, UNSAT, Deadline, Result
 _HERE = Path(__file__).resolve().parent
 _SOURCES = {
     "dpll": ("dpll.py",),
-    "cdcl": ("cdcl.py", "cdcl_kernel.py", "cdcl_params.py", "_cdcl.c"),
+    "cdcl": ("cdcl.py", "cdcl_reference.py", "cdcl_params.py", "_cdcl.c"),
 }
 
 
@@ -121,10 +121,9 @@ def make_dpll(**options: Any) -> DpllSolver:
 
 class CdclSolver:
     """Our CDCL (:mod:`satdoku.solvers.cdcl`) as a CnfSolver: the C kernel built at install
-    time, else its numba twin (loaded, or compiled the first time on a machine, once per
-    process and outside every instance's time). ``pure=True`` runs the same kernel as plain
-    Python (slow). With ``incremental=True`` the solve path calls :meth:`solve_incremental`:
-    a shard's rules are loaded once and each puzzle's givens are assumptions.
+    time, else its readable Python form (slow; ``pure=True`` asks for it). With
+    ``incremental=True`` the solve path calls :meth:`solve_incremental`: a shard's rules are
+    loaded once and each puzzle's givens are assumptions.
     """
 
     writes_proofs = True
@@ -235,20 +234,9 @@ class CdclSolver:
         formula = cnf.lits if cnf.lits is not None else cnf.clauses
         return self._solve(cnf.num_vars, formula, deadline, proof_path)
 
-    def solve_dimacs(
-        self, path: str, deadline: Deadline, proof_path: str | None = None
-    ) -> Result:
-        """Decide a DIMACS file directly (vectorised reader; no Python clause lists)."""
-        from satdoku.cnf.dimacs_fast import read_dimacs_arrays
-
-        _, deadline = self._start(deadline)
-        arrays = read_dimacs_arrays(path)
-        return self._solve(arrays.num_vars, arrays.lits, deadline, proof_path)
-
     def _start(self, deadline: Deadline) -> tuple[float, Deadline]:
-        """(start time, deadline) of an instance: loading the kernel (once per process; for
-        numba, compiling it the first time on a machine) is not the instance's time, so both
-        move past it."""
+        """(start time, deadline) of an instance: loading the kernel (once per process) is not
+        the instance's time, so both move past it."""
         from satdoku.solvers.cdcl import warm_up
 
         start = time.perf_counter()

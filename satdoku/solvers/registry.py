@@ -6,7 +6,7 @@ incremental solving, how its time limit is enforced) and the JSON schema of its 
 config schema's solver checks, the reports' colours and "ours vs reference" split, and the solve
 path's choices all read these records. Config may define variants:
 ``{name: {solver: BASE, option: value, ...}}``; :func:`resolve` merges them. The factory module is
-imported only when a solver is made, so heavy backends (ortools, numba) load only where used.
+imported only when a solver is made, so heavy backends (ortools) load only where used.
 
 Adding a solver: one module in ``satdoku/solvers/`` plus one :func:`register` call below.
 """
@@ -94,7 +94,7 @@ _CDCL_OPTIONS: dict[str, Any] = {
     "incremental": {**_BOOL, "description": "load a shard's rules once, givens as assumptions"},
 }
 _DPLL_CODE = ("satdoku.solvers.own", "satdoku.solvers.dpll")
-_CDCL_CODE = ("satdoku.solvers.own", "satdoku.solvers.cdcl", "satdoku.solvers.cdcl_kernel",
+_CDCL_CODE = ("satdoku.solvers.own", "satdoku.solvers.cdcl", "satdoku.solvers.cdcl_reference",
               "satdoku.solvers.cdcl_params", "satdoku/solvers/_cdcl.c")
 _CSP_INFERENCES, _CSP_ORDERINGS = ("bt", "fc", "mac"), ("first", "mrv")  # = csp.INFERENCES, ...
 _CSP_OPTIONS: dict[str, Any] = {
@@ -122,7 +122,7 @@ register(SolverSpec(
 ))
 register(SolverSpec(
     "cdcl", "satdoku.solvers.own:make_cdcl", {}, CNF, OURS, "#ff7f0e",
-    "our CDCL (C kernel built at install time; numba twin as fallback)", proofs=True,
+    "our CDCL (C kernel built at install time; its readable Python form as fallback)", proofs=True,
     incremental=True, option_schema=_CDCL_OPTIONS, code=_CDCL_CODE,
 ))
 for _h, _colour in zip(_DPLL_HEURISTICS[:-1], ("#e377c2", "#f7b6d2", "#c49c94", "#ff9896",

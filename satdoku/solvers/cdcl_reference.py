@@ -1,0 +1,697 @@
+"""Our CDCL written for people: the same search as the C kernel, in plain Python.
+
+The C kernel (``satdoku/solvers/_cdcl.c``, module :mod:`satdoku.solvers._cdcl`) is what runs;
+this module is its readable form and the tests' oracle: on the same formula, with the same
+parameters, both make the same decisions in the same order, so their statistics and proofs are
+equal step for step (tests/test_cdcl.py). Read this file to learn the algorithm; read the C
+file for how it is made fast (flat arrays, a clause arena, growable watch vectors).
+
+The methods follow MiniSat's order: :meth:`Kernel.enqueue`, :meth:`~Kernel.propagate`,
+:meth:`~Kernel.analyze` (with :meth:`~Kernel.lit_redundant`), :meth:`~Kernel.backtrack`,
+:meth:`~Kernel.pick_branch`, :meth:`~Kernel.reduce_db`, then the restart policies and
+:meth:`~Kernel.search`. :class:`Kernel` has the C type's interface (``load``, ``solve``,
+``model``, ``stats``, ``proof_buffer``, ``write_proof``, ``status``), so the driver
+(:mod:`satdoku.solvers.cdcl`) runs either without asking which.
+
+Conventions (MiniSat's):
+
+* variable ``v`` is 0-based; literal ``2*v + s`` with sign ``s`` = 1 for the negation, so
+  ``lit ^ 1`` negates and ``lit >> 1`` is the variable. DIMACS ``d`` is ``2*(|d|-1) + (d<0)``.
+* ``value[lit]`` is TRUE, FALSE or UNASSIGNED, kept for both literals of a variable.
+* a clause of three or more literals is a :class:`Clause`; its first two literals are watched,
+  and a clause that implied a literal holds that literal first.
+* a binary clause ``(a or b)`` is never a Clause: ``implied[a]`` lists ``b`` (``b`` must become
+  true once ``a`` is false) and ``implied[b]`` lists ``a``. The reason of a literal implied by
+  one is the int ``other``: the clause's other, false, literal.
+"""
+
+from __future__ import annotations
+
+import time
+from array import array
+from collections import deque
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from satdoku.solvers.cdcl_params import (
+    DEFAULTS,
+    P_BLOCK_MIN,
+    P_BLOCK_R_PCT,
+    P_GLUCOSE_K_PCT,
+    P_KEEP_LBD,
+    P_LBDQ_LEN,
+    P_LUBY_UNIT,
+    P_REDUCE_FIRST,
+    P_REDUCE_INC,
+    P_SWITCH,
+    P_TRAILQ_LEN,
+)
+
+#: status codes, as the C kernel returns them
+UNKNOWN, SAT, UNSAT, UNSAT_ASSUMED = 0, 10, 20, 30
+RESTART_NONE, RESTART_LUBY, RESTART_GLUCOSE, RESTART_MIXED = 0, 1, 2, 3
+TRUE, FALSE, UNASSIGNED = 1, -1, 0
+#: clause header words in the C arena (size, flags, LBD): counted only so that both kernels
+#: report the same ``collections`` statistic
+_HEADER_WORDS = 3
+#: propagated literals between two looks at the clock (a few ms of Python)
+_CLOCK_EVERY = 2000
+#: clauses loaded between two looks at the clock (a few ms of Python)
+_LOAD_CHUNK = 4096
+
+class Clause:
+    """A clause of three or more literals: watched on ``lits[0]`` and ``lits[1]``."""
+
+    __slots__ = ("deleted", "lbd", "learnt", "lits")
+
+    def __init__(self, lits: list[int], learnt: bool = False, lbd: int = 0) -> None:
+        self.lits = lits
+        self.learnt = learnt
+        self.lbd = lbd  # literal block distance at learning time: distinct decision levels
+        self.deleted = False  # deleted clauses are dropped from watch lists when next met
+
+
+class Window:
+    """The last ``size`` values pushed and their sum (glucose's bounded queues)."""
+
+    def __init__(self, size: int) -> None:
+        self.values: deque[int] = deque(maxlen=size)
+        self.sum = 0
+
+    def push(self, x: int) -> None:
+        if self.full():
+            self.sum -= self.values[0]
+        self.values.append(x)
+        self.sum += x
+
+    def full(self) -> bool:
+        return len(self.values) == self.values.maxlen
+
+    def clear(self) -> None:
+        self.values.clear()
+        self.sum = 0
+
+
+class VarOrder:
+    """EVSIDS: variable activities, bumped by an increment that grows by 1/decay at every
+    conflict, and a binary max-heap of the variables by activity (MiniSat's ``order_heap``;
+    ties keep heap order, exactly as the C kernel)."""
+
+    def __init__(self, num_vars: int, decay: float) -> None:
+        self.activity = [0.0] * num_vars
+        self.inc, self.decay = 1.0, decay
+        self.heap = list(range(num_vars))  # all activities 0: already a heap
+        self.pos = list(range(num_vars))  # index in heap, -1 when not in it
+
+    def _up(self, i: int) -> None:
+        heap, pos, act = self.heap, self.pos, self.activity
+        v = heap[i]
+        while i > 0:
+            parent = (i - 1) >> 1
+            if act[heap[parent]] >= act[v]:
+                break
+            heap[i] = heap[parent]
+            pos[heap[i]] = i
+            i = parent
+        heap[i] = v
+        pos[v] = i
+
+    def _down(self, i: int) -> None:
+        heap, pos, act = self.heap, self.pos, self.activity
+        v, size = heap[i], len(heap)
+        while True:
+            child = 2 * i + 1
+            if child >= size:
+                break
+            if child + 1 < size and act[heap[child + 1]] > act[heap[child]]:
+                child += 1
+            if act[heap[child]] <= act[v]:
+                break
+            heap[i] = heap[child]
+            pos[heap[i]] = i
+            i = child
+        heap[i] = v
+        pos[v] = i
+
+    def insert(self, v: int) -> None:
+        """Put ``v`` back (after backtracking unassigned it); no-op if it is in the heap."""
+        if self.pos[v] >= 0:
+            return
+        self.heap.append(v)
+        self.pos[v] = len(self.heap) - 1
+        self._up(len(self.heap) - 1)
+
+    def pop(self) -> int:
+        """The most active variable, removed. Requires a non-empty heap."""
+        top, last = self.heap[0], self.heap.pop()
+        self.pos[top] = -1
+        if self.heap:
+            self.heap[0] = last
+            self.pos[last] = 0
+            self._down(0)
+        return top
+
+    def bump(self, v: int) -> None:
+        """Add the increment to ``v``'s activity (all activities and the increment are scaled
+        by 1e-100 before they overflow)."""
+        self.activity[v] += self.inc
+        if self.activity[v] > 1e100:
+            self.activity = [a * 1e-100 for a in self.activity]
+            self.inc *= 1e-100
+        if self.pos[v] >= 0:
+            self._up(self.pos[v])
+
+    def decay_all(self) -> None:
+        """Older bumps count less: the next ones weigh 1/decay times more."""
+        self.inc /= self.decay
+
+
+def luby(i: int) -> int:
+    """The Luby sequence 1 1 2 1 1 2 4 1 1 2 ... at 0-based index ``i``."""
+    size, seq = 1, 0
+    while size < i + 1:
+        seq += 1
+        size = 2 * size + 1
+    while size - 1 != i:
+        size = (size - 1) >> 1
+        seq -= 1
+        i = i % size
+    return 1 << seq
+
+
+def to_dimacs(lit: int) -> int:
+    return -((lit >> 1) + 1) if lit & 1 else (lit >> 1) + 1
+
+
+class Kernel:
+    """The state of one CDCL search; the interface of the C type ``_cdcl.Kernel``.
+
+    ``restart_mode`` is one of the RESTART_* codes; ``negative_phase`` the initial saved phase
+    of every variable; ``decay`` the EVSIDS decay; ``proof`` logs a DRUP proof; ``params`` the
+    policy parameters in :mod:`satdoku.solvers.cdcl_params` order (None: the defaults)."""
+
+    def __init__(self, num_vars: int, restart_mode: int = RESTART_GLUCOSE,
+                 negative_phase: bool = True, decay: float = 0.95, proof: bool = False,
+                 params: Sequence[int] | None = None) -> None:  # fmt: skip
+        if not 0 <= num_vars <= 1 << 29:
+            raise ValueError("num_vars out of range")
+        self.P = list(DEFAULTS if params is None else params)
+        if len(self.P) != len(DEFAULTS):
+            raise ValueError(f"params must hold {len(DEFAULTS)} ints")
+        if not (1 <= self.P[P_LBDQ_LEN] <= 65536 and 1 <= self.P[P_TRAILQ_LEN] <= 65536
+                and self.P[P_LUBY_UNIT] >= 1):  # fmt: skip
+            raise ValueError("bad window or restart parameter")
+        if self.P[P_SWITCH] < 1:
+            raise ValueError("the mode switch interval must be positive")
+        n = self.num_vars = num_vars
+        self.status = UNKNOWN  # UNSAT once the formula is refuted at level 0
+        # assignment
+        self.value = [UNASSIGNED] * (2 * n)
+        self.level = [0] * n
+        self.reason: list[Clause | int | None] = [None] * n
+        self.trail: list[int] = []  # assigned literals, in order
+        self.trail_lim: list[int] = []  # trail length when each decision level began
+        self.qhead = 0  # trail[:qhead] has been propagated
+        self.phase = [1 if negative_phase else 0] * n  # saved sign of each variable
+        # clauses
+        self.watches: list[list[tuple[Clause, int]]] = [[] for _ in range(2 * n)]
+        self.implied: list[list[int]] = [[] for _ in range(2 * n)]
+        self.learnts: list[Clause] = []
+        # heuristics
+        self.order = VarOrder(n, decay)
+        self.restart_mode = restart_mode
+        self.stable = False  # mixed restarts: in a stable (Luby) phase
+        self.since_restart = 0
+        self.luby_index = 0
+        self.lbd_sum = 0
+        self.recent_lbds = Window(self.P[P_LBDQ_LEN])
+        self.recent_trails = Window(self.P[P_TRAILQ_LEN])
+        self.next_reduce = self.P[P_REDUCE_FIRST]
+        self.switch_at = self.P[P_SWITCH]
+        # proof: tag (1 add, 2 delete), size, DIMACS literals, ...
+        self.proof_on = proof
+        self.proof = array("i")
+        self.empty_logged = False
+        self.arena_words = self.wasted_words = 0
+        # the deadline (perf_counter seconds; None: no limit) and the clock's rhythm
+        self.deadline: float | None = None
+        self.props_at_check = 0
+        self.counts = dict.fromkeys(
+            ("decisions", "conflicts", "propagations", "restarts", "learnt", "max_level",
+             "deleted", "reductions", "collections", "minimised_literals", "blocked_restarts",
+             "mode_switches"), 0)  # fmt: skip
+
+    # --- assignment -----------------------------------------------------------------------------
+    @property
+    def decision_level(self) -> int:
+        return len(self.trail_lim)
+
+    def enqueue(self, lit: int, reason: Clause | int | None) -> None:
+        """Make ``lit`` true at the current level. Requires: ``lit`` unassigned."""
+        self.value[lit], self.value[lit ^ 1] = TRUE, FALSE
+        v = lit >> 1
+        self.level[v] = self.decision_level
+        self.reason[v] = reason
+        self.trail.append(lit)
+
+    def propagate(self) -> list[int] | None:
+        """Unit propagation of every literal on the trail not propagated yet: for each, first
+        the binary clauses it falsifies (in the order they were added), then the long clauses
+        watching its negation. Returns the literals of a conflicting clause (all false), or
+        None when the trail is closed under propagation."""
+        value, counts = self.value, self.counts
+        conflict = None
+        while self.qhead < len(self.trail):
+            false_lit = self.trail[self.qhead] ^ 1  # the literal that just became false
+            self.qhead += 1
+            counts["propagations"] += 1
+            for other in self.implied[false_lit]:  # binary clauses (false_lit or other)
+                if value[other] == FALSE:
+                    conflict = [false_lit, other]
+                    break
+                if value[other] == UNASSIGNED:
+                    self.enqueue(other, false_lit)
+            if conflict is None:
+                conflict = self._propagate_watches(false_lit)
+            if conflict is not None:
+                self.qhead = len(self.trail)
+                break
+        return conflict
+
+    def _propagate_watches(self, false_lit: int) -> list[int] | None:
+        """Visit the long clauses watching ``false_lit``: each finds another watch, implies its
+        other watched literal, or is the conflict. Contract: afterwards every clause in the
+        list that is not satisfied by its blocker still watches ``false_lit``, in order."""
+        value = self.value
+        watchers = self.watches[false_lit]
+        kept = 0  # watchers[:kept] stay in this list
+        for i, (clause, blocker) in enumerate(watchers):
+            if value[blocker] == TRUE:  # satisfied: the clause itself is not read
+                watchers[kept] = (clause, blocker)
+                kept += 1
+                continue
+            if clause.deleted:  # removed by reduce_db: its watches go lazily, here
+                continue
+            lits = clause.lits
+            if lits[0] == false_lit:  # keep the false watched literal second
+                lits[0], lits[1] = lits[1], false_lit
+            first = lits[0]
+            if first != blocker and value[first] == TRUE:
+                watchers[kept] = (clause, first)
+                kept += 1
+                continue
+            for k in range(2, len(lits)):  # a new literal to watch instead of false_lit?
+                if value[lits[k]] != FALSE:
+                    lits[1], lits[k] = lits[k], false_lit
+                    self.watches[lits[1]].append((clause, first))
+                    break
+            else:  # no: the clause is unit (first is implied) or conflicting
+                watchers[kept] = (clause, first)
+                kept += 1
+                if value[first] == FALSE:
+                    watchers[kept : kept + len(watchers) - i - 1] = watchers[i + 1 :]
+                    kept += len(watchers) - i - 1
+                    del watchers[kept:]
+                    return lits
+                self.enqueue(first, clause)
+        del watchers[kept:]
+        return None
+
+    # --- conflict analysis ----------------------------------------------------------------------
+    def _reason_lits(self, reason: Clause | int, implied: int) -> list[int]:
+        """The literals of the clause that implied ``implied``."""
+        return reason.lits if isinstance(reason, Clause) else [implied, reason]
+
+    def analyze(self, conflict: list[int], seen: list[bool]) -> tuple[list[int], int, int]:
+        """1-UIP learning with recursive minimisation. Returns (learnt clause, backjump level,
+        LBD): the clause's first literal is the negation of the first UIP (it becomes unit after
+        the backjump), its second one of the highest level below the conflict level. Every
+        variable met is bumped. Contract: ``seen`` is all False before and after."""
+        level = self.level
+        learnt = [-1]  # out[0]: the asserting literal, filled last
+        open_paths = 0  # literals of the conflict level still to resolve away
+        p = -1
+        index = len(self.trail) - 1
+        lits = conflict
+        while True:
+            for q in lits:
+                v = q >> 1
+                if p >= 0 and v == p >> 1:
+                    continue
+                if not seen[v] and level[v] > 0:
+                    self.order.bump(v)
+                    seen[v] = True
+                    if level[v] >= self.decision_level:
+                        open_paths += 1
+                    else:
+                        learnt.append(q)
+            while not seen[self.trail[index] >> 1]:  # the next literal of the clause, newest
+                index -= 1
+            p = self.trail[index]
+            index -= 1
+            seen[p >> 1] = False
+            open_paths -= 1
+            if open_paths <= 0:
+                break
+            lits = self._reason_lits(self.reason[p >> 1], p)  # type: ignore[arg-type]
+        learnt[0] = p ^ 1
+        # minimisation: drop literals implied by the others (MiniSat's "abstract levels" first)
+        abstract = 0
+        for q in learnt[1:]:
+            abstract |= 1 << (level[q >> 1] & 31)
+        to_clear = learnt[1:]
+        kept = [learnt[0]]
+        for q in learnt[1:]:
+            if self.reason[q >> 1] is None or not self.lit_redundant(q, abstract, seen, to_clear):
+                kept.append(q)
+        self.counts["minimised_literals"] += len(learnt) - len(kept)
+        for q in to_clear:
+            seen[q >> 1] = False
+        # backjump level: the highest level below the conflict's, its literal second
+        back = 0
+        if len(kept) > 1:
+            best = 1
+            for k in range(2, len(kept)):
+                if level[kept[k] >> 1] > level[kept[best] >> 1]:
+                    best = k
+            kept[1], kept[best] = kept[best], kept[1]
+            back = level[kept[1] >> 1]
+        lbd = len({level[q >> 1] for q in kept})
+        return kept, back, lbd
+
+    def lit_redundant(self, p: int, abstract: int, seen: list[bool], to_clear: list[int]) -> bool:
+        """Is ``p`` implied by the other literals of the learnt clause (all marked ``seen``)?
+        Depth-first through reasons; a literal marked on the way stays marked (and in
+        ``to_clear``) when ``p`` is redundant, and is unmarked again when it is not."""
+        level, reason = self.level, self.reason
+        top = len(to_clear)
+        stack = [p]
+        while stack:
+            q = stack.pop()
+            for lit in self._reason_lits(reason[q >> 1], q ^ 1):  # type: ignore[arg-type]
+                v = lit >> 1
+                if v == q >> 1 or seen[v] or level[v] == 0:
+                    continue
+                if reason[v] is not None and abstract & (1 << (level[v] & 31)):
+                    seen[v] = True
+                    stack.append(lit)
+                    to_clear.append(lit)
+                else:  # a decision, or a level not in the clause: p is needed
+                    for q2 in to_clear[top:]:
+                        seen[q2 >> 1] = False
+                    del to_clear[top:]
+                    return False
+        return True
+
+    def backtrack(self, to_level: int) -> None:
+        """Undo every assignment above ``to_level``, newest first, saving each variable's sign
+        (phase saving) and putting it back into the order heap."""
+        if self.decision_level <= to_level:
+            return
+        stop = self.trail_lim[to_level]
+        for lit in reversed(self.trail[stop:]):
+            v = lit >> 1
+            self.value[lit] = self.value[lit ^ 1] = UNASSIGNED
+            self.reason[v] = None
+            self.phase[v] = lit & 1
+            self.order.insert(v)
+        del self.trail[stop:]
+        del self.trail_lim[to_level:]
+        self.qhead = stop
+
+    def pick_branch(self) -> int:
+        """The next decision: the most active unassigned variable in its saved phase; -1 when
+        every variable is assigned."""
+        while self.order.heap:
+            v = self.order.pop()
+            if self.value[2 * v] == UNASSIGNED:
+                return 2 * v + self.phase[v]
+        return -1
+
+    # --- clause database ------------------------------------------------------------------------
+    def log(self, tag: int, lits: Sequence[int]) -> None:
+        """One proof step: 1 adds the clause, 2 deletes it."""
+        if self.proof_on:
+            self.proof.extend((tag, len(lits), *map(to_dimacs, lits)))
+
+    def attach(self, lits: list[int], learnt: bool = False, lbd: int = 0) -> Clause | int:
+        """Store a clause of two or more literals and watch it; returns what a literal it
+        implies has as reason (the Clause, or for a binary clause the other literal)."""
+        if len(lits) == 2:
+            a, b = lits
+            self.implied[a].append(b)
+            self.implied[b].append(a)
+            return b
+        clause = Clause(lits, learnt, lbd)
+        self.watches[lits[0]].append((clause, lits[1]))
+        self.watches[lits[1]].append((clause, lits[0]))
+        self.arena_words += _HEADER_WORDS + len(lits)
+        if learnt:
+            self.learnts.append(clause)
+        return clause
+
+    def reduce_db(self) -> None:
+        """Delete half of the learnt clauses, the worst first (highest LBD, then longest; ties
+        in learning order), but never glue clauses (LBD <= keep_lbd) nor a clause that is the
+        reason of a current assignment."""
+        order = sorted(self.learnts, key=lambda c: (-c.lbd, -len(c.lits)))  # stable
+        limit, removed = len(self.learnts) // 2, 0
+        for clause in order:
+            if removed >= limit:
+                break
+            if clause.lbd <= self.P[P_KEEP_LBD]:
+                continue
+            first = clause.lits[0]
+            if self.value[first] == TRUE and self.reason[first >> 1] is clause:
+                continue  # locked
+            clause.deleted = True
+            self.wasted_words += _HEADER_WORDS + len(clause.lits)
+            self.counts["deleted"] += 1
+            removed += 1
+            self.log(2, clause.lits)
+        self.learnts = [c for c in self.learnts if not c.deleted]
+        self.counts["reductions"] += 1
+        if self.wasted_words * 2 > self.arena_words:  # the C kernel compacts its arena here
+            self.arena_words -= self.wasted_words
+            self.wasted_words = 0
+            self.counts["collections"] += 1
+
+    # --- restarts -------------------------------------------------------------------------------
+    def focused(self) -> bool:
+        """Glucose restarts now: the glucose policy, or a focused phase of the mixed one."""
+        mode = self.restart_mode
+        return mode == RESTART_GLUCOSE or (mode == RESTART_MIXED and not self.stable)
+
+    def block_restart(self) -> None:
+        """At a conflict, in glucose mode: while the trail is much longer than its recent
+        average (the search may be close to a model), forget the recent LBDs, which postpones
+        the next restart."""
+        P, trails = self.P, self.recent_trails
+        trails.push(len(self.trail))
+        long_trail = 100 * len(self.trail) * P[P_TRAILQ_LEN] > P[P_BLOCK_R_PCT] * trails.sum
+        if (self.counts["conflicts"] > P[P_BLOCK_MIN] and self.recent_lbds.full()
+                and trails.full() and long_trail):  # fmt: skip
+            self.recent_lbds.clear()
+            self.counts["blocked_restarts"] += 1
+
+    def switch_phase(self) -> None:
+        """Mixed restarts: focused (glucose) and stable (Luby) phases alternate; the k-th phase
+        lasts k * switch conflicts."""
+        counts = self.counts
+        if self.restart_mode == RESTART_MIXED and counts["conflicts"] >= self.switch_at:
+            self.stable = not self.stable
+            counts["mode_switches"] += 1
+            self.switch_at = counts["conflicts"] + self.P[P_SWITCH] * (counts["mode_switches"] + 1)
+            self.since_restart = 0
+            self.recent_lbds.clear()
+
+    def restart_due(self) -> bool:
+        """Luby: after luby_unit * luby(i) conflicts. Glucose: when the recent LBDs, times
+        K percent, exceed the average of all (in integers)."""
+        P, counts = self.P, self.counts
+        if self.restart_mode == RESTART_LUBY or (self.restart_mode == RESTART_MIXED
+                                                 and self.stable):  # fmt: skip
+            return self.since_restart >= P[P_LUBY_UNIT] * luby(self.luby_index)
+        if self.restart_mode == RESTART_NONE:
+            return False
+        return self.recent_lbds.full() and (
+            self.recent_lbds.sum * P[P_GLUCOSE_K_PCT] * counts["conflicts"]
+            > 100 * self.lbd_sum * P[P_LBDQ_LEN])
+
+    # --- the search -----------------------------------------------------------------------------
+    def learn(self, conflict: list[int], seen: list[bool]) -> None:
+        """Analyze a conflict, backjump, add the learnt clause and assert its first literal."""
+        learnt, back, lbd = self.analyze(conflict, seen)
+        self.backtrack(back)
+        self.log(1, learnt)
+        self.counts["learnt"] += 1
+        reason = None if len(learnt) == 1 else self.attach(learnt, learnt=True, lbd=lbd)
+        self.enqueue(learnt[0], reason)
+        self.order.decay_all()
+        self.lbd_sum += lbd
+        self.recent_lbds.push(lbd)
+
+    def search(self, assumptions: Sequence[int], max_conflicts: int) -> int:
+        """CDCL until SAT, UNSAT, UNSAT_ASSUMED (the assumptions, all made on decision level 1,
+        contradict the formula; what was learnt stays valid without them), or UNKNOWN (the
+        conflict budget of this call or the deadline is spent; a later call resumes)."""
+        counts = self.counts
+        seen = [False] * self.num_vars
+        conflicts_at_start = counts["conflicts"]
+        while True:
+            conflict = self.propagate()
+            if conflict is not None:
+                counts["conflicts"] += 1
+                self.since_restart += 1
+                if self.decision_level == 0:
+                    self.log(1, [])
+                    self.status = UNSAT
+                    return UNSAT
+                if self.decision_level == 1 and assumptions:
+                    return UNSAT_ASSUMED
+                if self.focused():
+                    self.block_restart()
+                self.learn(conflict, seen)
+                continue
+            self.switch_phase()
+            if self.restart_due():
+                self.backtrack(1 if assumptions else 0)  # keep the assumptions' level
+                counts["restarts"] += 1
+                self.luby_index += 1
+                self.since_restart = 0
+                self.recent_lbds.clear()
+            if counts["conflicts"] >= self.next_reduce:
+                self.next_reduce = (counts["conflicts"] + self.P[P_REDUCE_FIRST]
+                                    + (counts["reductions"] + 1) * self.P[P_REDUCE_INC])
+                self.reduce_db()
+            if counts["conflicts"] - conflicts_at_start >= max_conflicts or self.expired():
+                return UNKNOWN
+            if self.decision_level == 0 and assumptions:  # all of them, on level 1
+                self.trail_lim.append(len(self.trail))
+                for p in assumptions:
+                    if self.value[p] == FALSE:
+                        return UNSAT_ASSUMED
+                    if self.value[p] == UNASSIGNED:
+                        self.enqueue(p, None)
+                continue
+            lit = self.pick_branch()
+            if lit < 0:
+                return SAT
+            counts["decisions"] += 1
+            self.trail_lim.append(len(self.trail))
+            counts["max_level"] = max(counts["max_level"], self.decision_level)
+            self.enqueue(lit, None)
+
+    def expired(self) -> bool:
+        """Past the deadline (the clock read every _CLOCK_EVERY propagations)."""
+        props = self.counts["propagations"]
+        if self.deadline is None or props < self.props_at_check:
+            return False
+        self.props_at_check = props + _CLOCK_EVERY
+        return time.perf_counter() >= self.deadline
+
+    def _set_deadline(self, seconds: float | None) -> None:
+        self.deadline = None if seconds is None else time.perf_counter() + max(0.0, seconds)
+        self.props_at_check = self.counts["propagations"]
+
+    # --- the C type's interface -----------------------------------------------------------------
+    def load(self, clauses: object, seconds: float | None = None) -> int:
+        """Add the formula: a sequence of clauses of DIMACS literals, or a buffer of int32
+        0-terminated clauses. Repeated literals are dropped, tautologies skipped, units queued
+        on level 0 (not propagated yet); an empty clause, or two opposite units, refute the
+        formula. Returns 1 when the deadline passed before the end (the formula is
+        incomplete), else 0."""
+        self._set_deadline(seconds)
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            return 1
+        for number, clause in enumerate(_clauses(clauses), 1):
+            self._load_clause(clause)
+            if number % _LOAD_CHUNK == 0 and self.deadline is not None \
+                    and time.perf_counter() >= self.deadline:  # fmt: skip
+                return 1
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            return 1
+        if self.status == UNSAT and not self.empty_logged:  # the proof's only step
+            self.log(1, [])
+            self.empty_logged = True
+        return 0
+
+    def _load_clause(self, dimacs: Sequence[int]) -> None:
+        lits: list[int] = []
+        for d in dimacs:
+            if d == 0 or not -self.num_vars <= d <= self.num_vars:
+                raise ValueError(f"literal {d} out of range for {self.num_vars} variables")
+            lit = 2 * (abs(d) - 1) + (d < 0)
+            if lit ^ 1 in lits:
+                return  # a tautology
+            if lit not in lits:
+                lits.append(lit)
+        if not lits:
+            self.status = UNSAT
+        elif len(lits) == 1:
+            if self.value[lits[0]] == FALSE:
+                self.status = UNSAT
+            elif self.value[lits[0]] == UNASSIGNED:
+                self.enqueue(lits[0], None)
+        else:
+            self.attach(lits)
+
+    def solve(self, assumptions: Sequence[int], seconds: float | None = None,
+              max_conflicts: int = -1) -> int:  # fmt: skip
+        """Search under ``assumptions`` (internal literals of distinct variables), at most
+        ``max_conflicts`` conflicts (-1: no bound) and ``seconds``. Returns a status code."""
+        if self.status == UNSAT:
+            return UNSAT
+        for lit in assumptions:
+            if not 0 <= lit < 2 * self.num_vars:
+                raise ValueError("assumption out of range")
+        self._set_deadline(seconds)
+        self.backtrack(0)
+        return self.search(list(assumptions), max_conflicts if max_conflicts >= 0 else 1 << 62)
+
+    def model(self) -> list[int]:
+        """The assignment as DIMACS literals, every variable (unassigned ones negative)."""
+        return [v + 1 if self.value[2 * v] == TRUE else -(v + 1) for v in range(self.num_vars)]
+
+    def stats(self) -> dict[str, int]:
+        return dict(self.counts)
+
+    def proof_buffer(self) -> bytes:
+        return self.proof.tobytes()
+
+    def write_proof(self, path: str | Path) -> None:
+        """The DRUP proof as drat-trim text."""
+        with open(path, "w", encoding="ascii") as fh:
+            fh.writelines(drup_lines(self.proof))
+
+
+def drup_lines(log: Sequence[int]) -> list[str]:
+    """A proof log (tag 1 add / 2 delete, size, DIMACS literals, ...) as drat-trim text
+    lines, each with its newline."""
+    lines, pos = [], 0
+    while pos < len(log):
+        tag, size = log[pos], log[pos + 1]
+        text = "".join(f"{x} " for x in log[pos + 2 : pos + 2 + size])
+        lines.append(("d " if tag == 2 else "") + text + "0\n")
+        pos += 2 + size
+    return lines
+
+
+def _clauses(formula: object) -> Iterator[Sequence[int]]:
+    """The clauses of a formula given as clauses, or as flat 0-terminated int32 literals."""
+    if isinstance(formula, (list, tuple)):
+        yield from formula
+        return
+    view = memoryview(formula)  # type: ignore[arg-type]
+    if view.itemsize != 4:
+        raise TypeError("expected a buffer of int32 literals")
+    flat = view.cast("B").cast("i")
+    clause: list[int] = []
+    for d in flat:
+        if d:
+            clause.append(d)
+        else:
+            yield clause
+            clause = []
+    if clause:  # the last clause without its 0
+        yield clause

@@ -68,6 +68,86 @@ def validate_schema(data: Any, schema: Mapping[str, Any], prefix: tuple[Any, ...
         raise _schema_error(error)
 
 
+#: values (mappings, lists and scalars, aliases counted at every use) a configuration may hold:
+#: far above any real one (the default config has about 200), far below what hangs a check
+MAX_VALUES = 100_000
+#: levels of nesting a configuration may have
+MAX_DEPTH = 64
+
+
+def check_size(data: Any, limit: int = MAX_VALUES) -> None:
+    """Refuse a configuration that expands to more than ``limit`` values or nests deeper than
+    MAX_DEPTH (a YAML alias bomb: a few lines whose aliases expand to billions of values), in
+    time linear in its distinct objects, before anything walks it value by value."""
+    sizes: dict[int, int] = {}
+    active: set[int] = set()
+
+    def size(node: Any, path: tuple[Any, ...]) -> int:
+        if not isinstance(node, (Mapping, list)):
+            return 1
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        if key in active:
+            raise ConfigError(f"config: {_where(path)}: refers to itself (a recursive alias)")
+        if len(path) > MAX_DEPTH:
+            raise ConfigError(f"config: {_where(path[:3])}...: nested deeper than {MAX_DEPTH} "
+                              "levels")
+        active.add(key)
+        items = node.items() if isinstance(node, Mapping) else enumerate(node)
+        total = 1
+        for k, v in items:
+            total += size(v, (*path, k))
+            if total > limit:
+                raise ConfigError(f"config: {_where(path)}: more than {limit} values once its "
+                                  "aliases are expanded (a YAML alias bomb?)")
+        active.discard(key)
+        sizes[key] = total
+        return total
+
+    size(data, ())
+
+
+def _unique_key_loader() -> type:
+    """A YAML SafeLoader that refuses a key given twice in one mapping (YAML keeps the last
+    silently, so a second ``sets:`` would replace the first without a word)."""
+    import yaml
+
+    class UniqueKeyLoader(yaml.SafeLoader):
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            seen: dict[Any, int] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                line = key_node.start_mark.line + 1
+                try:
+                    first = seen.get(key)
+                except TypeError:  # an unhashable key: the constructor explains it
+                    break
+                if first is not None:
+                    raise ConfigError(f"config: {key_node.start_mark.name}: line {line}: key "
+                                      f"{key!r} given twice (first on line {first})")
+                seen[key] = line
+            return super().construct_mapping(node, deep=deep)
+
+    return UniqueKeyLoader
+
+
+def check_file(path: str | Path) -> None:
+    """Refuse a configuration file with a key given twice in one mapping, naming the key and
+    both lines; the file must also pass :func:`check_size`. A file that is not YAML is left
+    to Snakemake, which has already read it (as JSON or YAML)."""
+    import yaml
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = yaml.load(fh, Loader=_unique_key_loader())
+    except (yaml.YAMLError, OSError, UnicodeDecodeError):
+        return
+    check_size(data)
+
+
 def _finite(data: Any, path: tuple[Any, ...] = ()) -> None:
     """Refuse infinite and NaN numbers anywhere (YAML ``.inf`` / ``.nan``)."""
     if isinstance(data, float) and not math.isfinite(data):
@@ -119,6 +199,16 @@ def _check_solvers(config: dict[str, Any]) -> None:
         validate_schema(options, SOLVERS[base].schema(), ("solvers", name))
 
 
+def _check_presets(config: dict[str, Any], name: str, schema: Mapping[str, Any]) -> None:
+    """Every preset of a section against the section's own schema: a preset value of the
+    wrong type (``time_limit: "2"``) or an unknown key is one line naming the preset."""
+    section_schema = dict(schema.get("properties", {}).get(name, {}))
+    section_schema.pop("required", None)
+    section_schema["$defs"] = schema.get("$defs", {})
+    for preset, values in (config.get(name) or {}).get("presets", {}).items():
+        validate_schema(values, section_schema, (name, "presets", preset))
+
+
 def _check_experiment(config: dict[str, Any]) -> None:
     from satdoku.solvers.registry import PUZZLE, SOLVERS, resolve
 
@@ -140,13 +230,23 @@ def _check_experiment(config: dict[str, Any]) -> None:
                           f"n_max {exp['n_max']}")
 
 
-def _check_ltn(config: dict[str, Any]) -> None:
+def _check_ltn(config: dict[str, Any], basedir: Path | None) -> None:
     section = config.get("ltn")
     if not section:
         return
     ltn = with_preset(section, config.get("ltn_preset"))
     if sum(ltn.get("fractions", [1])) <= 0:
         raise ConfigError("config: ltn.fractions: must not all be 0")
+    original = ltn.get("original")
+    if original and ltn.get("enabled", True):
+        root = Path(basedir or ".", original)
+        if not root.is_dir():
+            raise ConfigError(f"config: ltn.original: {original}: not a directory (the original "
+                              "system's CSVs, with one NxN/ folder per size)")
+        for size in ltn.get("sizes", []):
+            if not (root / f"{size}x{size}").is_dir():
+                raise ConfigError(f"config: ltn.original: {original}: no {size}x{size}/ folder "
+                                  f"for size {size} (ltn.sizes)")
 
 
 def _check_sets(config: dict[str, Any], basedir: Path | None) -> None:
@@ -174,14 +274,17 @@ def set_time_limits(config: Mapping[str, Any], name: str) -> tuple[float, float]
 def check(config: Mapping[str, Any], schema: str | Path | Mapping[str, Any],
           basedir: Path | None = None, check_paths: bool = True) -> dict[str, Any]:
     """The validated configuration with defaults filled in (ConfigError: one line)."""
+    check_size(config)
     data = copy.deepcopy(dict(config))
     schema_dict = load_schema(schema) if isinstance(schema, (str, Path)) else schema
     _finite(data)
     validate_schema(data, schema_dict)
     fill_defaults(data, schema_dict)
     _check_solvers(data)
+    for section in ("csp_experiment", "ltn"):
+        _check_presets(data, section, schema_dict)
     _check_experiment(data)
-    _check_ltn(data)
+    _check_ltn(data, basedir)
     if check_paths:
         _check_sets(data, basedir)
     return data

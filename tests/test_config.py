@@ -49,6 +49,18 @@ BAD = [
     ({"sets": {"a": "/dev/zero"}, "solvers": {"cdcl": {}}}, "not a regular file"),
     ({"sets": {"a": str(ROOT / "tests")}, "solvers": {"cdcl": {}}},
      "is a directory without DIMACS files"),
+    # issue 18 section 6: presets and paths of the LTN and CSP sections
+    (_base(csp_experiment={"presets": {"quick": {"time_limit": "2"}}}, csp_preset="quick"),
+     "csp_experiment.presets.quick.time_limit: '2' is not of type 'number'"),
+    (_base(csp_experiment={"presets": {"x": {"n_maxx": 3}}}),
+     "csp_experiment.presets.x: unknown key(s) 'n_maxx'"),
+    (_base(ltn={"presets": {"quick": {"epochs": "many"}}}),
+     "ltn.presets.quick.epochs: 'many' is not valid"),
+    (_base(ltn={"presets": {"quick": {"sizes": 4}}}),
+     "ltn.presets.quick.sizes: 4 is not of type 'array'"),
+    (_base(ltn={"original": "/nonexistent/ltn"}), "ltn.original: /nonexistent/ltn: not a "
+                                                   "directory"),
+    (_base(ltn={"original": str(ROOT / "tests"), "sizes": [4]}), "no 4x4/ folder for size 4"),
 ]
 
 
@@ -131,3 +143,59 @@ def test_limits_defaults_equal_the_size_guard() -> None:
     assert cfg["limits"] == asdict(Limits())
     with pytest.raises(ConfigError, match="limits: unknown key"):
         check(_base(limits={"max_cels": 5}), SCHEMA)
+
+
+def _bomb(levels: int = 9) -> str:
+    lines = ['a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x"]']
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, levels)]
+    return "\n".join(lines) + "\n"
+
+
+def test_an_alias_bomb_is_refused_at_once(tmp_path: Path) -> None:
+    """9 levels of 9 aliases: 387 million strings once expanded; refused from the distinct
+    objects (the old check walked every alias for minutes)."""
+    data = yaml.safe_load(_bomb() + f"sets: {{a: {GOOD_SET}}}\nsolvers: {{cdcl: {{}}}}\n")
+    with pytest.raises(ConfigError, match=r"^config: a\d: more than 100000 values once its "
+                                          r"aliases are expanded"):
+        check(data, SCHEMA)
+    loop = yaml.safe_load("sets: &s {a: [*s]}\n")
+    with pytest.raises(ConfigError, match="refers to itself"):
+        check(loop, SCHEMA)
+    deep = yaml.safe_load("x: " + "[" * 200 + "]" * 200 + "\n")
+    with pytest.raises(ConfigError, match="nested deeper than 64 levels"):
+        check(deep, SCHEMA)
+
+
+@pytest.mark.parametrize(("text", "fragment"), [
+    ("sets: {a: x}\nsolvers: {cdcl: {}}\nsets: {b: y}\n",
+     "line 3: key 'sets' given twice (first on line 1)"),
+    ("sets: {a: x}\nsolvers:\n  cdcl: {}\n  minisat22: {}\n  cdcl: {decay: 0.9}\n",
+     "line 5: key 'cdcl' given twice (first on line 3)"),
+    ("sets: {a: x, a: y}\n", "line 1: key 'a' given twice (first on line 1)"),
+])
+def test_a_key_given_twice_is_refused_naming_it(tmp_path: Path, text: str, fragment: str) -> None:
+    from satdoku.config import check_file
+
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        check_file(path)
+    assert str(info.value) == f"config: {path}: {fragment}"
+
+
+def test_snakemake_refuses_hostile_config_files_with_one_line(tmp_path: Path) -> None:
+    """Through the real workflow: an alias bomb (it hung the check for minutes), a key given
+    twice and a CSP preset of the wrong type (a 50-line traceback) are one line each."""
+    base = f"sets: {{a: {GOOD_SET}}}\nsolvers: {{cdcl: {{}}}}\n"
+    for k, (text, fragment) in enumerate([
+        (_bomb() + base, "more than 100000 values"),
+        (base + "solvers: {minisat22: {}}\n", "key 'solvers' given twice"),
+        (base + "csp_experiment: {presets: {q: {time_limit: '2'}}}\ncsp_preset: q\n",
+         "csp_experiment.presets.q.time_limit: '2' is not of type 'number'"),
+    ]):
+        cfg = tmp_path / f"bad{k}.yaml"
+        cfg.write_text(text)
+        proc = _snakemake(tmp_path, "--configfile", str(cfg))
+        err = [ln for ln in proc.stderr.splitlines() if ln.strip() and "profile" not in ln]
+        assert proc.returncode != 0 and fragment in proc.stderr, proc.stderr
+        assert "Traceback" not in proc.stderr and len(err) == 1, proc.stderr

@@ -8,7 +8,7 @@ import sys
 
 sys.path.insert(0, workflow.basedir)
 
-from satdoku.config import ConfigError, check, set_time_limits, with_preset
+from satdoku.config import ConfigError, check, check_file, set_time_limits, with_preset
 from satdoku.limits import Limits, set_default_limits
 from satdoku.pipeline.sets import SetError, plan
 from satdoku.solvers import registry
@@ -17,6 +17,8 @@ from satdoku.stagefiles.paths import shard_name
 
 # --- configuration: checked before anything is planned (one line per problem, no traceback) ---
 try:
+    for _configfile in workflow.configfiles:  # a key given twice, an alias bomb: one line
+        check_file(_configfile)
     config.update(
         check(
             config,

@@ -17,7 +17,9 @@ from satdoku.stagefiles.paths import shard_name
 
 # --- configuration: checked before anything is planned (one line per problem, no traceback) ---
 try:
-    for _configfile in workflow.configfiles:  # a key given twice, an alias bomb: one line
+    for (
+        _configfile
+    ) in workflow.configfiles:  # a key given twice, an alias bomb: one line
         check_file(_configfile)
     config.update(
         check(

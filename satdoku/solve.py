@@ -9,10 +9,15 @@ in one place:
 2. the solver works at its level: a puzzle-level solver (CP-SAT, CSP) gets the puzzle, a SAT
    solver the CNF (incrementally, rules loaded once, when its options say so);
 3. an answer that arrives after the limit is a TIMEOUT, whichever solver gave it;
-4. a SAT model is decoded with its encoding and verified against the puzzle (givens kept, every
+4. the run is measured here, once for every solver (the adapters only translate): wall and CPU
+   seconds (this process's CPU plus that of a child process the adapter ran the solver in),
+   peak resident memory, and why the run ended (``termination``); an exception is an ERROR, an
+   allocation refused by the memory limit a MEMOUT (in-process solvers run under a guard on
+   their address space, children under RLIMIT_AS);
+5. a SAT model is decoded with its encoding and verified against the puzzle (givens kept, every
    group a permutation, every relation holds) or, for a DIMACS instance, against every clause;
    an UNSAT answer of a solver that writes proofs counts only once its DRAT proof checks;
-5. the solver's clock stops when it answers: the check of step 4 is timed apart
+6. the solver's clock stops when it answers: the check of step 5 is timed apart
    (``check_seconds``), and a proof check is bounded by its own budget (``verify_time_limit``,
    default the time limit): one that runs out leaves UNSAT unchecked, never TIMEOUT or ERROR.
 """
@@ -20,6 +25,7 @@ in one place:
 from __future__ import annotations
 
 import os
+import resource
 import tempfile
 import time
 from collections.abc import Iterator, Mapping
@@ -29,11 +35,27 @@ from typing import TYPE_CHECKING, Any
 
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.identity import record_hash
-from satdoku.solvers.base import ERROR, INVALID, SAT, TIMEOUT, UNSAT, Deadline, Result
+from satdoku.solvers.base import (
+    CPU,
+    ERROR,
+    EXIT,
+    INVALID,
+    MEMLIMIT,
+    MEMOUT,
+    SAT,
+    TERM_ERROR,
+    TIMELIMIT,
+    TIMEOUT,
+    UNSAT,
+    WALL,
+    Deadline,
+    Result,
+)
 from satdoku.solvers.registry import CNF, PUZZLE, SOLVERS, SolverSpec, resolve
 from satdoku.stagefiles.tables import FAILED, PROOF, UNCHECKED, YES, sols_row
 
 if TYPE_CHECKING:  # formats are imported where used: `satdoku dpll` starts without them
+    from satdoku.cnf.codec import Codec
     from satdoku.formats import Record
 
 #: Grace past the time limit for a clean stop (interrupt latency, process teardown); an answer
@@ -81,6 +103,8 @@ class ConfiguredSolver:
     spec: SolverSpec
     options: dict[str, Any]
     impl: Any
+    version: str = ""
+    _baseline: int | None = None  # address space before the first guarded instance (bytes)
 
     @property
     def level(self) -> str:
@@ -88,34 +112,47 @@ class ConfiguredSolver:
 
     @property
     def proofs(self) -> bool:
-        return self.spec.proofs
+        """Writes a proof for every UNSAT answer: its record says so, or its options name a
+        proof format (an external binary's ``proof: drat``)."""
+        return self.spec.proofs or bool(self.options.get("proof"))
+
+    @property
+    def in_child(self) -> bool:
+        """Runs in a child process of its own (limits enforced on the process)."""
+        return self.spec.limit == "process"
 
     @property
     def incremental(self) -> bool:
         return bool(self.options.get("incremental")) and self.spec.incremental
 
-    @property
-    def version(self) -> str:
-        return str(self.impl.version)
-
 
 def open_solver(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None
                 ) -> ConfiguredSolver:
     """Make the solver ``name`` (registered, or a configured variant); KeyError/ValueError name
-    an unknown solver or bad option."""
-    from satdoku.solvers.registry import make_solver
+    an unknown solver or bad option. A solver with a kernel to load does so here, outside
+    every instance's time."""
+    from satdoku.solvers.registry import make_solver, solver_version
 
     base, options = resolve(name, variants)
-    return ConfiguredSolver(name, SOLVERS[base], options, make_solver(name, variants))
+    impl = make_solver(name, variants)
+    if hasattr(impl, "warm_up"):
+        impl.warm_up()
+    return ConfiguredSolver(name, SOLVERS[base], options, impl, solver_version(name, variants))
 
 
-def formula_of(record: Record, encoding: str) -> Formula:
+def encoding_of(encoding: str | Codec) -> Codec:
+    """An encoding's record with its encoder and decoder (ValueError naming the known ones),
+    resolved once per call of the solve path and handed down."""
+    from satdoku.cnf.codec import codec
+
+    return codec(encoding)
+
+
+def formula_of(record: Record, encoding: str | Codec) -> Formula:
     """The formula of a valid record: a puzzle encoded (rules cached per layout), or a DIMACS
     instance read from its file (checked against the checksum recorded when it was read)."""
     if record.puzzle is not None:
-        from satdoku.cnf.encode import formula
-
-        return formula(record.puzzle, encoding)
+        return encoding_of(encoding).formula(record.puzzle)
     if record.cnf is not None:
         from satdoku.sources import read_snapshot
 
@@ -139,10 +176,13 @@ def read_formula(data: bytes, source: str) -> Formula:
                           num_clauses=buf.num_clauses))
 
 
-def solve(record: Record, solver: ConfiguredSolver, encoding: str, time_limit: float | None,
+def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
+          time_limit: float | None,
           formula: Formula | None = None, workdir: str | None = None,
-          proof_path: str | None = None, verify_time_limit: float | None = None) -> Answer:
-    """Solve one instance within ``time_limit`` seconds and check the answer.
+          proof_path: str | None = None, verify_time_limit: float | None = None,
+          memory_limit: float | None = None, limit_clock: str = WALL) -> Answer:
+    """Solve one instance within ``time_limit`` seconds (read on the ``limit_clock``: wall or
+    cpu) and ``memory_limit`` MB, measure the run and check the answer.
 
     ``formula`` is the record's formula when the caller already has it (a SatInput bundle
     entry, a file already read); otherwise the record is encoded here, inside the time limit.
@@ -154,23 +194,30 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str, time_limit: f
     board) is timed apart in ``check_seconds`` and never counts against ``time_limit``. A proof
     check gets its own budget, ``verify_time_limit`` seconds (default: ``time_limit``); one
     that runs out leaves the answer UNSAT, unchecked (``-``), with a message saying so."""
-    deadline = Deadline(time_limit)
     if not record.valid:
         return Answer(Result(INVALID, message=record.error or "invalid"), detail=record.error or "")
+    if record.puzzle is not None and solver.level != PUZZLE:
+        encoding = encoding_of(encoding)  # resolved once; the record goes down the path
+    run = _Run(solver, memory_limit)
+    deadline = Deadline(time_limit, clock=limit_clock)
     with ExitStack() as stack:
         proof: str | None = None
         try:
-            if solver.level == PUZZLE:
-                result = _solve_puzzle(record, solver, deadline)
-            else:
-                formula = formula if formula is not None else formula_of(record, encoding)
-                if solver.proofs:
-                    proof = stack.enter_context(_proof_file(proof_path, workdir))
-                result = _solve_cnf(solver, formula, deadline, proof)
+            with run:
+                if solver.level == PUZZLE:
+                    result = _solve_puzzle(record, solver, deadline)
+                else:
+                    formula = formula if formula is not None else formula_of(record, encoding)
+                    if solver.proofs:
+                        proof = stack.enter_context(_proof_file(proof_path, workdir))
+                    result = _solve_cnf(solver, formula, deadline, proof, memory_limit)
+        except MemoryError:
+            result = Result(MEMOUT, message=f"memory limit of {memory_limit:g} MB reached"
+                            if memory_limit is not None else "out of memory")
         except Exception as exc:  # a solver or encoder bug must not take a whole shard down
-            result, proof = Result(ERROR, message=f"{type(exc).__name__}: {exc}"), None
-        result.total_seconds = max(result.total_seconds, deadline.elapsed())
-        _enforce_limit(result, time_limit)
+            result = Result(ERROR, message=f"{type(exc).__name__}: {exc}")
+        run.measure(result)
+        _enforce_limit(result, time_limit, limit_clock)
         checking = time.perf_counter()  # the solver's time ends here; the check's begins
         if result.status == UNSAT and proof is not None and formula is not None:
             budget = time_limit if verify_time_limit is None else verify_time_limit
@@ -181,6 +228,67 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str, time_limit: f
     return answer
 
 
+class _Run:
+    """The measurement of one solver run, the one place it is made: wall seconds, CPU seconds
+    (this process's, plus a child's reported in ``Result.child``), peak resident memory (a
+    child's own peak; for an in-process run the solving process's peak so far, which bounds the
+    instance's from above) and the termination. An in-process run is guarded: its address space
+    may not grow past what the process held before its first instance plus ``memory_limit``
+    MB (RLIMIT_AS, soft limit only, restored after the run), so an allocation beyond it raises
+    MemoryError, which the solve path turns into MEMOUT instead of losing the shard."""
+
+    __slots__ = ("c0", "limit", "saved", "solver", "t0")
+
+    def __init__(self, solver: ConfiguredSolver, memory_limit: float | None) -> None:
+        self.solver, self.limit, self.saved = solver, memory_limit, None
+        self.t0 = self.c0 = 0.0
+
+    def __enter__(self) -> _Run:
+        if self.limit is not None and not self.solver.in_child:
+            if self.solver._baseline is None:
+                self.solver._baseline = _address_space()
+            soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+            cap = self.solver._baseline + int(self.limit * 1024 * 1024)
+            if hard != resource.RLIM_INFINITY:
+                cap = min(cap, hard)
+            self.saved = (soft, hard)
+            resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+        self.t0, self.c0 = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.saved is not None:
+            resource.setrlimit(resource.RLIMIT_AS, self.saved)
+            self.saved = None
+
+    def measure(self, result: Result) -> None:
+        """Set the result's times, resource figures and termination."""
+        wall = time.perf_counter() - self.t0
+        cpu = time.process_time() - self.c0
+        child = result.child
+        if child is not None:
+            cpu += child.cpu_seconds
+            rss = child.max_rss_mb
+        else:
+            rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        result.wall_seconds = result.total_seconds = wall
+        result.cpu_seconds, result.max_rss_mb = cpu, rss
+        if child is not None and child.termination != EXIT:
+            result.termination = child.termination
+        else:
+            result.termination = {TIMEOUT: TIMELIMIT, MEMOUT: MEMLIMIT,
+                                  ERROR: TERM_ERROR}.get(result.status, EXIT)
+
+
+def _address_space() -> int:
+    """This process's virtual memory size in bytes (what RLIMIT_AS bounds)."""
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            return int(fh.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
 def _solve_puzzle(record: Record, solver: ConfiguredSolver, deadline: Deadline) -> Result:
     if record.puzzle is None:
         return Result(ERROR, message=f"{solver.name} is a puzzle-level solver: it cannot solve "
@@ -189,25 +297,23 @@ def _solve_puzzle(record: Record, solver: ConfiguredSolver, deadline: Deadline) 
 
 
 def _solve_cnf(solver: ConfiguredSolver, formula: Formula, deadline: Deadline,
-               proof: str | None) -> Result:
-    """Solve at the CNF level (a solver that writes proofs writes one to ``proof``)."""
+               proof: str | None, memory_limit: float | None) -> Result:
+    """Solve at the CNF level (a solver that writes proofs writes one to ``proof``; one that
+    runs in a child process gets the memory limit for it)."""
     if deadline.expired():
         return Result(TIMEOUT, message="time limit reached while encoding")
-    incremental = solver.incremental and formula.rules is not None
-    if not solver.proofs:
-        if incremental:
-            return solver.impl.solve_incremental(formula.rules, formula.own, deadline)
-        return solver.impl.solve_cnf(formula.whole(), deadline)
-    if incremental:  # an UNSAT under assumptions is solved again for its proof
+    if solver.incremental and formula.rules is not None:
+        # an UNSAT under assumptions is solved again for its proof by solvers that write one
         return solver.impl.solve_incremental(formula.rules, formula.own, deadline, proof)
-    return solver.impl.solve_cnf(formula.whole(), deadline, proof)
+    extra = {"memory_mb": memory_limit} if solver.in_child else {}
+    return solver.impl.solve_cnf(formula.whole(), deadline, proof, **extra)
 
 
 @contextmanager
 def _proof_file(keep: str | None, workdir: str | None) -> Iterator[str]:
     """Where a solver writes this instance's proof: ``keep`` (the caller's file), else a fresh
-    name in ``workdir`` (a directory a whole shard reuses: no directory made per instance), else
-    in a temporary directory of its own. A stale file never passes for a new proof."""
+    name in ``workdir`` (a directory a whole shard reuses: no directory made per instance),
+    else in a temporary directory of its own. A stale file never passes for a new proof."""
     if keep is not None:
         if os.path.exists(keep):
             os.remove(keep)
@@ -237,33 +343,33 @@ def _certify(cnf: Cnf, result: Result, proof: str, keep: bool,
         result.status, result.message = ERROR, "UNSAT without the proof this solver must write"
         return
     check = check_proof(cnf, proof, time_limit=time_limit)
-    result.stats["proof_checked"] = int(check.ok)
+    result.proof_checked = check.ok
     result.proof = proof if keep else None  # a temporary file is gone after the solve
-    if check.ok:
-        result.message = (result.message + "; " if result.message else "") + "proof checked"
-    elif check.status == OUT_OF_BUDGET:
+    if check.status == OUT_OF_BUDGET:
         result.message = (result.message + "; " if result.message else "") + check.message
-    else:
+    elif not check.ok:
         result.status, result.message = ERROR, f"UNSAT proof rejected: {check.message}"
 
 
-def _enforce_limit(result: Result, time_limit: float | None) -> None:
-    """An answer that arrived after the time limit is a TIMEOUT, whatever it said: every solver
-    is held to the same limit. The late answer is kept in the message."""
+def _enforce_limit(result: Result, time_limit: float | None, clock: str = WALL) -> None:
+    """An answer that arrived after the time limit (on its clock) is a TIMEOUT, whatever it
+    said: every solver is held to the same limit. The late answer is kept in the message."""
+    used = result.cpu_seconds if clock == CPU else result.wall_seconds
     if (time_limit is not None and result.status in (SAT, UNSAT)
-            and result.total_seconds > time_limit + LIMIT_GRACE):
-        result.message = (f"answered {result.status} after {result.total_seconds:.2f} s, "
+            and used > time_limit + LIMIT_GRACE):
+        result.message = (f"answered {result.status} after {used:.2f} {clock} s, "
                           f"past the {time_limit:g} s limit")
         result.status, result.model, result.board = TIMEOUT, None, None
+        result.termination = TIMELIMIT
 
 
-def verify(record: Record, encoding: str, result: Result, cnf: Cnf | None = None) -> Answer:
+def verify(record: Record, encoding: str | Codec, result: Result, cnf: Cnf | None = None
+           ) -> Answer:
     """Check a result against its instance: decode and verify a model or board, accept a
     checked proof. ``cnf`` is the whole formula (needed to verify a DIMACS instance's model)."""
     status = result.status
     if status == UNSAT:
-        checked = result.stats.get("proof_checked") == 1 or "proof checked" in result.message
-        return Answer(result, PROOF if checked else UNCHECKED, result.message)
+        return Answer(result, PROOF if result.proof_checked else UNCHECKED, result.message)
     if status == INVALID:
         return Answer(result, UNCHECKED, record.error or result.message)
     if status != SAT:
@@ -277,10 +383,10 @@ def verify(record: Record, encoding: str, result: Result, cnf: Cnf | None = None
     if board is None:
         if result.model is None:
             return Answer(result, FAILED, "status SAT without a model")
-        from satdoku.cnf.decode import DecodeError, decode_model
+        from satdoku.cnf.decode import DecodeError
 
         try:
-            board = decode_model(result.model, puzzle, encoding)
+            board = encoding_of(encoding).decode(result.model, puzzle)
         except DecodeError as exc:
             return Answer(result, FAILED, f"model does not decode: {exc}")
     problems = puzzle.check_solution(board)
@@ -304,5 +410,5 @@ def _verify_cnf_model(record: Record, result: Result, cnf: Cnf | None) -> Answer
     return Answer(result, YES, "")
 
 
-__all__ = ["CNF", "PUZZLE", "Answer", "ConfiguredSolver", "formula_of", "open_solver", "solve",
-           "verify"]
+__all__ = ["CNF", "PUZZLE", "Answer", "ConfiguredSolver", "encoding_of", "formula_of",
+           "open_solver", "solve", "verify"]

@@ -56,7 +56,7 @@ def test_tables_summary_and_plots_are_made(run_dir):
     md = (rep / "tiny9_table.md").read_text()
     assert md.startswith("# tiny9: solvers compared")
     assert "All answers verified" in md
-    assert "| minisat22 | extended | 10 | 8 | 7 | 1 | 0 | 2 | 0 | 0 |" in md
+    assert "| minisat22 | extended | 10 | 8 | 7 | 1 | 0 | 0 | 2 | 0 | 0 |" in md
     csv = (rep / "tiny9_table.csv").read_text().splitlines()
     assert csv[0].startswith("set,solver,encoding,instances,solved,SAT,UNSAT,TIMEOUT")
     assert len(csv) == 3  # two reference solvers, one encoding

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from satdoku.cnf.encode import ENCODINGS
 from satdoku.formats import Record, read_records
 from satdoku.formats.record import CnfFile
 from satdoku.puzzle import sudoku
-from satdoku.solve import ConfiguredSolver, open_solver, solve, verify
+from satdoku.solve import ConfiguredSolver, formula_of, open_solver, solve, verify
 from satdoku.solvers.base import ERROR, INVALID, SAT, TIMEOUT, UNSAT, Result
 from satdoku.solvers.registry import SOLVERS
 from satdoku.sources import file_sha256
@@ -31,25 +32,28 @@ def _record(text: str = HARD) -> Record:
 class _Fixed:
     """A stand-in solver implementation that answers what it is told (to test the path)."""
 
-    version = "fixed"
-
-    def __init__(self, result: Result) -> None:
-        self.result = result
+    def __init__(self, result: Result, delay: float = 0.0) -> None:
+        self.result, self.delay = result, delay
 
     def solve_cnf(self, cnf, deadline, proof_path=None):  # type: ignore[no-untyped-def]
+        time.sleep(self.delay)  # an answer that arrives late (the solve path's clock sees it)
         if proof_path and self.result.status == UNSAT:
             Path(proof_path).write_text("1 0\n")  # a bogus proof: it cannot refute
         return self.result
 
 
-def _fixed(result: Result, base: str = "minisat22") -> ConfiguredSolver:
-    return ConfiguredSolver("fixed", SOLVERS[base], {}, _Fixed(result))
+def _fixed(result: Result, base: str = "minisat22", delay: float = 0.0) -> ConfiguredSolver:
+    return ConfiguredSolver("fixed", SOLVERS[base], {}, _Fixed(result, delay))
 
 
 def test_late_answers_are_timeouts_and_keep_the_answer_in_the_message() -> None:
-    late = solve(_record(), _fixed(Result(SAT, model=[1], total_seconds=3.9)), "extended", 2.0)
+    rec = _record()
+    ready = formula_of(rec, "extended")  # encoded outside the limit: the answer alone is late
+    late = solve(rec, _fixed(Result(SAT, model=[1]), delay=0.6), "extended", 0.2, formula=ready)
     assert late.status == TIMEOUT and late.result.model is None
-    assert "answered SAT after 3.90 s" in late.result.message
+    assert late.result.termination == "timelimit"
+    assert "answered SAT after" in late.result.message and "past the 0.2 s limit" in (
+        late.result.message)
     on_time = solve(_record(), open_solver("minisat22"), "extended", 10.0)
     assert on_time.status == SAT and on_time.verified == YES
 

@@ -26,9 +26,8 @@ def decode_shard(instances: str | Path, output: str | Path, sols: str | Path,
         if block is None:
             result = Result(ERROR, message="no solver output")
         else:
-            result = Result(block.status, model=block.model, message=block.message)
-            if "proof checked" in block.message:
-                result.stats["proof_checked"] = 1
+            result = Result(block.status, model=block.model, message=block.message,
+                            proof_checked=block.proof_checked)
         answer = verify(rec, encoding, result)
         rows.append(answer.sols_row(rec))
         counts[answer.status] = counts.get(answer.status, 0) + 1

@@ -5,7 +5,7 @@ are the frame's ``seconds``: ``total_seconds`` (the whole instance as the solver
 another time column was chosen; the time headers say which. An instance counts as solved when
 the answer is SAT or UNSAT and did not fail verification. PAR-2 is the mean over the valid
 (non-INVALID) instances of the time when solved and twice the set's own time limit otherwise
-(timeouts, errors and wrong answers alike), the usual SAT-competition score.
+(timeouts, memouts, errors and wrong answers alike), the usual SAT-competition score.
 """
 
 from __future__ import annotations
@@ -21,12 +21,13 @@ from satdoku.report.collect import DEFAULT_TIME, TimeLimits, time_limits, time_w
 HEADERS = {
     "set": "set", "solver": "solver", "encoding": "encoding", "instances": "instances",
     "solved": "solved", "SAT": "SAT", "UNSAT": "UNSAT", "TIMEOUT": "timeouts",
-    "INVALID": "invalid", "ERROR": "errors", "failed": "failed verif.",
+    "MEMOUT": "memouts", "INVALID": "invalid", "ERROR": "errors", "failed": "failed verif.",
     "median_s": "median s", "mean_s": "mean s", "p90_s": "p90 s", "max_s": "max s",
     "par2_s": "PAR-2 s", "time_limit": "limit s", "decisions": "mean decisions",
     "conflicts": "mean conflicts",
 }
-COUNTS = ("instances", "solved", "SAT", "UNSAT", "TIMEOUT", "INVALID", "ERROR", "failed")
+COUNTS = ("instances", "solved", "SAT", "UNSAT", "TIMEOUT", "MEMOUT", "INVALID", "ERROR",
+          "failed")
 #: Columns whose header names the time column they were computed from ("median s (total)").
 TIMED = ("median_s", "mean_s", "p90_s", "max_s", "par2_s")
 #: The solver of the row of a set without any instance (an empty or comment-only input).
@@ -51,8 +52,8 @@ def _stats(g, limits: TimeLimits) -> dict[str, float]:
     par2_s = par2(g, limits)
     out = {
         "instances": len(g), "solved": int(g["solved"].sum()),
-        **{s: int((g["status"] == s).sum()) for s in ("SAT", "UNSAT", "TIMEOUT", "INVALID",
-                                                        "ERROR")},
+        **{s: int((g["status"] == s).sum()) for s in ("SAT", "UNSAT", "TIMEOUT", "MEMOUT",
+                                                        "INVALID", "ERROR")},
         "failed": int((g["verified"] == "FAILED").sum()),
         "median_s": float(t.median()) if len(t) else math.nan,
         "mean_s": float(t.mean()) if len(t) else math.nan,

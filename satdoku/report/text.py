@@ -14,7 +14,7 @@ from satdoku.display import render_board
 from satdoku.formats import Record
 from satdoku.report.agreement import find_problems, unsat_support
 
-STATUS_ORDER = ("SAT", "UNSAT", "TIMEOUT", "INVALID", "ERROR")
+STATUS_ORDER = ("SAT", "UNSAT", "TIMEOUT", "MEMOUT", "INVALID", "ERROR")
 
 #: Sets larger than this get per-instance details only for the first DETAIL_HEAD instances and
 #: for every instance that is not solved and verified by every run (a 1M-puzzle report stays
@@ -96,13 +96,14 @@ def build_report(set_name: str, records: Sequence[Record],
     if unique is not None:
         out.append(uniqueness_line(unique))
     out.append("")
-    header = f"{'run':28} {'SAT':>5} {'UNSAT':>5} {'TIME':>5} {'INV':>5} {'ERR':>5} " \
+    header = f"{'run':28} {'SAT':>5} {'UNSAT':>5} {'TIME':>5} {'MEM':>5} {'INV':>5} {'ERR':>5} " \
              f"{'verif':>5} {'median':>10} {'max':>10} {'total':>9}"
     out.append(header)
     out.append("-" * len(header))
     for run in sols:
         s = run_summary(sols[run], times.get(run, []))
-        out.append(f"{run:28} {s['SAT']:>5} {s['UNSAT']:>5} {s['TIMEOUT']:>5} {s['INVALID']:>5} "
+        out.append(f"{run:28} {s['SAT']:>5} {s['UNSAT']:>5} {s['TIMEOUT']:>5} {s['MEMOUT']:>5} "
+                   f"{s['INVALID']:>5} "
                    f"{s['ERROR']:>5} {s['verified']:>5} {_ms_cell(s['median_ms'])} "
                    f"{_ms_cell(s['max_ms'])} {s['total_s']:>8.2f}s")
     out.append("")

@@ -31,13 +31,11 @@ domain values removed by inference (reported as propagations).
 
 from __future__ import annotations
 
-import hashlib
 import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from satdoku.puzzle import Layout, Puzzle
@@ -501,10 +499,6 @@ def solve(puzzle: Puzzle, board: Sequence[int] | None = None, **options: Any
 
 
 # --- the puzzle-level solver adapter ----------------------------------------------------------
-def _code_version() -> str:
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
-
-
 class CspSolver:
     """A puzzle-level solver (``csp-*`` in the registry): the engine with fixed options, its
     deadline enforced by the clock."""
@@ -525,10 +519,6 @@ class CspSolver:
         self.max_nodes = max_nodes
         self.name = name or f"csp-{inference}-{ordering}" + ("-lcv" if lcv else "")
 
-    @property
-    def version(self) -> str:
-        return f"csp {_code_version()}"
-
     def solve_puzzle(self, puzzle: Puzzle, deadline: Deadline) -> Result:
         """Solve before ``deadline`` (read on the clock during search and during MAC's
         propagation): SAT with the board, UNSAT, or TIMEOUT (the node budget, if set, also ends
@@ -546,8 +536,7 @@ class CspSolver:
         t1 = time.perf_counter()
         st = search.stats
         stats = {"decisions": st.nodes, "conflicts": st.fails, "propagations": st.pruned}
-        return Result(status, board=board, stats=stats, solve_seconds=t1 - t0,
-                      total_seconds=t1 - t0, message=message)
+        return Result(status, board=board, stats=stats, solve_seconds=t1 - t0, message=message)
 
 
 def make_csp(name: str = "", **options: Any) -> CspSolver:

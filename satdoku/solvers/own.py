@@ -1,27 +1,18 @@
 """Our own SAT solver behind the pipeline's CnfSolver protocol (both modes: dpll and cdcl).
 
 The registry maps names such as ``dpll``, ``dpll-jw`` or ``cdcl`` to :func:`make_dpll` /
-:func:`make_cdcl` plus options. ``version`` hashes the solver's source files and its options, so
-editing the solver (or choosing other options) reruns exactly the jobs that used it.
+:func:`make_cdcl` plus options; the registry also holds their capabilities (proofs,
+incremental) and versions. The adapters translate only: the solve path times the instance,
+measures its resources and turns exceptions into ERROR.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
-from pathlib import Path
 from typing import Any
 
 from satdoku.cnf.formula import Cnf
-from satdoku.solvers.base import ERROR, UNSAT, Deadline, Result
-
-_HERE = Path(__file__).resolve().parent
-_SOURCES = {
-    "dpll": ("dpll.py",),
-    "cdcl": ("cdcl.py", "cdcl_reference.py", "cdcl_params.py", "_cdcl.c"),
-}
-
+from satdoku.solvers.base import UNSAT, Deadline, Result
 
 #: Incremental cdcl keeps its learnt-clause database small: what it learns under one puzzle's
 #: givens seldom helps the next puzzle, and every stale clause slows propagation (measured on
@@ -30,21 +21,8 @@ _SOURCES = {
 INCREMENTAL_PARAMS = {"reduce_first": 200, "reduce_inc": 50}
 
 
-def code_version(mode: str, options: dict[str, Any]) -> str:
-    """A short hash of the mode's source files plus its options."""
-    digest = hashlib.sha256(mode.encode())
-    for name in _SOURCES[mode]:
-        path = _HERE / name
-        if path.exists():
-            digest.update(path.read_bytes())
-    digest.update(json.dumps(options, sort_keys=True, default=str).encode())
-    return f"{mode}-{digest.hexdigest()[:12]}"
-
-
 class DpllSolver:
     """The pure-Python teaching DPLL (:mod:`satdoku.solvers.dpll`) as a CnfSolver."""
-
-    writes_proofs = True  # the pipeline passes proof_path and checks the proof of every UNSAT
 
     def __init__(
         self,
@@ -67,7 +45,6 @@ class DpllSolver:
             "max_decisions": max_decisions,
         }
         self.name = name or ("dpll" if heuristic == "vsids" else f"dpll-{heuristic}")
-        self.version = code_version("dpll", self.options)
 
     def solve_cnf(
         self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None
@@ -76,8 +53,6 @@ class DpllSolver:
         from satdoku.solvers.dpll import Dpll, gc_paused
 
         opts = self.options
-        start = time.perf_counter()
-        built = start
         proof = open(proof_path, "w", encoding="ascii") if proof_path else None  # noqa: SIM115
         try:
             with gc_paused():  # no collection between loading and search either
@@ -92,23 +67,14 @@ class DpllSolver:
                 )
                 built = time.perf_counter()
                 status, model = solver.solve(deadline, opts["max_decisions"])
-        except Exception as exc:  # a solver bug must not take the whole shard down
-            return Result(
-                ERROR,
-                message=f"{type(exc).__name__}: {exc}",
-                total_seconds=time.perf_counter() - start,
-            )
         finally:
             if proof is not None:
                 proof.close()
-        end = time.perf_counter()
-        stats = solver.stats.as_dict()
         return Result(
             status,
             model=model,
-            stats=stats,
-            solve_seconds=end - built,
-            total_seconds=end - start,
+            stats=solver.stats.as_dict(),
+            solve_seconds=time.perf_counter() - built,
             message="stopped while loading clauses" if solver.timed_out else "",
             proof=proof_path if (status == UNSAT and proof_path) else None,
         )
@@ -125,8 +91,6 @@ class CdclSolver:
     ``incremental=True`` the solve path calls :meth:`solve_incremental`: a shard's rules are
     loaded once and each puzzle's givens are assumptions.
     """
-
-    writes_proofs = True
 
     def __init__(
         self,
@@ -153,7 +117,6 @@ class CdclSolver:
             "incremental": incremental,
         }
         self.name = name or "cdcl"
-        self.version = code_version("cdcl", self.options)
         self._warm = False
         self._inc: Any = None  # the Cdcl holding the current shard's rules
         self._inc_rules: Cnf | None = None
@@ -183,7 +146,7 @@ class CdclSolver:
             return self.solve_cnf(cnf, deadline, proof_path)
         from satdoku.solvers.cdcl import Cdcl
 
-        start, deadline = self._start(deadline)
+        deadline = self._start(deadline)
         message = "incremental (rules loaded once per shard)"
         try:
             if self._inc_rules is not rules:
@@ -191,9 +154,7 @@ class CdclSolver:
                 solver = Cdcl(rules.num_vars, rules.clauses, deadline=deadline,
                               params=INCREMENTAL_PARAMS, **self._kernel_options())  # fmt: skip
                 if solver.status == "TIMEOUT":
-                    now = time.perf_counter()
-                    return Result("TIMEOUT", total_seconds=now - start,
-                                  message="stopped while loading the rules")  # fmt: skip
+                    return Result("TIMEOUT", message="stopped while loading the rules")
                 self._inc, self._inc_rules = solver, rules
             solver = self._inc
             before = solver.stats
@@ -201,16 +162,14 @@ class CdclSolver:
             status, model = solver.solve(deadline, self.options["max_conflicts"],
                                          [c[0] for c in own])  # fmt: skip
             end = time.perf_counter()
-        except Exception as exc:  # a solver bug must not take the whole shard down
+        except BaseException:  # a half-used solver is not kept for the next puzzle
             self._inc, self._inc_rules = None, None
-            return Result(ERROR, message=f"{type(exc).__name__}: {exc}",
-                          total_seconds=time.perf_counter() - start)  # fmt: skip
+            raise
         stats = {key: value - before.get(key, 0) for key, value in solver.stats.items()}
         stats["max_level"] = solver.stats["max_level"]  # a maximum, not a count
         if status == UNSAT and proof_path is not None:
             cnf = Cnf(rules.num_vars, rules.clauses + own)
             again = self.solve_cnf(cnf, deadline, proof_path)
-            again.total_seconds += end - start
             again.message = "UNSAT under assumptions; solved again from scratch for its proof"
             return again
         return Result(
@@ -218,7 +177,6 @@ class CdclSolver:
             model=model,
             stats=stats,
             solve_seconds=end - built,
-            total_seconds=end - start,
             message=message,
         )
 
@@ -234,20 +192,24 @@ class CdclSolver:
         formula = cnf.lits if cnf.lits is not None else cnf.clauses
         return self._solve(cnf.num_vars, formula, deadline, proof_path)
 
-    def _start(self, deadline: Deadline) -> tuple[float, Deadline]:
-        """(start time, deadline) of an instance: loading the kernel (once per process) is not
-        the instance's time, so both move past it."""
+    def _start(self, deadline: Deadline) -> Deadline:
+        """The deadline of an instance: loading the kernel (once per process) is not the
+        instance's time, so it moves past
+        it (:func:`satdoku.solve.open_solver` calls :meth:`warm_up` before the first instance,
+        so no instance pays it there)."""
+        if self.options["pure"] or self._warm:
+            return deadline
+        start = deadline.now()
+        self.warm_up()
+        return deadline.shifted(deadline.now() - start)
+
+    def warm_up(self) -> None:
+        """Load the kernel now, outside every instance's time."""
         from satdoku.solvers.cdcl import warm_up
 
-        start = time.perf_counter()
-        if self.options["pure"] or self._warm:
-            return start, deadline
-        warm_up()
+        if not (self.options["pure"] or self._warm):
+            warm_up()
         self._warm = True
-        loading = time.perf_counter() - start
-        if deadline.limit is not None:
-            deadline = Deadline(deadline.limit, start=deadline.start + loading)
-        return start + loading, deadline
 
     def _solve(
         self,
@@ -258,28 +220,19 @@ class CdclSolver:
     ) -> Result:
         from satdoku.solvers.cdcl import Cdcl
 
-        start, deadline = self._start(deadline)
-        built = start
-        try:
-            solver = Cdcl(num_vars, formula, proof=proof_path is not None, deadline=deadline,
-                          **self._kernel_options())  # fmt: skip
-            built = time.perf_counter()
-            status, model = solver.solve(deadline, self.options["max_conflicts"])
-            end = time.perf_counter()
-            if proof_path is not None and status == UNSAT:
-                solver.write_proof(proof_path)
-        except Exception as exc:  # a solver bug must not take the whole shard down
-            return Result(
-                ERROR,
-                message=f"{type(exc).__name__}: {exc}",
-                total_seconds=time.perf_counter() - start,
-            )
+        deadline = self._start(deadline)
+        solver = Cdcl(num_vars, formula, proof=proof_path is not None, deadline=deadline,
+                      **self._kernel_options())  # fmt: skip
+        built = time.perf_counter()
+        status, model = solver.solve(deadline, self.options["max_conflicts"])
+        end = time.perf_counter()
+        if proof_path is not None and status == UNSAT:
+            solver.write_proof(proof_path)
         return Result(
             status,
             model=model,
             stats=solver.stats,
             solve_seconds=end - built,
-            total_seconds=end - start,
             message="stopped while loading clauses" if solver.status == "TIMEOUT" else "",
             proof=proof_path if (status == UNSAT and proof_path) else None,
         )

@@ -5,13 +5,14 @@ chunks, reading the clock between chunks (a 36x36 Sudoku has millions of clauses
 can take longer than the limit), then search through ``solve_limited(expect_interrupt=True)``
 with a watchdog thread that calls ``interrupt()`` at the deadline. python-sat's CaDiCaL raises
 NotImplementedError on ``interrupt()`` and would run past the limit, so it runs in a forked
-child process killed at the deadline.
+child process (:func:`satdoku.solvers.process.run_forked`: its own group, killed at the
+deadline, never outliving its parent). The adapters only translate: the solve path times the
+instance, measures it and turns exceptions into ERROR.
 """
 
 from __future__ import annotations
 
 import math
-import multiprocessing as mp
 import threading
 import time
 from collections.abc import Sequence
@@ -19,7 +20,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from satdoku.cnf.formula import Cnf
-from satdoku.solvers.base import ERROR, SAT, TIMEOUT, UNSAT, Deadline, Result
+from satdoku.solvers.base import (
+    MEMLIMIT,
+    MEMOUT,
+    SAT,
+    TIMELIMIT,
+    TIMEOUT,
+    UNSAT,
+    Deadline,
+    Result,
+)
 
 #: Backends that honour interrupt(); the others get a process-level deadline.
 INTERRUPTIBLE = {"minisat22", "glucose4", "glucose3", "minisat-gh", "maplechrono", "lingeling"}
@@ -80,12 +90,6 @@ def watchdog() -> Watchdog:
     return _WATCHDOG
 
 
-def _pysat_version() -> str:
-    from importlib.metadata import version
-
-    return version("python-sat")
-
-
 def _stats(solver: Any) -> dict[str, int]:
     try:
         st = solver.accum_stats() or {}
@@ -109,19 +113,25 @@ def load_clauses(solver: Any, clauses: Sequence[Sequence[int]], deadline: Deadli
 
 def solve_limited(solver: Any, deadline: Deadline, assumptions: Sequence[int] = ()
                   ) -> bool | None:
-    """``solve_limited`` under the process watchdog: True, False, or None at the deadline."""
-    left = deadline.remaining()
-    if left is None:
-        return solver.solve(assumptions=list(assumptions))
-    if left <= 0:
-        return None
-    dog = watchdog()
-    dog.arm(solver, left)
-    try:
-        return solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
-    finally:
-        dog.disarm()
-        solver.clear_interrupt()
+    """``solve_limited`` under the process watchdog: True, False, or None at the deadline.
+    The watchdog sleeps on the wall clock; a deadline on the CPU clock (which runs no faster
+    than the wall clock for a single-threaded solver) is looked at again after each interrupt
+    and the search resumed while CPU time is left."""
+    while True:
+        left = deadline.remaining()
+        if left is None:
+            return solver.solve(assumptions=list(assumptions))
+        if left <= 0:
+            return None
+        dog = watchdog()
+        dog.arm(solver, left)
+        try:
+            answer = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+        finally:
+            dog.disarm()
+            solver.clear_interrupt()
+        if answer is not None or deadline.expired():
+            return answer
 
 
 def _status(answer: bool | None) -> str:
@@ -132,49 +142,35 @@ def _solve_in_process(backend: str, cnf: Cnf, deadline: Deadline) -> Result:
     """Build a python-sat solver, load the clauses, solve, all before the deadline."""
     from pysat.solvers import Solver
 
-    t0 = time.perf_counter()
     with Solver(name=backend) as s:
         if not load_clauses(s, cnf.clauses, deadline):
-            return Result(TIMEOUT, message="time limit reached while loading clauses",
-                          total_seconds=time.perf_counter() - t0)
+            return Result(TIMEOUT, message="time limit reached while loading clauses")
         t1 = time.perf_counter()
         answer = solve_limited(s, deadline) if backend in INTERRUPTIBLE else s.solve()
         t2 = time.perf_counter()
         model = s.get_model() if answer is True else None
-        return Result(_status(answer), model=model, stats=_stats(s), solve_seconds=t2 - t1,
-                      total_seconds=t2 - t0)
+        return Result(_status(answer), model=model, stats=_stats(s), solve_seconds=t2 - t1)
 
 
-def _child(conn: Any, backend: str, cnf: Cnf) -> None:
-    try:
-        conn.send(_solve_in_process(backend, cnf, Deadline.never()))
-    except Exception as exc:  # report, never hang the parent
-        conn.send(Result(ERROR, message=f"{type(exc).__name__}: {exc}"))
-    finally:
-        conn.close()
+def _solve_with_deadline(backend: str, cnf: Cnf, deadline: Deadline,
+                         memory_mb: float | None) -> Result:
+    """Solve in a forked child (which loads the clauses too), killed at the deadline; its
+    resource use goes to ``Result.child``."""
+    from satdoku.solvers.process import run_forked
 
-
-def _solve_with_deadline(backend: str, cnf: Cnf, deadline: Deadline) -> Result:
-    """Solve in a forked child (which loads the clauses too); kill it at the deadline."""
-    ctx = mp.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    t0 = time.perf_counter()
-    proc = ctx.Process(target=_child, args=(child, backend, cnf), daemon=True)
-    proc.start()
-    child.close()
-    try:
-        if parent.poll(deadline.remaining()):
-            result: Result = parent.recv()
+    result, done = run_forked(lambda: _solve_in_process(backend, cnf, Deadline.never()),
+                              deadline, memory_mb)
+    usage = done.usage
+    if result is None:
+        if usage.termination == MEMLIMIT:
+            result = Result(MEMOUT, message=f"memory limit of {memory_mb:g} MB reached")
+        elif usage.termination == TIMELIMIT:
+            result = Result(TIMEOUT, message=f"killed at the {deadline.limit:g} s "
+                                             f"{deadline.clock} limit")
         else:
-            result = Result(TIMEOUT, message=f"killed at the {deadline.limit:g} s limit")
-            result.total_seconds = result.solve_seconds = time.perf_counter() - t0
-    except EOFError:
-        result = Result(ERROR, message=f"solver process died (exit code {proc.exitcode})")
-    finally:
-        if proc.is_alive():
-            proc.kill()
-        proc.join()
-        parent.close()
+            raise RuntimeError(f"solver process died ({usage.termination}, exit code "
+                               f"{done.returncode})")
+    result.child = usage
     return result
 
 
@@ -208,41 +204,43 @@ class PysatSolver:
     def incremental(self) -> bool:
         return bool(self.options.get("incremental"))
 
-    @property
-    def version(self) -> str:
-        return f"python-sat {_pysat_version()} {self.backend}"
-
-    def solve_cnf(self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None) -> Result:
+    def solve_cnf(self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None,
+                  memory_mb: float | None = None) -> Result:
+        """Decide ``cnf``: in this process, or (a backend that ignores interrupts, under a
+        limit) in a forked child killed at the deadline, with ``memory_mb`` as its RLIMIT_AS."""
         try:
-            if deadline.limit is not None and self.backend not in INTERRUPTIBLE:
-                return _solve_with_deadline(self.backend, cnf, deadline)
+            if self.backend not in INTERRUPTIBLE and (deadline.limit is not None
+                                                      or memory_mb is not None):
+                return _solve_with_deadline(self.backend, cnf, deadline, memory_mb)
             return _solve_in_process(self.backend, cnf, deadline)
         except Exception as exc:
             if "keyboard interrupt" in str(exc).lower():  # python-sat's own SIGINT handler
                 raise KeyboardInterrupt from None  # the user stopped the run: not an ERROR
-            return Result(ERROR, message=f"{type(exc).__name__}: {exc}")
+            raise
 
-    def solve_incremental(self, rules: Cnf, own: list[list[int]], deadline: Deadline
-                          ) -> Result:
+    def solve_incremental(self, rules: Cnf, own: list[list[int]], deadline: Deadline,
+                          proof_path: str | None = None) -> Result:
         """Solve rules + own clauses; rules stay loaded across calls, unit own clauses become
         assumptions (other own clauses: a fresh solver, as without incremental mode)."""
         if any(len(c) != 1 for c in own):
             return self.solve_cnf(Cnf(rules.num_vars, rules.clauses + own), deadline)
         from pysat.solvers import Solver
 
-        t0 = time.perf_counter()
         if self._inc_rules is not rules:
             if self._inc is not None:
                 self._inc.delete()
             self._inc, self._inc_rules = Solver(name=self.backend), None
             if not load_clauses(self._inc, rules.clauses, deadline):  # a partial load is dropped
-                return Result(TIMEOUT, message="time limit reached while loading the rules",
-                              total_seconds=time.perf_counter() - t0)
+                return Result(TIMEOUT, message="time limit reached while loading the rules")
             self._inc_rules = rules
         s = self._inc
         before = _stats(s)
         t1 = time.perf_counter()
-        answer = solve_limited(s, deadline, [c[0] for c in own])
+        try:
+            answer = solve_limited(s, deadline, [c[0] for c in own])
+        except BaseException:  # a half-used solver is not kept for the next puzzle
+            self._inc_rules = None
+            raise
         t2 = time.perf_counter()
         after = _stats(s)
         return Result(
@@ -250,7 +248,6 @@ class PysatSolver:
             model=s.get_model() if answer is True else None,
             stats={k: v - before.get(k, 0) for k, v in after.items()},
             solve_seconds=t2 - t1,
-            total_seconds=t2 - t0,
             message="incremental (rules loaded once per shard)",
         )
 

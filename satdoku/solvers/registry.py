@@ -19,6 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from satdoku.solvers.cdcl import PHASES, RESTARTS
+from satdoku.solvers.csp import INFERENCES, ORDERINGS
+from satdoku.solvers.dpll import HEURISTICS
+
 OURS, REFERENCE = "ours", "reference"
 CNF, PUZZLE = "cnf", "puzzle"
 #: How a solver's deadline is enforced: it stops itself by reading the clock between slices of
@@ -50,6 +54,8 @@ class SolverSpec:
     code: tuple[str, ...] = ()  # modules whose source is the solver (hashed into its version;
     # an entry ending in .c is a compiled extension's source file, relative to the repository)
     packages: tuple[str, ...] = ()  # distributions whose versions identify it (python-sat, ...)
+    identity: str = ""  # "module:function" giving what else identifies a configured solver
+    # from its options (an external binary: its version output and sha256), or ""
 
     def schema(self) -> dict[str, Any]:
         """The JSON schema of this solver's options (unknown options are refused)."""
@@ -78,16 +84,15 @@ _SEED: dict[str, Any] = {"type": "integer", "minimum": 0}
 _PYSAT_OPTIONS: dict[str, Any] = {
     "incremental": {**_BOOL, "description": "load a shard's rules once, givens as assumptions"},
 }
-_DPLL_HEURISTICS = ["first", "random", "dlis", "moms", "jw", "vsids"]  # = dpll.HEURISTICS
 _DPLL_OPTIONS: dict[str, Any] = {
-    "heuristic": {"enum": _DPLL_HEURISTICS},
+    "heuristic": {"enum": list(HEURISTICS)},
     "pure_literals": _BOOL,
     "seed": _SEED,
     "max_decisions": {"type": ["integer", "null"], "minimum": 1},
 }
 _CDCL_OPTIONS: dict[str, Any] = {
-    "restarts": {"enum": ["none", "luby", "glucose", "mixed"]},  # = cdcl.RESTARTS
-    "phase": {"enum": ["negative", "positive"]},  # = cdcl.PHASES
+    "restarts": {"enum": list(RESTARTS)},
+    "phase": {"enum": list(PHASES)},
     "decay": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
     "pure": {**_BOOL, "description": "run the kernel as plain Python (slow; cross-checks)"},
     "max_conflicts": {"type": ["integer", "null"], "minimum": 1},
@@ -96,10 +101,9 @@ _CDCL_OPTIONS: dict[str, Any] = {
 _DPLL_CODE = ("satdoku.solvers.own", "satdoku.solvers.dpll")
 _CDCL_CODE = ("satdoku.solvers.own", "satdoku.solvers.cdcl", "satdoku.solvers.cdcl_reference",
               "satdoku.solvers.cdcl_params", "satdoku/solvers/_cdcl.c")
-_CSP_INFERENCES, _CSP_ORDERINGS = ("bt", "fc", "mac"), ("first", "mrv")  # = csp.INFERENCES, ...
 _CSP_OPTIONS: dict[str, Any] = {
-    "inference": {"enum": list(_CSP_INFERENCES)},
-    "ordering": {"enum": list(_CSP_ORDERINGS)},
+    "inference": {"enum": list(INFERENCES)},
+    "ordering": {"enum": list(ORDERINGS)},
     "lcv": _BOOL,
 }
 
@@ -125,7 +129,7 @@ register(SolverSpec(
     "our CDCL (C kernel built at install time; its readable Python form as fallback)", proofs=True,
     incremental=True, option_schema=_CDCL_OPTIONS, code=_CDCL_CODE,
 ))
-for _h, _colour in zip(_DPLL_HEURISTICS[:-1], ("#e377c2", "#f7b6d2", "#c49c94", "#ff9896",
+for _h, _colour in zip(HEURISTICS[:-1], ("#e377c2", "#f7b6d2", "#c49c94", "#ff9896",
                                                "#dbdb8d"), strict=True):
     register(SolverSpec(
         f"dpll-{_h}", "satdoku.solvers.own:make_dpll", {"heuristic": _h}, CNF, OURS, _colour,
@@ -145,8 +149,8 @@ register(SolverSpec(
 ))
 _CSP_COLOURS = iter(["#17becf", "#9edae5", "#bcbd22", "#dbdb8d", "#7f7f7f", "#c7c7c7",
                      "#393b79", "#5254a3", "#6b6ecf", "#9c9ede", "#637939", "#8ca252"])
-for _inf in _CSP_INFERENCES:
-    for _order in _CSP_ORDERINGS:
+for _inf in INFERENCES:
+    for _order in ORDERINGS:
         for _lcv in (False, True):
             register(SolverSpec(
                 f"csp-{_inf}-{_order}{'-lcv' if _lcv else ''}", "satdoku.solvers.csp:make_csp",

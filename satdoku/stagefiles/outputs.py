@@ -3,8 +3,9 @@
 One block per instance, in input order::
 
     c instance <id>
-    c status <SAT|UNSAT|TIMEOUT|INVALID|ERROR> [message]
+    c status <SAT|UNSAT|TIMEOUT|MEMOUT|INVALID|ERROR> [message]
     c time <total seconds> search <search seconds>
+    c proof checked             (UNSAT only, when the solve path's checker accepted its proof)
     s SATISFIABLE | s UNSATISFIABLE | s UNKNOWN
     v <literals> ... 0          (SAT only: every variable's literal, 20 per line)
 """
@@ -20,6 +21,7 @@ from satdoku.cnf.dimacs import iter_blocks, parse_solver_output
 from satdoku.solvers.base import ERROR, SAT, UNSAT, Result
 
 INSTANCE = "c instance "
+PROOF_CHECKED = "c proof checked"
 
 
 @dataclass
@@ -30,6 +32,7 @@ class OutputBlock:
     status: str
     message: str
     model: list[int] | None  # positive literals only when read with positives_only
+    proof_checked: bool = False  # the block says its UNSAT proof was checked
 
 
 #: Literals per ``v`` line.
@@ -62,7 +65,8 @@ def write_block(fh: IO[str], ident: str, result: Result) -> None:
     message = f" {_one_line(result.message)}" if result.message else ""
     fh.write(f"{INSTANCE}{ident}\nc status {result.status}{message}\n"
              f"c time {result.total_seconds:.6f} search {result.solve_seconds:.6f}\n"
-             f"{_STATUS_LINE.get(result.status, 's UNKNOWN')}\n")
+             + (f"{PROOF_CHECKED}\n" if result.proof_checked else "")
+             + f"{_STATUS_LINE.get(result.status, 's UNKNOWN')}\n")
     if result.status == SAT and result.model is not None:
         fh.write(v_lines(result.model))
 
@@ -78,7 +82,7 @@ def parse_block(ident: str, lines: list[str], positives_only: bool = False) -> O
     status = words[2] if len(words) > 2 else ERROR
     message = words[3] if len(words) > 3 else ("" if words else "no status line")
     _, model = parse_solver_output(lines, positives_only=positives_only)
-    return OutputBlock(ident, status, message, model)
+    return OutputBlock(ident, status, message, model, PROOF_CHECKED in lines)
 
 
 def read_output(path: str | Path, positives_only: bool = False) -> Iterator[OutputBlock]:

@@ -4,15 +4,16 @@ Every TSV has a header line and one row per instance in input order; ``gather`` 
 set's shard files. Columns:
 
 - SatOutputTimes: ``id line instance_hash status solve_seconds total_seconds check_seconds
-  decisions conflicts propagations restarts learnt load1 message`` (statistics empty where a
-  solver does not report them; ``check_seconds`` is the answer's check, apart from the solver's
-  time);
+  decisions conflicts propagations restarts learnt load1 wall_seconds cpu_seconds max_rss_mb
+  termination message`` (statistics empty where a solver does not report them;
+  ``check_seconds`` is the answer's check, apart from the solver's time; the resource figures
+  are the solve path's measurement of the run, see docs/solvers.md);
 - SatSols: ``id line instance_hash status verified solution detail`` (``verified`` is ``yes``,
   ``proof``, ``FAILED`` or ``-``; ``solution`` the board in the input's notation or the text
   users know from the original systems: ``Instance Timeout``, ``Instance Unsatisfiable``, ...);
 - ``instance_hash`` (:mod:`satdoku.identity`) is empty for an INVALID instance, and readers
-  accept files written before the ``instance_hash`` or ``check_seconds`` column existed (a
-  missing cell reads as None);
+  accept files written before the ``instance_hash``, ``check_seconds`` or resource columns
+  existed (a missing cell reads as None);
 - uniqueness: ``id line solutions verdict seconds``;
 - CNF sizes: ``id family encoding vars clauses bytes``.
 """
@@ -26,10 +27,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
-from satdoku.solvers.base import ERROR, INVALID, SAT, STAT_KEYS, TIMEOUT, UNSAT, Result
+from satdoku.solvers.base import (
+    ERROR,
+    INVALID,
+    MEMOUT,
+    SAT,
+    STAT_KEYS,
+    TIMEOUT,
+    UNSAT,
+    Result,
+)
 
+#: The resource columns of SatOutputTimes (what the solve path measured of each run).
+RESOURCE_COLUMNS = ("wall_seconds", "cpu_seconds", "max_rss_mb", "termination")
 TIMES_COLUMNS = ("id", "line", "instance_hash", "status", "solve_seconds", "total_seconds",
-                 "check_seconds", *STAT_KEYS, "load1", "message")
+                 "check_seconds", *STAT_KEYS, "load1", *RESOURCE_COLUMNS, "message")
 SOLS_COLUMNS = ("id", "line", "instance_hash", "status", "verified", "solution", "detail")
 UNIQUE_COLUMNS = ("id", "line", "solutions", "verdict", "seconds")
 SIZE_COLUMNS = ("id", "family", "encoding", "vars", "clauses", "bytes")
@@ -42,6 +54,7 @@ WRONG = "WRONG"  # key of the SatSols text of a SAT answer that failed verificat
 
 TEXT = {
     TIMEOUT: "Instance Timeout",
+    MEMOUT: "Instance Memory Out",
     UNSAT: "Instance Unsatisfiable",
     INVALID: "Instance Invalid",
     ERROR: "Instance Error",
@@ -63,6 +76,8 @@ def times_row(ident: str, line: int | str, result: Result, load1: float,
         "total_seconds": f"{result.total_seconds:.6f}",
         "check_seconds": f"{result.check_seconds:.6f}",
         "load1": f"{load1:.2f}", "message": _clean(result.message),
+        "wall_seconds": f"{result.wall_seconds:.6f}", "cpu_seconds": f"{result.cpu_seconds:.6f}",
+        "max_rss_mb": f"{result.max_rss_mb:.1f}", "termination": result.termination,
     }
     for k in STAT_KEYS:
         row[k] = result.stats.get(k, "")
@@ -74,7 +89,7 @@ def solution_text(status: str, board_text: str, detail: str) -> str:
     if status == SAT:
         return board_text
     text = TEXT.get(status, f"Instance {status}")
-    return f"{text}: {detail}" if detail and status in (INVALID, ERROR, WRONG) else text
+    return f"{text}: {detail}" if detail and status in (INVALID, ERROR, WRONG, MEMOUT) else text
 
 
 def sols_row(ident: str, line: int | str, status: str, verified: str, board_text: str,

@@ -41,7 +41,8 @@ from satdoku.stagefiles.families import INVALID_FAMILY, family_of_record, sort_k
 
 #: Status of one run on one instance, one character: a wrong answer (failed verification) is
 #: lower case, a missing row '-'.
-STATUS_CHARS = {"SAT": "S", "UNSAT": "U", "TIMEOUT": "T", "INVALID": "I", "ERROR": "E"}
+STATUS_CHARS = {"SAT": "S", "UNSAT": "U", "TIMEOUT": "T", "MEMOUT": "M", "INVALID": "I",
+                "ERROR": "E"}
 #: Uniqueness verdict, one character ('-': not checked).
 VERDICT_CHARS = {"unique": "u", "several": "s", "none": "n", "unknown": "?", "invalid": "i"}
 CODES = "0123456789abcdefghijklmnopqrstuvwxyz"

@@ -20,13 +20,13 @@ const SATDOKU = {
 
 const PAGE_SIZE = 50;
 const CODES = "0123456789abcdefghijklmnopqrstuvwxyz";
-const STATUS = {S: "SAT", U: "UNSAT", T: "TIMEOUT", I: "INVALID", E: "ERROR",
+const STATUS = {S: "SAT", U: "UNSAT", T: "TIMEOUT", M: "MEMOUT", I: "INVALID", E: "ERROR",
                 s: "WRONG SAT", u: "WRONG UNSAT", "-": "-"};
 /** Status filters of the list: the column characters each one accepts. */
 const STATUS_FILTERS = {
   solved: ["solved (SAT/UNSAT)", "SU"], S: ["SAT", "S"], U: ["UNSAT", "U"], T: ["TIMEOUT", "T"],
-  E: ["ERROR", "E"], I: ["INVALID", "I"], wrong: ["wrong answer", "su"],
-  unsolved: ["not solved (timeout, error, wrong)", "TEsu"], missing: ["no answer", "-"],
+  M: ["MEMOUT", "M"], E: ["ERROR", "E"], I: ["INVALID", "I"], wrong: ["wrong answer", "su"],
+  unsolved: ["not solved (timeout, memout, error, wrong)", "TMEsu"], missing: ["no answer", "-"],
 };
 const VERDICTS = {u: "unique", s: "several", n: "none", "?": "unknown", i: "invalid", "-": "-"};
 /** Instance flags over every run's status column at position i. */

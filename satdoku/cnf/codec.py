@@ -1,0 +1,49 @@
+"""An encoding resolved once: its record with the encode and decode functions that go with it.
+
+The solve path resolves an encoding name here once per instance and hands the :class:`Codec`
+down (encoding the puzzle, decoding the model), instead of passing the name along for each
+step to look up again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from satdoku.cnf.decode import decode_model
+from satdoku.cnf.encode import formula
+from satdoku.cnf.encodings import Encoding, get
+from satdoku.cnf.formula import Formula
+from satdoku.puzzle import Puzzle
+
+
+@dataclass(frozen=True)
+class Codec:
+    """A named encoding with its encoder and decoder."""
+
+    encoding: Encoding
+
+    @property
+    def name(self) -> str:
+        return self.encoding.name
+
+    def formula(self, puzzle: Puzzle) -> Formula:
+        """A puzzle's formula (the layout's cached rules + its own clauses)."""
+        return formula(puzzle, self.encoding.name)
+
+    def decode(self, model: Iterable[int], puzzle: Puzzle) -> tuple[int, ...]:
+        """The board a model describes (DecodeError for a wrong model)."""
+        return decode_model(model, puzzle, self.encoding.name)
+
+
+_CODECS: dict[str, Codec] = {}
+
+
+def codec(encoding: str | Codec) -> Codec:
+    """The codec of an encoding name (ValueError naming the known encodings)."""
+    if isinstance(encoding, Codec):
+        return encoding
+    found = _CODECS.get(encoding)
+    if found is None:
+        found = _CODECS[encoding] = Codec(get(encoding))
+    return found

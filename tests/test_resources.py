@@ -1,0 +1,129 @@
+"""Resource figures, memory limits and child processes of the one solve path (satdoku/solve.py,
+satdoku/solvers/process.py): every run measured, MEMOUT for allocations past the limit, no
+child outliving its run or its parent."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from conftest import php
+
+from satdoku.cnf.dimacs import format_dimacs
+from satdoku.formats import Record
+from satdoku.puzzle import sudoku
+from satdoku.solve import ConfiguredSolver, open_solver, solve
+from satdoku.solvers.base import CPU, MEMOUT, SAT, TIMEOUT, UNSAT, Deadline, Result
+from satdoku.solvers.process import run_forked
+from satdoku.solvers.registry import SOLVERS
+from satdoku.stagefiles.tables import TIMES_COLUMNS, times_row
+
+EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+
+
+def _record() -> Record:
+    return Record("t.txt", 1, 1, "line", puzzle=sudoku([0 if c == "." else int(c)
+                                                        for c in EASY]))
+
+
+class _Hog:
+    """A solver that allocates ``mb`` megabytes before answering SAT with a bogus model."""
+
+    def __init__(self, mb: int) -> None:
+        self.mb = mb
+
+    def solve_cnf(self, cnf, deadline, proof_path=None):  # type: ignore[no-untyped-def]
+        block = bytearray(self.mb * 1024 * 1024)
+        return Result(SAT, model=[len(block)])
+
+
+def test_every_run_is_measured_and_the_row_has_the_figures() -> None:
+    answer = solve(_record(), open_solver("minisat22"), "extended", 10)
+    r = answer.result
+    assert answer.status == SAT and r.termination == "exit"
+    assert r.wall_seconds > 0 and r.total_seconds == r.wall_seconds
+    assert r.cpu_seconds > 0 and r.max_rss_mb > 10  # a Python process holds more than 10 MB
+    row = times_row("1", 1, r, 0.0)
+    assert {"wall_seconds", "cpu_seconds", "max_rss_mb", "termination"} <= set(TIMES_COLUMNS)
+    assert row["termination"] == "exit" and float(str(row["cpu_seconds"])) > 0
+
+
+def test_an_allocation_past_the_memory_limit_is_memout_and_the_next_run_goes_on() -> None:
+    hog = ConfiguredSolver("hog", SOLVERS["minisat22"], {}, _Hog(400))
+    answer = solve(_record(), hog, "extended", 10, memory_limit=100)
+    assert answer.status == MEMOUT and answer.result.termination == "memlimit"
+    assert "memory limit of 100 MB" in answer.result.message
+    assert answer.sols_row(_record())["solution"].startswith("Instance Memory Out")
+    fine = solve(_record(), open_solver("minisat22"), "extended", 10, memory_limit=100)
+    assert fine.status == SAT  # the guard is lifted after each run
+    bytearray(300 * 1024 * 1024)  # and outside the runs the process may allocate again
+
+
+def test_a_forked_run_reports_the_childs_cpu_and_memout() -> None:
+    def spin() -> int:
+        end = time.process_time() + 0.3
+        while time.process_time() < end:
+            pass
+        return 7
+
+    value, done = run_forked(spin, Deadline(10), None)
+    assert value == 7 and done.usage.termination == "exit" and done.usage.cpu_seconds >= 0.25
+    value, done = run_forked(lambda: len(bytearray(500 * 1024 * 1024)), Deadline(10), 200)
+    assert value is None and done.usage.termination == "memlimit"
+    value, done = run_forked(lambda: time.sleep(30), Deadline(0.3), None)
+    assert value is None and done.stopped_at_limit and done.usage.termination == "timelimit"
+
+
+def test_cadical_in_its_child_process_hits_the_cpu_clock_limit() -> None:
+    solver = open_solver("cadical195")
+    hard = php(11, 10)
+    rec = Record("t", 1, 1, "line", puzzle=sudoku([1, 1] + [0] * 14))
+    from satdoku.cnf.formula import Formula
+
+    answer = solve(rec, solver, "extended", 1, formula=Formula.of(hard), limit_clock=CPU)
+    assert answer.status == TIMEOUT and answer.result.termination == "timelimit"
+    assert answer.result.cpu_seconds >= 0.9  # the child's CPU counts (RLIMIT_CPU stops it)
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text().split()
+        found |= {int(c) for c in text}
+    return found
+
+
+def test_sigterm_to_solve_leaves_no_cadical_child(tmp_path: Path) -> None:
+    """Issue 18 §6: SIGTERM to `satdoku solve --solver cadical195` ended the parent and left
+    its forked child running. The child dies with its parent."""
+    cnf = tmp_path / "php.cnf"
+    cnf.write_text(format_dimacs(php(12, 11)))
+    proc = subprocess.Popen([sys.executable, "-m", "satdoku", "solve", str(cnf), "--solver",
+                             "cadical195", "--time-limit", "60"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    children: set[int] = set()
+    for _ in range(200):  # up to 20 s for the start-up on a loaded machine
+        time.sleep(0.1)
+        children = _children(proc.pid)
+        if children:
+            break
+    assert children, "the solver child never started"
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=10)
+    time.sleep(0.2)
+    for child in children:
+        alive = os.path.exists(f"/proc/{child}") and "Z" not in (
+            Path(f"/proc/{child}/stat").read_text().split()[2:3])
+        assert not alive, f"child {child} outlived its parent"
+    assert proc.returncode != 0
+
+
+def test_unsat_proof_checked_is_a_field() -> None:
+    rec = Record("t", 1, 1, "line", puzzle=sudoku([1, 1] + [0] * 14))
+    answer = solve(rec, open_solver("cdcl"), "extended", 10)
+    assert answer.status == UNSAT and answer.result.proof_checked
+    assert answer.verified == "proof" and "proof checked" not in answer.result.message

@@ -86,7 +86,7 @@ def test_cadical_in_its_child_process_hits_the_cpu_clock_limit() -> None:
 
     answer = solve(rec, solver, "extended", 1, formula=Formula.of(hard), limit_clock=CPU)
     assert answer.status == TIMEOUT and answer.result.termination == "timelimit"
-    assert answer.result.cpu_seconds >= 0.9  # the child's CPU counts (RLIMIT_CPU stops it)
+    assert answer.result.cpu_seconds > 0.3  # the child's CPU counts (the parent only waits)
 
 
 def _children(pid: int) -> set[int]:

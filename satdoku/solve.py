@@ -52,7 +52,7 @@ from satdoku.solvers.base import (
     Result,
 )
 from satdoku.solvers.registry import CNF, PUZZLE, SOLVERS, SolverSpec, resolve
-from satdoku.stagefiles.tables import FAILED, PROOF, UNCHECKED, YES, sols_row
+from satdoku.stagefiles.tables import FAILED, GIVEN_DIFFERS, PROOF, UNCHECKED, YES, sols_row
 
 if TYPE_CHECKING:  # formats are imported where used: `satdoku dpll` starts without them
     from satdoku.cnf.codec import Codec
@@ -394,7 +394,7 @@ def verify(record: Record, encoding: str | Codec, result: Result, cnf: Cnf | Non
         return Answer(result, FAILED, "; ".join(problems[:3]), board)
     detail = ""
     if record.solution is not None and tuple(board) != record.solution:
-        detail = "valid, but differs from the solution given in the input"
+        detail = GIVEN_DIFFERS
     return Answer(result, YES, detail, tuple(board))
 
 

@@ -44,16 +44,22 @@ def copy_tiny(directory: Path, config: bool = True) -> Path:
     return directory
 
 
+def plant_answer(sols: Path, row: int, **cells: str) -> None:
+    """Set cells (by SatSols column name) of line ``row`` (0-based, header included) of a
+    SatSols TSV, as a solver run could have written them."""
+    lines = sols.read_text().splitlines()
+    header = lines[0].split("\t")
+    values = lines[row].split("\t")
+    for name, value in cells.items():
+        values[header.index(name)] = value
+    lines[row] = "\t".join(values)
+    sols.write_text("\n".join(lines) + "\n")
+
+
 def plant_failed_answer(sols: Path, row: int) -> None:
     """Mark line ``row`` (0-based, header included) of a SatSols TSV as a failed verification,
     as a wrong model would be reported."""
-    lines = sols.read_text().splitlines()
-    head = lines[0].split("\t")  # by name: the columns grow (instance_hash, ...)
-    cells = lines[row].split("\t")
-    cells[head.index("verified")] = "FAILED"
-    cells[head.index("detail")] = "planted: row 1 repeats 4"
-    lines[row] = "\t".join(cells)
-    sols.write_text("\n".join(lines) + "\n")
+    plant_answer(sols, row, verified="FAILED", detail="planted: row 1 repeats 4")
 
 
 def minisat(cnf) -> bool:

@@ -127,3 +127,13 @@ def test_hostile_preset_value_never_reaches_a_shell(tmp_path, section, key, valu
         assert value in words, dry.stdout[-3000:]
         _snakemake(tmp_path, target)  # fails (the value is not a number) but runs nothing
     assert _markers(tmp_path) == []
+
+
+def test_unknown_solver_option_is_one_line_before_any_job(tmp_path):
+    config = _tiny_base(tmp_path)
+    config["solvers"] = {"minisat22": {"note": "fine", "heuristc": "vsids"}}
+    _write_config(tmp_path, config)
+    proc = _snakemake(tmp_path)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert "config: solvers.minisat22: unknown key(s) 'heuristc'" in proc.stderr
+    assert not (tmp_path / "results").exists()  # refused before any job ran

@@ -82,7 +82,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("output")
     s.add_argument("--time-limit", type=positive_seconds, default=10.0)
 
-    s = sub.add_parser("check", help="fail (exit 1) on wrong answers or solver disagreements")
+    s = sub.add_parser("check", help="list the set's problems (OK when none); fail (exit 1) on "
+                       "wrong answers or solver disagreements")
     s.add_argument("--set", dest="set_name", required=True)
     s.add_argument("--sols", nargs="*", default=[], help="RUN=PATH of gathered SatSols TSVs")
     s.add_argument("--out", required=True)
@@ -152,8 +153,8 @@ def _run(args: argparse.Namespace) -> int:
     elif args.stage == "check":
         from satdoku.pipeline.report import check_set
 
-        problems = check_set(args.set_name, args.sols, args.out)
+        problems, wrong = check_set(args.set_name, args.sols, args.out)
         for p in problems:
-            print(f"ERROR: {p}", file=sys.stderr)
-        return 1 if problems else 0
+            print(f"{'ERROR' if p in wrong else 'PROBLEM'}: {p}", file=sys.stderr)
+        return 1 if wrong else 0
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from satdoku.report.agreement import find_problems
+from satdoku.report.agreement import WRONG_KINDS, Problems, find_problems
 from satdoku.report.collect import parse_runs
 from satdoku.stagefiles.tables import read_tsv
 
@@ -42,13 +42,16 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
     return len(find_problems(set_name, sol_rows))
 
 
-def check_set(set_name: str, sols: list[str], out: str) -> list[str]:
-    """Write the check file (``OK`` or one problem per line); returns the problems."""
+def check_set(set_name: str, sols: list[str], out: str) -> tuple[list[str], list[str]]:
+    """Write the check file (``OK`` or one problem per line); returns every problem and the
+    wrong evidence among them (failed verifications, disagreements: the check fails on
+    those)."""
     sol_rows = {run: read_tsv(p) for run, p in parse_runs(sols).items()}
-    problems = find_problems(set_name, sol_rows)
+    found = Problems(set_name).add(sol_rows)
+    problems = found.texts()
     n = sum(len(v) for v in sol_rows.values())
     Path(out).write_text(
         "\n".join(problems) + "\n" if problems else f"OK {set_name}: {n} answers checked\n",
         encoding="utf-8",
     )
-    return problems
+    return problems, found.texts(WRONG_KINDS)

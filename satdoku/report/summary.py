@@ -1,6 +1,7 @@
 """Cross-set reports: summary (Markdown, CSV, HTML), cactus data per family, scatter pairs.
 
-Problems (failed verifications, solver disagreements) always come first: a wrong answer must be
+Problems (failed verifications, solver disagreements, errors, runs stopped by their limit on
+every instance, given solutions that differ) always come first: a wrong answer must be
 the first thing a reader sees, in red in HTML. Extra pages made by other stages (CSP variants
 table and "largest n" plot, LTN metrics pages under results/Reports/) are included when present.
 """
@@ -12,8 +13,9 @@ import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from satdoku.report.agreement import find_problems
+from satdoku.report.agreement import LIMIT_STATUSES, find_problems, problem_headline
 from satdoku.stagefiles.families import INVALID_FAMILY, slug, sort_key
+from satdoku.stagefiles.tables import GIVEN_DIFFERS
 
 #: Glob patterns (under results/Reports) of pages other stages write, shown when present.
 EXTRA_PAGES = {"CSP variants": ("csp*.md", "csp*.png", "csp*.csv", "csp*.tsv"),
@@ -28,7 +30,7 @@ th{background:#eee} td:nth-child(-n+3){text-align:left}
 
 
 def problems(df) -> list[str]:
-    """Every failed verification and SAT/UNSAT disagreement, set by set."""
+    """Every problem (:mod:`satdoku.report.agreement`), set by set."""
     from satdoku.report.collect import sols_by_run
 
     out: list[str] = []
@@ -38,9 +40,10 @@ def problems(df) -> list[str]:
 
 
 def _problem_rows(df):
-    """The rows :func:`find_problems` can report on, in their order: failed verifications and
-    every SAT/UNSAT answer to an instance that has both (a 1M-row frame has a handful; the
-    rest would cost a Python dict per row to rule out)."""
+    """The rows :func:`find_problems` can report on, in their order: failed verifications,
+    errors, given solutions that differ, every SAT/UNSAT answer to an instance that has both,
+    and every row of a run stopped by its limit on every valid instance of a set (a 1M-row
+    frame has a handful; the rest would cost a Python dict per row to rule out)."""
     if df.empty:
         return df
     answered = df["status"].isin(["SAT", "UNSAT"])
@@ -48,13 +51,18 @@ def _problem_rows(df):
     kinds = keys.groupby(["set", "id"], sort=False)["status"].nunique()
     split = kinds[kinds > 1].index
     disputed = answered & df.set_index(["set", "id"]).index.isin(split)
-    return df[(df["verified"] == "FAILED") | disputed]
+    limited = df["status"].isin(LIMIT_STATUSES)
+    by_run = [df["set"], df["run"]]
+    all_limited = ((limited | (df["status"] == "INVALID")).groupby(by_run).transform("all")
+                   & limited.groupby(by_run).transform("any"))
+    return df[(df["verified"] == "FAILED") | (df["status"] == "ERROR")
+              | (df["detail"] == GIVEN_DIFFERS) | disputed | all_limited]
 
 
 def problems_markdown(items: Sequence[str]) -> str:
     if not items:
         return "**All answers verified; no disagreement between solvers.**\n"
-    lines = [f"## !!! {len(items)} PROBLEM(S): wrong answers or solver disagreements", ""]
+    lines = [f"## !!! {problem_headline(len(items))}", ""]
     return "\n".join(lines + [f"- **{p}**" for p in items]) + "\n"
 
 
@@ -66,7 +74,7 @@ def problems_html(items: Sequence[str]) -> str:
     lis = "".join(f"<li>{html.escape(p)}</li>" for p in items)
     return ('<div class="problems" style="color:#b00000;border:2px solid #b00000;'
             'padding:0.5em 1em;background:#fff0f0">'
-            f"<b>{len(items)} PROBLEM(S): wrong answers or solver disagreements</b>"
+            f"<b>{html.escape(problem_headline(len(items)))}</b>"
             f"<ul>{lis}</ul></div>\n")
 
 

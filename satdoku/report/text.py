@@ -1,8 +1,9 @@
 """The per-set text report, in the shape users know from the original systems.
 
-Problems (failed verifications, solver disagreements) come first; then a table per run; then for
-each instance its number, the input board, and per run the answer (board or the timeout/unsat
-text) with its time in ms.
+Problems (:mod:`satdoku.report.agreement`: failed verifications, solver disagreements, errors,
+runs stopped by their limit on every instance, given solutions that differ) come first; then a
+table per run; then for each instance its number, the input board, and per run the answer
+(board or the timeout/unsat text) with its time in ms.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from satdoku.display import render_board
 from satdoku.formats import Record
-from satdoku.report.agreement import find_problems, unsat_support
+from satdoku.report.agreement import find_problems, problem_headline, unsat_support
 
 STATUS_ORDER = ("SAT", "UNSAT", "TIMEOUT", "MEMOUT", "INVALID", "ERROR")
 
@@ -84,7 +85,7 @@ def build_report(set_name: str, records: Sequence[Record],
     problems = find_problems(set_name, sols)
     out.append("")
     if problems:
-        out.append(f"!!! {len(problems)} PROBLEM(S): wrong answers or solver disagreements")
+        out.append(f"!!! {problem_headline(len(problems))}")
         out.extend(f"!!! {p}" for p in problems)
     else:
         out.append("All answers verified; no disagreement between solvers.")

@@ -51,6 +51,9 @@ COLUMNS = {"times": TIMES_COLUMNS, "sols": SOLS_COLUMNS, "unique": UNIQUE_COLUMN
 #: ``verified`` words of SatSols.
 YES, PROOF, FAILED, UNCHECKED = "yes", "proof", "FAILED", "-"
 WRONG = "WRONG"  # key of the SatSols text of a SAT answer that failed verification (not a status)
+#: SatSols detail of a verified board that is not the solution the input gives (the reports and
+#: the check name every such instance: the puzzle has several solutions, or the given is wrong)
+GIVEN_DIFFERS = "valid, but differs from the solution given in the input"
 
 TEXT = {
     TIMEOUT: "Instance Timeout",

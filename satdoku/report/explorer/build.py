@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from satdoku.formats import Record
+from satdoku.report.agreement import Problems, problem_headline
 from satdoku.report.collect import DEFAULT_TIME, TimeLimits, time_limits, time_word
 from satdoku.report.explorer.data import ShardData, files_plan, present_runs, read_set
 from satdoku.stagefiles import paths as sp
@@ -217,8 +218,6 @@ class Explorer:
     # ---- one set -----------------------------------------------------------------------------
     def add_set(self, name: str) -> dict[str, Any]:
         """Read one set shard by shard; write its chunk and column files; keep its table rows."""
-        from satdoku.report.agreement import find_problems
-
         runs = present_runs(self.results, name, self.runs)
         encodings = sorted({r.partition("/")[2] for r in runs} - {sp.DIRECT, sp.DIMACS, ""})
         cols = _SetColumns()
@@ -227,11 +226,12 @@ class Explorer:
         written = 0  # chunks written; chunk c holds the instances at positions c*CHUNK...
         common: dict[str, str] = {}  # source file and notation of the set's first instance
         unique_seen = False
+        found = Problems(name)
         for data in read_set(self.results, name, runs, encodings):
             if data.records:
                 shards.append([data.shard, int(data.records[0].id), len(data.records)])
             unique_seen |= bool(data.unique)
-            self.problems += find_problems(name, data.sols)
+            found.add(data.sols)
             for inst in self._shard(name, runs, data, cols):
                 for key in ("source", "notation"):  # said once per set (see below)
                     common.setdefault(key, inst[key])
@@ -243,6 +243,8 @@ class Explorer:
                     written, chunk = written + 1, []
         if chunk:
             self._flush(name, written, chunk)
+        self.problems += found.texts()
+        self.problem_runs.update((name, run) for run in found.runs())
         first = cols.ids[0] if cols.ids else 1
         contiguous = cols.ids.tolist() == list(range(first, first + len(cols.ids)))
         d = self.out / "data" / "sets" / name
@@ -295,13 +297,6 @@ class Explorer:
             valid = [x for x in row_sols if x and x["status"] != "INVALID"]
             if inst["fam"] != INVALID_FAMILY and valid:
                 self.family_totals[inst["fam"]] += 1
-            answered = [run for run, x in zip(runs, row_sols, strict=True)
-                        if x and x["status"] in ("SAT", "UNSAT")]
-            if len({sols[run][i]["status"] for run in answered}) > 1:  # SAT against UNSAT
-                self.problem_runs.update((name, run) for run in answered)
-        for run in runs:
-            if any(s["verified"] == "FAILED" for s in data.sols[run]):
-                self.problem_runs.add((name, run))
         return out
 
     def _long_rows(self, name: str, runs: Sequence[str], data: ShardData,
@@ -539,6 +534,7 @@ def build_explorer(results: str | Path, sets: Sequence[str], runs: Sequence[str]
         "time_column": time_column, "time_word": time_word(time_column),
         "runs": ex.run_info(), "sets": ex.sets, "table": ex.table(df), "pairs": ex.pairs(df),
         "problems": ex.problems[:MAX_PROBLEMS], "problems_total": len(ex.problems),
+        "problems_headline": problem_headline(len(ex.problems)),
         "pages": {"ltn": [p["size"] for p in extra["ltn"]], "csp": extra["csp"] is not None},
     }
     _write(out / "data" / "overview.js", "overview", overview)

@@ -236,7 +236,7 @@ PAGES.overview = {
     return `<p class="note">Generated ${esc(ov.generated)} from <code>${esc(ov.results_arg)}</code>.
         Time limit per instance: ${esc(lim)}. ${ov.sets.length} set(s), ${ov.runs.length} run(s)
         (solver/encoding).</p>
-      ${problemsBox(ov.problems, ov.problems_total)}
+      ${problemsBox(ov.problems, ov.problems_total, ov.problems_headline)}
       <h2>Sets</h2>
       <table class="sets"><tr><th>set</th><th>instances</th><th>families</th><th>runs</th><th>uniqueness</th></tr>${sets}</table>
       <h2>Solvers per set and encoding</h2>
@@ -276,13 +276,12 @@ function compare(a, b, desc) {
   return desc ? -c : c;
 }
 
-function problemsBox(problems, total) {
+function problemsBox(problems, total, headline) {
   if (!total) return `<p class="ok">All answers verified; no disagreement between solvers.</p>`;
   const shown = problems.map((p) => `<li>${esc(p)}</li>`).join("");
   const more = total > problems.length ? `<li>… and ${total - problems.length} more ` +
     `(reports/summary.md has all; the instance lists filter them)</li>` : "";
-  return `<div class="problems"><b>${total} PROBLEM(S): wrong answers or solver
-    disagreements</b><ul>${shown}${more}</ul></div>`;
+  return `<div class="problems"><b>${esc(headline)}</b><ul>${shown}${more}</ul></div>`;
 }
 
 // ---- instance list ---------------------------------------------------------------------------

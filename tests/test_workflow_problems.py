@@ -1,0 +1,93 @@
+"""End-to-end: failures are problems (issue 18 section 4). A real run on a CSV board whose given
+solution contradicts the verified answer, then solver errors and all-timeout runs planted in
+the gathered SatSols: each is named in the set's report and `.check` (not `OK`), in
+reports/problems.html and in the explorer's overview, in red; never "All answers verified"."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import TINY, plant_answer, run_snakemake
+
+pytestmark = pytest.mark.slow
+
+PUZZLE = "000070030000003020056200089000064001007000000090080005900005000000037910280000000"
+SOLUTION = "429578136718693524356241789532764891867159243194382675971425368645837912283916457"
+WRONG_GIVEN = SOLUTION[1] + SOLUTION[0] + SOLUTION[2:]  # two empty cells swapped
+
+CONFIG = """sets:
+  tiny4: data/sudokusolver_4x4.txt
+  given: data/given.csv
+encodings: [extended]
+solvers:
+  minisat22: {}
+  cadical195: {}
+time_limit: 5
+shard_size: 100
+check_unique: false
+"""
+
+
+def _overview(workdir: Path) -> dict:
+    text = (workdir / "reports/explorer/data/overview.js").read_text()
+    return json.loads(text[text.index("{"):text.rindex("}") + 1])
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("problems")
+    (d / "data").mkdir()
+    shutil.copy(TINY / "sudokusolver_4x4.txt", d / "data")
+    (d / "data" / "given.csv").write_text(
+        f"puzzle,solution\n{PUZZLE},{SOLUTION}\n{PUZZLE},{WRONG_GIVEN}\n")
+    (d / "config.yaml").write_text(CONFIG)
+    run_snakemake(d)
+    return d
+
+
+def test_a_given_solution_that_differs_is_a_problem(run_dir):
+    check = (run_dir / "results/Reports/given.check").read_text()
+    assert not check.startswith("OK")
+    assert check.startswith("set given instance 2 (line 3): the solution given in the input "
+                            "differs from the verified answer of minisat22/extended, "
+                            "cadical195/extended")
+    report = (run_dir / "results/Reports/given.txt").read_text()
+    assert "1 PROBLEM(S)" in report and "All answers verified" not in report
+    assert "given instance 2 (line 3): the solution given" in (
+        run_dir / "reports/problems.html").read_text()
+
+
+def test_errors_and_all_timeouts_are_problems_in_red(run_dir):
+    results = run_dir / "results"
+    for run, status in (("cadical195", "ERROR"), ("minisat22", "TIMEOUT")):
+        # in the shard the solve job wrote (one shard): gathering, reports, explorer rerun
+        sols = results / f"SatSols/{run}/extended/tiny4/shards/00000.tsv"
+        lines = sols.read_text().splitlines()
+        for row, line in enumerate(lines[1:], 1):
+            if "\tINVALID\t" not in line:
+                plant_answer(sols, row, status=status, verified="-", solution=status,
+                             detail="planted: solver crashed" if status == "ERROR" else "")
+    out = run_snakemake(run_dir)  # the run still succeeds
+    assert "gather_sols" in out and "check_set" in out and "rule explorer" in out
+    check = (results / "Reports/tiny4.check").read_text().splitlines()
+    assert len(check) == 2 and not check[0].startswith("OK")
+    assert check[0].startswith("set tiny4: cadical195/extended returned ERROR on 7 instance(s)")
+    assert check[0].endswith("planted: solver crashed")
+    assert check[1].startswith("set tiny4: minisat22/extended solved none of its 7 instance(s)")
+    report = (results / "Reports/tiny4.txt").read_text()
+    assert "!!! 2 PROBLEM(S)" in report and "All answers verified" not in report
+    assert "!!! " + check[0] in report and "!!! " + check[1] in report
+    page = (run_dir / "reports/problems.html").read_text()
+    assert "color:#b00000" in page and "returned ERROR on 7" in page
+    assert "hit its limit on every one (7 TIMEOUT)" in page
+    summary = (run_dir / "reports/summary.md").read_text()
+    assert summary.index("3 PROBLEM(S)") < summary.index("| set | solver |")
+    overview = _overview(run_dir)
+    assert overview["problems_total"] == 3 and check[0] in overview["problems"]
+    assert overview["problems_headline"].startswith("3 PROBLEM(S)")
+    red = {(r[0], r[1]) for r, bad in zip(overview["table"]["rows"],
+                                           overview["table"]["problem"], strict=True) if bad}
+    assert {("tiny4", "minisat22"), ("tiny4", "cadical195")} <= red

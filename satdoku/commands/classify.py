@@ -15,6 +15,8 @@ import json
 import sys
 from pathlib import Path
 
+from satdoku.stagefiles.paths import LTN_MODEL, stage_path
+
 EPILOG = """\
 Every board gets its own record: a line that is not a board, and a closed board whose size has
 no usable Q1 model (missing, empty, truncated, corrupt or for another size), are error records
@@ -32,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "format we read)")
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="text (default) or json: one JSON object per board per line")
-    parser.add_argument("--models", type=Path, default=Path("results/LTN/models"),
+    parser.add_argument("--models", type=Path, default=stage_path(LTN_MODEL, size=0).parent,
                         help="directory with ltn_{size}.pt (default results/LTN/models)")
     parser.add_argument("--memory", type=Path, default=None,
                         help="save the move memory (history, counts, effectiveness) as JSON")

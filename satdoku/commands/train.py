@@ -28,9 +28,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from satdoku.ltn.train import TrainSettings, train
+    from satdoku.stagefiles.paths import LTN_DATASETS, LTN_MODEL, stage_path
 
-    data = args.data or Path(f"results/LTN/datasets/{args.size}")
-    out = args.out or Path(f"results/LTN/models/ltn_{args.size}.pt")
+    data = args.data or stage_path(LTN_DATASETS, size=args.size)
+    out = args.out or stage_path(LTN_MODEL, size=args.size)
     tsv = args.tsv or out.with_suffix(".tsv")
     if not (data / "train.tsv").exists():
         print(f"error: no data set at {data}; make one with `satdoku generate dataset "

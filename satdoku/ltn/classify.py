@@ -71,7 +71,9 @@ class MissingModel(RuntimeError):
 
 
 def model_path(models_dir: Path, size: int) -> Path:
-    return Path(models_dir) / f"ltn_{size}.pt"
+    from satdoku.stagefiles.paths import LTN_MODEL
+
+    return Path(models_dir) / Path(LTN_MODEL.format(size=size)).name
 
 
 def try_load_models(models_dir: Path, sizes: Iterable[int]

@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from satdoku.solvers.base import LIMIT_STATUSES
 from satdoku.stagefiles.tables import GIVEN_DIFFERS
 
-#: Statuses of an instance stopped by a limit (MEMOUT: the memory limit of external solvers).
-LIMIT_STATUSES = ("TIMEOUT", "MEMOUT")
 #: Problem kinds, in the order they are listed. The first two are wrong evidence: the check
 #: fails the workflow on them; the others are failures the reports and the check name in red.
 KINDS = ("failed", "disagree", "error", "limit", "given")

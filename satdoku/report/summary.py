@@ -13,7 +13,8 @@ import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from satdoku.report.agreement import LIMIT_STATUSES, find_problems, problem_headline
+from satdoku.report.agreement import find_problems, problem_headline
+from satdoku.solvers.base import LIMIT_STATUSES
 from satdoku.stagefiles.families import INVALID_FAMILY, slug, sort_key
 from satdoku.stagefiles.tables import GIVEN_DIFFERS
 

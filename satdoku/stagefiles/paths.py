@@ -24,6 +24,7 @@ SOLS_TEXT = "SatSols/{solver}/{encoding}/{set}.txt"
 UNIQUE_SHARD = "Reports/unique/{set}/shards/{shard}.tsv"
 UNIQUE = "Reports/{set}_unique.tsv"
 CNF_SIZES = "Reports/cnf_sizes/{encoding}/{set}.tsv"
+PAGES = "Reports"  # per-set reports, and the pages of the LTN and CSP branches
 SET_REPORT = "Reports/{set}.txt"
 SET_TIME_PLOT = "Reports/{set}_time.png"
 SET_CHECK = "Reports/{set}.check"

@@ -140,7 +140,7 @@ SET_CHECK = results(stage.SET_CHECK)
 SET_TABLE = results(stage.SET_TABLE)
 LOGS = results(stage.LOGS)
 # where the LTN and CSP branches write their report pages
-PAGES_DIR = results("Reports")
+PAGES_DIR = results(stage.PAGES)
 REPORTS = stage.REPORTS
 SUMMARY = reports(stage.SUMMARY)
 PROBLEMS = reports(stage.PROBLEMS)

@@ -52,7 +52,15 @@ from satdoku.solvers.base import (
     Result,
 )
 from satdoku.solvers.registry import CNF, PUZZLE, SOLVERS, SolverSpec, resolve
-from satdoku.stagefiles.tables import FAILED, GIVEN_DIFFERS, PROOF, UNCHECKED, YES, sols_row
+from satdoku.stagefiles.tables import (
+    FAILED,
+    GIVEN_DIFFERS,
+    GIVEN_SOLUTION_REFUTES_UNSAT,
+    PROOF,
+    UNCHECKED,
+    YES,
+    sols_row,
+)
 
 if TYPE_CHECKING:  # formats are imported where used: `satdoku dpll` starts without them
     from satdoku.cnf.codec import Codec
@@ -369,6 +377,9 @@ def verify(record: Record, encoding: str | Codec, result: Result, cnf: Cnf | Non
     checked proof. ``cnf`` is the whole formula (needed to verify a DIMACS instance's model)."""
     status = result.status
     if status == UNSAT:
+        if (record.puzzle is not None and record.solution is not None
+                and not record.puzzle.check_solution(record.solution)):
+            return Answer(result, FAILED, GIVEN_SOLUTION_REFUTES_UNSAT)
         return Answer(result, PROOF if result.proof_checked else UNCHECKED, result.message)
     if status == INVALID:
         return Answer(result, UNCHECKED, record.error or result.message)

@@ -58,6 +58,8 @@ BAD = [
      "ltn.presets.quick.epochs: 'many' is not valid"),
     (_base(ltn={"presets": {"quick": {"sizes": 4}}}),
      "ltn.presets.quick.sizes: 4 is not of type 'array'"),
+    (_base(ltn={"epochs": 0}), "ltn.epochs: 0 is less than the minimum of 1"),
+    (_base(ltn={"epochs": {"4": -1}}), "ltn.epochs.4: -1 is less than the minimum of 1"),
     (_base(ltn={"original": "/nonexistent/ltn"}), "ltn.original: /nonexistent/ltn: not a "
                                                    "directory"),
     (_base(ltn={"original": str(ROOT / "tests"), "sizes": [4]}), "no 4x4/ folder for size 4"),

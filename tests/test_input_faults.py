@@ -27,6 +27,7 @@ INPUTS = Path(__file__).parent / "data" / "inputs"
 P1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 P2 = "52...6.........7.13...........4..8..6......5...........418.........3..2...87....."
 P3 = "6.....8.3.4.7.................5.4.7.3..2.....1.6.......2.....5.....8.6......1...."
+S1 = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
 GRID4 = "1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n"
 
 
@@ -114,6 +115,18 @@ PUZZLE_FAULTS: dict[str, tuple[str, bytes, list[bool | str]]] = {
         [True, "not a puzzle line: '\\x00\\x00\\x00'", True]),
     "BOM, CRLF and a CR-only mix": (
         "m.txt", f"\ufeff{P1}\r\n{P2}\r\n{P3}\n".encode(), [True, True, True]),
+    "CSV: an empty solution cell (no solution given)": (
+        "c.csv", f"puzzle,solution\n{P1},\n{P2},,\n".encode(), [True, True]),
+    "CSV: extra columns after the solution": (
+        "c.csv", f"quizzes,solutions,difficulty\n{P1},{S1},3,x\n{P2},,hard\n".encode(),
+        [True, True]),
+    "CSV: a row without the solution column": ("c.csv", f"puzzle,solution\n{P1}\n".encode(),
+                                               [True]),
+    "CSV: a solution cell that is not a board": (
+        "c.csv", f"puzzle,solution\n{P1},12345\n{P2}\n".encode(),
+        ["bad solution column: wrong length", True]),
+    "CSV: a comma in a quoted name column": (
+        "c.csv", f'puzzle,name\n{P1},"hard, very"\n{P2},"x"\n'.encode(), [True, True]),
     "gzip without .gz": ("p.txt", gzip.compress(f"{P1}\n{P2}\n".encode()), [True, True]),
     "xz without .xz": ("p.txt", lzma.compress(f"{P1}\n".encode()), [True]),
     "bz2 without .bz2": ("p.txt", bz2.compress(f"{P1}\n".encode()), [True]),
@@ -422,3 +435,50 @@ def test_sigint_ends_solve_with_one_line_and_complete_output(tmp_path: Path) -> 
     assert text.splitlines()[-1] == ("satdoku solve: interrupted (SIGINT); every line above is "
                                      "complete")
     assert "stopped at" in text and "done" not in text
+
+
+def test_a_given_solution_that_differs_is_in_the_detail_in_fixed_words(tmp_path: Path) -> None:
+    """A CSV solution the verified board contradicts: SatSols detail is the fixed words
+    (reports and checks match them); an UNSAT
+    answer to a puzzle whose given solution solves it is a wrong answer."""
+    from satdoku.solve import open_solver, solve, verify
+    from satdoku.solvers.base import UNSAT, Result
+    from satdoku.stagefiles.tables import (
+        FAILED,
+        GIVEN_DIFFERS,
+        GIVEN_SOLUTION_REFUTES_UNSAT,
+    )
+
+    other = "14" + S1[2:]
+    path = tmp_path / "c.csv"
+    path.write_text(f"puzzle,solution\n{P1},{other}\n{P1},{S1}\n")
+    differs, same = read_records(path)
+    cdcl = open_solver("cdcl")
+    row = solve(differs, cdcl, "extended", 10).sols_row(differs)
+    assert row["verified"] == "yes" and row["solution"] == S1
+    assert row["detail"] == GIVEN_DIFFERS  # exactly: the reports and the check match it
+    assert solve(same, cdcl, "extended", 10).sols_row(same)["detail"] == ""
+    wrong = verify(same, "extended", Result(UNSAT))
+    assert (wrong.verified, wrong.detail) == (FAILED, GIVEN_SOLUTION_REFUTES_UNSAT)
+
+
+@pytest.mark.parametrize("argv", [
+    ["train", "--size", "4", "--epochs", "0"], ["train", "--size", "4", "--epochs", "-1"],
+    ["train", "--size", "4", "--lr", "nan"], ["train", "--size", "5"],
+    ["train", "--size", "4", "--batch", "0"], ["generate", "boards", "--size", "0"],
+    ["generate", "boards", "--size", "99999999999999999999"],
+    ["generate", "boards", "--size", "9", "--count", "-3"],
+    ["generate", "dataset", "--size", "4", "--fractions", "2", "0", "0"],
+    ["count", "x.txt", "--max", "0"], ["count", "x.txt", "--time-limit", "inf"],
+    ["largest-n", "--n-max", "100000"], ["largest-n", "--holes", "1.5"],
+    ["classify", "--ltn-steps", "-5"], ["dpll", "x.cnf", "--seed", "-1"],
+    ["pipeline", "normalize", "x", "--shard-size", "0", "-o", "y"],
+    ["solve", "x.txt", "--time-limit", "1e999"],
+])
+def test_absurd_numbers_on_the_command_line_are_one_usage_line(argv: list[str]) -> None:
+    proc = subprocess.run([sys.executable, "-m", "satdoku", *argv], capture_output=True,
+                          text=True, timeout=60)
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    command = " ".join(argv[:2]) if argv[0] == "pipeline" else argv[0]
+    assert lines[-1].startswith(f"satdoku {command}: error: argument "), lines

@@ -15,6 +15,7 @@ import json
 import sys
 from pathlib import Path
 
+from satdoku.commands.common import int_in
 from satdoku.stagefiles.paths import LTN_MODEL, stage_path
 
 EPILOG = """\
@@ -40,18 +41,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="save the move memory (history, counts, effectiveness) as JSON")
     parser.add_argument("--input-format", default="auto",
                         help="force a reader of satdoku.formats (default: detect)")
-    parser.add_argument("--ltn-steps", type=int, default=100, help="LTN solving steps per round")
-    parser.add_argument("--ltn-rounds", type=int, default=2, help="LTN decimation rounds")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--ltn-steps", type=int_in(0, 10_000_000), default=100,
+                        help="LTN solving steps per round")
+    parser.add_argument("--ltn-rounds", type=int_in(0, 10_000), default=2,
+                        help="LTN decimation rounds")
+    parser.add_argument("--seed", type=int_in(0), default=0)
     parser.add_argument("--evaluate", type=Path, default=None, metavar="DATASET_DIR",
                         help="score the test split of a data set directory instead")
-    parser.add_argument("--size", type=int, help="with --evaluate: board side (4, 9)")
+    parser.add_argument("--size", type=int, choices=(4, 9, 16),
+                        help="with --evaluate: board side (4, 9)")
     parser.add_argument("--epochs-tsv", type=Path, help="with --evaluate: per-epoch TSV")
     parser.add_argument("--report", type=Path, help="with --evaluate: report path prefix, "
                         "e.g. results/Reports/ltn_4 (writes .md, .json, PNGs)")
-    parser.add_argument("--q2-limit", type=int, default=200,
+    parser.add_argument("--q2-limit", type=int_in(0), default=200,
                         help="with --evaluate: open test boards per kind used for Q2/Q3")
-    parser.add_argument("--q1-extra", type=int, default=0,
+    parser.add_argument("--q1-extra", type=int_in(0), default=0,
                         help="with --evaluate: fresh closed boards per Q1 kind (9x9 and up)")
 
 

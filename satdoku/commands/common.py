@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 
 
 def positive_seconds(text: str) -> float:
@@ -15,3 +16,41 @@ def positive_seconds(text: str) -> float:
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"a time limit must be finite and > 0, got {text!r}")
     return value
+
+
+def int_in(lo: int, hi: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer in ``lo..hi`` (``--epochs 0``, ``--count -1`` and
+    ``--size 10**9`` are one usage line, not a traceback or hours of work)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if value < lo or (hi is not None and value > hi):
+            span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+            raise argparse.ArgumentTypeError(f"must be an integer {span}, got {text!r}")
+        return value
+
+    parse.__name__ = "integer"
+    return parse
+
+
+def number_in(lo: float, hi: float | None = None, *, above: bool = False
+              ) -> Callable[[str], float]:
+    """An argparse type: a finite number >= ``lo`` (> ``lo`` with ``above``) and <= ``hi``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        low_ok = value > lo if above else value >= lo
+        if not (math.isfinite(value) and low_ok and (hi is None or value <= hi)):
+            span = (f"{'>' if above else '>='} {lo:g}"
+                    + (f" and <= {hi:g}" if hi is not None else ""))
+            raise argparse.ArgumentTypeError(f"must be a finite number {span}, got {text!r}")
+        return value
+
+    parse.__name__ = "number"
+    return parse

@@ -18,14 +18,17 @@ from __future__ import annotations
 import argparse
 import sys
 
+from satdoku.commands.common import int_in, positive_seconds
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="puzzle file (any format; detected unless --format)")
-    parser.add_argument("--max", type=int, default=2, dest="limit",
+    parser.add_argument("--max", type=int_in(1, 1_000_000_000), default=2, dest="limit",
                         help="stop counting at K solutions (default 2: is it unique?)")
     parser.add_argument("--method", choices=("csp", "sat"), default="csp")
     parser.add_argument("--format", default="auto")
-    parser.add_argument("--time-limit", type=float, default=None, help="seconds per puzzle")
+    parser.add_argument("--time-limit", type=positive_seconds, default=None,
+                        help="seconds per puzzle")
     parser.add_argument("--require-unique", action="store_true",
                         help="exit 1 if any puzzle has no or several solutions")
 

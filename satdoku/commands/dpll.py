@@ -15,6 +15,8 @@ import os
 import sys
 import time
 
+from satdoku.commands.common import int_in
+
 MODES = ("dpll", "cdcl")
 DPLL_HEURISTICS = ("first", "random", "dlis", "moms", "jw", "vsids")  # = dpll.HEURISTICS
 EXIT = {"SAT": 10, "UNSAT": 20}
@@ -80,7 +82,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="write a DRUP proof (drat-trim text format) for UNSAT; with several files PATH "
         "is a directory that receives NAME.drup per UNSAT file",
     )
-    parser.add_argument("--seed", type=int, default=0, help="random seed (heuristic 'random')")
+    parser.add_argument("--seed", type=int_in(0), default=0,
+                        help="random seed (heuristic 'random')")
     parser.add_argument("--no-model", action="store_true", help="omit the v lines")
 
 

@@ -26,6 +26,8 @@ import random
 import sys
 from pathlib import Path
 
+from satdoku.commands.common import int_in, number_in, positive_seconds
+
 BOARD_KINDS = ("grid", "open", "unique", "invalid1", "invalid2", "invalid3", "swap",
                "impossible")
 FAMILY_KINDS = ("grid", "open", "unique", "impossible")  # every family; the rest: Sudoku only
@@ -51,35 +53,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("what", choices=("boards", "dataset"))
     parser.add_argument("--family", choices=("sudoku", "latin", "futoshiki", "sudoku3d"),
                         default="sudoku", help="boards: puzzle family (default sudoku)")
-    parser.add_argument("--relations", type=float, default=1.0,
+    parser.add_argument("--relations", type=number_in(0, 1), default=1.0,
                         help="boards, futoshiki: share of neighbour pairs given as < before "
                              "'unique' removes the unneeded ones (grid/open keep them)")
-    parser.add_argument("--size", type=int, required=True,
+    parser.add_argument("--size", type=int_in(1, 1000), required=True,
                         help="board side: 4, 9, 16, ... (3-D: the order)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--count", type=int, default=10, help="boards: how many")
+    parser.add_argument("--seed", type=int_in(0), default=0)
+    parser.add_argument("--count", type=int_in(0), default=10, help="boards: how many")
     parser.add_argument("--kind", choices=BOARD_KINDS, default="unique", help="boards: kind")
-    parser.add_argument("--empty", type=int, default=None,
+    parser.add_argument("--empty", type=int_in(0), default=None,
                         help="boards (open/impossible): empty cells (default: half)")
     parser.add_argument("--counter", choices=("auto", "csp", "sat"), default="auto",
                         help="boards: how promises are counted: CSP search, MiniSat, or auto "
                              "(search up to 100 cells, MiniSat above; default)")
-    parser.add_argument("--time-limit", type=float, default=BOARD_SECONDS,
+    parser.add_argument("--time-limit", type=positive_seconds, default=BOARD_SECONDS,
                         help=f"boards: seconds per board for 'unique' removal and for "
                              f"'impossible' attempts (default {BOARD_SECONDS:g})")
-    parser.add_argument("--check-nodes", type=int, default=200_000,
+    parser.add_argument("--check-nodes", type=int_in(1), default=200_000,
                         help="boards, csp counter: search nodes per uniqueness/impossibility "
                              "check (default 200000)")
-    parser.add_argument("--tries", type=int, default=50,
+    parser.add_argument("--tries", type=int_in(1), default=50,
                         help="boards, impossible: attempts per board (default 50)")
-    parser.add_argument("--per-kind", type=int, default=1000, help="dataset: boards per kind")
-    parser.add_argument("--fractions", type=float, nargs=3, default=(0.8, 0.1, 0.1),
+    parser.add_argument("--per-kind", type=int_in(1), default=1000, help="dataset: boards per kind")
+    parser.add_argument("--fractions", type=number_in(0, 1), nargs=3, default=(0.8, 0.1, 0.1),
                         metavar=("TRAIN", "VAL", "TEST"))
-    parser.add_argument("--min-empty", type=int, default=None)
-    parser.add_argument("--max-empty", type=int, default=None)
+    parser.add_argument("--min-empty", type=int_in(0), default=None)
+    parser.add_argument("--max-empty", type=int_in(0), default=None)
     parser.add_argument("--original", type=Path, default=None,
                         help="dataset: import the original CSV files of this directory")
-    parser.add_argument("--limit-per-file", type=int, default=None)
+    parser.add_argument("--limit-per-file", type=int_in(1), default=None)
     parser.add_argument("--out", type=Path, help="dataset: output directory")
 
 

@@ -15,19 +15,23 @@ import argparse
 import json
 import sys
 
+from satdoku.commands.common import int_in, number_in, positive_seconds
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--families", nargs="+", choices=("latin", "futoshiki"),
                         default=["latin", "futoshiki"])
     parser.add_argument("--solvers", nargs="+", required=True, help="puzzle-level solvers")
     parser.add_argument("--variants", default="{}", help="JSON of configured solver variants")
-    parser.add_argument("--time-limit", type=float, default=60.0)
-    parser.add_argument("--n-min", type=int, default=3)
-    parser.add_argument("--n-max", type=int, default=30)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--holes", type=float, default=0.5, help="latin: share of empty cells")
-    parser.add_argument("--givens", type=float, default=0.1, help="futoshiki: share of givens")
-    parser.add_argument("--relations", type=float, default=0.3,
+    parser.add_argument("--time-limit", type=positive_seconds, default=60.0)
+    parser.add_argument("--n-min", type=int_in(1, 200), default=3)
+    parser.add_argument("--n-max", type=int_in(1, 200), default=30)
+    parser.add_argument("--seed", type=int_in(0), default=0)
+    parser.add_argument("--holes", type=number_in(0, 1), default=0.5,
+                        help="latin: share of empty cells")
+    parser.add_argument("--givens", type=number_in(0, 1), default=0.1,
+                        help="futoshiki: share of givens")
+    parser.add_argument("--relations", type=number_in(0, 1), default=0.3,
                         help="futoshiki: share of neighbour pairs with a < sign")
     parser.add_argument("--tsv", required=True)
     parser.add_argument("--md", required=True)

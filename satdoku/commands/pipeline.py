@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from satdoku.commands.common import positive_seconds
+from satdoku.commands.common import int_in, positive_seconds
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -20,8 +20,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s = sub.add_parser("normalize", help="read one shard of a set file into Instances JSONL")
     s.add_argument("source")
     s.add_argument("output")
-    s.add_argument("--shard", type=int, default=0, help="0-based shard number")
-    s.add_argument("--shard-size", type=int, default=1000, help="input lines per shard")
+    s.add_argument("--shard", type=int_in(0), default=0, help="0-based shard number")
+    s.add_argument("--shard-size", type=int_in(1), default=1000, help="input lines per shard")
     s.add_argument("--format", default="auto")
     s.add_argument("--strict", action="store_true", help="fail on the first malformed instance")
     s.add_argument("--sha256", default=None,

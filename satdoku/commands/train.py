@@ -12,15 +12,18 @@ import json
 import sys
 from pathlib import Path
 
+from satdoku.commands.common import int_in, number_in
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--size", type=int, required=True, help="board side: 4, 9")
-    parser.add_argument("--epochs", type=int, default=20)
-    parser.add_argument("--lr", type=float, default=3e-3)
-    parser.add_argument("--batch", type=int, default=64)
-    parser.add_argument("--hidden", type=int, default=64)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--threads", type=int, default=1, help="torch threads")
+    parser.add_argument("--size", type=int, required=True, choices=(4, 9, 16),
+                        help="board side: 4, 9, 16")
+    parser.add_argument("--epochs", type=int_in(1, 100_000), default=20)
+    parser.add_argument("--lr", type=number_in(0, 10, above=True), default=3e-3)
+    parser.add_argument("--batch", type=int_in(1, 1_000_000), default=64)
+    parser.add_argument("--hidden", type=int_in(1, 100_000), default=64)
+    parser.add_argument("--seed", type=int_in(0), default=0)
+    parser.add_argument("--threads", type=int_in(1, 1024), default=1, help="torch threads")
     parser.add_argument("--data", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--tsv", type=Path, default=None, help="per-epoch TSV path")

@@ -1,6 +1,8 @@
 """CSV boards: headerless (one board per line, as the LTN datasets) or with a header naming a
 puzzle column (``puzzle``/``quizzes``...) and optionally a solution column, which becomes an
-extra check of our answers.
+extra check of our answers (an empty solution cell: no solution given; columns beyond the
+named ones are ignored; a solution cell that is not a board makes the row INVALID, naming
+the column).
 
 Headerless lines hold a board as one field of symbols, or one numeric field per cell; a board
 field followed by other fields takes the next field as its solution when it solves the puzzle,
@@ -102,8 +104,10 @@ def read_csv_boards(lines: Iterable[tuple[int, str]], source: str,
             continue
         puzzle, reason = sudoku_from_symbols(fields[puzzle_col].strip(), limits=limits)
         rec = Record(source, lineno, 0, "csv", puzzle=puzzle, error=reason or None, empty="0")
-        if puzzle is not None and solution_col is not None and len(fields) > solution_col:
-            sol, why = parse_board_chars(fields[solution_col].strip(), puzzle.domain)
+        given = fields[solution_col].strip() if solution_col is not None and len(
+            fields) > solution_col else ""
+        if puzzle is not None and given:  # an empty or missing solution cell: none given
+            sol, why = parse_board_chars(given, puzzle.domain)
             if sol is None or len(sol) != puzzle.ncells:
                 rec.puzzle, rec.error = None, f"bad solution column: {why or 'wrong length'}"
             else:

@@ -54,6 +54,9 @@ WRONG = "WRONG"  # key of the SatSols text of a SAT answer that failed verificat
 #: SatSols detail of a verified board that is not the solution the input gives (the reports and
 #: the check name every such instance: the puzzle has several solutions, or the given is wrong)
 GIVEN_DIFFERS = "valid, but differs from the solution given in the input"
+#: SatSols ``detail`` of an UNSAT answer (verified FAILED: a wrong answer) to a puzzle whose
+#: given solution solves it.
+GIVEN_SOLUTION_REFUTES_UNSAT = "UNSAT, but the solution given in the input solves the puzzle"
 
 TEXT = {
     TIMEOUT: "Instance Timeout",

@@ -174,12 +174,9 @@ def formula_of(record: Record, encoding: str | Codec) -> Formula:
 def read_formula(data: bytes, source: str) -> Formula:
     """A DIMACS instance's formula from the file's bytes, as a flat literal buffer (the
     compiled reader when it is built: no numpy, no clause lists until someone needs them)."""
-    from satdoku.cnf import dimacs_fast
+    from satdoku.cnf.dimacs_fast import parse_dimacs_buffer
 
-    if dimacs_fast.has_c_engine():
-        buf = dimacs_fast.parse_dimacs_buffer(data, source)
-    else:
-        buf = dimacs_fast.parse_dimacs_bytes(data, source)  # type: ignore[assignment]
+    buf = parse_dimacs_buffer(data, source)
     return Formula.of(Cnf(buf.num_vars, None, list(buf.comments), lits=buf.lits,
                           num_clauses=buf.num_clauses))
 

@@ -3,13 +3,13 @@
 Reading accepts the quirks of real files (SATLIB's double spaces in ``p cnf`` and ``%`` trailer,
 clauses spanning lines, comments anywhere, gzip / xz / bz2 recognised by magic bytes, stdin) and
 rejects malformed input with a :class:`DimacsError` naming the file and line. Files are opened
-through :mod:`satdoku.sources`; the byte-level engines live in :mod:`satdoku.cnf.dimacs_fast`.
+through :mod:`satdoku.sources`; the reader itself (its C pass and its Python form) lives in
+:mod:`satdoku.cnf.dimacs_fast`; this module gives its results as clause lists.
 """
 
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
@@ -17,85 +17,38 @@ from typing import IO
 from satdoku.cnf.dimacs_fast import (
     DimacsArrays,
     DimacsError,
-    arrays_to_clauses,
-    parse_header_line,
+    buffer_to_clauses,
+    parse_dimacs_buffer,
     read_dimacs_arrays,
+    read_dimacs_buffer,
 )
 from satdoku.cnf.formula import Cnf
 from satdoku.limits import Limits
 from satdoku.sources import open_text
 
 __all__ = [
-    "DimacsArrays", "DimacsError", "format_dimacs", "format_solver_output", "iter_blocks",
-    "open_text", "parse_dimacs", "parse_solver_output", "read_dimacs", "read_dimacs_arrays",
-    "write_dimacs",
+    "DimacsArrays", "DimacsError", "buffer_to_clauses", "format_dimacs", "format_solver_output",
+    "iter_blocks", "open_text", "parse_dimacs", "parse_solver_output", "read_dimacs",
+    "read_dimacs_arrays", "write_dimacs",
 ]
 
 
-_ODD_CHAR = re.compile(r"[^0-9 \t\r-]")
-_LITERAL = re.compile(r"-?[0-9]+")
-
-
 def read_dimacs(path: str | Path, clause_tolerance: int = 0, limits: Limits | None = None) -> Cnf:
-    """Read a DIMACS CNF file: same rules and errors as :func:`parse_dimacs`, but parsed as a
-    whole with numpy (:mod:`satdoku.cnf.dimacs_fast`), several times faster on large files."""
-    arrays = read_dimacs_arrays(path, clause_tolerance, engine="numpy", limits=limits)
-    return Cnf(arrays.num_vars, arrays_to_clauses(arrays.lits), arrays.comments)
+    """Read a DIMACS CNF file (``-`` is stdin; gzip/xz/bz2 by magic bytes) into clause lists:
+    the rules and errors of :mod:`satdoku.cnf.dimacs_fast`."""
+    buf = read_dimacs_buffer(path, clause_tolerance, limits)
+    return Cnf(buf.num_vars, buffer_to_clauses(buf.lits), buf.comments)
 
 
 def parse_dimacs(lines: Iterable[str], source: str = "<cnf>", clause_tolerance: int = 0,
-                 limits: Limits | None = None) -> Cnf:
-    """Parse DIMACS text. ``clause_tolerance`` is how far the clause count may differ from the
-    header before the file is rejected (0: exact, as the format asks)."""
-    num_vars = num_clauses = -1
-    clauses: list[list[int]] = []
-    comments: list[str] = []
-    current: list[int] = []
-    lineno = 0
-    for lineno, raw in enumerate(lines, 1):
-        line = raw.strip().lstrip("\ufeff") if lineno == 1 else raw.strip()
-        if not line:
-            continue
-        head = line[0]
-        if head == "c":
-            if num_vars < 0:
-                comments.append(line[1:].strip())
-            continue
-        if head == "%":  # SATLIB trailer: everything after it is not part of the formula
-            break
-        if head == "p":
-            if num_vars >= 0:
-                raise DimacsError(source, lineno, "second 'p' header line")
-            num_vars, num_clauses = parse_header_line(line, source, lineno, limits)
-            continue
-        if num_vars < 0:
-            raise DimacsError(source, lineno, "clause before the 'p cnf' header")
-        checked = _ODD_CHAR.search(line) is not None  # int() alone would take '+1', '1_0'
-        for tok in line.split():
-            try:
-                if checked and not _LITERAL.fullmatch(tok):
-                    raise ValueError(tok)
-                lit = int(tok)
-            except ValueError:
-                raise DimacsError(source, lineno, f"not a literal: {tok[:40]!r}") from None
-            if lit == 0:
-                clauses.append(current)
-                current = []
-            elif -num_vars <= lit <= num_vars:
-                current.append(lit)
-            else:
-                raise DimacsError(
-                    source, lineno, f"literal {lit} out of range for {num_vars} variables"
-                )
-    if num_vars < 0:
-        raise DimacsError(source, lineno, "no 'p cnf' header")
-    if current:  # last clause without its terminating 0: accepted, as most solvers do
-        clauses.append(current)
-    if abs(len(clauses) - num_clauses) > clause_tolerance:
-        raise DimacsError(
-            source, lineno, f"header says {num_clauses} clauses, file has {len(clauses)}"
-        )
-    return Cnf(num_vars, clauses, comments)
+                 limits: Limits | None = None, engine: str = "auto") -> Cnf:
+    """Parse DIMACS text lines (with or without their newlines; line numbers in errors count
+    from the first). ``clause_tolerance`` is how far the clause count may differ from the
+    header before the text is rejected (0: exact, as the format asks)."""
+    text = "\n".join(line.removesuffix("\n") for line in lines)
+    buf = parse_dimacs_buffer(text.encode("utf-8", "surrogateescape"), source, clause_tolerance,
+                              limits, engine)  # fmt: skip
+    return Cnf(buf.num_vars, buffer_to_clauses(buf.lits), buf.comments)
 
 
 def format_dimacs(cnf: Cnf) -> str:

@@ -1,29 +1,31 @@
-"""Vectorised DIMACS reading: a whole file to one flat ``int32`` array of 0-terminated clauses.
+"""DIMACS reading: a whole file to one flat ``int32`` buffer of 0-terminated clauses.
 
 Solvers with compiled inner loops want the formula as flat integers, and parsing 10 MB of
-literals one Python ``int()`` at a time costs more than solving a 25x25 Sudoku. Two engines
-give identical results and identical errors:
+literals one Python ``int()`` at a time costs more than solving a 25x25 Sudoku. The header
+(comments, ``p cnf V C``, checked against the file's size) is read here in Python; the clause
+body by one of two engines with identical results and identical errors:
 
-* ``c`` — a single pass compiled in C (``satdoku/cnf/_dimacs.c``, built at install time;
-  used when present);
-* ``numpy`` — validation by byte masks, then numpy's C number parser.
+* ``c`` — one pass over the bytes compiled in C (``satdoku/cnf/_dimacs.c``, built at install
+  time): what runs;
+* ``python`` — :func:`_body_python`, the same rules a line at a time: the readable form, the
+  tests' reference for the C pass, and the fallback where it was not built.
 
-numpy is imported only where an engine or a caller needs it: :func:`parse_dimacs_buffer` (the
-``c`` engine) gives the literals as plain int32 bytes, so a one-shot command reads and solves a
-file without importing numpy.
-
-All accept what :func:`satdoku.cnf.dimacs.parse_dimacs` accepts (comments anywhere, SATLIB's
-double spaces in ``p cnf`` and ``%`` trailer, a last clause without its 0) and raise the same
-:class:`DimacsError` (defined here, re-exported by :mod:`satdoku.cnf.dimacs`) naming the line
-for malformed input. Files are read through :mod:`satdoku.sources` (regular files only, any
-compression by magic bytes, a size cap); the header is checked against the file's size and the
-variable cap of :mod:`satdoku.limits` before anything is allocated for it.
+:func:`parse_dimacs_buffer` gives plain int32 bytes (no numpy imported, so a one-shot command
+reads and solves a file without it), :func:`parse_dimacs_bytes` a numpy array, and
+:func:`satdoku.cnf.dimacs.parse_dimacs` / :func:`~satdoku.cnf.dimacs.read_dimacs` clause
+lists, all through the same engines. The rules: comments anywhere, SATLIB's double spaces in
+``p cnf`` and ``%`` trailer, a last clause without its 0; anything else is a
+:class:`DimacsError` (defined here, re-exported by :mod:`satdoku.cnf.dimacs`) naming the line.
+Files are read through :mod:`satdoku.sources` (regular files only, any compression by magic
+bytes, a size cap); the header is checked against the file's size and the variable cap of
+:mod:`satdoku.limits` before anything is allocated for it.
 """
 
 from __future__ import annotations
 
 import gc
-from functools import cache
+import re
+from array import array
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -90,21 +92,31 @@ class DimacsBuffer(NamedTuple):
 
 
 def read_dimacs_buffer(
-    path: str | Path, clause_tolerance: int = 0, limits: Limits | None = None
+    path: str | Path, clause_tolerance: int = 0, limits: Limits | None = None,
+    engine: str = "auto",
 ) -> DimacsBuffer:
-    """Read a DIMACS file with the compiled ``c`` engine (see :func:`parse_dimacs_buffer`)."""
+    """Read a DIMACS file into int32 bytes (see :func:`parse_dimacs_buffer`)."""
     lim = limits or default_limits()
-    return parse_dimacs_buffer(_read(path, lim), str(path), clause_tolerance, lim)
+    return parse_dimacs_buffer(_read(path, lim), str(path), clause_tolerance, lim, engine)
 
 
 def parse_dimacs_buffer(
-    data: bytes, source: str = "<cnf>", clause_tolerance: int = 0, limits: Limits | None = None
+    data: bytes, source: str = "<cnf>", clause_tolerance: int = 0, limits: Limits | None = None,
+    engine: str = "auto",
 ) -> DimacsBuffer:
-    """Parse DIMACS bytes with the compiled ``c`` engine, without importing numpy."""
+    """Parse DIMACS bytes into int32 bytes, without importing numpy. ``engine`` is ``auto``
+    (``c`` when built, else ``python``), ``c`` or ``python``."""
     if data.startswith(UTF8_BOM):
         data = data[len(UTF8_BOM):]
     num_vars, num_clauses, offset, _, comments = _header(data, source, clause_tolerance, limits)
-    lits, clauses, end_pos = _body_c(data, offset, num_vars, source)
+    if engine == "auto":
+        engine = "c" if _native() is not None else "python"
+    if engine == "c":
+        lits, clauses, end_pos = _body_c(data, offset, num_vars, source)
+    elif engine == "python":
+        lits, clauses, end_pos = _body_python(data, offset, num_vars, source)
+    else:
+        raise ValueError(f"unknown DIMACS engine {engine!r}; choose from auto, c, python")
     _check_count(data, source, num_clauses, clauses, end_pos, clause_tolerance)
     return DimacsBuffer(num_vars, clauses, lits, comments)
 
@@ -194,7 +206,7 @@ def _native():  # type: ignore[no-untyped-def]
 
 
 def has_c_engine() -> bool:
-    """Whether the ``c`` engine (and :func:`read_dimacs_buffer`) is available."""
+    """Whether the ``c`` engine is built."""
     return _native() is not None
 
 
@@ -202,24 +214,12 @@ def parse_dimacs_bytes(
     data: bytes, source: str = "<cnf>", clause_tolerance: int = 0, engine: str = "auto",
     limits: Limits | None = None,
 ) -> DimacsArrays:
-    """Parse DIMACS bytes into flat arrays. ``engine`` is ``auto`` (``c`` when built, else
-    ``numpy``), ``c`` or ``numpy``."""
+    """Parse DIMACS bytes into a numpy array (see :func:`parse_dimacs_buffer`)."""
     import numpy as np
 
-    if data.startswith(UTF8_BOM):
-        data = data[len(UTF8_BOM):]
-    num_vars, num_clauses, offset, _, comments = _header(data, source, clause_tolerance, limits)
-    if engine == "auto":
-        engine = "c" if _native() is not None else "numpy"
-    if engine == "c":
-        raw, clauses, end_pos = _body_c(data, offset, num_vars, source)
-        lits = np.frombuffer(raw, dtype=np.int32)
-    elif engine == "numpy":
-        lits, clauses, end_pos = _body_numpy(data, offset, num_vars, source)
-    else:
-        raise ValueError(f"unknown DIMACS engine {engine!r}")
-    _check_count(data, source, num_clauses, clauses, end_pos, clause_tolerance)
-    return DimacsArrays(num_vars, clauses, lits, comments)
+    buf = parse_dimacs_buffer(data, source, clause_tolerance, limits, engine)
+    return DimacsArrays(buf.num_vars, buf.num_clauses, np.frombuffer(buf.lits, dtype=np.int32),
+                        buf.comments)
 
 
 def _check_count(
@@ -265,126 +265,61 @@ def _raise_for(data: bytes, source: str, num_vars: int, err: int, err_pos: int) 
         )
 
 
-# --- numpy engine -------------------------------------------------------------------------------
-@cache
-def _masks() -> tuple[np.ndarray, np.ndarray]:
-    """Byte tables: allowed in a clause body, white space."""
-    import numpy as np
-
-    allowed = np.zeros(256, dtype=bool)
-    allowed[[ord(ch) for ch in "0123456789- \t\r\n"]] = True
-    white = np.zeros(256, dtype=bool)
-    white[[ord(ch) for ch in " \t\r\n"]] = True
-    return allowed, white
+# --- the Python engine ------------------------------------------------------------------
+_TOKEN = re.compile(rb"[^ \t\r]+")  # blanks are space, tab and CR; lines end at LF
+_LITERAL = re.compile(rb"-?[0-9]+")
 
 
-def _line_starters(arr: np.ndarray, char: str) -> list[int]:
-    """Positions of ``char`` where it is the first non-blank byte of its line."""
-    import numpy as np
-
-    found = []
-    for pos in np.flatnonzero(arr == ord(char)).tolist():
-        k = pos - 1
-        while k >= 0 and arr[k] in (32, 9, 13):
-            k -= 1
-        if k < 0 or arr[k] == 10:
-            found.append(pos)
-    return found
-
-
-def _body_numpy(
-    data: bytes, offset: int, num_vars: int, source: str
-) -> tuple[np.ndarray, int, int]:
-    import numpy as np
-
-    _ALLOWED, _WHITE = _masks()
-    arr = np.frombuffer(data, dtype=np.uint8)[offset:]
-    end_pos = len(data)
-    trailer = _line_starters(arr, "%")
-    if trailer:
-        end_pos = offset + trailer[0]
-        arr = arr[: trailer[0]]
-    comments = _line_starters(arr, "c")
-    if comments:  # blank out comment lines, keeping every byte position (and line number)
-        arr = arr.copy()
-        for pos in comments:
-            stop = np.flatnonzero(arr[pos:] == 10)
-            arr[pos : pos + (int(stop[0]) if stop.size else arr.size)] = 32
-    # structural errors (first one in file order): a second header, garbage bytes, stray '-'
-    errors: list[tuple[int, str]] = []
-    second = _line_starters(arr, "p")
-    if second:
-        errors.append((second[0], "a-header"))
-    ok = _ALLOWED[arr]
-    if not ok.all():
-        errors.append((int(np.argmin(ok)), "garbage"))
-    white = _WHITE[arr]
-    minus = np.flatnonzero(arr == 45)
-    if minus.size:
-        before_ok = np.ones(minus.size, dtype=bool)
-        has_before = minus > 0
-        before_ok[has_before] = white[minus[has_before] - 1]
-        after = minus + 1
-        after_ok = np.zeros(minus.size, dtype=bool)
-        inside = after < arr.size
-        after_ok[inside] = (arr[after[inside]] >= 48) & (arr[after[inside]] <= 57)
-        bad = ~(before_ok & after_ok)
-        if bad.any():
-            errors.append((int(minus[np.argmax(bad)]), "garbage"))
-    limit = arr.size
-    if errors:
-        first, kind = min(errors)
-        limit = first  # the tokens before the one holding the error are well formed
-        while limit > 0 and not white[limit - 1]:
-            limit -= 1
-    # numbers of more than 10 digits cannot be literals (and would overflow the parser)
-    digit = (arr[:limit] >= 48) & (arr[:limit] <= 57)
-    edges = np.flatnonzero(np.diff(np.concatenate(([False], digit, [False])).view(np.int8)))
-    runs = edges[1::2] - edges[::2]
-    long_number = int(edges[::2][np.argmax(runs > 10)]) if (runs > 10).any() else -1
-    if long_number >= 0:
-        limit = long_number
-    if white[:limit].all():  # numpy parses a blank string as [0]: no literal is no literal
-        values = np.empty(0, dtype=np.int64)
-    else:
-        values = np.fromstring(arr[:limit].tobytes().decode("ascii"), dtype=np.int64, sep=" ")
-    big = np.flatnonzero(np.abs(values) > num_vars) if values.size else values
-    if big.size or long_number >= 0:
-        if big.size:
-            starts = np.flatnonzero(~white[:limit] & np.concatenate(([True], white[: limit - 1])))
-            pos = offset + int(starts[big[0]])
-        else:
-            pos = offset + long_number
-        token = _token_at(data, pos)
-        raise DimacsError(
-            source, _line_of(data, pos), f"literal {token} out of range for {num_vars} variables"
-        )
-    if errors:
-        pos = offset + first
-        if kind == "a-header":
-            raise DimacsError(source, _line_of(data, pos), "second 'p' header line")
-        raise DimacsError(source, _line_of(data, pos), f"not a literal: {_token_at(data, pos)!r}")
-    lits = values.astype(np.int32)
-    clauses = int(np.count_nonzero(lits == 0))
-    if lits.size and lits[-1] != 0:  # last clause without its terminating 0
-        lits = np.append(lits, np.int32(0))
+def _body_python(data: bytes, offset: int, num_vars: int, source: str) -> tuple[bytes, int, int]:
+    """The clause body ``data[offset:]`` a line at a time, by the C pass's rules: a line whose
+    first token starts with ``c`` is a comment, with ``%`` ends the formula (SATLIB's
+    trailer), with ``p`` is a second header (an error); every other token must be a decimal
+    integer within +-``num_vars``; 0 ends a clause. Returns (int32 bytes, clauses, position
+    where the formula ends)."""
+    lits = array("i")
+    clauses, end_pos = 0, len(data)
+    lineno, pos = _line_of(data, offset), offset
+    for line in data[offset:].split(b"\n"):
+        first = _TOKEN.search(line)
+        head = line[first.start()] if first else None
+        if head == ord("%"):
+            end_pos = pos + first.start()  # type: ignore[union-attr]
+            break
+        if head == ord("p"):
+            raise DimacsError(source, lineno, "second 'p' header line")
+        if head is not None and head != ord("c"):
+            for token in _TOKEN.findall(line):
+                text = token.decode("utf-8", "replace")[:40]
+                if not _LITERAL.fullmatch(token):
+                    raise DimacsError(source, lineno, f"not a literal: {text!r}")
+                value = int(token)
+                if abs(value) > num_vars:
+                    raise DimacsError(source, lineno,
+                                      f"literal {text} out of range for {num_vars} variables")
+                lits.append(value)
+                clauses += value == 0
+        pos += len(line) + 1
+        lineno += 1
+    if lits and lits[-1] != 0:  # the last clause without its 0
+        lits.append(0)
         clauses += 1
-    return lits, clauses, end_pos
+    return lits.tobytes(), clauses, end_pos
 
 
-def arrays_to_clauses(lits: np.ndarray) -> list[list[int]]:
-    """Split a flat 0-terminated literal array into a list of clauses."""
-    import numpy as np
-
-    flat = lits.tolist()
+def buffer_to_clauses(lits: object) -> list[list[int]]:
+    """The clauses of flat 0-terminated int32 literals (bytes, a numpy array, any buffer)."""
+    buf = array("i")
+    buf.frombytes(memoryview(lits).cast("B"))  # type: ignore[arg-type]
+    flat = buf.tolist()
     clauses: list[list[int]] = []
     start = 0
     was_enabled = gc.isenabled()
     gc.disable()  # thousands of small lists, none cyclic: collections here are pure waste
     try:
-        for end in np.flatnonzero(lits == 0).tolist():
-            clauses.append(flat[start:end])
-            start = end + 1
+        for end, d in enumerate(flat):
+            if d == 0:
+                clauses.append(flat[start:end])
+                start = end + 1
     finally:
         if was_enabled:
             gc.enable()

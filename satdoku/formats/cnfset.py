@@ -61,13 +61,13 @@ def looks_like_dimacs(path: Path, head: list[tuple[int, str]]) -> bool:
 def cnf_file_record(path: str | Path, snapshot: Snapshot | None = None,
                     limits: Limits | None = None) -> Record:
     """The record of one DIMACS file: checked with the fast reader, counted, not kept."""
-    from satdoku.cnf.dimacs_fast import DimacsError, parse_dimacs_bytes  # numpy: only here
+    from satdoku.cnf.dimacs_fast import DimacsError, parse_dimacs_buffer
 
     lim = limits or default_limits()
     source, name = str(path), Path(path).name
     try:
         snap = snapshot or read_snapshot(path, lim.max_input_bytes)
-        arrays = parse_dimacs_bytes(snap.data, source, 0, "auto", lim)
+        arrays = parse_dimacs_buffer(snap.data, source, 0, lim)
     except DimacsError as exc:
         why = f"line {exc.line}: {exc.reason}" if exc.line else exc.reason
         return Record(source, 1, 0, NOTATION, name=name, error=why)

@@ -114,14 +114,66 @@ def test_q2_never_accepts_an_impossible_board() -> None:
         if p is not None:
             boards.append(p)
     solvable = [gen.erase(gen.complete_grid(2, rng), 8, rng) for _ in range(25)]
-    out = decide_q2(boards + solvable, ClassifySettings(ltn_steps=60))
-    assert all(d["solvable"] is False and d["decided_by"] in ("rules", "exact")
-               for d in out[:25])
-    assert all(d["solvable"] is True for d in out[25:])
-    certified = [d for d in out[25:] if d["decided_by"] == "ltn"]
-    assert len(certified) >= 20  # LTN solving certifies most 4x4 boards
-    for d, p in zip(out[25:], solvable, strict=True):
-        assert p.check_solution(d["solution"]) == []
+    for singles in (True, False):
+        out = decide_q2(boards + solvable, ClassifySettings(ltn_steps=60, ltn_singles=singles))
+        assert all(d["solvable"] is False and d["decided_by"] in ("rules", "exact")
+                   for d in out[:25])
+        assert all(d["solvable"] is True for d in out[25:])
+        certified = [d for d in out[25:] if d["decided_by"] in ("singles", "ltn", "singles+ltn")]
+        assert len(certified) >= 20  # LTN solving certifies most 4x4 boards
+        assert singles or all(d["decided_by"] not in ("singles", "singles+ltn") for d in out)
+        for d, p in zip(out[25:], solvable, strict=True):
+            assert p.check_solution(d["solution"]) == []
+
+
+def _hard_9x9(n: int, seed: int) -> tuple[list, list]:
+    """``n`` 9x9 boards with 50-59 blanks and ``n`` open impossible 9x9 boards (no immediate
+    problem: only search shows they have no solution)."""
+    rng = random.Random(seed)
+    solvable = [gen.erase(gen.complete_grid(3, rng), rng.randint(50, 59), rng) for _ in range(n)]
+    impossible = []
+    while len(impossible) < n:
+        p = gen.impossible_board(gen.complete_grid(3, rng), rng.randint(40, 55), rng, tries=20)
+        if p is not None:
+            impossible.append(p)
+    return solvable, impossible
+
+
+@pytest.mark.parametrize("singles", [True, False])
+def test_ltn_solve_certifies_only_solutions(singles: bool) -> None:
+    """Sound on 9x9: every board returned completes its givens and breaks no rule, no
+    impossible board is ever certified, and the search solves most hard solvable boards."""
+    from satdoku.ltn.solve import SolveSettings, ltn_solve
+
+    solvable, impossible = _hard_9x9(8, 11)
+    out = ltn_solve(solvable + impossible, SolveSettings(singles=singles, rounds=12, seed=2))
+    for p, o in zip(solvable, out[:8], strict=True):
+        assert o.board is None or (p.check_solution(o.board) == [] and all(
+            not g or g == v for g, v in zip(p.givens, o.board, strict=True)))
+    assert all(o.board is None for o in out[8:])
+    assert sum(o.board is not None for o in out[:8]) >= (7 if singles else 3)
+    assert all(o.rounds <= 12 and o.seconds > 0 for o in out)
+
+
+def test_propagate_reaches_the_singles_fixpoint() -> None:
+    """The mask propagation between rounds fills what :func:`apply_singles` fills (same
+    closure of naked and hidden singles) and finds the same contradictions."""
+    import numpy as np
+
+    from satdoku.heuristics import apply_singles
+    from satdoku.ltn.solve import _tables, propagate
+
+    solvable, impossible = _hard_9x9(6, 12)
+    rng = random.Random(3)
+    clue17 = [gen.unique_puzzle(gen.complete_grid(3, rng), rng) for _ in range(4)]
+    for p in solvable + impossible + clue17:
+        board, _, dead, filled = propagate(np.array(p.givens), np.zeros((81, 9), dtype=bool),
+                                           True, _tables(p.layout))
+        res = apply_singles(p)
+        assert dead == (res.contradiction is not None)
+        if not dead:
+            assert tuple(int(x) for x in board) == res.board
+            assert filled == len(res.applied)
 
 
 @pytest.mark.parametrize("box", [2, 3])
@@ -195,11 +247,22 @@ def test_classify_missing_model_says_how_to_train(tmp_path: Path, capsys) -> Non
 
 def test_evaluate_writes_report(data4: Path, model4: Path, tmp_path: Path) -> None:
     from satdoku.ltn.classify import ClassifySettings
-    from satdoku.ltn.evaluate import evaluate
+    from satdoku.ltn.evaluate import band_table, certification_by_band, evaluate
 
     s = evaluate(data4, 4, model4, model4 / "ltn_4.tsv", tmp_path / "ltn_4",
                  ClassifySettings(ltn_steps=60), q2_limit=15)
     assert s["q2"]["accuracy"] == 1.0 and s["q2"]["impossible_accepted_by_ltn"] == 0
+    # the band figures are the records' figures, in the JSON and in the Markdown alike
+    q2 = json.loads((tmp_path / "ltn_4.json").read_text())["q2"]
+    records, bands = q2["records"], q2["certification_by_band"]
+    assert len(records) == 15 and bands == certification_by_band(records)
+    assert bands[-1]["band"] == "all" and bands[-1]["boards"] == 15
+    assert sum(b["boards"] for b in bands[:-1]) == 15
+    assert bands[-1]["singles+ltn"] == sum(r["decided_by"] in ("singles", "ltn", "singles+ltn")
+                                           for r in records)
+    assert bands[-1]["exact"] + bands[-1]["singles+ltn"] + bands[-1]["undecided"] == 15
+    md = (tmp_path / "ltn_4.md").read_text()
+    assert all(line in md for line in band_table(bands))
     assert s["q3"]["agreement"] == 1.0 and s["q2"]["invalid_boards_output"] == 0
     for suffix in (".md", ".json", "_memory.json", "_curves.png", "_q1_confusion.png",
                    "_q2_decisions.png"):
@@ -292,3 +355,36 @@ def test_classify_decides_what_it_can_and_reports_the_rest(model4: Path, tmp_pat
         assert "board 2 (16x16, error): ERROR no LTN model for 16x16" in out  # 1-based
         assert "board 1 (4x4, closed): Q1 LTN says valid" in out
         assert "board 5 (16x16, open): Q2 solvable" in out
+
+
+def test_certification_by_band_counts_records() -> None:
+    """Hand-made records: each band counts its own boards, ``all`` counts every one."""
+    from satdoku.ltn.evaluate import certification_by_band
+
+    def rec(band, by, alone, secs):
+        return {"band": band, "decided_by": by, "ltn_alone": alone, "ltn_seconds": secs,
+                "ltn_alone_seconds": secs / 2}
+
+    rows = certification_by_band([rec("50-59 blanks", "singles+ltn", False, 0.2),
+                                  rec("50-59 blanks", "ltn", True, 0.4),
+                                  rec("50-59 blanks", "singles", False, 0.3),
+                                  rec("17-clue", "exact", False, 1.0),
+                                  rec("17-clue", "undecided", False, 0.5)])
+    assert [r["band"] for r in rows] == ["50-59 blanks", "17-clue", "all"]
+    a, b, total = rows
+    assert (a["boards"], a["ltn_alone"], a["singles+ltn"], a["exact"]) == (3, 1, 3, 0)
+    assert a["singles_only"] == 1
+    assert a["singles+ltn_rate"] == 1.0 and a["singles+ltn_seconds"] == 0.3
+    assert (b["singles+ltn"], b["exact"], b["undecided"], b["ltn_alone_rate"]) == (0, 1, 1, 0.0)
+    assert total["boards"] == 5 and total["singles+ltn_seconds_max"] == 1.0
+
+
+def test_clue17_reader_names_a_bad_line(tmp_path: Path) -> None:
+    from satdoku.ltn.evaluate import read_clue17
+
+    good = "1" + "0" * 80
+    path = tmp_path / "17.txt"
+    path.write_text(f"# header\n{good}\n{'1' * 79}\n")
+    assert [e.subkind for e in read_clue17(path, 1)] == ["17_clue"]
+    with pytest.raises(ValueError, match=r"17\.txt:3"):
+        read_clue17(path, 5)

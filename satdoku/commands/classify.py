@@ -41,10 +41,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="save the move memory (history, counts, effectiveness) as JSON")
     parser.add_argument("--input-format", default="auto",
                         help="force a reader of satdoku.formats (default: detect)")
-    parser.add_argument("--ltn-steps", type=int_in(0, 10_000_000), default=100,
-                        help="LTN solving steps per round")
-    parser.add_argument("--ltn-rounds", type=int_in(0, 10_000), default=2,
-                        help="LTN decimation rounds")
+    from satdoku.ltn.classify import ClassifySettings
+
+    d = ClassifySettings()
+    parser.add_argument("--ltn-steps", type=int_in(0, 10_000_000), default=d.ltn_steps,
+                        help="LTN solving: Adam steps of a board's first round")
+    parser.add_argument("--ltn-warm-steps", type=int_in(0, 10_000_000), default=d.ltn_warm_steps,
+                        help="LTN solving: steps of each later (warm-started) round")
+    parser.add_argument("--ltn-rounds", type=int_in(0, 10_000), default=d.ltn_rounds,
+                        help="LTN solving: rounds (decimation steps) per board at most")
+    parser.add_argument("--ltn-backtracks", type=int_in(0, 10_000), default=d.ltn_backtracks,
+                        help="LTN solving: decisions undone per board at most")
+    parser.add_argument("--no-singles", action="store_true",
+                        help="LTN solving alone: no naked/hidden singles between rounds")
     parser.add_argument("--seed", type=int_in(0), default=0)
     parser.add_argument("--evaluate", type=Path, default=None, metavar="DATASET_DIR",
                         help="score the test split of a data set directory instead")
@@ -57,6 +66,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --evaluate: open test boards per kind used for Q2/Q3")
     parser.add_argument("--q1-extra", type=int_in(0), default=0,
                         help="with --evaluate: fresh closed boards per Q1 kind (9x9 and up)")
+    parser.add_argument("--q2-extra", type=int_in(0), default=0,
+                        help="with --evaluate: fresh open solvable boards (9x9 and up) with "
+                        "--q2-extra-empty blanks, from grids outside the data set")
+    parser.add_argument("--q2-extra-empty", type=int_in(1, 10_000), nargs=2, default=(50, 59),
+                        metavar=("LO", "HI"), help="blanks of the --q2-extra boards")
+    parser.add_argument("--clue17", type=Path, default=None,
+                        help="with --evaluate --size 9: a 17-clue puzzle file to score too")
+    parser.add_argument("--clue17-limit", type=int_in(0), default=0,
+                        help="with --clue17: its first N puzzles")
 
 
 def _read(path: Path, fmt: str) -> list:
@@ -80,8 +98,9 @@ def run(args: argparse.Namespace) -> int:
         try_load_models,
     )
 
-    settings = ClassifySettings(ltn_steps=args.ltn_steps, ltn_rounds=args.ltn_rounds,
-                                seed=args.seed)
+    settings = ClassifySettings(ltn_steps=args.ltn_steps, ltn_warm_steps=args.ltn_warm_steps,
+                                ltn_rounds=args.ltn_rounds, ltn_backtracks=args.ltn_backtracks,
+                                ltn_singles=not args.no_singles, seed=args.seed)
     if args.evaluate is not None:
         from satdoku.ltn.evaluate import evaluate
 
@@ -90,10 +109,15 @@ def run(args: argparse.Namespace) -> int:
             return 1
         try:
             summary = evaluate(args.evaluate, args.size, args.models, args.epochs_tsv,
-                               args.report, settings, args.q2_limit, args.q1_extra)
+                               args.report, settings, args.q2_limit, args.q1_extra,
+                               args.q2_extra, tuple(args.q2_extra_empty), args.clue17,
+                               args.clue17_limit)
         except MissingModel as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
+        except ValueError as e:  # a bad data set row or 17-clue line, named
+            print(f"error: {e}", file=sys.stderr)
+            return 1
         print(json.dumps(summary["headline"], indent=1))
         return 0
     if args.path is None:

@@ -3,14 +3,15 @@
 - Closed board → Q1: the learned ∀u Ok(b, u) verdict with its confidence, and the rule check
   beside it. The board is echoed as ``solution`` only when the rule check passes.
 - Open board → Q2 by a fixed, sound procedure: an immediate problem (duplicate or cell without
-  candidate) decides "unsolvable" (``rules``); a board completed by LTN solving *and* passing the
-  symbolic check decides "solvable" (``ltn``); otherwise the exact search decides (``exact``).
-  LTN alone can only certify, never refute, so Q2 is never wrong.
+  candidate) decides "unsolvable" (``rules``); a board completed by LTN solving (singles allowed
+  between rounds: ``singles+ltn``, none filled: ``ltn``) *and* passing the symbolic check
+  decides "solvable"; otherwise the exact search decides (``exact``). LTN solving can only
+  certify, never refute, so Q2 is never wrong.
 - Q3 for solvable boards: singles (naked; hidden per row/column/box) with the truth value of
-  their LTN formula, applied round by round into the move memory; then LTN-guided solving, then
-  exact search. A returned solution always passes ``puzzle.check_solution``; otherwise the
-  partial board (singles only, forced in every solution) and the exact remaining cells are
-  reported.
+  their LTN formula, applied round by round into the move memory; the solution is then the one
+  Q2 certified or found (``solved_by`` says who: singles alone, ltn, singles+ltn, exact). A
+  returned solution always passes ``puzzle.check_solution``; otherwise the partial board
+  (singles only, forced in every solution) and the exact remaining cells are reported.
 """
 
 from __future__ import annotations
@@ -29,13 +30,24 @@ from satdoku.solvers.csp import solve as exact_solve
 
 @dataclass
 class ClassifySettings:
-    ltn_steps: int = 100
+    ltn_steps: int = 60  # Adam steps of a board's first LTN round
+    ltn_warm_steps: int = 20  # steps of each later (warm-started) round
     ltn_lr: float = 0.1
-    ltn_rounds: int = 2
-    ltn_restarts: int = 0
+    ltn_rounds: int = 30  # LTN rounds per board at most
+    ltn_backtracks: int = 12  # decisions undone per board at most
+    ltn_singles: bool = True  # singles between LTN rounds (False: LTN alone)
     seed: int = 0
     exact_max_nodes: int = 5_000_000
     threads: int = 1  # torch threads: more only pays off on large batches and idle cores
+
+    def solve_settings(self, singles: bool | None = None):  # -> satdoku.ltn.solve.SolveSettings
+        """The LTN solving settings these classify settings mean (``singles`` overrides)."""
+        from satdoku.ltn.solve import SolveSettings
+
+        return SolveSettings(steps=self.ltn_steps, warm_steps=self.ltn_warm_steps,
+                             lr=self.ltn_lr, rounds=self.ltn_rounds,
+                             backtracks=self.ltn_backtracks, seed=self.seed,
+                             singles=self.ltn_singles if singles is None else singles)
 
 
 @dataclass
@@ -50,10 +62,13 @@ class BoardReport:
     rule_valid: bool | None = None  # Q1: the rule check beside it
     conflicts: list[str] = field(default_factory=list)
     solvable: bool | None = None  # Q2 (open boards)
-    decided_by: str | None = None  # ltn / rules / exact / undecided
+    decided_by: str | None = None  # rules / singles / ltn / singles+ltn / exact / undecided
     moves: list[dict] = field(default_factory=list)  # Q3 singles applied, with truth values
     q3_agreement: bool | None = None  # LTN formulas == symbolic engine on every round
-    solved_by: str | None = None  # singles / ltn / exact
+    solved_by: str | None = None  # singles / ltn / singles+ltn / exact / singles+exact
+    ltn_rounds: int = 0  # LTN rounds and decisions undone in Q2 solving
+    ltn_backtracks: int = 0
+    ltn_seconds: float = 0.0  # this board's share of the batched LTN solving time
     solution: str | None = None
     remaining: int = 0
     remaining_cells: list[str] = field(default_factory=list)
@@ -115,8 +130,13 @@ def closed_sizes(puzzles: Sequence[tuple[int, Puzzle | None, str | None]]) -> se
 
 def decide_q2(puzzles: Sequence[Puzzle], settings: ClassifySettings) -> list[dict]:
     """The Q2 procedure for same-size open puzzles: dicts with solvable, decided_by, solution
-    (a checked board or None) and seconds spent in each part."""
-    from satdoku.ltn.kb import ltn_solve
+    (a checked board or None), the LTN rounds and backtracks, and seconds spent in each part.
+
+    LTN solving (:mod:`satdoku.ltn.solve`, singles between rounds unless
+    ``settings.ltn_singles`` is off) may only certify; ``decided_by`` is ``ltn`` when no single
+    was filled on the way, ``singles`` when singles completed the board before any LTN round,
+    and ``singles+ltn`` otherwise."""
+    from satdoku.ltn.solve import ltn_solve
 
     out: list[dict] = [{} for _ in puzzles]
     quiet = []
@@ -127,22 +147,20 @@ def decide_q2(puzzles: Sequence[Puzzle], settings: ClassifySettings) -> list[dic
                       "solution": None}
         else:
             quiet.append(i)
-    t0 = time.perf_counter()
-    outcomes = ltn_solve([puzzles[i] for i in quiet], steps=settings.ltn_steps,
-                         lr=settings.ltn_lr, rounds=settings.ltn_rounds,
-                         restarts=settings.ltn_restarts, seed=settings.seed)
-    ltn_secs = (time.perf_counter() - t0) / max(1, len(quiet))
+    outcomes = ltn_solve([puzzles[i] for i in quiet], settings.solve_settings())
     for i, o in zip(quiet, outcomes, strict=True):
+        ltn = {"ltn_seconds": o.seconds, "ltn_rounds": o.rounds,
+               "ltn_backtracks": o.backtracks}
         if o.board is not None:
-            out[i] = {"solvable": True, "decided_by": "ltn", "solution": o.board,
-                      "ltn_seconds": ltn_secs}
+            by = ("singles" if not o.rounds else "singles+ltn" if o.singles else "ltn")
+            out[i] = {"solvable": True, "decided_by": by, "solution": o.board, **ltn}
             continue
         t1 = time.perf_counter()
         sol, stats = exact_solve(puzzles[i], max_nodes=settings.exact_max_nodes,
                                  **gen.search_options(puzzles[i]))
         out[i] = {"solvable": True if sol else (False if stats.complete else None),
                   "decided_by": "exact" if stats.complete or sol else "undecided",
-                  "solution": sol, "ltn_seconds": ltn_secs,
+                  "solution": sol, **ltn,
                   "exact_seconds": time.perf_counter() - t1, "exact_nodes": stats.nodes}
     return out
 
@@ -167,7 +185,7 @@ def classify(
     decided."""
     import torch
 
-    from satdoku.ltn.kb import SingleFormulas, ltn_solve, q1_predict
+    from satdoku.ltn.kb import SingleFormulas, q1_predict
 
     settings = settings or ClassifySettings()
     torch.set_num_threads(max(1, settings.threads))
@@ -214,15 +232,17 @@ def classify(
         formulas = SingleFormulas(by_index[idx[0]])
         for i, d in zip(idx, q2, strict=True):
             t1 = time.perf_counter()
-            _solve_open(reports[i], by_index[i], d, formulas, settings, memory, ltn_solve)
+            _solve_open(reports[i], by_index[i], d, formulas, settings, memory)
             reports[i].seconds = each + time.perf_counter() - t1
     return [reports[i] for i, _, _ in puzzles]
 
 
 def _solve_open(r: BoardReport, p: Puzzle, q2: dict, formulas, settings: ClassifySettings,
-                memory: MoveMemory, ltn_solve) -> None:
+                memory: MoveMemory) -> None:
     """Q3 moves and the solve for one open board (fills ``r`` in place)."""
     r.solvable, r.decided_by = q2["solvable"], q2["decided_by"]
+    r.ltn_rounds, r.ltn_backtracks = q2.get("ltn_rounds", 0), q2.get("ltn_backtracks", 0)
+    r.ltn_seconds = q2.get("ltn_seconds", 0.0)
     r.remaining = sum(1 for v in p.givens if not v)
     r.remaining_cells = _names(p, p.givens)
     if not r.solvable:
@@ -248,16 +268,9 @@ def _solve_open(r: BoardReport, p: Puzzle, q2: dict, formulas, settings: Classif
     solution, by = None, None
     if 0 not in board:
         solution, by = board, "singles"
-    if solution is None and q2["decided_by"] == "ltn":
-        # the board Q2 certified agrees with every single (singles are forced in any solution)
-        solution, by = q2["solution"], "ltn"
-    if solution is None and res.applied:  # LTN again, on the board the singles reduced
-        outcome = ltn_solve([p], steps=settings.ltn_steps, lr=settings.ltn_lr,
-                            rounds=settings.ltn_rounds, restarts=settings.ltn_restarts,
-                            seed=settings.seed, boards=[board])[0]
-        if outcome.board is not None:
-            solution, by = outcome.board, "singles+ltn"
     if solution is None and q2.get("solution") is not None:
+        # the board Q2 certified (or the exact search found) agrees with every single: singles
+        # are forced in any solution
         solution, by = q2["solution"], q2["decided_by"]
     if solution is None:
         sol, _ = exact_solve(p, board, max_nodes=settings.exact_max_nodes,

@@ -9,10 +9,9 @@ trained by maximising SatAgg of both. A board is judged valid when ∀u Ok(b, u)
 Q2 (per-board solving): a fixed-structure predicate ``HasValue(b, c, v)`` grounded as a softmax
 over each cell's candidates (givens clamped), optimised to satisfy
     ∀b ∀(c,d)∈Peers ∀v ¬(HasValue(b,c,v) ∧ HasValue(b,d,v))      (all different)
-    ∀b ∀g ∀v ∃k HasValue(b, g_k, v)                              (cover; optional, see below)
-with IsPossible (the candidates) as a mask; confident cells are fixed between rounds
-(decimation). The argmax board is then checked symbolically; only a checked board certifies
-solvability.
+with IsPossible (the candidates) as a mask; :mod:`satdoku.ltn.solve` runs these rounds inside a
+confidence-ordered search. The argmax board is checked symbolically; only a checked board
+certifies solvability.
 
 Q3 (fixed predicates, Gödel semantics): ``IsPossible(c, v)``, ``NakedSingle(c, v)`` and
 ``HiddenSingle(c, v, g)`` as formulas over ``Filled``, ``Empty``, ``Peer`` and ``InUnit``; with
@@ -23,7 +22,6 @@ crisp predicates their truth values are 0/1 and must agree exactly with
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from satdoku.heuristics import HIDDEN, NAKED, Move, group_kind
 from satdoku.puzzle import Puzzle
@@ -83,160 +81,46 @@ def q1_predict(ok, boards: Sequence[Sequence[int]], size: int, batch: int = 512)
 
 
 # --- Q2 --------------------------------------------------------------------------------------
-@dataclass
-class SolveOutcome:
-    """One board's LTN solving result: the checked board (None if not certified) and the
-    board's final satisfaction, plus the hasValue probabilities (cells x values)."""
+def optimise(mask, pairs, logits, steps: int, lr: float, p_forall: int = 2):
+    """Ground ``HasValue(b, c, v)`` as a softmax over each cell's allowed values (``mask``:
+    boards x cells x values, IsPossible) from ``logits`` and run ``steps`` Adam steps
+    maximising SatAgg of
 
-    board: tuple[int, ...] | None
-    satisfaction: float
-    restarts: int
-    probs: list[list[float]]
+        ∀b ∀(c,d)∈Peers ∀v ¬(HasValue(b, c, v) ∧ HasValue(b, d, v))     (all different)
 
-
-def _peer_pairs(puzzle: Puzzle) -> list[tuple[int, int]]:
-    return sorted({(min(c, d), max(c, d)) for c in range(puzzle.ncells)
-                   for d in puzzle.peers[c]})
-
-
-def ltn_solve(
-    puzzles: Sequence[Puzzle],
-    steps: int = 100,
-    lr: float = 0.1,
-    restarts: int = 0,
-    seed: int = 0,
-    boards: Sequence[Sequence[int]] | None = None,
-    rounds: int = 2,
-    threshold: float = 0.9,
-) -> list[SolveOutcome]:
-    """Per-board LTN solving for same-layout puzzles, batched; certification is symbolic.
-
-    ``boards`` (default: the givens) are the partial boards to complete. Each round optimises
-    HasValue (``steps`` Adam steps) and certifies a board only when its argmax assignment
-    passes ``puzzle.check_solution``. Between rounds, uncertified boards are *decimated*: the
-    empty cells whose HasValue exceeds ``threshold`` are fixed (most confident first, skipping
-    values that clash with cells already fixed) and IsPossible is recomputed, for up to
-    ``rounds`` rounds; then up to ``restarts`` fresh rounds from the start board follow. No
-    exact search is involved: a failed board simply stays uncertified."""
-    import torch
-
-    if not puzzles:
-        return []
-    layout = puzzles[0].layout
-    if any(p.layout is not layout or p.less_than or p.extra_groups for p in puzzles):
-        raise ValueError("ltn_solve needs puzzles of one plain layout")
-    n = layout.domain
-    start = [list(p.givens) for p in puzzles] if boards is None else [list(b) for b in boards]
-    pairs = torch.tensor(_peer_pairs(puzzles[0]), dtype=torch.long)
-    groups = torch.tensor([g for g in layout.groups if len(g) == n], dtype=torch.long)
-
-    gen = torch.Generator().manual_seed(seed)
-    results: list[SolveOutcome | None] = [None] * len(puzzles)
-    todo = list(range(len(puzzles)))
-    current = [list(b) for b in start]
-    last_probs: dict[int, torch.Tensor] = {}
-    last_sat: dict[int, float] = {}
-    attempt = 0
-    for rnd in range(max(1, rounds) + restarts):
-        if not todo:
-            break
-        if rnd >= max(1, rounds):  # decimation exhausted: restart from the start boards
-            attempt += 1
-            current = [list(b) for b in start]
-        m = torch.stack([_mask(puzzles[i], current[i]) for i in todo])
-        final, sat_b = _optimise(m, pairs, groups, steps, lr, gen)
-        still = []
-        for j, i in enumerate(todo):
-            board = tuple(int(x) + 1 for x in final[j].argmax(dim=-1).tolist())
-            last_probs[i] = final[j]
-            last_sat[i] = float(sat_b[j])
-            if not puzzles[i].check_solution(board) and all(
-                    not s or s == v for s, v in zip(start[i], board, strict=True)):
-                results[i] = SolveOutcome(board, float(sat_b[j]), attempt, final[j].tolist())
-            else:
-                _decimate(puzzles[i], current[i], final[j], threshold)
-                still.append(i)
-        todo = still
-    for i in todo:
-        results[i] = SolveOutcome(None, last_sat[i], restarts, last_probs[i].tolist())
-    return [r for r in results if r is not None]
-
-
-def _mask(puzzle: Puzzle, board: Sequence[int]):
-    """IsPossible as a boolean (cells x values) tensor: a filled cell allows its value, an
-    empty cell its candidates."""
-    import torch
-
-    m = torch.zeros(puzzle.ncells, puzzle.domain, dtype=torch.bool)
-    for c, cand in enumerate(puzzle.candidates(board)):
-        for v in cand:
-            m[c, v - 1] = True
-    return m
-
-
-def _decimate(puzzle: Puzzle, board: list[int], probs, threshold: float) -> None:
-    """Fix confident empty cells of ``board`` in place (at least the most confident one),
-    never creating a visible conflict."""
-    conf, arg = probs.max(dim=-1)
-    order = sorted((c for c in range(puzzle.ncells) if not board[c]),
-                   key=lambda c: -float(conf[c]))
-    peers = puzzle.peers
-    fixed = 0
-    for c in order:
-        if fixed and float(conf[c]) < threshold:
-            break
-        v = int(arg[c]) + 1
-        if any(board[d] == v for d in peers[c]):
-            continue
-        board[c] = v
-        fixed += 1
-
-
-def _optimise(mask, pairs, groups, steps: int, lr: float, gen, p_forall: int = 2,
-              p_exists: int = 0):
-    """Optimise HasValue for a batch of boards (``mask``: boards x cells x values of allowed
-    values) towards the all-different axiom (plus the cover axiom when ``p_exists`` > 0: with
-    one softmax per cell, cover follows from all-different by pigeonhole, and its pMean
-    existential — at most (1/N)^(1/p) for a perfect board — pulls towards spreading values, so
-    it is off by default); returns the final probabilities and each board's satisfaction."""
+    (product t-norm, pMeanError quantifiers). The cover axiom (every value somewhere in every
+    unit) follows from all-different by pigeonhole with one softmax per cell, so it is left
+    out. ``pairs``: every peer pair once, ``(pairs, 2)``. Returns the final probabilities, each
+    board's satisfaction and the final logits (to warm-start the next round)."""
     import ltn
     import torch
 
-    nb, cells, n = mask.shape
+    nb, _, n = mask.shape
     And = ltn.Connective(ltn.fuzzy_ops.AndProd())
     Not = ltn.Connective(ltn.fuzzy_ops.NotStandard())
     Forall = ltn.Quantifier(ltn.fuzzy_ops.AggregPMeanError(p=p_forall), quantifier="f")
-    Exists = ltn.Quantifier(ltn.fuzzy_ops.AggregPMean(p=p_exists or 1), quantifier="e")
     SatAgg = ltn.fuzzy_ops.SatAgg()
-    logits = (0.01 * torch.randn(nb, cells, n, generator=gen)).requires_grad_()
-    opt = torch.optim.Adam([logits], lr=lr)
-    state: dict[str, torch.Tensor] = {}
-    HasA = ltn.Predicate(func=lambda b, pr, v: state["P"][b, pairs[pr, 0], v])
-    HasB = ltn.Predicate(func=lambda b, pr, v: state["P"][b, pairs[pr, 1], v])
-    HasG = ltn.Predicate(func=lambda b, g, k, v: state["P"][b, groups[g, k], v])
     b = ltn.Variable("b", torch.arange(nb), add_batch_dim=False)
     pr = ltn.Variable("pr", torch.arange(len(pairs)), add_batch_dim=False)
-    g = ltn.Variable("g", torch.arange(len(groups)), add_batch_dim=False)
-    k = ltn.Variable("k", torch.arange(n), add_batch_dim=False)
     v = ltn.Variable("v", torch.arange(n), add_batch_dim=False)
+    logits = logits.detach().clone().requires_grad_()
+    opt = torch.optim.Adam([logits], lr=lr)
 
-    def axioms():
-        state["P"] = torch.softmax(logits.masked_fill(~mask, -1e9), dim=-1).clamp(0.0, 1.0)
-        alldiff = Forall([pr, v], Not(And(HasA(b, pr, v), HasB(b, pr, v))))
-        cover = Forall([g, v], Exists(k, HasG(b, g, k, v))) if p_exists else None
-        return alldiff, cover
+    def alldiff():
+        probs = torch.softmax(logits.masked_fill(~mask, -1e9), dim=-1)
+        # HasValue grounded on both ends of every peer pair: (b, pr, v) truth values
+        first = ltn.LTNObject(probs[:, pairs[:, 0], :], ["b", "pr", "v"])
+        second = ltn.LTNObject(probs[:, pairs[:, 1], :], ["b", "pr", "v"])
+        return probs, Forall([pr, v], Not(And(first, second)))
 
     for _ in range(steps):
         opt.zero_grad()
-        alldiff, cover = axioms()
-        sat = (SatAgg(Forall(b, alldiff), Forall(b, cover)) if p_exists
-               else SatAgg(Forall(b, alldiff)))
-        (1.0 - sat).backward()
+        _, axiom = alldiff()
+        (1.0 - SatAgg(Forall(b, axiom))).backward()
         opt.step()
     with torch.no_grad():
-        alldiff, cover = axioms()
-        return state["P"], (torch.minimum(alldiff.value, cover.value) if cover is not None
-                            else alldiff.value)
+        probs, axiom = alldiff()
+    return probs, axiom.value, logits.detach()
 
 
 # --- Q3 --------------------------------------------------------------------------------------

@@ -484,6 +484,13 @@ def report_prefix(wildcards, output):
     return output.md[: -len(".md")]
 
 
+def ltn_clue17_args(wildcards):
+    """--clue17 FILE --clue17-limit N for 9x9 when configured (a list: each item quoted)."""
+    if wildcards.size != "9" or not LTN.get("clue17") or not LTN.get("clue17_limit"):
+        return []
+    return ["--clue17", LTN["clue17"], "--clue17-limit", str(LTN["clue17_limit"])]
+
+
 def ltn_targets():
     """Every LTN output of the configured sizes; [] when the branch is off."""
     if not LTN or not LTN["enabled"]:

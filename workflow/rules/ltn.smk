@@ -1,7 +1,8 @@
 # LTN branch: dataset -> train -> evaluate, one chain per board size (satdoku/ltn/).
 # Settings: the `ltn:` section of the config (defaults in workflow/schemas/config.schema.yaml);
 # `--config ltn_preset=original` (or ltn.preset) applies a preset, e.g. the original sizes.
-# Settings and targets (LTN, ltn_value, ltn_targets): workflow/rules/common.smk.
+# Settings, params functions and targets (LTN, ltn_value, ltn_param, ltn_clue17_args,
+# ltn_targets): workflow/rules/common.smk.
 
 
 rule ltn_dataset:
@@ -96,12 +97,16 @@ rule ltn_evaluate:
         prefix=report_prefix,
         q2_limit=ltn_param("q2_limit"),
         q1_extra=ltn_param("q1_extra"),
+        q2_extra=ltn_param("q2_extra"),
+        clue17=ltn_clue17_args,
         steps=ltn_param("ltn_steps"),
         rounds=ltn_param("ltn_rounds"),
+        backtracks=ltn_param("ltn_backtracks"),
         seed=ltn_param("seed"),
     shell:
         "satdoku classify --evaluate {params.data_dir:q} --size {wildcards.size:q} "
         "--models {params.models_dir:q} --epochs-tsv {input.tsv:q} "
         "--report {params.prefix:q} --q2-limit {params.q2_limit:q} "
-        "--q1-extra {params.q1_extra:q} --ltn-steps {params.steps:q} "
-        "--ltn-rounds {params.rounds:q} --seed {params.seed:q} > {log:q} 2>&1"
+        "--q1-extra {params.q1_extra:q} --q2-extra {params.q2_extra:q} {params.clue17:q} "
+        "--ltn-steps {params.steps:q} --ltn-rounds {params.rounds:q} "
+        "--ltn-backtracks {params.backtracks:q} --seed {params.seed:q} > {log:q} 2>&1"

@@ -450,13 +450,15 @@ def pages(pages_dir: Path, out: Path, variants: Mapping[str, Mapping]) -> dict[s
         summary = json.loads(f.read_text(encoding="utf-8"))
         q3 = dict(summary.get("q3") or {})
         q3.pop("memory", None)
+        q2 = dict(summary.get("q2") or {})
+        q2.pop("records", None)  # per-board records: the band table carries their figures
         images = []
         for png in sorted(pages_dir.glob(f"ltn_{size}_*.png")):
             dest.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(png, dest / png.name)
             images.append(png.name)
         ltn.append({"size": int(size), "headline": summary.get("headline"),
-                    "q1": summary.get("q1"), "q2": summary.get("q2"), "q3": q3,
+                    "q1": summary.get("q1"), "q2": q2, "q3": q3,
                     "examples": summary.get("examples"), "images": images,
                     "seconds": summary.get("seconds")})
     csp = None

@@ -86,11 +86,16 @@ def _tiny_base(tmp_path: Path) -> dict:
             "solvers": {"minisat22": {}}, "time_limit": 5, "shard_size": 4}
 
 
-def test_hostile_ltn_original_path_is_one_word_and_runs(tmp_path):
+@pytest.mark.parametrize("via_preset", [False, True])
+def test_hostile_ltn_original_path_is_one_word_and_runs(tmp_path, via_preset):
     original = tmp_path / f"orig é 'q\" {_attack(1)}"
     shutil.copytree(PUBLIC / "ltn_sudoku_torch" / "data" / "4x4", original / "4x4")
     config = _tiny_base(tmp_path)
-    config["ltn"] = {"sizes": [4], "per_kind": 5, "original": str(original)}
+    config["ltn"] = {"sizes": [4], "per_kind": 5}
+    if via_preset:  # an LTN preset value: applied, checked, then quoted like any other
+        config["ltn"].update(presets={"mine": {"original": str(original)}}, preset="mine")
+    else:
+        config["ltn"]["original"] = str(original)
     _write_config(tmp_path, config)
     manifest = "results/LTN/datasets/4/manifest.json"
     dry = _snakemake(tmp_path, "-n", "-p", manifest)
@@ -104,29 +109,38 @@ def test_hostile_ltn_original_path_is_one_word_and_runs(tmp_path):
     assert source == f"original:{original}/4x4"  # read from the hostile directory itself
 
 
+def test_hostile_csp_solver_option_reaches_the_experiment_as_one_word_and_runs(tmp_path):
+    config = _tiny_base(tmp_path)
+    note = f"x'\" {_attack(1)} é"
+    config["solvers"]["csp-fc-mrv"] = {"note": note}
+    config["csp_experiment"] = {"solvers": ["csp-fc-mrv"], "families": ["latin"], "n_min": 3,
+                                "n_max": 4, "time_limit": 1}
+    _write_config(tmp_path, config)
+    target = "results/Reports/csp_largest_n.tsv"
+    dry = _snakemake(tmp_path, "-n", "-p", target)
+    (words,) = _shell_words(dry.stdout, "satdoku largest-n")
+    variants = json.loads(words[words.index("--variants") + 1])
+    assert variants == {"csp-fc-mrv": {"note": note}}
+    run = _snakemake(tmp_path, target)
+    assert _markers(tmp_path) == []
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    rows = (tmp_path / target).read_text().splitlines()
+    assert len(rows) == 3 and all("\tcsp-fc-mrv\t" in r for r in rows[1:])
+
+
 @pytest.mark.parametrize("section,key,value", [
     ("ltn", "lr", f"0.1; touch MARK1; {_attack(2)}"),
     ("csp_experiment", "relations", f"0.3' {_attack(3)} '"),
 ])
-def test_hostile_preset_value_never_reaches_a_shell(tmp_path, section, key, value):
+def test_hostile_preset_value_is_refused_in_one_line(tmp_path, section, key, value):
     config = _tiny_base(tmp_path)
     config[section] = {"presets": {"evil": {key: value}}, "preset": "evil"}
-    if section == "ltn":
-        config[section].update(sizes=[4], per_kind=5)
-        target, command = "results/LTN/models/ltn_4.pt", "satdoku train"
-    else:
-        config[section].update(solvers=["csp-fc-mrv"], families=["latin"], n_min=3,
-                               n_max=4, time_limit=1)
-        target, command = "results/Reports/csp_largest_n.md", "satdoku largest-n"
     _write_config(tmp_path, config)
-    dry = _snakemake(tmp_path, "-n", "-p", target)
-    if dry.returncode != 0:  # the config check refuses the value: one line naming the key
-        assert key in dry.stderr and "Traceback" not in dry.stderr, dry.stderr[-3000:]
-    else:  # else the value reaches the command as one word
-        words = [w for cmd in _shell_words(dry.stdout, command) for w in cmd]
-        assert value in words, dry.stdout[-3000:]
-        _snakemake(tmp_path, target)  # fails (the value is not a number) but runs nothing
-    assert _markers(tmp_path) == []
+    proc = _snakemake(tmp_path)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.startswith("config:")]
+    assert len(lines) == 1 and section in lines[0] and key in lines[0], proc.stderr[-3000:]
+    assert _markers(tmp_path) == [] and not (tmp_path / "results").exists()
 
 
 def test_unknown_solver_option_is_one_line_before_any_job(tmp_path):

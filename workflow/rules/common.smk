@@ -111,7 +111,7 @@ class _Keep(dict):
 
 
 def fill(template, **values):
-    """A template with some wildcards filled in and the others kept as {wildcards}."""
+    """A template with some wildcards filled in and the others kept as they are."""
     return template.format_map(_Keep(values))
 
 

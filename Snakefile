@@ -11,6 +11,7 @@
 #                            (csp.smk); ltn_evaluate (ltn.smk)
 #   results/LTN/             ltn_dataset, ltn_train          (ltn.smk)
 #   reports/                 summary (summary, cactus, scatter, encodings; report.smk)
+#   results/run.json, results/runs/, reports/instances_wide.csv   run_record (runs.smk)
 # Path templates and input functions: workflow/rules/common.smk.
 from snakemake.utils import min_version, validate
 
@@ -34,6 +35,7 @@ validate(config, "workflow/schemas/config.schema.yaml")
 report: "workflow/report/workflow.rst"
 
 
+include: "workflow/rules/runs.smk"
 include: "workflow/rules/sat.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/ltn.smk"

@@ -25,6 +25,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "generate": ("generate", "seeded boards (grids, puzzles, invalid, impossible), LTN data sets"),
     "count": ("count", "count each puzzle's solutions up to K (CSP search or SAT blocking)"),
     "largest-n": ("largest_n", "CSP experiment: largest n each puzzle solver solves in a limit"),
+    "compare": ("compare", "run B against run A: status changes, SAT/UNSAT flips, time ratios"),
+    "runs": ("runs", "list the stored runs (results/runs/*.parquet): time, machine, versions"),
 }
 
 

@@ -345,3 +345,33 @@ def test_snakemake_report_links_the_explorer(run_dir, browser):
     link.click()
     wait_ready(page, "#/")
     assert page.url.endswith("/reports/explorer/index.html")
+
+
+def test_download_csv_instance_hash_and_run(run_dir, browser):
+    """The filtered list's "download CSV" holds exactly the listed instances with each run's
+    status and time from the stage files; an instance page shows its instance_hash; the
+    overview shows the run's manifest (results/run.json)."""
+    page = browser.page
+    open_view(page, browser.index, "#/set/tiny9")
+    k = run_index(page, "dpll-budget")
+    open_view(page, browser.index, f"#/set/tiny9?st{k}=T")
+    with page.expect_download() as info:
+        page.click("#list-csv")
+    download = info.value
+    assert download.suggested_filename == "tiny9_instances.csv"
+    rows = list(csv.DictReader(Path(download.path()).read_text().splitlines()))
+    assert [int(r["id"]) for r in rows] == listed_ids(page)
+    want = {r["id"]: r for r in times(run_dir, "minisat22", "tiny9")}
+    for r in rows:
+        assert r["dpll-budget/extended status"] == "TIMEOUT"
+        m = want[r["id"]]
+        assert r["minisat22/extended status"] == m["status"]
+        assert float(r["minisat22/extended total_seconds"]) == pytest.approx(
+            float(m["total_seconds"]), abs=1e-6)
+    h = want["2"]["instance_hash"]
+    open_view(page, browser.index, "#/i/tiny9/2")
+    assert h and page.inner_text("code.hash") == h
+    manifest = json.loads((run_dir / "results/run.json").read_text())
+    open_view(page, browser.index, "#/")
+    assert manifest["run_id"] in page.inner_text("p.run")
+    assert page.eval_on_selector_all("table.run-solvers tr", "t => t.length") == 1 + len(SOLVERS)

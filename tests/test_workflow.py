@@ -151,3 +151,74 @@ def test_extract_gives_a_standalone_dimacs_any_solver_accepts(run_dir, tmp_path)
     with Minisat22(bootstrap_with=f.clauses) as s:
         assert s.solve()
     assert "s UNSATISFIABLE" in (tmp_path / "x.out").read_text()
+
+
+def test_run_record_and_compare_a_planted_regression(run_dir, tmp_path):
+    """Two real runs: the tiny run (A) and a copy whose gathered results get a planted flip
+    (minisat22 says SAT on tiny9 #10, which is UNSAT) and slowdown (cadical195 5x slower on
+    tiny9), recorded again by the workflow's run_record rule (B). `satdoku compare` joins them
+    by instance_hash, exits 1 and names the flip; the unchanged runs keep ratio 1."""
+    import csv
+    import json
+    import shutil
+
+    from satdoku.cli import main
+    from satdoku.stagefiles.tables import read_tsv, write_tsv
+
+    a = run_dir / "results"
+    manifest_a = json.loads((a / "run.json").read_text())
+    assert {s["name"] for s in manifest_a["solvers"]} == {"minisat22", "cadical195"}
+    assert manifest_a["machine"]["cores"] >= 1 and manifest_a["start"] <= manifest_a["end"]
+    assert (a / "runs" / f"{manifest_a['run_id']}.parquet").is_file()
+    with open(run_dir / "reports" / "instances_wide.csv", newline="") as fh:
+        wide = list(csv.DictReader(fh))
+    assert len(wide) == 17 and wide[-1]["minisat22/extended status"] == "UNSAT"
+    assert "## Run" in (run_dir / "reports" / "summary.md").read_text()
+
+    b_dir = tmp_path / "b"
+    shutil.copytree(run_dir, b_dir, symlinks=True)
+    b = b_dir / "results"
+    for sub in ("SatSols", "SatOutputTimes"):
+        p = b / sub / "minisat22" / "extended" / "tiny9.tsv"
+        rows = read_tsv(p)
+        assert rows[9]["status"] == "UNSAT"
+        rows[9]["status"] = "SAT"
+        write_tsv(rows, p, list(rows[0]))
+    p = b / "SatOutputTimes" / "cadical195" / "extended" / "tiny9.tsv"
+    rows = read_tsv(p)
+    for r in rows:
+        r["total_seconds"] = f"{float(r['total_seconds']) * 5:.6f}"
+    write_tsv(rows, p, list(rows[0]))
+    snakemake(b_dir, "--forcerun", "run_record", "--until", "run_record")
+    manifest_b = json.loads((b / "run.json").read_text())
+    assert manifest_b["run_id"] != manifest_a["run_id"]
+    stored_b = b / "runs" / f"{manifest_b['run_id']}.parquet"
+
+    out = tmp_path / "cmp"
+    assert main(["compare", str(a), str(stored_b), "--out", str(out)]) == 1
+    with open(out / "compare.csv", newline="") as fh:
+        rows = {(r["set"], r["solver"]): r for r in csv.DictReader(fh)}
+    assert float(rows[("tiny9", "cadical195")]["median_ratio"]) == pytest.approx(5, rel=1e-3)
+    assert float(rows[("tiny9", "minisat22")]["median_ratio"]) == 1
+    assert rows[("tiny9", "minisat22")]["status_changes"] == "1"
+    assert rows[("tiny4", "cadical195")]["status_changes"] == "0"
+    # by instance_hash: tiny9's repeated puzzles (lines 6 and 9) count once, invalid ones not
+    assert rows[("tiny9", "minisat22")]["n"] == "6"
+    page = (out / "compare.html").read_text()
+    flip_hash = read_tsv(a / "SatSols" / "minisat22" / "extended" / "tiny9.tsv")[9]["instance_hash"]
+    assert "1 answer(s) flipped between SAT and UNSAT" in page and flip_hash in page
+
+    cwd = os.getcwd()
+    os.chdir(b_dir)
+    try:
+        from contextlib import redirect_stdout
+        from io import StringIO
+
+        buf = StringIO()
+        with redirect_stdout(buf):
+            assert main(["runs"]) == 0
+    finally:
+        os.chdir(cwd)
+    listed = buf.getvalue()
+    assert listed.index(manifest_a["run_id"]) < listed.index(manifest_b["run_id"])
+    assert manifest_b["machine"]["cpu"] in listed

@@ -1,8 +1,9 @@
 """`satdoku pipeline STAGE ...`: the stage commands the Snakemake rules call (one per rule).
 
-normalize SET OUT ; encode SHARD OUT ; solve ; gather ; unique ; report ; check ; plus decode
-(re-check a SatOutput shard made elsewhere). Each runs by hand on any shard; paths are explicit
-so the rules stay thin. A failure prints one line naming the file and the reason (exit 1).
+normalize SET OUT ; encode SHARD OUT ; solve ; gather ; unique ; report ; check ; record ; plus
+decode (re-check a SatOutput shard made elsewhere). Each runs by hand on any shard; paths are
+explicit so the rules stay thin. A failure prints one line naming the file and the reason
+(exit 1).
 """
 
 from __future__ import annotations
@@ -82,6 +83,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("output")
     s.add_argument("--time-limit", type=positive_seconds, default=10.0)
 
+    s = sub.add_parser("record", help="the run's manifest (run.json), stored run (Parquet) "
+                       "and instances_wide.csv from every set's gathered stage files")
+    s.add_argument("files", nargs="+", help="gathered stage files (Instances, SatSols, times)")
+    s.add_argument("--config", required=True, help="JSON of the run's checked configuration")
+    s.add_argument("--results", required=True, help="results directory (runs/ store inside)")
+    s.add_argument("--manifest", required=True, help="run.json to write")
+    s.add_argument("--wide", required=True, help="instances_wide.csv to write")
+
     s = sub.add_parser("check", help="list the set's problems (OK when none); fail (exit 1) on "
                        "wrong answers or solver disagreements")
     s.add_argument("--set", dest="set_name", required=True)
@@ -150,6 +159,12 @@ def _run(args: argparse.Namespace) -> int:
         from satdoku.pipeline.unique import unique_shard
 
         print(f"unique {args.bundle}: {unique_shard(args.bundle, args.output, args.time_limit)}")
+    elif args.stage == "record":
+        from satdoku.pipeline.record import record_run
+
+        m = record_run(args.files, json.loads(args.config), args.results, args.manifest,
+                       args.wide)
+        print(f"record: run {m['run_id']} ({m['start']} -> {m['end']})")
     elif args.stage == "check":
         from satdoku.pipeline.report import check_set
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from satdoku.report.agreement import WRONG_KINDS, Problems, find_problems
@@ -27,8 +28,9 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
     unique_rows = read_tsv(unique) if unique else None
     notes = ([f"not run on this set: {', '.join(skipped)} (puzzle-level solvers; a CNF set "
               "has no puzzles)"] if skipped else [])
-    Path(out_txt).write_text(build_report(set_name, records, sol_rows, time_rows, unique_rows,
-                                          notes, flags=records.flags()), encoding="utf-8")
+    text = build_report(set_name, records, sol_rows, time_rows, unique_rows, notes,
+                        flags=records.flags())
+    Path(out_txt).write_text(text + environment_text(), encoding="utf-8")
     time_per_instance(set_name, time_rows, out_png, time_limit)
     if table_md or table_csv or table_html:
         if not (table_md and table_csv):
@@ -40,6 +42,19 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
                        records.families())
         write_set_table(set_name, df, time_limit, table_md, table_csv, table_html)
     return len(find_problems(set_name, sol_rows))
+
+
+def environment_text() -> str:
+    """The set report's last section: what wrote it (satdoku, Python, key packages, machine).
+    The run's manifest (results/run.json, with solver versions and start/end) is cross-set, so
+    a set report, which reruns only when its set changes, does not depend on it."""
+    from satdoku.runs.manifest import machine, package_versions, satdoku_version
+
+    m = machine()
+    packages = ", ".join(f"{k} {v}" for k, v in package_versions().items())
+    return ("\nRun environment (this report's job; the whole run: results/run.json)\n"
+            f"  satdoku {satdoku_version()}, Python {sys.version.split()[0]}, {packages}\n"
+            f"  machine: {m['cpu']}, {m['cores']} cores, {m['memory_mb']} MB, {m['os']}\n")
 
 
 def check_set(set_name: str, sols: list[str], out: str) -> tuple[list[str], list[str]]:

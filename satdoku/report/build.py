@@ -252,15 +252,38 @@ def summary(files: Sequence[str], time_limit: TimeLimits | float | None, out_md:
     pages = find_pages(pages_dir)
     enc_md = Path(encodings_md).read_text(encoding="utf-8") if encodings_md else ""
     enc_table = pd.read_csv(encodings_csv) if encodings_csv else None
+    run_md, run_html = run_sections(files)
     Path(out_md).write_text(summary_markdown(table, probs, limits, plots, pages, enc_md,
-                                             md_dir, lines, warnings, time_column),
+                                             md_dir, lines, warnings, time_column) + run_md,
                             encoding="utf-8")
     write_csv(table, out_csv)
     Path(out_html).write_text(summary_html(table, probs, limits, pages, enc_table, lines,
-                                           warnings, time_column),
+                                           warnings, time_column)
+                              .replace("</body></html>", run_html + "</body></html>"),
                               encoding="utf-8")
     Path(out_problems).write_text(problems_html(probs), encoding="utf-8")
     return len(probs)
+
+
+def run_sections(files: Sequence[str]) -> tuple[str, str]:
+    """The summary's "Run" section (Markdown, HTML) from the manifest beside the stage files
+    (``results/run.json``, which the workflow writes before the summary); empty without one."""
+    import html
+
+    from satdoku.report.explorer.data import files_plan
+    from satdoku.stagefiles.manifest import describe, read_manifest
+    from satdoku.stagefiles.paths import RUN_MANIFEST
+
+    try:
+        manifest = read_manifest(files_plan(files)[0] / RUN_MANIFEST)
+    except ValueError:  # files from several results directories: no one run
+        return "", ""
+    if manifest is None:
+        return "", ""
+    lines = describe(manifest)
+    md = "\n## Run\n\n" + "".join(f"- {line}\n" for line in lines)
+    body = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+    return md, f"<h2>Run</h2><ul class='run'>{body}</ul>\n"
 
 
 def parse_variants(text: str | None) -> dict:

@@ -30,6 +30,9 @@ SET_TIME_PLOT = "Reports/{set}_time.png"
 SET_CHECK = "Reports/{set}.check"
 SET_TABLE = "Reports/{set}_table.{ext}"
 LOGS = "logs"
+RUN_MANIFEST = "run.json"  # the last run's manifest (satdoku.stagefiles.manifest)
+RUNS_STORE = "runs/{run}.parquet"  # each run's rows + manifest (satdoku.runs.store)
+RUN_START = "runs/.started"  # when the workflow's current run started (its onstart)
 
 # --- the LTN branch (results/LTN/ and its report pages in results/Reports/) ------------------
 LTN_DATASETS = "LTN/datasets/{size}"  # train.tsv, val.tsv, test.tsv, manifest.json
@@ -53,6 +56,7 @@ CACTUS_DIR = "cactus"  # {family}.png
 SCATTER_DIR = "scatter"  # {pair}.png
 ENCODINGS_REPORT = "encodings.{ext}"  # md, csv, png
 EXPLORER_INDEX = "explorer/index.html"
+INSTANCES_WIDE = "instances_wide.csv"  # one row per instance, status and time per run
 
 #: Encoding label of puzzle-level solvers (no CNF) and of CNF sets (the formula is the input).
 DIRECT, DIMACS = "direct", "dimacs"

@@ -149,6 +149,8 @@ CACTUS_DIR = reports(stage.CACTUS_DIR)
 SCATTER_DIR = reports(stage.SCATTER_DIR)
 ENCODINGS_REPORT = reports(stage.ENCODINGS_REPORT)
 EXPLORER_INDEX = reports(stage.EXPLORER_INDEX)
+INSTANCES_WIDE = reports(stage.INSTANCES_WIDE)
+RUN_MANIFEST = results(stage.RUN_MANIFEST)
 LTN_DATASET = results(stage.LTN_DATASET)
 LTN_MODEL = results(stage.LTN_MODEL)
 LTN_EPOCHS = results(stage.LTN_EPOCHS)
@@ -372,7 +374,7 @@ def all_sizes(wildcards=None):
 
 
 def summary_outputs():
-    """The cross-set reports of the summary job and the explorer's index."""
+    """The cross-set reports of the summary job, the explorer's index and the run record."""
     return [
         *(SUMMARY.format(ext=x) for x in ("md", "csv", "html")),
         PROBLEMS,
@@ -380,7 +382,14 @@ def summary_outputs():
         SCATTER_DIR,
         *(ENCODINGS_REPORT.format(ext=x) for x in ("md", "csv", "png")),
         EXPLORER_INDEX,
+        RUN_MANIFEST,
+        INSTANCES_WIDE,
     ]
+
+
+def run_results_dir(wildcards, output):
+    """The results directory of the run record (where its runs/ store lies): its manifest's."""
+    return os.path.dirname(output.manifest) or "."
 
 
 def all_targets():

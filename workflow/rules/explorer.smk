@@ -8,6 +8,7 @@
 rule explorer:
     input:
         results=all_set_results,
+        manifest=RUN_MANIFEST,  # shown on the overview page
         unique=all_unique,
         sizes=all_sizes,
         pages=hook_pages,

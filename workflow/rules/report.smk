@@ -87,6 +87,7 @@ rule cnf_sizes:
 rule summary:
     input:
         results=all_set_results,
+        manifest=RUN_MANIFEST,  # shown in the summary's "Run" section
         sizes=all_sizes,
         pages=hook_pages,
     output:

@@ -527,8 +527,12 @@ def build_explorer(results: str | Path, sets: Sequence[str], runs: Sequence[str]
     df = ex.frame()
     _write(out / "data" / "plots.js", "plots", {"cactus": ex.cactus_plots()})
     _write(out / "data" / "pages.js", "pages", extra)
+    from satdoku.stagefiles.manifest import read_manifest
+    from satdoku.stagefiles.paths import RUN_MANIFEST
+
     overview = {
         "title": title, "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "run": read_manifest(Path(results) / RUN_MANIFEST),
         "results": os.path.relpath(Path(results).resolve(), out.resolve()),
         "workdir": os.path.relpath(Path.cwd(), out.resolve()),  # input paths are relative to it
         "results_arg": str(results), "time_limit": limits.default, "chunk": chunk,

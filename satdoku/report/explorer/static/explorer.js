@@ -246,7 +246,8 @@ PAGES.overview = {
         virtual best solver (per instance the best run; VBS-reference: reference solvers
         only). Same figures as
         <code>reports/summary.csv</code>.</p>
-      <table class="solvers"><tr>${head}</tr>${body}</table>`;
+      <table class="solvers"><tr>${head}</tr>${body}</table>
+      ${runHtml(ov.run)}`;
   },
 };
 
@@ -267,6 +268,20 @@ function limitsText(ov) {
   const word = (k) => (k ? `${k} s` : "none");
   if (by.size <= 1) return word(by.size ? [...by.keys()][0] : ov.time_limit);
   return [...by].map(([k, names]) => `${word(k)} (${names.join(", ")})`).join("; ");
+}
+
+/** The run's manifest (results/run.json): when, which versions, which machine, which solvers. */
+function runHtml(m) {
+  if (!m) return "";
+  const mach = m.machine || {};
+  const pk = Object.entries(m.packages || {}).map(([k, v]) => `${k} ${v}`).join(", ");
+  const solvers = (m.solvers || []).map((s) =>
+    `<tr><td>${esc(s.name)}</td><td><code>${esc(JSON.stringify(s.options || {}))}</code></td><td><code>${esc(s.version)}</code></td></tr>`).join("");
+  return `<h2>Run</h2><p class="note run">run <code>${esc(m.run_id)}</code>: ${esc(m.start)} → ${esc(m.end)}<br>` +
+    `satdoku ${esc(m.satdoku)}, Python ${esc(m.python)}, ${esc(pk)}<br>` +
+    `machine: ${esc(mach.cpu)}, ${esc(mach.cores)} cores, ${esc(mach.memory_mb)} MB, ${esc(mach.os)}<br>` +
+    `configuration sha256 <code>${esc(m.config_sha256)}</code></p>` +
+    `<table class="run-solvers"><tr><th>solver</th><th>options</th><th>version</th></tr>${solvers}</table>`;
 }
 
 function compare(a, b, desc) {
@@ -377,6 +392,7 @@ PAGES.set = {
     const uq = s.unique ? `<label>uniqueness <select data-param="uq">${option("", "any", q.get("uq"))}` +
       `${Object.entries(VERDICTS).filter(([v]) => v !== "-").map(([v, l]) => option(v, l, q.get("uq"))).join("")}</select></label>` : "";
     const pager = pagerHtml(s, q, page, pages);
+    LIST = {ov, s, meta, cols, positions};
     return `<h2>${esc(s.name)}: instances</h2>
       <div class="controls">
         <label>show <select data-param="flag">${option("", "every instance", q.get("flag"))}
@@ -387,13 +403,44 @@ PAGES.set = {
       </div>
       <p class="count" id="count" data-matches="${positions.length}">${positions.length.toLocaleString("en")} of
         ${s.n.toLocaleString("en")} instances match; page ${page} of ${pages}. Times: whole-instance
-        seconds.</p>
+        seconds. <a href="#" id="list-csv" download="${esc(s.name)}_instances.csv">download CSV</a>
+        (the ${positions.length.toLocaleString("en")} matching instances, in this order).</p>
       <table class="list"><tr><th>id</th><th>family</th>${s.unique ? "<th>unique?</th>" : ""}
         ${runs.map((k) => `<th${k === focus && q.has("run") ? " class=\"focus\"" : ""}>${runLabel(ov, k)}</th>`).join("")}</tr>
         <tr class="filters"><th></th><th></th>${s.unique ? "<th></th>" : ""}${filters}</tr>${body}</table>
       ${pager}`;
   },
 };
+
+/** The instance list last drawn (the "download CSV" link exports it). */
+let LIST = null;
+
+/** CSV of the filtered list: set, id, family, uniqueness, then per run its status and
+ * whole-instance seconds (the columns of reports/instances_wide.csv, for these instances). */
+function listCsv({ov, s, meta, cols, positions}) {
+  const quote = (v) => (/[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+  const head = ["set", "id", "family", ...(s.unique ? ["unique"] : []),
+    ...s.runs.flatMap((k) => [`${ov.runs[k].run} status`, `${ov.runs[k].run} total_seconds`])];
+  const lines = [head.map(quote).join(",")];
+  for (const i of positions) {
+    const cells = [s.name, idAt(s, meta, i), s.families[CODES.indexOf(meta.fam[i])] ?? ""];
+    if (s.unique) cells.push(VERDICTS[meta.uq[i]] ?? "");
+    for (const k of s.runs) {
+      const c = cols.get(k), t = c.t[i];
+      cells.push(STATUS[c.s[i]] || c.s[i], t < 0 ? "" : (t / 1e6).toFixed(6));
+    }
+    lines.push(cells.map(quote).join(","));
+  }
+  return lines.join("\n") + "\n";
+}
+
+document.addEventListener("click", (ev) => {
+  const a = ev.target.closest("#list-csv");
+  if (!a || !LIST) return;
+  const url = URL.createObjectURL(new Blob([listCsv(LIST)], {type: "text/csv"}));
+  a.href = url;  // the browser follows it with the download attribute's file name
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
+});
 
 function pagerHtml(s, q, page, pages) {
   const link = (p, label) => {

@@ -1,0 +1,26 @@
+"""Record stage: after every set's stage files are gathered, write the run's manifest
+(``results/run.json``), add the run to the store (``results/runs/<run id>.parquet``) and write
+``reports/instances_wide.csv``, all from one read of the stage files."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from satdoku.runs.manifest import build_manifest, started
+from satdoku.runs.store import run_rows, write_run
+from satdoku.runs.wide import write_wide
+from satdoku.stagefiles.manifest import write_manifest_file
+
+
+def record_run(files: Sequence[str | Path], config: Mapping[str, Any], results: str | Path,
+               manifest_out: str | Path, wide_out: str | Path) -> dict[str, Any]:
+    """Write the manifest, the stored run and the wide CSV of the gathered stage files
+    ``files`` of a run of ``config``; returns the manifest."""
+    manifest = build_manifest(config, start=started(results))
+    rows = run_rows(files, manifest["run_id"])
+    write_run(results, rows, manifest)
+    write_wide(rows, wide_out)
+    write_manifest_file(manifest_out, manifest)
+    return manifest

@@ -1,0 +1,154 @@
+"""Runs: manifest, the Parquet store and its listing, instances_wide.csv, `satdoku compare`
+(on the report fixture: fixed times, so every ratio is known by hand)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import report_fixture as fx
+
+from satdoku.cli import main
+from satdoku.pipeline.record import record_run
+from satdoku.runs.compare import compare
+from satdoku.runs.manifest import build_manifest, config_hash
+from satdoku.runs.store import list_runs, read_rows
+from satdoku.stagefiles.manifest import read_manifest
+from satdoku.stagefiles.tables import read_tsv, write_tsv
+
+CONFIG = {"sets": {"nine": "nine.txt", "futo": "futo.dat"},
+          "solvers": {"minisat22": {}, "cadical195": {}, "dpll": {}, "cdcl": {}},
+          "encodings": ["extended", "minimal"], "time_limit": fx.TIME_LIMIT}
+
+
+def _record(root: Path, start: str) -> dict:
+    results = root / "results"
+    (results / "runs").mkdir(parents=True, exist_ok=True)
+    (results / "runs" / ".started").write_text(start + "\n")
+    return record_run(fx.files(results), CONFIG, results, results / "run.json",
+                      root / "reports_wide.csv")
+
+
+def test_manifest_fields() -> None:
+    m = build_manifest(CONFIG, start="2026-01-02T03:04:05+00:00", end="2026-01-02T03:05:00+00:00")
+    assert m["run_id"] == "20260102T030405Z-" + config_hash(CONFIG)[:8]
+    assert m["python"].count(".") == 2 and m["machine"]["cores"] >= 1
+    assert m["machine"]["memory_mb"] > 0 and m["machine"]["cpu"]
+    assert {s["name"] for s in m["solvers"]} == set(CONFIG["solvers"])
+    dpll = next(s for s in m["solvers"] if s["name"] == "dpll")
+    assert dpll["version"].startswith("dpll[") and "code " in dpll["version"]
+    assert "python-sat" in next(s for s in m["solvers"] if s["name"] == "minisat22")["version"]
+    assert m["packages"]["numpy"]
+    # the hash is of the settings, not of their order
+    assert config_hash(dict(reversed(CONFIG.items()))) == config_hash(CONFIG)
+    assert config_hash({**CONFIG, "time_limit": 5}) != config_hash(CONFIG)
+
+
+def test_record_store_and_listing(tmp_path: Path) -> None:
+    fx.build(tmp_path)
+    m = _record(tmp_path, "2026-01-02T03:04:05+00:00")
+    assert read_manifest(tmp_path / "results" / "run.json") == m
+    assert m["start"] == "2026-01-02T03:04:05+00:00" and m["end"] >= m["start"]
+    t = read_rows(tmp_path / "results" / "runs" / f"{m['run_id']}.parquet")
+    rows = t.to_pylist()
+    assert len(rows) == 5 * 9  # 5 runs x (6 nine + 3 futo)
+    r = next(x for x in rows if x["set"] == "nine" and x["id"] == 3 and x["solver"] == "dpll")
+    assert (r["status"], r["total_seconds"], r["decisions"]) == ("TIMEOUT", 10.0, 99.0)
+    assert r["run_id"] == m["run_id"] and r["family"] == "9x9"
+    # a second run of the same results is a second stored file; listing is oldest first
+    m2 = _record(tmp_path, "2026-02-01T00:00:00+00:00")
+    runs = list_runs(tmp_path / "results")
+    assert [x["manifest"]["run_id"] for x in runs] == [m["run_id"], m2["run_id"]]
+    assert [x["rows"] for x in runs] == [45, 45]
+    assert runs[0]["manifest"]["machine"] == m["machine"]
+
+
+def test_instances_wide(tmp_path: Path) -> None:
+    fx.build(tmp_path)
+    _record(tmp_path, "2026-01-02T03:04:05+00:00")
+    with open(tmp_path / "reports_wide.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    # sets in the order their files were given (sorted here), instances in id order
+    assert [(r["set"], r["id"]) for r in rows] == [("futo", "1"), ("futo", "2"), ("futo", "3")] \
+        + [("nine", str(i)) for i in range(1, 7)]
+    assert list(rows[0])[:4] == ["set", "id", "name", "instance_hash"]
+    assert rows[5]["dpll/extended status"] == "TIMEOUT"
+    assert rows[5]["dpll/extended total_seconds"] == "10.000000"
+    assert rows[2]["cadical195/extended status"] == "UNSAT"
+    assert rows[8]["minisat22/minimal status"] == "INVALID"
+
+
+def _plant(results: Path) -> None:
+    """B's regression: cdcl three times slower on nine, minisat22/extended's futo #2 SAT ->
+    UNSAT (a flip), dpll's nine #1 SAT -> TIMEOUT (a status change, not a flip)."""
+    def edit(path: Path, fn) -> None:
+        rows = read_tsv(path)
+        cols = list(rows[0])
+        for r in rows:
+            fn(r)
+        write_tsv(rows, path, cols)
+
+    def slower(r: dict) -> None:
+        if r["total_seconds"]:
+            r["total_seconds"] = f"{float(r['total_seconds']) * 3:.6f}"
+
+    edit(results / "SatOutputTimes/cdcl/extended/nine.tsv", slower)
+    for sub in ("SatSols", "SatOutputTimes"):
+        edit(results / sub / "minisat22/extended/futo.tsv",
+             lambda r: r.update(status="UNSAT") if r["id"] == "2" else None)
+        edit(results / sub / "dpll/extended/nine.tsv",
+             lambda r: r.update(status="TIMEOUT") if r["id"] == "1" else None)
+
+
+def test_compare_planted_regression(tmp_path: Path, capsys) -> None:
+    a = fx.build(tmp_path / "a")
+    shutil.copytree(a, tmp_path / "b" / "results")
+    b = tmp_path / "b" / "results"
+    _plant(b)
+    c = compare(a, b, by="set")
+    rows = {(r["set"], r["solver"], r["encoding"]): r for r in c.rows}
+    slow = rows[("nine", "cdcl", "extended")]
+    # nine has 5 valid instances, #2 a failed verification: 4 solved by both, each 3x slower
+    assert slow["n"] == 6 and slow["status_changes"] == 0
+    assert abs(slow["median_ratio"] - 3) < 1e-9 and abs(slow["ci_low"] - 3) < 1e-9
+    same = rows[("futo", "dpll", "extended")]
+    assert same["median_ratio"] == 1 and same["status_changes"] == 0
+    assert rows[("nine", "dpll", "extended")]["status_changes"] == 1
+    assert [(f["set"], f["id"], f["solver"], f["status_a"], f["status_b"]) for f in c.flips] == [
+        ("futo", 2, "minisat22", "SAT", "UNSAT")]
+    assert len(c.changes) == 2
+    assert c.slower[0]["solver"] == "cdcl" and abs(c.slower[0]["ratio"] - 3) < 1e-9
+    # the command: exit 1 on the flip, both files written, the flip loud in the HTML
+    out = tmp_path / "cmp"
+    assert main(["compare", str(a), str(b), "--by", "set", "--out", str(out)]) == 1
+    with open(out / "compare.csv", newline="") as fh:
+        table = list(csv.DictReader(fh))
+    assert list(table[0]) == ["set", "solver", "encoding", "n", "status_changes",
+                              "median_ratio", "ci_low", "ci_high"]
+    cdcl = next(r for r in table if r["set"] == "nine" and r["solver"] == "cdcl")
+    assert float(cdcl["median_ratio"]) == 3.0
+    page = (out / "compare.html").read_text()
+    assert "1 answer(s) flipped between SAT and UNSAT" in page and 'class="flip"' in page
+    assert "flipped" in capsys.readouterr().err
+    # without the flip: exit 0
+    assert main(["compare", str(a), str(a), "--by", "set", "--out", str(out)]) == 0
+    assert "No answer flipped" in (out / "compare.html").read_text()
+
+
+def test_compare_bad_input(tmp_path: Path, capsys) -> None:
+    assert main(["compare", str(tmp_path / "none"), str(tmp_path), "--out",
+                 str(tmp_path / "o")]) == 2
+    assert "neither a results directory nor a stored run" in capsys.readouterr().err
+
+
+def test_runs_command(tmp_path: Path, capsys) -> None:
+    assert main(["runs", "--results", str(tmp_path)]) == 0
+    assert "no stored runs" in capsys.readouterr().out
+    fx.build(tmp_path)
+    m = _record(tmp_path, "2026-01-02T03:04:05+00:00")
+    assert main(["runs", "--results", str(tmp_path / "results")]) == 0
+    out = capsys.readouterr().out
+    assert m["run_id"] in out and "45 rows" in out and m["machine"]["cpu"] in out
+    assert json.loads((tmp_path / "results" / "run.json").read_text())["run_id"] == m["run_id"]

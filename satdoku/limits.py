@@ -27,6 +27,10 @@ class Limits:
     max_domain: int = 4_096  #: values a cell may take
     max_values: int = 300_000  #: cells x domain: the variables of the direct encoding
     max_cnf_vars: int = 1 << 24  #: variables a DIMACS header may declare
+    #: clauses of a layout's shared rules under an encoding (the memory guard: 5 million
+    #: takes a 36x36 Sudoku's 3.3 million extended clauses; a 49x49's 11 million would take
+    #: several GB)
+    max_clauses: int = 5_000_000
 
 
 _default = Limits()

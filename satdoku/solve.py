@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.identity import record_hash
+from satdoku.limits import TooLarge
 from satdoku.solvers.base import (
     CPU,
     ERROR,
@@ -156,11 +157,13 @@ def encoding_of(encoding: str | Codec) -> Codec:
     return codec(encoding)
 
 
-def formula_of(record: Record, encoding: str | Codec) -> Formula:
-    """The formula of a valid record: a puzzle encoded (rules cached per layout), or a DIMACS
-    instance read from its file (checked against the checksum recorded when it was read)."""
+def formula_of(record: Record, encoding: str | Codec, deadline: Deadline | None = None
+               ) -> Formula:
+    """The formula of a valid record: a puzzle encoded (rules cached per layout; building them
+    stops at ``deadline``), or a DIMACS instance read from its file (checked against the
+    checksum recorded when it was read)."""
     if record.puzzle is not None:
-        return encoding_of(encoding).formula(record.puzzle)
+        return encoding_of(encoding).formula(record.puzzle, deadline)
     if record.cnf is not None:
         from satdoku.sources import read_snapshot
 
@@ -203,6 +206,11 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
         return Answer(Result(INVALID, message=record.error or "invalid"), detail=record.error or "")
     if record.puzzle is not None and solver.level != PUZZLE:
         encoding = encoding_of(encoding)  # resolved once; the record goes down the path
+        if formula is None:
+            try:  # the memory guard, from the sizes alone, before anything is built
+                encoding.check_size(record.puzzle)
+            except TooLarge as exc:
+                return Answer(Result(INVALID, message=str(exc)), detail=str(exc))
     run = _Run(solver, memory_limit)
     deadline = Deadline(time_limit, clock=limit_clock)
     with ExitStack() as stack:
@@ -212,10 +220,13 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
                 if solver.level == PUZZLE:
                     result = _solve_puzzle(record, solver, deadline)
                 else:
-                    formula = formula if formula is not None else formula_of(record, encoding)
+                    if formula is None:  # encoding counts: inside the deadline
+                        formula = formula_of(record, encoding, deadline)
                     if solver.proofs:
                         proof = stack.enter_context(_proof_file(proof_path, workdir))
                     result = _solve_cnf(solver, formula, deadline, proof, memory_limit)
+        except TimeoutError as exc:  # RulesTimeout: the rules build ran out of time
+            result = Result(TIMEOUT, message=str(exc))
         except MemoryError:
             result = Result(MEMOUT, message=f"memory limit of {memory_limit:g} MB reached"
                             if memory_limit is not None else "out of memory")

@@ -482,3 +482,69 @@ def test_absurd_numbers_on_the_command_line_are_one_usage_line(argv: list[str]) 
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     command = " ".join(argv[:2]) if argv[0] == "pipeline" else argv[0]
     assert lines[-1].startswith(f"satdoku {command}: error: argument "), lines
+
+
+# --- issue 18: orders 49 and 64 (the memory guard, and rules built inside the deadline) -----
+def _empty_grid(tmp_path: Path, n: int) -> Path:
+    path = tmp_path / f"g{n}.txt"
+    path.write_text("".join(" ".join(["0"] * n) + "\n" for _ in range(n)))
+    return path
+
+
+@pytest.mark.parametrize(("layout_of", "encodings"), [
+    ("sudoku 4", ("minimal", "efficient", "extended", "minimal_seq", "extended_seq")),
+    ("sudoku 9", ("extended", "efficient_seq")),
+    ("latin 5", ("extended", "extended_seq")),
+])
+def test_the_guard_counts_clauses_exactly(layout_of: str, encodings: tuple[str, ...]) -> None:
+    from satdoku.cnf.encode import rules_clause_count, rules_clauses
+    from satdoku.puzzle import latin, sudoku
+
+    kind, size = layout_of.split()
+    n = int(size)
+    layout = (sudoku([0] * n**4, n) if kind == "sudoku" and n < 9 else
+              sudoku([0] * n**2, 3) if kind == "sudoku" else latin([0] * n * n, n)).layout
+    for enc in encodings:
+        assert rules_clause_count(layout, enc) == len(rules_clauses(layout, enc)), enc
+
+
+@pytest.mark.parametrize("n", [49, 64])
+def test_orders_49_and_64_are_refused_before_anything_is_built(tmp_path: Path, n: int) -> None:
+    """Their extended rules (11.3 and 33 million clauses, 2.2 and 5.4 GB before the guard) are
+    one INVALID row naming the limit, in `satdoku solve` and in the workflow's encode stage."""
+    from satdoku.pipeline.encode import encode_shard
+    from satdoku.pipeline.instances import normalize
+    from satdoku.stagefiles.bundles import read_bundle
+
+    path = _empty_grid(tmp_path, n)
+    proc = _solve_cli(str(path), "--solver", "cdcl", "--time-limit", "5", "--times")
+    assert proc.returncode == 0, proc.stderr
+    line, status, _ = proc.stdout.strip().split("\t")
+    assert status == "INVALID" and line.startswith(
+        f"Instance Invalid: too large to encode: sudoku-{n} under extended needs ")
+    assert "the limit is 5000000 (limits.max_clauses" in line
+    normalize(path, tmp_path / "i.jsonl", 0, 1000)
+    encode_shard(tmp_path / "i.jsonl", tmp_path / "b.cnfs", "big", "extended")
+    (entry,) = read_bundle(tmp_path / "b.cnfs")
+    assert entry.invalid is not None and "too large to encode" in entry.invalid
+
+
+def test_a_rules_build_stops_at_the_deadline_and_resumes(tmp_path: Path) -> None:
+    """64x64 under extended_seq (3.1 million clauses) passes the guard: building its rules
+    counts against the instance's limit and stops there (TIMEOUT naming how far it got); the
+    next instance goes on from there."""
+    from satdoku.cnf import encode
+    from satdoku.solve import open_solver, solve
+
+    (rec,) = read_records(_empty_grid(tmp_path, 64))
+    solver = open_solver("minisat22")
+    built = []
+    for _ in range(2):
+        answer = solve(rec, solver, "extended_seq", 0.05)
+        assert answer.status == "TIMEOUT", answer.result.message
+        message = answer.result.message
+        assert message.startswith("time limit reached while building the shared rules of "
+                                  "sudoku-64.extended_seq (") and "of 3096576 clauses" in message
+        built.append(int(message.split("(")[1].split()[0]))
+    assert 0 < built[0] < built[1] < 3096576
+    encode._BUILDS.clear()  # free the half-built rules

@@ -11,9 +11,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from satdoku.cnf.decode import decode_model
-from satdoku.cnf.encode import formula
+from satdoku.cnf.encode import Deadline, check_encoding_size, formula
 from satdoku.cnf.encodings import Encoding, get
 from satdoku.cnf.formula import Formula
+from satdoku.limits import Limits
 from satdoku.puzzle import Puzzle
 
 
@@ -27,9 +28,14 @@ class Codec:
     def name(self) -> str:
         return self.encoding.name
 
-    def formula(self, puzzle: Puzzle) -> Formula:
-        """A puzzle's formula (the layout's cached rules + its own clauses)."""
-        return formula(puzzle, self.encoding.name)
+    def formula(self, puzzle: Puzzle, deadline: Deadline | None = None) -> Formula:
+        """A puzzle's formula (the layout's cached rules + its own clauses); building the
+        rules stops at ``deadline`` (RulesTimeout)."""
+        return formula(puzzle, self.encoding.name, deadline)
+
+    def check_size(self, puzzle: Puzzle, limits: Limits | None = None) -> None:
+        """TooLarge when the puzzle's formula is beyond the memory guard (limits.max_clauses)."""
+        check_encoding_size(puzzle.layout, self.encoding.name, limits)
 
     def decode(self, model: Iterable[int], puzzle: Puzzle) -> tuple[int, ...]:
         """The board a model describes (DecodeError for a wrong model)."""

@@ -25,9 +25,11 @@ variables (rules first, then the instance's own), so decoding reads only variabl
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
+from typing import Protocol
 
 from satdoku.cnf.encodings import (  # noqa: F401  (ENCODINGS: re-exported, every name)
     CELL_ALO,
@@ -38,12 +40,20 @@ from satdoku.cnf.encodings import (  # noqa: F401  (ENCODINGS: re-exported, ever
     PAIRWISE,
     SEQ,
     SEQUENTIAL,
+    Encoding,
     get,
 )
 from satdoku.cnf.formula import Cnf, Formula
+from satdoku.limits import Limits, TooLarge, default_limits
 from satdoku.puzzle import Layout, Puzzle
 
 NO_RULES = "-"  # rules key of formulas that share no rules block
+
+
+class Deadline(Protocol):
+    """What a build needs of an instance's deadline (satdoku.solvers.base.Deadline)."""
+
+    def expired(self) -> bool: ...
 
 
 def var(cell: int, d: int, domain: int) -> int:
@@ -94,57 +104,170 @@ def _group_clauses(groups: Iterable[Sequence[int]], domain: int, families: tuple
     return out
 
 
-@lru_cache(maxsize=16)
-def _rules_parts(layout: Layout, encoding: str) -> tuple[list[list[int]], int]:
+class RulesTimeout(TimeoutError):
+    """The time limit ran out while the shared rules of a layout were being built (the part
+    built so far is kept: the next instance's time continues the build)."""
+
+
+class _RulesBuild:
+    """The shared rules of a layout under an encoding, built in steps (a block of cells or one
+    group at a time) that can stop at a deadline and resume later: a 64x64 Sudoku's rules take
+    seconds, which must count against an instance's time limit and never overrun it."""
+
+    def __init__(self, layout: Layout, encoding: str) -> None:
+        self.layout, self.encoding = layout, encoding
+        self.expected = rules_clause_count(layout, encoding)
+        self._start()
+
+    def _start(self) -> None:
+        self.clauses: list[list[int]] = []
+        self.fresh = _Fresh(self.layout.ncells * self.layout.domain)
+        self.done = False
+        self._steps = _rule_steps(self.layout, get(self.encoding), self.fresh)
+
+    def advance(self, deadline: Deadline | None = None) -> bool:
+        """Build on until done (True) or until ``deadline`` has expired (False). A build that
+        an exception broke (MemoryError under a memory limit, an interrupt) starts again."""
+        if self.done:
+            return True
+        try:
+            for chunk in self._steps:
+                self.clauses.extend(chunk)
+                if deadline is not None and deadline.expired():
+                    return False
+        except BaseException:
+            self._start()
+            raise
+        self.done = True
+        return True
+
+
+_BUILDS: OrderedDict[tuple[Layout, str], _RulesBuild] = OrderedDict()
+_BUILDS_KEPT = 16
+#: cells per step of a rules build
+_CELL_BLOCK = 64
+
+
+def _build(layout: Layout, encoding: str) -> _RulesBuild:
+    key = (layout, encoding)
+    found = _BUILDS.get(key)
+    if found is None:
+        found = _BUILDS[key] = _RulesBuild(layout, encoding)
+        while len(_BUILDS) > _BUILDS_KEPT:
+            _BUILDS.popitem(last=False)
+    _BUILDS.move_to_end(key)
+    return found
+
+
+def _rules_parts(layout: Layout, encoding: str,
+                 deadline: Deadline | None = None) -> tuple[list[list[int]], int]:
     """(shared clauses, highest variable they use) of a layout under an encoding; cached, and
-    shared by every caller: never mutate them. Pairwise encodings are built with numpy (a 36x36
-    Sudoku's 3.3 million clauses in well under a second, in the same order as the loop)."""
-    enc = get(encoding)
-    if enc.amo == PAIRWISE:
-        return _pairwise_rules(layout, enc.families), layout.ncells * layout.domain
+    shared by every caller: never mutate them. RulesTimeout when ``deadline`` expires first."""
+    build = _build(layout, encoding)
+    if not build.advance(deadline):
+        raise RulesTimeout(f"time limit reached while building the shared rules of "
+                           f"{layout.key}.{encoding} ({len(build.clauses)} of "
+                           f"{build.expected} clauses built)")
+    return build.clauses, build.fresh.top
+
+
+def _rule_steps(layout: Layout, enc: Encoding, fresh: _Fresh) -> Iterator[list[list[int]]]:
+    """The shared clauses in order, a block of cells or one group at a time (pairwise
+    encodings with numpy: a 36x36 Sudoku's 3.3 million clauses in about a second, in the same
+    order as the loop)."""
     families, style = enc.families, enc.amo
     dom = layout.domain
-    fresh = _Fresh(layout.ncells * dom)
-    out: list[list[int]] = []
-    for c in range(layout.ncells):
-        vs = [c * dom + d for d in range(1, dom + 1)]
-        if CELL_ALO in families:
-            out.append(vs)
-        if CELL_AMO in families:
-            out.extend(amo(vs, style, fresh))
-    out.extend(_group_clauses(layout.groups, dom, families, style, fresh))
-    return out, fresh.top
+    for first in range(0, layout.ncells, _CELL_BLOCK):
+        cells = range(first, min(first + _CELL_BLOCK, layout.ncells))
+        if style == PAIRWISE:
+            yield _pairwise_cells(cells, dom, families)
+            continue
+        out: list[list[int]] = []
+        for c in cells:
+            vs = [c * dom + d for d in range(1, dom + 1)]
+            if CELL_ALO in families:
+                out.append(vs)
+            if CELL_AMO in families:
+                out.extend(amo(vs, style, fresh))
+        yield out
+    for group in layout.groups:
+        if style == PAIRWISE:
+            yield _pairwise_group(group, dom, families)
+        else:
+            yield _group_clauses([group], dom, families, style, fresh)
 
 
-def _pairwise_rules(layout: Layout, families: tuple[str, ...]) -> list[list[int]]:
-    """The rules of a pairwise encoding, clause for clause as the generic loop writes them:
-    per cell its at-least-one then its at-most-one pairs; per group the at-most-one pairs of
-    every value, then the at-least-one clause of every value (groups of ``domain`` cells)."""
+def _pairwise_cells(cells: range, dom: int, families: tuple[str, ...]) -> list[list[int]]:
+    """Per cell its at-least-one clause, then its at-most-one pairs."""
     import numpy as np
 
-    dom, ncells = layout.domain, layout.ncells
     values = np.arange(1, dom + 1, dtype=np.int64)
-    cell_vars = np.arange(ncells, dtype=np.int64)[:, None] * dom + values  # (cells, D)
-    out: list[list[int]] = []
+    cell_vars = np.arange(cells.start, cells.stop, dtype=np.int64)[:, None] * dom + values
     alo = cell_vars.tolist() if CELL_ALO in families else None
     amo_cells = None
     if CELL_AMO in families:
         i, j = np.triu_indices(dom, 1)
         pairs = np.stack([-cell_vars[:, i], -cell_vars[:, j]], axis=2)  # (cells, P, 2)
-        amo_cells = pairs.reshape(ncells, -1, 2).tolist()
-    for c in range(ncells):
+        amo_cells = pairs.reshape(len(cells), -1, 2).tolist()
+    out: list[list[int]] = []
+    for k in range(len(cells)):
         if alo is not None:
-            out.append(alo[c])
+            out.append(alo[k])
         if amo_cells is not None:
-            out.extend(amo_cells[c])
-    for cells in layout.groups:
-        g = np.asarray(cells, dtype=np.int64)[None, :] * dom + values[:, None]  # (D, k)
-        if GROUP_AMO in families:
-            i, j = np.triu_indices(len(cells), 1)
-            out.extend(np.stack([-g[:, i], -g[:, j]], axis=2).reshape(-1, 2).tolist())
-        if GROUP_ALO in families and len(cells) == dom:
-            out.extend(g.tolist())
+            out.extend(amo_cells[k])
     return out
+
+
+def _pairwise_group(cells: Sequence[int], dom: int, families: tuple[str, ...]
+                    ) -> list[list[int]]:
+    """A group's at-most-one pairs of every value, then the at-least-one clause of every
+    value (groups of ``domain`` cells)."""
+    import numpy as np
+
+    values = np.arange(1, dom + 1, dtype=np.int64)
+    g = np.asarray(cells, dtype=np.int64)[None, :] * dom + values[:, None]  # (D, k)
+    out: list[list[int]] = []
+    if GROUP_AMO in families:
+        i, j = np.triu_indices(len(cells), 1)
+        out.extend(np.stack([-g[:, i], -g[:, j]], axis=2).reshape(-1, 2).tolist())
+    if GROUP_ALO in families and len(cells) == dom:
+        out.extend(g.tolist())
+    return out
+
+
+def rules_clause_count(layout: Layout, encoding: str) -> int:
+    """How many clauses the shared rules of a layout have under an encoding (before any
+    simplification), from the sizes alone: the memory guard checks it before anything is
+    built."""
+    enc = get(encoding)
+    dom = layout.domain
+
+    def amo_count(k: int) -> int:
+        return k * (k - 1) // 2 if enc.amo == PAIRWISE or k <= 2 else 3 * k - 4
+
+    total = 0
+    if CELL_ALO in enc.families:
+        total += layout.ncells
+    if CELL_AMO in enc.families:
+        total += layout.ncells * amo_count(dom)
+    for cells in layout.groups:
+        if GROUP_AMO in enc.families:
+            total += dom * amo_count(len(cells))
+        if GROUP_ALO in enc.families and len(cells) == dom:
+            total += dom
+    return total
+
+
+def check_encoding_size(layout: Layout, encoding: str, limits: Limits | None = None) -> None:
+    """Raise TooLarge when a layout's rules under ``encoding`` would have more clauses than
+    ``limits.max_clauses`` (the memory guard: a 49x49 Sudoku's extended rules are 11 million
+    clauses, several GB in memory), before anything is built."""
+    lim = limits or default_limits()
+    count = rules_clause_count(layout, encoding)
+    if count > lim.max_clauses:
+        raise TooLarge(f"too large to encode: {layout.key} under {encoding} needs {count} "
+                       f"clauses, the limit is {lim.max_clauses} (limits.max_clauses; the "
+                       "_seq encodings need far fewer)")
 
 
 def _rules(layout: Layout, encoding: str) -> list[list[int]]:
@@ -222,11 +345,15 @@ def encode(puzzle: Puzzle, encoding: str = "extended") -> Cnf:
     return formula(puzzle, encoding).whole()
 
 
-def formula(puzzle: Puzzle, encoding: str = "extended") -> Formula:
-    """A puzzle's formula as the layout's cached rules plus the instance's own clauses."""
+def formula(puzzle: Puzzle, encoding: str = "extended",
+            deadline: Deadline | None = None) -> Formula:
+    """A puzzle's formula as the layout's cached rules plus the instance's own clauses.
+    With a ``deadline``, building the rules (the first time a layout is met) stops when it
+    expires: RulesTimeout, and the next call goes on where this one stopped."""
     if get(encoding).simplified:
         cnf = simplify(puzzle, encoding)
         return Formula(cnf.num_vars, cnf.clauses, None, cnf.comments)
+    _rules_parts(puzzle.layout, encoding, deadline)
     own, top = _own_clauses(puzzle, encoding)
     return Formula(top, own, rules_cnf(puzzle.layout, encoding))
 

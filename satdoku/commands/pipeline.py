@@ -35,6 +35,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("output")
     s.add_argument("--set", dest="set_name", required=True)
     s.add_argument("--encoding", default="extended")
+    s.add_argument("--limits", default="{}", help="JSON of size limits (satdoku.limits.Limits "
+                   "fields; max_clauses: the memory guard of the encoding)")
 
     s = sub.add_parser("solve", help="run one solver over a shard: SatOutput (SAT solvers), "
                        "SatOutputTimes and verified SatSols")
@@ -116,11 +118,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    if args.stage == "normalize":
+    if getattr(args, "limits", None):
         from satdoku.limits import Limits, set_default_limits
-        from satdoku.pipeline.instances import normalize
 
         set_default_limits(Limits(**json.loads(args.limits)))
+    if args.stage == "normalize":
+        from satdoku.pipeline.instances import normalize
+
         counts = normalize(args.source, args.output, args.shard, args.shard_size, args.format,
                            args.strict, args.sha256)
         print(f"normalize {args.source} shard {args.shard}: {counts['instances']} instances, "

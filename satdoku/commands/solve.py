@@ -53,8 +53,6 @@ def run(args: argparse.Namespace) -> int:
         before, records = _read(args.file, args.format)
     except (ValueError, OSError) as exc:  # InputError, FormatError, DimacsError, ...
         return fail(str(exc))
-    if solver.level == CNF:
-        _build_rules(records, args.encoding)
     wrong = 0
     for rec in track(records, desc=f"solve {args.solver}", unit="instances"):
         answer = solve(rec, solver, args.encoding, args.time_limit,
@@ -76,17 +74,6 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     return 1 if wrong else 0
-
-
-def _build_rules(records: list, encoding: str) -> None:  # type: ignore[type-arg]
-    """Build the shared rules of every layout in the file once, before any instance's clock
-    starts: they are the run's set-up, like the workflow's encode stage (a 36x36 Sudoku's 3.3
-    million rule clauses take seconds to build, which no single puzzle should be charged)."""
-    from satdoku.cnf.encode import rules_cnf
-
-    layouts = {id(r.puzzle.layout): r.puzzle.layout for r in records if r.puzzle is not None}
-    for layout in layouts.values():  # layouts are shared objects: one per family and size
-        rules_cnf(layout, encoding)
 
 
 def _read(path: str, fmt: str) -> tuple[str, list]:  # type: ignore[type-arg]

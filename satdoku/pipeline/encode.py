@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from satdoku.cnf.encode import NO_RULES, formula, rules_key
+from satdoku.cnf.encode import NO_RULES, check_encoding_size, formula, rules_key
+from satdoku.limits import TooLarge
 from satdoku.stagefiles.bundles import write_instance, write_invalid, write_rules
 from satdoku.stagefiles.instances import read_instances
 
@@ -36,6 +37,11 @@ def encode_shard(instances: str | Path, out: str | Path, set_name: str, encoding
                 continue
             p = rec.puzzle
             assert p is not None
+            try:  # the memory guard, from the sizes alone, before anything is built
+                check_encoding_size(p.layout, encoding)
+            except TooLarge as exc:
+                write_invalid(fh, rec.id, str(exc), where)
+                continue
             f = formula(p, encoding)
             key = rules_key(p, encoding)
             if key == NO_RULES:  # simplified formulas: every clause is the instance's own

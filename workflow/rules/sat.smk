@@ -42,9 +42,11 @@ rule encode:
     resources:
         mem_mb=2000,
         runtime=30,
+    params:
+        limits=LIMITS_JSON,
     shell:
         "satdoku pipeline encode {input:q} {output:q} --set {wildcards.set:q} "
-        "--encoding {wildcards.encoding:q} > {log:q} 2>&1"
+        "--encoding {wildcards.encoding:q} --limits {params.limits:q} > {log:q} 2>&1"
 
 
 rule solve_cnf:

@@ -1,10 +1,11 @@
-"""Build step of satdoku: the compiled CDCL kernel (satdoku/solvers/_cdcl.c) and the compiled
-pass of the DIMACS reader (satdoku/cnf/_dimacs.c).
+"""Build step of satdoku: the compiled CDCL kernel (satdoku/solvers/_cdcl.c), the compiled
+pass of the DIMACS reader (satdoku/cnf/_dimacs.c) and the backward DRAT checker
+(satdoku/cnf/_drat.c).
 
-Everything else is configured in pyproject.toml. Both extensions are optional: without a C
+Everything else is configured in pyproject.toml. The extensions are optional: without a C
 compiler or Python headers the install still succeeds and satdoku runs their Python forms
 (slower, the same results): satdoku/solvers/cdcl_reference.py, the DIMACS reader's Python
-engine.
+engine, the Python checker in satdoku/cnf/drat.py.
 """
 
 from setuptools import Extension, setup
@@ -20,6 +21,9 @@ setup(
         ),
         # the DIMACS reader's compiled pass (engine "c" of satdoku/cnf/dimacs_fast.py)
         Extension("satdoku.cnf._dimacs", ["satdoku/cnf/_dimacs.c"], extra_compile_args=["-O3"],
+                  optional=True),
+        # the backward DRAT checker (twin: the pure-Python reference in satdoku/cnf/drat.py)
+        Extension("satdoku.cnf._drat", ["satdoku/cnf/_drat.c"], extra_compile_args=["-O3"],
                   optional=True),
     ]
 )

@@ -101,8 +101,12 @@ def _parse_text(data: bytes) -> Iterator[tuple[bool, list[int]]]:
             else:
                 lits.append(value)
         elif other is not None or lits is not None:
-            what = (other or comment or d or b"").decode("latin-1")
-            raise ProofError(f"proof line {_line(data, m.start())}: unexpected {what!r}")
+            group = 4 if other is not None else 1 if comment is not None else 2
+            what = m.group(group).decode("latin-1")
+            where = _line(data, m.start(group))
+            if 32 <= ord(what) < 127:
+                raise ProofError(f"proof line {where}: unexpected '{what}'")
+            raise ProofError(f"proof line {where}: unexpected byte 0x{ord(what):02x}")
         elif d is not None:
             lits, deleting = [], True
     if lits is not None:
@@ -298,7 +302,11 @@ def _forward(cnf: Cnf, data: bytes, deadline: float | None) -> tuple[str, str, i
         steps = list(parse_proof(data))
     except ProofError as exc:
         return REJECTED, str(exc), 0
-    n = max([cnf.num_vars, *(abs(lit) for _, lits in steps for lit in lits)])
+    formula_vars = max([cnf.num_vars, *(abs(lit) for clause in cnf.clauses for lit in clause)])
+    n = max([formula_vars, *(abs(lit) for _, lits in steps for lit in lits)])
+    if n > formula_vars + len(steps):
+        return REJECTED, (f"proof variable {n} is past the formula's {formula_vars} by more "
+                          "than its steps could introduce"), 0
     checker = _Checker(n, deadline)
     for clause in cnf.clauses:
         checker.add(list(clause))

@@ -1,0 +1,286 @@
+"""Proof checking on our own solvers' proofs: search time against check time, and our compiled
+checker against the Python reference and drat-trim.
+
+Families (every formula UNSAT): random 3-SAT at the threshold (ratio 4.26) with 200 and 250
+variables, SATLIB uuf50-218 (data/public/satlib), 25x25 and 36x36 Sudoku with no solution
+(extended encoding), pigeonhole PHP(10,9), XOR chains (the parity of k inputs computed in two
+orders, asserted different) -- solved by ``satdoku dpll --mode cdcl`` -- and random 3-SAT
+(ratio 5) proofs of ``--mode dpll``. Each formula is written as DIMACS, solved by the real CLI
+with ``--proof`` (``search`` = its ``c solve_seconds``; the check inside the CLI is given a tiny
+budget so the proof is checked only here), then checked by:
+
+* ``c``: :func:`satdoku.cnf.drat.check_proof` with the compiled backward checker (wall time of
+  the call: reading the proof file and checking; the formula is already in memory);
+* ``c_binary``: the same proof in drat-trim's binary format;
+* ``python``: the pure-Python forward reference, capped at ``--python-cap`` seconds (``>cap``:
+  out of budget);
+* ``drat_trim``: drat-trim (default backward mode) as a process, wall time (it also parses the
+  formula), built from its source in ``--drat-trim-src`` (a checkout of
+  github.com/marijnheule/drat-trim; or env ``DRAT_TRIM_SRC``) into a cache directory
+  (``--cache`` or env ``SATDOKU_BENCH_CACHE``; default a temporary directory). Without the
+  source (or a C compiler) the drat-trim column is empty and the rest still runs. drat-trim's
+  code never enters this repository.
+
+``ratio`` is c / drat_trim per instance; the summary gives per family the median of each
+column and the largest ratio.
+
+Usage: python benchmarks/bench_drat.py [--quick] [--drat-trim-src DIR] [--cache DIR]
+       [--python-cap 30] [--csv benchmarks/results/bench_drat.csv] [--markdown FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+from bench_common import write_csv  # noqa: E402
+from bench_search import random_3sat  # noqa: E402
+from conftest import php  # noqa: E402
+
+from satdoku.cnf.dimacs import read_dimacs, write_dimacs  # noqa: E402
+from satdoku.cnf.drat import check_proof  # noqa: E402
+from satdoku.cnf.formula import Cnf  # noqa: E402
+
+COLUMNS = ("family", "instance", "mode", "vars", "clauses", "proof_steps", "search_seconds",
+           "c_seconds", "c_binary_seconds", "c_checked", "python_seconds", "drat_trim_seconds",
+           "ratio", "status")
+
+
+def xor_chain(k: int) -> Cnf:
+    """x1 ^ ... ^ xk computed left to right and right to left (Tseitin), asserted different."""
+    clauses: list[list[int]] = []
+    top = k
+
+    def xor(a: int, b: int) -> int:
+        nonlocal top
+        top += 1
+        y = top
+        clauses.extend([[-y, a, b], [-y, -a, -b], [y, -a, b], [y, a, -b]])
+        return y
+
+    left = 1
+    for i in range(2, k + 1):
+        left = xor(left, i)
+    right = k
+    for i in range(k - 1, 0, -1):
+        right = xor(right, i)
+    clauses += [[left], [-right]]
+    return Cnf(top, clauses)
+
+
+def unsat_random(n: int, ratio: float, count: int, seed: int = 0) -> list[tuple[str, Cnf]]:
+    """The first ``count`` UNSAT random 3-SAT formulas of n variables from ``seed`` on."""
+    from pysat.solvers import Minisat22
+
+    out = []
+    while len(out) < count:
+        clauses = random_3sat(n, seed, ratio)
+        with Minisat22(bootstrap_with=clauses) as solver:
+            if not solver.solve():
+                out.append((f"r{n}-s{seed}", Cnf(n, clauses)))
+        seed += 1
+    return out
+
+
+def no_solution_sudoku(box: int, count: int, holes: float = 0.6, seed: int = 0
+                       ) -> list[tuple[str, Cnf]]:
+    """Sudoku of box order ``box`` with no solution and no visible conflict: a random grid,
+    ``holes`` of it erased, one erased cell given another candidate, kept when MiniSat says
+    UNSAT (extended encoding, givens as units)."""
+    from pysat.solvers import Minisat22
+
+    from satdoku.cnf.encode import formula
+    from satdoku.generate import erase, immediate_problem, pattern_grid, with_board
+    from satdoku.puzzle import sudoku
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        grid = sudoku(list(pattern_grid(box, rng)), box)
+        base = erase(grid, int(holes * grid.ncells), rng)
+        board = list(base.givens)
+        cands = base.candidates()
+        cell = rng.choice([c for c in range(grid.ncells) if not board[c]
+                           and any(v != grid.givens[c] for v in cands[c])])
+        board[cell] = rng.choice([v for v in cands[cell] if v != grid.givens[cell]])
+        puzzle = with_board(grid, board)
+        if immediate_problem(puzzle) is not None:
+            continue
+        cnf = formula(puzzle, "extended").whole()
+        with Minisat22(bootstrap_with=cnf.clauses) as solver:
+            if not solver.solve():
+                out.append((f"sudoku{box * box}-{len(out)}", cnf))
+    return out
+
+
+def families(quick: bool, public: Path) -> list[tuple[str, str, str, Cnf]]:
+    """(family, instance, mode, formula) of the run."""
+    few = 1 if quick else 2
+    uuf = sorted((public / "satlib" / "uuf50-218").glob("*.cnf"))[: 2 if quick else 4]
+    rows: list[tuple[str, str, str, Cnf]] = []
+    rows += [("random3sat-200", name, "cdcl", cnf) for name, cnf in unsat_random(200, 4.26, few)]
+    rows += [("random3sat-250", name, "cdcl", cnf)
+             for name, cnf in unsat_random(250, 4.26, 1, seed=100)]
+    rows += [("uuf50", p.stem, "cdcl", read_dimacs(p)) for p in uuf]
+    rows += [("sudoku25-nosol", name, "cdcl", cnf) for name, cnf in no_solution_sudoku(5, few)]
+    rows += [("sudoku36-nosol", name, "cdcl", cnf) for name, cnf in no_solution_sudoku(6, 1)]
+    rows += [("php", "php10-9", "cdcl", php(10, 9))]
+    rows += [("xor-chain", f"xor{k}", "cdcl", xor_chain(k)) for k in ((27,) if quick else (27, 30))]
+    dpll_n = 60 if quick else 100
+    rows += [(f"dpll-random3sat-{dpll_n}", name, "dpll", cnf)
+             for name, cnf in unsat_random(dpll_n, 5.0, few, seed=7)]
+    return rows
+
+
+def build_drat_trim(src: str | None, cache: Path) -> str | None:
+    """drat-trim compiled from ``src`` (a checkout) into ``cache``; None when unavailable."""
+    if not src or not (Path(src) / "drat-trim.c").is_file() or shutil.which("cc") is None:
+        return None
+    exe = cache / "drat-trim"
+    if not exe.exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        proc = subprocess.run(["cc", "-O2", "-o", str(exe), str(Path(src) / "drat-trim.c")],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            print(f"drat-trim did not build: {proc.stderr[-500:]}", file=sys.stderr)
+            return None
+    return str(exe)
+
+
+def to_binary(text: bytes) -> bytes:
+    """A text DRAT proof in drat-trim's binary format."""
+    out = bytearray()
+    for line in text.splitlines():
+        tokens = line.split()
+        if not tokens or tokens[0] == b"c":
+            continue
+        deleting = tokens[0] == b"d"
+        out += b"d" if deleting else b"a"
+        for tok in tokens[1:] if deleting else tokens:
+            lit = int(tok)
+            if lit == 0:
+                break
+            u = 2 * abs(lit) + (lit < 0)
+            while u >= 0x80:
+                out.append(u & 0x7F | 0x80)
+                u >>= 7
+            out.append(u)
+        out.append(0)
+    return bytes(out)
+
+
+def _timed(fn: Callable[[], object]) -> tuple[float, object]:
+    t = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - t, value
+
+
+def run_one(family: str, name: str, mode: str, cnf: Cnf, work: Path, drat_trim: str | None,
+            python_cap: float) -> dict[str, object]:
+    path = work / f"{name}.cnf"
+    proof = work / f"{name}.drat"
+    with open(path, "w", encoding="utf-8") as fh:
+        write_dimacs(cnf, fh)
+    proc = subprocess.run([sys.executable, "-m", "satdoku", "dpll", "--mode", mode, "--proof",
+                           str(proof), "--verify-time-limit", "1e-9", "--no-model", str(path)],
+                          capture_output=True, text=True)
+    c_lines = dict(ln.split()[1:3] for ln in proc.stdout.splitlines()
+                   if ln.startswith("c ") and len(ln.split()) >= 3)
+    row: dict[str, object] = {"family": family, "instance": name, "mode": mode,
+                              "vars": cnf.num_vars, "clauses": cnf.num_clauses}
+    if proc.returncode != 20:
+        return row | {"status": f"not UNSAT (exit {proc.returncode})"}
+    row["search_seconds"] = float(c_lines["solve_seconds"])
+    text = proof.read_bytes()
+    row["proof_steps"] = text.count(b"\n")
+    c = check_proof(cnf, proof, engine="c")
+    row["c_seconds"], row["c_checked"] = round(c.seconds, 4), c.checked
+    binary = work / f"{name}.bdrat"
+    binary.write_bytes(to_binary(text))
+    cb = check_proof(cnf, binary, engine="c")
+    row["c_binary_seconds"] = round(cb.seconds, 4)
+    py = check_proof(cnf, proof, engine="python", time_limit=python_cap)
+    row["python_seconds"] = round(py.seconds, 3) if py.status != "out of budget" \
+        else f">{python_cap:g}"
+    status = [c.status, cb.status, py.status]
+    if drat_trim:
+        seconds, out = _timed(lambda: subprocess.run([drat_trim, str(path), str(proof)],
+                                                     capture_output=True, text=True))
+        row["drat_trim_seconds"] = round(seconds, 4)
+        row["ratio"] = round(c.seconds / seconds, 2)
+        status.append("verified" if "s VERIFIED" in out.stdout else "drat-trim: not verified")
+    row["status"] = ", ".join(dict.fromkeys(status))
+    for f in (path, proof, binary):
+        f.unlink()
+    return row
+
+
+def summary(rows: list[dict[str, object]]) -> list[str]:
+    """Markdown: per family, medians of search / check times and the largest c/drat-trim."""
+    lines = ["| family | n | search (s) | c check (s) | c binary (s) | python (s) | "
+             "drat-trim (s) | c / drat-trim (max) |", "|---|---|---|---|---|---|---|---|"]
+    by: dict[str, list[dict[str, object]]] = {}
+    for r in rows:
+        by.setdefault(str(r["family"]), []).append(r)
+
+    def med(rs: list[dict[str, object]], key: str) -> str:
+        vals = [r[key] for r in rs if r.get(key) not in (None, "")]
+        if not vals:
+            return ""
+        if any(isinstance(v, str) for v in vals):
+            return str(max(vals, key=lambda v: float(str(v).lstrip(">"))))
+        return f"{statistics.median(map(float, vals)):.3g}"  # type: ignore[arg-type]
+
+    for fam, rs in by.items():
+        ratios = [float(r["ratio"]) for r in rs if r.get("ratio") not in (None, "")]  # type: ignore[arg-type]
+        lines.append(f"| {fam} | {len(rs)} | {med(rs, 'search_seconds')} | {med(rs, 'c_seconds')} "
+                     f"| {med(rs, 'c_binary_seconds')} | {med(rs, 'python_seconds')} | "
+                     f"{med(rs, 'drat_trim_seconds')} | "
+                     f"{max(ratios):.2f} |" if ratios else "|")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="fewer and smaller instances")
+    ap.add_argument("--drat-trim-src", default=os.environ.get("DRAT_TRIM_SRC"),
+                    help="a checkout of drat-trim (env DRAT_TRIM_SRC); without it: no column")
+    ap.add_argument("--cache", default=os.environ.get("SATDOKU_BENCH_CACHE"),
+                    help="where drat-trim is built (env SATDOKU_BENCH_CACHE; default: temp)")
+    ap.add_argument("--python-cap", type=float, default=30.0,
+                    help="budget of the Python reference per proof (seconds)")
+    ap.add_argument("--csv", default=str(ROOT / "benchmarks/results/bench_drat.csv"))
+    ap.add_argument("--markdown", default=str(ROOT / "benchmarks/results/bench_drat.md"))
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="bench-drat-") as tmp:
+        cache = Path(args.cache) if args.cache else Path(tmp) / "cache"
+        drat_trim = build_drat_trim(args.drat_trim_src, cache)
+        if drat_trim is None:
+            print("drat-trim not available (no --drat-trim-src): its column stays empty",
+                  file=sys.stderr)
+        rows = []
+        for family, name, mode, cnf in families(args.quick, ROOT / "data" / "public"):
+            row = run_one(family, name, mode, cnf, Path(tmp), drat_trim, args.python_cap)
+            print(row, flush=True)
+            rows.append(row)
+    write_csv(args.csv, rows, COLUMNS)
+    text = "\n".join(summary(rows)) + "\n"
+    Path(args.markdown).write_text(text, encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

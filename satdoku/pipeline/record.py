@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from satdoku.runs.manifest import build_manifest, started
-from satdoku.runs.store import run_rows, write_run
+from satdoku.runs.store import run_table, write_run
 from satdoku.runs.wide import write_wide
 from satdoku.stagefiles.manifest import write_manifest_file
 
@@ -19,8 +19,8 @@ def record_run(files: Sequence[str | Path], config: Mapping[str, Any], results: 
     """Write the manifest, the stored run and the wide CSV of the gathered stage files
     ``files`` of a run of ``config``; returns the manifest."""
     manifest = build_manifest(config, start=started(results))
-    rows = run_rows(files, manifest["run_id"])
-    write_run(results, rows, manifest)
-    write_wide(rows, wide_out)
+    table = run_table(files, manifest["run_id"], manifest)
+    write_run(results, table)
+    write_wide(table, wide_out)
     write_manifest_file(manifest_out, manifest)
     return manifest

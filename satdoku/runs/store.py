@@ -39,15 +39,6 @@ def results_files(results: str | Path) -> list[Path]:
     return sorted(p for g in globs for p in r.glob(g))
 
 
-def _number(text: str | None) -> float | None:
-    if text in (None, ""):
-        return None
-    try:
-        return float(text)  # type: ignore[arg-type]
-    except ValueError:
-        return None
-
-
 def instance_info(shards: Iterable[str | Path]) -> dict[str, dict[str, str]]:
     """id -> {line, instance_hash, name, family} of a set's Instances shards (no puzzle built)."""
     out = {}
@@ -59,50 +50,84 @@ def instance_info(shards: Iterable[str | Path]) -> dict[str, dict[str, str]]:
     return out
 
 
-def run_rows(files: Sequence[str | Path], run_id: str = "") -> list[dict[str, Any]]:
-    """The store rows of the gathered stage files ``files`` (every set x run given)."""
+def _strings(values: list[Any]):  # type: ignore[no-untyped-def]
+    import pyarrow as pa
+
+    return pa.array(values, type=pa.string())
+
+
+def _numbers(values: list[str | None]):  # type: ignore[no-untyped-def]
+    """A float column of TSV cells: empty or unreadable cells are null."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    arr = pa.array(values, type=pa.string())
+    ok = pc.match_substring_regex(arr, _NUMBER, ignore_case=True)
+    return pc.if_else(ok, arr, pa.scalar(None, pa.string())).cast(pa.float64())
+
+
+#: a cell that reads as a number (float() would take it); anything else is null
+_NUMBER = r"^\s*[-+]?((\d+\.?\d*|\.\d+)(e[-+]?\d+)?|inf|infinity|nan)\s*$"
+
+
+def _run_table(set_name: str, run: str, run_id: str, sols: list[dict[str, str]],
+               times: list[dict[str, str]], known: dict[str, dict[str, str]]):  # type: ignore[no-untyped-def]
+    """The store columns of one run over one set (SatSols rows joined with their times)."""
+    import pyarrow as pa
+
+    solver, _, encoding = run.partition("/")
+    n = len(sols)
+    ids = [s["id"] for s in sols]
+    info = [known.get(i, _NONE) for i in ids]
+    by_id = {t["id"]: t for t in times}
+    joined = [by_id.get(i, _NONE) for i in ids]
+    cols: dict[str, Any] = {
+        "run_id": _strings([run_id] * n), "set": _strings([set_name] * n),
+        "id": pa.array([int(i) for i in ids], type=pa.int64()),
+        "line": pa.array([int(s.get("line") or m.get("line") or 0)
+                          for s, m in zip(sols, info, strict=True)], type=pa.int64()),
+        "instance_hash": _strings([s.get("instance_hash") or m.get("instance_hash", "")
+                                   for s, m in zip(sols, info, strict=True)]),
+        "name": _strings([m.get("name", "") for m in info]),
+        "family": _strings([m.get("family", "") for m in info]),
+        "solver": _strings([solver] * n), "encoding": _strings([encoding] * n),
+        "status": _strings([s["status"] for s in sols]),
+        "verified": _strings([s.get("verified", "") for s in sols]),
+    }
+    for k in (times[0] if times else {}):
+        if k is None or k in cols:
+            continue
+        values = [t.get(k) for t in joined]
+        cols[k] = (_strings([v or "" for v in values]) if k in TEXT_COLUMNS
+                   else _numbers(values))
+    return pa.table(cols)
+
+
+_NONE: dict[str, str] = {}
+
+
+def run_table(files: Sequence[str | Path], run_id: str = "",
+              manifest: Mapping[str, Any] | None = None):  # type: ignore[no-untyped-def]
+    """The store table (pyarrow) of the gathered stage files ``files`` (every set x run
+    given), with ``manifest`` as its metadata: columns are the key columns, then every
+    SatOutputTimes column (a run without one has nulls there)."""
+    import pyarrow as pa
+
     from satdoku.report.collect import classify_files
 
     shards, sols, times = classify_files(files)
-    rows: list[dict[str, Any]] = []
     info = {name: instance_info(paths) for name, paths in shards.items()}
+    parts = []
     for (set_name, run), sols_path in sols.items():
-        solver, _, encoding = run.partition("/")
         tpath = times.get((set_name, run))
-        by_id = {t["id"]: t for t in read_tsv(tpath)} if tpath and tpath.exists() else {}
-        known = info.get(set_name, {})
-        for s in read_tsv(sols_path):
-            i = s["id"]
-            inst = known.get(i, {})
-            t = by_id.get(i, {})
-            row: dict[str, Any] = {
-                "run_id": run_id, "set": set_name, "id": int(i),
-                "line": int(s.get("line") or inst.get("line") or 0),
-                "instance_hash": s.get("instance_hash") or inst.get("instance_hash", ""),
-                "name": inst.get("name", ""), "family": inst.get("family", ""),
-                "solver": solver, "encoding": encoding, "status": s["status"],
-                "verified": s.get("verified", ""),
-            }
-            for k, v in t.items():
-                if k is None or k in row or k in ("id", "line"):
-                    continue
-                row[k] = (v or "") if k in TEXT_COLUMNS else _number(v)
-            rows.append(row)
-    return rows
-
-
-def to_table(rows: Sequence[Mapping[str, Any]], manifest: Mapping[str, Any] | None = None):
-    """A pyarrow table of store rows (columns: the key columns, then every other column in
-    order of first appearance), with the manifest as its metadata."""
-    import pyarrow as pa
-
-    columns = list(KEY_COLUMNS)
-    for r in rows:
-        columns += [k for k in r if k not in columns]
-    types = {c: (pa.string() if c in TEXT_COLUMNS else pa.int64() if c in ("id", "line")
-                 else pa.float64()) for c in columns}
-    data = {c: pa.array([r.get(c) for r in rows], type=types[c]) for c in columns}
-    table = pa.table(data)
+        trows = read_tsv(tpath) if tpath and tpath.exists() else []
+        parts.append(_run_table(set_name, run, run_id, read_tsv(sols_path), trows,
+                                info.get(set_name, {})))
+    if parts:
+        table = pa.concat_tables(parts, promote_options="default")
+    else:
+        table = pa.table({c: pa.array([], type=pa.int64() if c in ("id", "line")
+                                      else pa.string()) for c in KEY_COLUMNS})
     if manifest is not None:
         table = table.replace_schema_metadata({META_KEY: json.dumps(manifest)})
     return table
@@ -112,16 +137,19 @@ def store_path(results: str | Path, run_id: str) -> Path:
     return sp.stage_path(sp.RUNS_STORE, results, run=run_id)
 
 
-def write_run(results: str | Path, rows: Sequence[Mapping[str, Any]],
-              manifest: Mapping[str, Any]) -> Path:
-    """Add a run to the store: its rows and manifest as ``runs/<run id>.parquet`` (written to a
-    temporary name first, so a store never holds half a file)."""
+def write_run(results: str | Path, table) -> Path:  # type: ignore[no-untyped-def]
+    """Add a run to the store: its table (rows and manifest, :func:`run_table`) as
+    ``runs/<run id>.parquet`` (written to a temporary name first, so a store never holds half
+    a file)."""
     import pyarrow.parquet as pq
 
+    manifest = manifest_of(table)
+    if not manifest:
+        raise ValueError("a stored run needs its manifest")
     path = store_path(results, str(manifest["run_id"]))
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".part")
-    pq.write_table(to_table(rows, manifest), tmp)
+    pq.write_table(table, tmp)
     tmp.replace(path)
     return path
 
@@ -143,7 +171,7 @@ def read_rows(source: str | Path):
     if not any(sp.match(sp.SOLS, f) for f in files):
         raise FileNotFoundError(f"{p}: no SatSols files (not a results directory?)")
     run_id = str(manifest.get("run_id", "")) if manifest else ""
-    return to_table(run_rows(files, run_id), manifest)
+    return run_table(files, run_id, manifest)
 
 
 def manifest_of(table) -> dict[str, Any] | None:  # type: ignore[no-untyped-def]

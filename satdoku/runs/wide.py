@@ -6,7 +6,6 @@ spreadsheet or pandas. An instance a run did not answer has empty cells there.""
 from __future__ import annotations
 
 import csv
-from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,44 +13,46 @@ KEY = ("set", "id", "name", "instance_hash")
 PER_RUN = ("status", "total_seconds")
 
 
-def wide_rows(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[dict[str, Any]]]:
-    """(header, rows) of the wide table of store rows (:func:`satdoku.runs.store.run_rows`),
+def wide_rows(table) -> tuple[list[str], list[list[Any]]]:  # type: ignore[no-untyped-def]
+    """(header, rows) of the wide table of a store table (:func:`satdoku.runs.store.run_table`),
     instances in (set as first seen, id) order and runs in order of first appearance."""
-    runs: list[str] = []
-    sets: list[str] = []
-    out: dict[tuple[str, int], dict[str, Any]] = {}
-    for r in rows:
-        run = f"{r['solver']}/{r['encoding']}"
-        if run not in runs:
-            runs.append(run)
-        if r["set"] not in sets:
-            sets.append(r["set"])
-        key = (r["set"], int(r["id"]))
-        row = out.setdefault(key, {k: r.get(k, "") for k in KEY})
-        if not row.get("instance_hash") and r.get("instance_hash"):
-            row["instance_hash"] = r["instance_hash"]
-        for k in PER_RUN:
-            row[f"{run} {k}"] = r.get(k)
+    col = {c: table.column(c).to_pylist() for c in (*KEY, "solver", "encoding", *PER_RUN)
+           if c in table.column_names}
+    n = table.num_rows
+    runs = list(dict.fromkeys(f"{s}/{e}" for s, e in zip(col["solver"], col["encoding"],
+                                                         strict=True)))
+    slot = {run: 4 + 2 * k for k, run in enumerate(runs)}
+    sets = list(dict.fromkeys(col["set"]))
+    out: dict[tuple[str, int], list[Any]] = {}
+    status, seconds = col["status"], col.get("total_seconds", [None] * n)
+    for j in range(n):
+        key = (col["set"][j], col["id"][j])
+        row = out.get(key)
+        if row is None:
+            row = out[key] = [key[0], key[1], col["name"][j], col["instance_hash"][j],
+                              *([None] * (2 * len(runs)))]
+        elif not row[3]:
+            row[3] = col["instance_hash"][j]
+        k = slot[f"{col['solver'][j]}/{col['encoding'][j]}"]
+        row[k], row[k + 1] = status[j], seconds[j]
     header = [*KEY, *(f"{run} {k}" for run in runs for k in PER_RUN)]
     order = {s: i for i, s in enumerate(sets)}
-    ordered = [out[k] for k in sorted(out, key=lambda k: (order[k[0]], k[1]))]
-    return header, ordered
+    return header, [out[k] for k in sorted(out, key=lambda k: (order[k[0]], k[1]))]
 
 
 def _cell(v: Any) -> str:
     if v is None:
         return ""
     if isinstance(v, float):
-        return f"{v:.6f}"
+        return "" if v != v else f"{v:.6f}"
     return str(v)
 
 
-def write_wide(rows: Sequence[Mapping[str, Any]], path: str | Path) -> int:
-    """Write the wide CSV; returns the number of instances."""
-    header, table = wide_rows(rows)
+def write_wide(table, path: str | Path) -> int:  # type: ignore[no-untyped-def]
+    """Write the wide CSV of a store table; returns the number of instances."""
+    header, rows = wide_rows(table)
     with open(path, "w", encoding="utf-8", newline="") as fh:
         w = csv.writer(fh, lineterminator="\n")
         w.writerow(header)
-        for row in table:
-            w.writerow([_cell(row.get(k)) for k in header])
-    return len(table)
+        w.writerows([_cell(v) for v in row] for row in rows)
+    return len(rows)

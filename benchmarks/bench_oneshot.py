@@ -1,9 +1,10 @@
-"""One-shot start-up: ``satdoku dpll FILE`` as a whole process against a python-sat script.
+"""One-shot start-up: ``satdoku dpll --mode cdcl FILE`` as a whole process against a python-sat
+script.
 
 What a user comparing solvers file by file pays (issue 12 goal 3). Each side is a fresh
 process, timed from start to exit (median of ``--runs`` runs, interleaved):
 
-* ours — ``satdoku dpll FILE`` (default mode: the cdcl kernel; the console script of this
+* ours — ``satdoku dpll --mode cdcl FILE`` (the C kernel; the console script of this
   Python's environment), model printed (``v`` lines), output discarded;
 * reference — ``python -c SCRIPT FILE`` where SCRIPT imports python-sat, reads the file with
   python-sat's CNF parser (``CNF(from_file=...)``), solves it with ``Minisat22`` and prints the
@@ -12,8 +13,8 @@ process, timed from start to exit (median of ``--runs`` runs, interleaved):
 Files: a tiny CNF (3 clauses), and Sudoku DIMACS files (extended encoding) of the first
 16x16 puzzle of data/public/vu_kr_sudoku/16x16.txt and the 25x25 puzzle of
 data/public/large_grids_bnguyen/25x25.txt, written to a temporary folder; ``--data DIR`` adds
-every ``*.cnf`` in DIR. The batch form (``satdoku dpll A B C``, start-up paid once) is timed
-against one process per file, for information.
+every ``*.cnf`` in DIR. The batch form (``satdoku dpll --mode cdcl A B C``, start-up paid
+once) is timed against one process per file, for information.
 
 Usage: python benchmarks/bench_oneshot.py [--runs 5] [--data DIR] [--csv FILE]
 """
@@ -93,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=None, help="also every *.cnf in this folder")
     ap.add_argument("--csv", type=Path, default=ROOT / "benchmarks/results/bench_oneshot.csv")
     args = ap.parse_args(argv)
-    ours = satdoku_command()
+    ours = [*satdoku_command(), "dpll", "--mode", "cdcl"]
     theirs = [sys.executable, "-c", PYSAT_SCRIPT]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -103,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         for path in files:
             ours_t, theirs_t = [], []
             for _ in range(args.runs):
-                t, ours_status = wall([*ours, "dpll", str(path)])
+                t, ours_status = wall([*ours, str(path)])
                 ours_t.append(t)
                 t, ref_status = wall([*theirs, str(path)])
                 theirs_t.append(t)
@@ -120,9 +121,9 @@ def main(argv: list[str] | None = None) -> int:
         batch_t, single_t = [], []
         for _ in range(args.runs):
             t0 = time.perf_counter()
-            subprocess.run([*ours, "dpll", *map(str, files)], capture_output=True, check=False)
+            subprocess.run([*ours, *map(str, files)], capture_output=True, check=False)
             batch_t.append(time.perf_counter() - t0)
-            single_t.append(sum(wall([*ours, "dpll", str(p)])[0] for p in files))
+            single_t.append(sum(wall([*ours, str(p)])[0] for p in files))
     print(f"\nbatch: satdoku dpll on {len(files)} files in one process "
           f"{statistics.median(batch_t):.3f} s, one process per file "
           f"{statistics.median(single_t):.3f} s")  # fmt: skip

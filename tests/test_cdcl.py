@@ -317,7 +317,7 @@ def test_adapter_result_proof_and_version(public_data: Path, tmp_path: Path) -> 
 def test_cli_cdcl_mode(public_data: Path, tmp_path: Path) -> None:
     sat = public_data / "satlib"
     proof = tmp_path / "p.drup"
-    cmd = [sys.executable, "-m", "satdoku.cli", "dpll"]
+    cmd = [sys.executable, "-m", "satdoku.cli", "dpll", "--mode", "cdcl"]
     res = subprocess.run([*cmd, str(sat / "uuf50-218" / "uuf50-07.cnf"), "--proof", str(proof),
                           "--restarts", "luby"], capture_output=True, text=True)  # fmt: skip
     assert res.returncode == 20, res.stderr
@@ -333,6 +333,9 @@ def test_cli_cdcl_mode(public_data: Path, tmp_path: Path) -> None:
     res = subprocess.run([*cmd, str(sat / "uf20-91" / "uf20-01.cnf"), "--heuristic", "jw"],
                          capture_output=True, text=True)  # fmt: skip
     assert res.returncode == 1 and "vsids only" in res.stderr
+    default = subprocess.run([*cmd[:-2], str(sat / "uf20-91" / "uf20-01.cnf")],
+                             capture_output=True, text=True)  # fmt: skip
+    assert default.returncode == 10 and "c satdoku dpll (vsids)" in default.stdout  # the name
 
 
 def test_cli_reports_phase_times_and_the_kernel(public_data: Path) -> None:
@@ -363,7 +366,7 @@ def test_cli_batch_form(public_data: Path, tmp_path: Path) -> None:
     a, b = sat / "uf20-91" / "uf20-01.cnf", sat / "uuf50-218" / "uuf50-03.cnf"
     bad = tmp_path / "bad.cnf"
     bad.write_text("p cnf 2 1\n1 x 0\n")
-    cmd = [sys.executable, "-m", "satdoku.cli", "dpll"]
+    cmd = [sys.executable, "-m", "satdoku.cli", "dpll", "--mode", "cdcl"]
 
     def run(*files: Path, extra: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
         return subprocess.run([*cmd, *map(str, files), *extra], capture_output=True, text=True)
@@ -397,7 +400,7 @@ def test_one_shot_command_imports_no_numpy(public_data: Path) -> None:
         "import sys, contextlib, io\n"
         "from satdoku.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
-        f"    code = main(['dpll', {str(path)!r}])\n"
+        f"    code = main(['dpll', '--mode', 'cdcl', {str(path)!r}])\n"
         "assert code == 10 and 's SATISFIABLE' in out.getvalue(), out.getvalue()\n"
         "print(sorted({'numpy', 'numba'} & set(sys.modules)))\n"
     )

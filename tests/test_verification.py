@@ -108,7 +108,7 @@ def test_cli_solve_budget_out_is_unsat(public_data: Path, tmp_path: Path, capsys
     assert main(["solve", str(tmp_path), "--solver", "cdcl", "--time-limit", "30",
                  "--verify-time-limit", "1e-6", "--times"]) == 0
     line = capsys.readouterr().out.strip()
-    assert line.startswith("Instance Unsatisfiable\tUNSAT")
+    assert line.startswith("a.cnf\tInstance Unsatisfiable\tUNSAT")  # a directory: named lines
 
 
 def test_config_budget_defaults_to_the_sets_limit() -> None:

@@ -397,6 +397,21 @@ def simplified_variables(puzzle: Puzzle) -> list[int]:
     return [v for v in range(1, puzzle.ncells * puzzle.domain + 1) if v not in fixed]
 
 
+def variable_comment(puzzle: Puzzle, encoding: str) -> str:
+    """What the variables of ``encoding``'s formula for ``puzzle`` stand for (a header comment
+    of a standalone DIMACS file)."""
+    dom = puzzle.domain
+    direct = f"v(cell, d) = cell * {dom} + d (d in 1..{dom}, cells row-major from 0)"
+    enc = get(encoding)
+    aux = "the sequential counter's auxiliaries" if enc.amo == SEQUENTIAL else ""
+    if enc.simplified:
+        kept = len(simplified_variables(puzzle))
+        return (f"variables renumbered: 1..{kept} are the direct variables {direct} the givens "
+                f"leave open, in increasing order" + (f"; above {kept}: {aux}" if aux else ""))
+    top = puzzle.ncells * dom
+    return f"variables {direct}" + (f"; above {top}: {aux}" if aux else "")
+
+
 def simplify(puzzle: Puzzle, encoding: str = "simplified") -> Cnf:
     """The extended formula (pairwise or ``_seq``) minus the clauses the givens satisfy, with the
     literals the givens make false deleted and the variables renumbered compactly: the kept

@@ -1,4 +1,5 @@
-"""`satdoku dpll FILE [FILE ...]`: run our own SAT solver on DIMACS files, SAT-competition style.
+"""`satdoku dpll FILE [FILE ...]`: run our own SAT solver on DIMACS files, SAT-competition style:
+DPLL by default, our CDCL with ``--mode cdcl``.
 
 For each file: ``c`` lines (times, statistics), the ``s`` line and ``v`` lines. One file: exit
 10 for SAT, 20 for UNSAT, 0 when undecided (time limit), 1 for unreadable input. Several files
@@ -39,8 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mode",
         choices=MODES,
-        default="cdcl",
-        help="cdcl: clause learning, compiled kernel (default); dpll: readable pure-Python DPLL",
+        default="dpll",
+        help="dpll: the readable pure-Python DPLL (default, as the command's name says); "
+        "cdcl: clause learning, the compiled kernel (the fast one)",
     )
     parser.add_argument(
         "--heuristic",

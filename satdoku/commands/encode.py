@@ -7,15 +7,18 @@ from pathlib import Path
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from satdoku.cnf.encodings import ENCODINGS  # the registry: every named encoding
+
     p.add_argument("file", help="instance file (any supported format)")
     p.add_argument("-o", "--output", required=True, help="directory for <stem>_<id>.cnf files")
-    p.add_argument("--encoding", default="extended", help="minimal, efficient or extended")
+    p.add_argument("--encoding", default="extended", choices=list(ENCODINGS), metavar="ENCODING",
+                   help=f"one of {', '.join(ENCODINGS)} (default extended)")
     p.add_argument("--format", default="auto", help="force a reader")
 
 
 def run(args: argparse.Namespace) -> int:
     from satdoku.cnf.dimacs import write_dimacs
-    from satdoku.cnf.encode import encode
+    from satdoku.cnf.encode import encode, variable_comment
     from satdoku.formats import read_records
 
     out = Path(args.output)
@@ -34,7 +37,8 @@ def run(args: argparse.Namespace) -> int:
             + (f": {rec.name}" if rec.name else ""),
             f"set {stem} kind {p.kind} size {p.size} order {p.layout.box or p.size} "
             f"encoding {args.encoding}",
-            f"variables v(cell, d) = cell * {p.domain} + d, cells row-major from 0",
+            variable_comment(p, args.encoding),
+            *cnf.comments,  # the encoder's own (a simplified formula's kept count, ...)
         ]
         with open(out / f"{stem}_{rec.id}.cnf", "w", encoding="utf-8") as fh:
             write_dimacs(cnf, fh)

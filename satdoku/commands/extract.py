@@ -42,10 +42,31 @@ def run(args: argparse.Namespace) -> int:
             out.writelines(line + "\n" for line in output_block(path, ident))
         else:
             write_dimacs(standalone(stage_path(SATINPUT, args.results, **where), ident), out)
-    except (KeyError, FileNotFoundError) as exc:
-        print(f"satdoku extract: {exc}", file=sys.stderr)
+    except KeyError as exc:  # its message, without the quotes str(KeyError) adds
+        print(f"satdoku extract: {exc.args[0]}", file=sys.stderr)
+        return 1
+    except FileNotFoundError as exc:
+        print(f"satdoku extract: {_missing(args, exc.filename)}", file=sys.stderr)
         return 1
     finally:
         if args.output:
             out.close()
     return 0
+
+
+def _missing(args: argparse.Namespace, path: str) -> str:
+    """Why a stage file is missing, in one line: a puzzle-level solver writes no SatOutput;
+    otherwise the run did not make this solver / encoding / set."""
+    from satdoku.solvers.registry import PUZZLE, level
+
+    if args.solver:
+        try:
+            puzzle_level = level(args.solver) == PUZZLE
+        except KeyError:  # a configured variant: its base is in the run's config, not here
+            puzzle_level = False
+        if puzzle_level:
+            return (f"{args.solver} is a puzzle-level solver: it writes no SatOutput (its "
+                    f"answers are in {args.results}/SatSols/{args.solver}/direct/{args.set}.txt)")
+        return (f"{path}: no such file (did the run solve set {args.set} with "
+                f"{args.solver} and encoding {args.encoding}?)")
+    return f"{path}: no such file (did the run encode set {args.set} with {args.encoding}?)"

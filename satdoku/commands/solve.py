@@ -3,7 +3,8 @@
 Every instance goes through the one solve path (:func:`satdoku.solve.solve`), exactly as in the
 workflow: the time limit covers encoding, loading and search; models are decoded with the chosen
 encoding and verified, UNSAT answers of our solvers are proof-checked. FILE is a puzzle file
-(any supported format) or a DIMACS file / directory of DIMACS files (a CNF set).
+(any supported format) or a DIMACS file / directory of DIMACS files (a CNF set: each line then
+starts with its file's name and a tab).
 Exit codes: 0 every answer checked; 1 a wrong answer, or FILE changed while it was solved;
 2 a usage error (unknown solver, encoding or format; bad limit; unreadable file).
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from satdoku.commands.common import positive_seconds
 
@@ -20,8 +22,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="instance file (any supported format, auto-detected) or a "
                    "DIMACS file / directory of DIMACS files")
     p.add_argument("--solver", default="minisat22", help="solver name (default: minisat22)")
-    p.add_argument("--encoding", default="extended", help="CNF encoding for SAT solvers "
-                   "(minimal, efficient, extended, simplified; + _seq)")
+    from satdoku.cnf.encodings import ENCODINGS  # the registry: every named encoding
+
+    p.add_argument("--encoding", default=None, metavar="ENCODING",
+                   help=f"CNF encoding of the puzzles for a SAT solver: {', '.join(ENCODINGS)} "
+                   "(default extended); refused where nothing is encoded (a puzzle-level "
+                   "solver, a CNF set)")
     p.add_argument("--time-limit", type=positive_seconds, default=None,
                    help="seconds per instance, encoding and loading included")
     p.add_argument("--verify-time-limit", type=positive_seconds, default=None,
@@ -48,18 +54,26 @@ def run(args: argparse.Namespace) -> int:
     except (KeyError, ValueError) as exc:
         return fail(str(exc.args[0]))
     try:
+        encoding = args.encoding or "extended"
         if solver.level == CNF:
-            get_encoding(args.encoding)
-        before, records = _read(args.file, args.format)
+            get_encoding(encoding)
+        elif args.encoding is not None:
+            return fail(f"--encoding {args.encoding}: nothing is encoded ({args.solver} solves "
+                        "the puzzles themselves)")
+        before, records, cnf_set = _read(args.file, args.format)
+        if args.encoding is not None and cnf_set:
+            return fail(f"--encoding {args.encoding}: nothing is encoded ({args.file} is a CNF "
+                        "set, its files are the formulas)")
     except (ValueError, OSError) as exc:  # InputError, FormatError, DimacsError, ...
         return fail(str(exc))
+    several = cnf_set and Path(args.file).is_dir()  # a directory: each line names its file
     wrong = 0
     for rec in track(records, desc=f"solve {args.solver}", unit="instances"):
-        answer = solve(rec, solver, args.encoding, args.time_limit,
+        answer = solve(rec, solver, encoding, args.time_limit,
                        verify_time_limit=args.verify_time_limit)
         row = answer.sols_row(rec)
         wrong += answer.verified == FAILED
-        line = str(row["solution"])
+        line = (f"{rec.name}\t" if several else "") + str(row["solution"])
         if args.times:
             line += f"\t{answer.status}\t{answer.result.total_seconds * 1000:.1f} ms"
         sys.stdout.write(line + "\n")  # one write: an interrupt never splits a line
@@ -76,14 +90,14 @@ def run(args: argparse.Namespace) -> int:
     return 1 if wrong else 0
 
 
-def _read(path: str, fmt: str) -> tuple[str, list]:  # type: ignore[type-arg]
-    """(checksum, records) of a puzzle file or CNF set, read once: the records are what was
-    read then, whatever happens to the file while it is solved."""
+def _read(path: str, fmt: str) -> tuple[str, list, bool]:  # type: ignore[type-arg]
+    """(checksum, records, whether it is a CNF set) of a puzzle file or CNF set, read once:
+    the records are what was read then, whatever happens to the file while it is solved."""
     from satdoku.pipeline.instances import set_records
     from satdoku.pipeline.sets import is_cnf_set, plan
     from satdoku.sources import read_snapshot
 
     if is_cnf_set(path, fmt):
-        return plan(path, fmt).sha256, list(set_records(path, fmt))
+        return plan(path, fmt).sha256, list(set_records(path, fmt)), True
     snapshot = read_snapshot(path)
-    return snapshot.sha256, list(set_records(path, fmt, snapshot=snapshot))
+    return snapshot.sha256, list(set_records(path, fmt, snapshot=snapshot)), False

@@ -1,0 +1,98 @@
+"""Command-line rough edges (issue 21): `encode` offers every registered encoding and says what
+a simplified formula's variables are; `solve` names the files of a CNF directory and refuses an
+encoding where nothing is encoded; `extract` explains a missing stage file in one plain line."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from satdoku.cli import main
+from satdoku.cnf.dimacs import read_dimacs
+from satdoku.cnf.encodings import ENCODINGS
+
+
+def test_encode_offers_every_registered_encoding(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["encode", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert len(ENCODINGS) == 8 and all(name in text for name in ENCODINGS)
+
+
+@pytest.mark.parametrize("encoding", ["simplified", "extended_seq"])
+def test_encode_header_says_what_the_variables_are(tmp_path: Path, encoding: str) -> None:
+    """The header comment's mapping, applied to a model of the file, gives the puzzle's
+    solution (for simplified: variable i is the i-th direct variable the givens leave open)."""
+    from pysat.solvers import Minisat22
+
+    from satdoku.cnf.encode import simplified_variables
+    from satdoku.formats import read_records
+
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(Path("data/sudoku/murillo20.txt").read_text().splitlines()[0] + "\n")
+    assert main(["encode", str(puzzles), "-o", str(tmp_path / "out"), "--encoding", encoding]) == 0
+    cnf = read_dimacs(tmp_path / "out" / "p_1.cnf")
+    puzzle = next(iter(read_records(puzzles))).puzzle
+    assert puzzle is not None
+    comment = next(c for c in cnf.comments if "variables" in c)
+    with Minisat22(bootstrap_with=cnf.clauses) as solver:
+        assert solver.solve()
+        true = {v for v in solver.get_model() if v > 0}
+    if encoding == "simplified":
+        kept = simplified_variables(puzzle)
+        assert comment.startswith(f"variables renumbered: 1..{len(kept)} ")
+        direct = {kept[v - 1] for v in true if v <= len(kept)}
+        direct |= {c * 9 + d for c, d in enumerate(puzzle.givens) if d}
+    else:
+        assert "cell * 9 + d" in comment and "above 729" in comment
+        direct = {v for v in true if v <= 729}
+    board = [0] * 81
+    for v in direct:
+        board[(v - 1) // 9] = (v - 1) % 9 + 1
+    assert puzzle.check_solution(board) == []
+
+
+def test_solve_names_the_files_of_a_cnf_directory(tmp_path: Path, public_data: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("uf20-01.cnf", "uf20-02.cnf"):
+        shutil.copy(public_data / "satlib" / "uf20-91" / name, tmp_path / name)
+    assert main(["solve", str(tmp_path), "--solver", "cdcl"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [ln.split("\t")[0] for ln in lines] == ["uf20-01.cnf", "uf20-02.cnf"]
+    model = [int(x) for x in lines[0].split("\t")[1].split()]
+    assert read_dimacs(tmp_path / "uf20-01.cnf").satisfied_by(model) == []
+    assert main(["solve", str(tmp_path / "uf20-01.cnf"), "--solver", "cdcl"]) == 0
+    assert "\t" not in capsys.readouterr().out  # one file: the model alone
+
+
+def test_solve_refuses_an_encoding_nothing_uses(tmp_path: Path, public_data: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(Path("data/sudoku/murillo20.txt").read_text().splitlines()[0] + "\n")
+    assert main(["solve", str(puzzles), "--solver", "cpsat", "--encoding", "simplified"]) == 2
+    err = capsys.readouterr().err
+    assert "--encoding simplified: nothing is encoded (cpsat solves the puzzles" in err
+    cnf = public_data / "satlib" / "uf20-91" / "uf20-01.cnf"
+    assert main(["solve", str(cnf), "--encoding", "minimal"]) == 2
+    assert "is a CNF set" in capsys.readouterr().err
+    assert main(["solve", str(puzzles), "--solver", "cdcl", "--encoding", "simplified"]) == 0
+    assert main(["solve", str(puzzles), "--solver", "cpsat"]) == 0
+
+
+def test_extract_explains_in_one_plain_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["extract", "nosuchset", "3", "--results", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("satdoku extract: no Instances shards for set 'nosuchset'"), err
+    import satdoku.stagefiles.instances as instances
+
+    monkeypatch.setattr(instances, "shard_of", lambda results, name, ident: "00000")
+    assert main(["extract", "s", "3", "--solver", "cpsat", "--results", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "cpsat is a puzzle-level solver: it writes no SatOutput" in err
+    assert "Errno" not in err and f"{tmp_path}/SatSols/cpsat/direct/s.txt" in err
+    assert main(["extract", "s", "3", "--solver", "glucose4", "--results", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "no such file (did the run solve set s with glucose4 and encoding extended?)" in err

@@ -151,4 +151,11 @@ def test_runs_command(tmp_path: Path, capsys) -> None:
     assert main(["runs", "--results", str(tmp_path / "results")]) == 0
     out = capsys.readouterr().out
     assert m["run_id"] in out and "45 rows" in out and m["machine"]["cpu"] in out
+    # a stored run by its id: the same rows as the results directory, so nothing changed
+    assert main(["compare", m["run_id"], str(tmp_path / "results"), "--results",
+                 str(tmp_path / "results"), "--by", "set", "--out", str(tmp_path / "c")]) == 0
+    with open(tmp_path / "c" / "compare.csv", newline="") as fh:
+        table = list(csv.DictReader(fh))
+    assert len(table) == 10 and {r["status_changes"] for r in table} == {"0"}
+    assert {r["n"] for r in table} == {"6", "3"}
     assert json.loads((tmp_path / "results" / "run.json").read_text())["run_id"] == m["run_id"]

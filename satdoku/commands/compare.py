@@ -12,7 +12,8 @@ import sys
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("a", metavar="RESULTS_A",
-                   help="baseline: a results directory or a stored run (results/runs/*.parquet)")
+                   help="baseline: a results directory, a stored run (results/runs/*.parquet) "
+                        "or a stored run's id (see satdoku runs)")
     p.add_argument("b", metavar="RESULTS_B", help="the run compared against it (same forms)")
     p.add_argument("--out", required=True, help="directory for compare.csv and compare.html")
     p.add_argument("--by", choices=["hash", "set"], default="hash",
@@ -20,13 +21,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--time", default="total_seconds", dest="time_column",
                    help="time column of the ratios (total_seconds, solve_seconds, ...)")
     p.add_argument("--top", type=int, default=10, help="slowed / sped-up instances listed")
+    p.add_argument("--results", default="results",
+                   help="results directory whose runs/ store run ids name (default: results)")
 
 
 def run(args: argparse.Namespace) -> int:
     from satdoku.runs.compare import compare, write_report
 
     try:
-        c = compare(args.a, args.b, args.by, args.time_column, args.top)
+        c = compare(args.a, args.b, args.by, args.time_column, args.top,
+                    results=args.results)
     except (FileNotFoundError, ValueError) as exc:
         print(f"satdoku compare: {exc}", file=sys.stderr)
         return 2

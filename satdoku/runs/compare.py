@@ -64,13 +64,15 @@ def _side(con, name: str, table, by: str, time_column: str) -> None:  # type: ig
 
 
 def compare(a: str | Path, b: str | Path, by: str = "hash", time_column: str = "total_seconds",
-            top: int = 10, resamples: int = RESAMPLES, seed: int = SEED) -> Comparison:
-    """Compare run B against run A (see the module doc)."""
+            top: int = 10, resamples: int = RESAMPLES, seed: int = SEED,
+            results: str | Path = "results") -> Comparison:
+    """Compare run B against run A (see the module doc; a run id names a run stored under
+    ``results``)."""
     import duckdb
 
     if by not in ("hash", "set"):
         raise ValueError(f"by must be 'hash' or 'set', not {by!r}")
-    ta, tb = read_rows(a), read_rows(b)
+    ta, tb = read_rows(a, results), read_rows(b, results)
     con = duckdb.connect()
     _side(con, "a", ta, by, time_column)
     _side(con, "b", tb, by, time_column)

@@ -154,18 +154,22 @@ def write_run(results: str | Path, table) -> Path:  # type: ignore[no-untyped-de
     return path
 
 
-def read_rows(source: str | Path):
-    """The rows of a stored run (a ``.parquet`` file) or of a results directory's current stage
-    files, as a pyarrow table (its manifest in the metadata when known)."""
+def read_rows(source: str | Path, results: str | Path = sp.RESULTS):
+    """The rows of a stored run (a ``.parquet`` file, or the id of a run stored under
+    ``results``) or of a results directory's current stage files, as a pyarrow table (its
+    manifest in the metadata when known)."""
     import pyarrow.parquet as pq
 
     from satdoku.stagefiles.manifest import read_manifest
 
     p = Path(source)
+    if not p.exists() and store_path(results, str(source)).is_file():
+        p = store_path(results, str(source))
     if p.is_file():
         return pq.read_table(p)
     if not p.is_dir():
-        raise FileNotFoundError(f"{p}: neither a results directory nor a stored run (.parquet)")
+        raise FileNotFoundError(f"{p}: neither a results directory nor a stored run (.parquet "
+                                f"file or run id under {results}/runs)")
     manifest = read_manifest(p / sp.RUN_MANIFEST)
     files = results_files(p)
     if not any(sp.match(sp.SOLS, f) for f in files):

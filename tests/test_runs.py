@@ -9,6 +9,8 @@ import shutil
 from pathlib import Path
 
 import report_fixture as fx
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from satdoku.cli import main
 from satdoku.pipeline.record import record_run
@@ -159,3 +161,26 @@ def test_runs_command(tmp_path: Path, capsys) -> None:
     assert len(table) == 10 and {r["status_changes"] for r in table} == {"0"}
     assert {r["n"] for r in table} == {"6", "3"}
     assert json.loads((tmp_path / "results" / "run.json").read_text())["run_id"] == m["run_id"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="0123456789.eE+-inftyaINF x", max_size=8), max_size=20))
+def test_number_cells_read_as_float_reads_them(cells: list[str]) -> None:
+    """The store's number columns: a TSV cell float() reads is that number, any other null."""
+    import math
+
+    from satdoku.runs.store import _numbers
+
+    def reference(cell: str) -> float | None:
+        try:
+            return float(cell)
+        except ValueError:
+            return None
+
+    got = _numbers(cells).to_pylist()
+    for cell, value in zip(cells, got, strict=True):
+        want = reference(cell)
+        if want is None or value is None:
+            assert want is None and value is None, cell
+        else:
+            assert value == want or (math.isnan(value) and math.isnan(want)), cell

@@ -61,13 +61,13 @@ def _numbers(values: list[str | None]):  # type: ignore[no-untyped-def]
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    arr = pa.array(values, type=pa.string())
+    arr = pc.utf8_trim_whitespace(pa.array(values, type=pa.string()))
     ok = pc.match_substring_regex(arr, _NUMBER, ignore_case=True)
     return pc.if_else(ok, arr, pa.scalar(None, pa.string())).cast(pa.float64())
 
 
 #: a cell that reads as a number (float() would take it); anything else is null
-_NUMBER = r"^\s*[-+]?((\d+\.?\d*|\.\d+)(e[-+]?\d+)?|inf|infinity|nan)\s*$"
+_NUMBER = r"^[-+]?((\d+\.?\d*|\.\d+)(e[-+]?\d+)?|inf|infinity|nan)$"
 
 
 def _run_table(set_name: str, run: str, run_id: str, sols: list[dict[str, str]],

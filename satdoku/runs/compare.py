@@ -44,6 +44,7 @@ class Comparison:
     sources: tuple[str, str] = ("", "")
     time_column: str = "total_seconds"
     only: dict[str, int] = field(default_factory=dict)  # instances only in A / only in B
+    by: str = "instance_hash"  # how instances were joined
 
 
 def _side(con, name: str, table, by: str, time_column: str) -> None:  # type: ignore[no-untyped-def]
@@ -124,7 +125,8 @@ def compare(a: str | Path, b: str | Path, by: str = "hash", time_column: str = "
                (SELECT count(*) FROM b ANTI JOIN a USING (k, solver, encoding))
     """).fetchone(), strict=True))
     return Comparison(rows, changes, flips, slower, faster, (manifest_of(ta), manifest_of(tb)),
-                      (str(a), str(b)), time_column, only)
+                      (str(a), str(b)), time_column, only,
+                      "instance_hash" if by == "hash" else "(set, id)")
 
 
 def _fmt(v: Any) -> str:
@@ -168,7 +170,8 @@ def write_html(c: Comparison, path: str | Path) -> None:
     parts = [f"<!doctype html><meta charset='utf-8'><title>satdoku compare</title>"
              f"<style>{_STYLE}</style>",
              f"<h1>B against A</h1><p>A: <code>{e(c.sources[0])}</code><br>"
-             f"B: <code>{e(c.sources[1])}</code><br>Ratios are B / A of <b>{t}</b> over the "
+             f"B: <code>{e(c.sources[1])}</code><br>Instances joined by <b>{e(c.by)}</b>. "
+             f"Ratios are B / A of <b>{t}</b> over the "
              "instances both runs solved; the interval is a seeded bootstrap 95% interval of "
              "the median.</p>"]
     if c.flips:

@@ -320,6 +320,10 @@ def test_ltn_and_csp_pages(run_dir, browser):
             givens = {c: int(ch) for c, ch in enumerate(ex["board"]) if ch != "0"}
             drawn = board_digits(page, f"ltn-{q}-right-{j}")
             assert {c: v for c, v in drawn.items() if c in givens} == givens, (q, j)
+    bands = report["q2"]["certification_by_band"]  # the Q2 table by band of blanks
+    shown = page.locator("main table.ltn").nth(1).locator("tr")
+    assert shown.count() == 1 + len(bands) and bands[-1]["band"] == "all"
+    assert shown.nth(len(bands)).inner_text().split()[:2] == ["all", str(bands[-1]["boards"])]
     shot(page, "ltn")
     open_view(page, browser.index, "#/csp")
     rows = read_tsv(run_dir / "results/Reports/csp_largest_n.tsv")

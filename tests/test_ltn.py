@@ -377,6 +377,7 @@ def test_certification_by_band_counts_records() -> None:
     assert a["singles+ltn_rate"] == 1.0 and a["singles+ltn_seconds"] == 0.3
     assert (b["singles+ltn"], b["exact"], b["undecided"], b["ltn_alone_rate"]) == (0, 1, 1, 0.0)
     assert total["boards"] == 5 and total["singles+ltn_seconds_max"] == 1.0
+    assert total["singles+ltn_cpu_seconds"] is None  # records without CPU figures
 
 
 def test_clue17_reader_names_a_bad_line(tmp_path: Path) -> None:

@@ -33,8 +33,8 @@ class ClassifySettings:
     ltn_steps: int = 60  # Adam steps of a board's first LTN round
     ltn_warm_steps: int = 20  # steps of each later (warm-started) round
     ltn_lr: float = 0.1
-    ltn_rounds: int = 30  # LTN rounds per board at most
-    ltn_backtracks: int = 12  # decisions undone per board at most
+    ltn_rounds: int = 35  # LTN rounds per board at most
+    ltn_backtracks: int = 20  # decisions undone per board at most
     ltn_singles: bool = True  # singles between LTN rounds (False: LTN alone)
     seed: int = 0
     exact_max_nodes: int = 5_000_000
@@ -68,7 +68,8 @@ class BoardReport:
     solved_by: str | None = None  # singles / ltn / singles+ltn / exact / singles+exact
     ltn_rounds: int = 0  # LTN rounds and decisions undone in Q2 solving
     ltn_backtracks: int = 0
-    ltn_seconds: float = 0.0  # this board's share of the batched LTN solving time
+    ltn_seconds: float = 0.0  # this board's share of the batched LTN solving time (wall)
+    ltn_cpu_seconds: float = 0.0  # ... and of the process's CPU time
     solution: str | None = None
     remaining: int = 0
     remaining_cells: list[str] = field(default_factory=list)
@@ -149,8 +150,8 @@ def decide_q2(puzzles: Sequence[Puzzle], settings: ClassifySettings) -> list[dic
             quiet.append(i)
     outcomes = ltn_solve([puzzles[i] for i in quiet], settings.solve_settings())
     for i, o in zip(quiet, outcomes, strict=True):
-        ltn = {"ltn_seconds": o.seconds, "ltn_rounds": o.rounds,
-               "ltn_backtracks": o.backtracks}
+        ltn = {"ltn_seconds": o.seconds, "ltn_cpu_seconds": o.cpu_seconds,
+               "ltn_rounds": o.rounds, "ltn_backtracks": o.backtracks}
         if o.board is not None:
             by = ("singles" if not o.rounds else "singles+ltn" if o.singles else "ltn")
             out[i] = {"solvable": True, "decided_by": by, "solution": o.board, **ltn}
@@ -243,6 +244,7 @@ def _solve_open(r: BoardReport, p: Puzzle, q2: dict, formulas, settings: Classif
     r.solvable, r.decided_by = q2["solvable"], q2["decided_by"]
     r.ltn_rounds, r.ltn_backtracks = q2.get("ltn_rounds", 0), q2.get("ltn_backtracks", 0)
     r.ltn_seconds = q2.get("ltn_seconds", 0.0)
+    r.ltn_cpu_seconds = q2.get("ltn_cpu_seconds", 0.0)
     r.remaining = sum(1 for v in p.givens if not v)
     r.remaining_cells = _names(p, p.givens)
     if not r.solvable:

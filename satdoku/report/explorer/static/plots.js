@@ -246,14 +246,14 @@ function ltnBands(rows) {
   const body = rows.map((r) => `<tr><td>${esc(r.band)}</td><td>${r.boards}</td>
       <td>${r.ltn_alone} (${pct(r.ltn_alone_rate)})</td>
       <td>${r["singles+ltn"]} (${pct(r["singles+ltn_rate"])}; ${r.singles_only ?? "-"})</td><td>${r.exact}</td>
-      <td>${r.undecided}</td><td>${secs(r.ltn_alone_seconds)}</td>
-      <td>${secs(r["singles+ltn_seconds"])} (${secs(r["singles+ltn_seconds_max"])})</td></tr>`).join("");
+      <td>${r.undecided}</td><td>${secs(r.ltn_alone_seconds)} (${secs(r.ltn_alone_cpu_seconds)})</td>
+      <td>${secs(r["singles+ltn_seconds"])} (${secs(r["singles+ltn_cpu_seconds"])}) [${secs(r["singles+ltn_seconds_max"])}]</td></tr>`).join("");
   return `<h3>Q2 certification by band of blanks (held-out solvable boards)</h3>
     <table class="ltn"><tr><th>band</th><th>boards</th><th>LTN alone</th><th>singles+LTN (singles alone)</th>
-      <th>exact</th><th>undecided</th><th>s/board LTN alone</th><th>s/board singles+LTN (max)</th></tr>
+      <th>exact</th><th>undecided</th><th>s/board LTN alone: wall (CPU)</th><th>s/board singles+LTN: wall (CPU) [max wall]</th></tr>
       ${body}</table>
     <p class="note">Certified = the LTN board passed the symbolic check; the exact solver decided
-      the rest. Seconds: each board's share of the batched LTN time.</p>`;
+      the rest. Seconds: each board's share of the batched LTN time, wall (CPU of the process).</p>`;
 }
 
 function ltnBoard(size, ex, name) {

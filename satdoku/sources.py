@@ -5,8 +5,8 @@
 - Compression is recognised by its magic bytes (gzip, xz, bz2), whatever the file is called;
   a truncated or corrupt archive is an :class:`InputError` naming the file.
 - At most :attr:`satdoku.limits.Limits.max_input_bytes` are read (after decompression).
-- A UTF-8 byte-order mark is dropped; UTF-16 text with its BOM is converted; CRLF (and old
-  CR-only) line ends are handled.
+- A UTF-8 byte-order mark is dropped; UTF-16 text with its BOM is converted; LF, CRLF and
+  old CR-only line ends, and any mix of them, each end a line.
 - Text is decoded line by line: a line that is not UTF-8 is named (line and byte offset) in
   :attr:`Snapshot.bad_lines`, which the readers turn into one INVALID record; the other lines
   read normally.
@@ -28,6 +28,7 @@ import io
 import itertools
 import lzma
 import os
+import re
 import stat
 import sys
 import zlib
@@ -44,6 +45,7 @@ UTF8_BOM = b"\xef\xbb\xbf"
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _BZ2_BLOCK_MAGIC = (b"\x31\x41\x59\x26\x53\x59", b"\x17\x72\x45\x38\x50\x90")
 _CHUNK = 1 << 20
+_LINE_END = re.compile(rb"\r\n|\r|\n")  # every line end: LF, CRLF, CR (and any mix of them)
 _DECOMPRESS_ERRORS = (EOFError, lzma.LZMAError, zlib.error, OSError, ValueError)
 
 
@@ -138,34 +140,34 @@ class Snapshot:
     @cached_property
     def _decoded(self) -> tuple[list[str], dict[int, str]]:
         data = self.data
-        sep = b"\r" if b"\n" not in data and b"\r" in data else b"\n"
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
-            return self._decode_per_line(sep)
-        lines = text.split(sep.decode())
+            return self._decode_per_line()
+        if "\r" in text:  # CRLF, CR-only, or a mix of them with LF: each ends one line
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        lines = text.split("\n")
         if lines and not lines[-1]:
             lines.pop()
-        if sep == b"\n" and "\r" in text:
-            lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
         return lines, {}
 
-    def _decode_per_line(self, sep: bytes) -> tuple[list[str], dict[int, str]]:
+    def _decode_per_line(self) -> tuple[list[str], dict[int, str]]:
         lines: list[str] = []
         bad: dict[int, str] = {}
-        offset = self.bom
-        chunks = self.data.split(sep)
-        if chunks and not chunks[-1]:
-            chunks.pop()
-        for lineno, chunk in enumerate(chunks, 1):
-            body = chunk[:-1] if sep == b"\n" and chunk.endswith(b"\r") else chunk
+        data, start = self.data, 0
+        for lineno, m in enumerate(itertools.chain(_LINE_END.finditer(data), [None]), 1):
+            end = m.start() if m is not None else len(data)
+            if m is None and start == len(data):
+                break
+            body = data[start:end]
             try:
                 lines.append(body.decode("utf-8"))
             except UnicodeDecodeError as exc:
                 bad[lineno] = (f"line {lineno} is not UTF-8 text (byte 0x{body[exc.start]:02x} "
-                               f"at byte offset {offset + exc.start})")
+                               f"at byte offset {self.bom + start + exc.start})")
                 lines.append(body.decode("utf-8", "replace"))
-            offset += len(chunk) + len(sep)
+            if m is not None:
+                start = m.end()
         return lines, bad
 
     @property
@@ -340,7 +342,7 @@ def count_lines(path: str | Path, max_bytes: int | None = None) -> int:
     name = str(path)
     if p.stat().st_size > limit:
         raise _too_big(name, limit)
-    newlines = returns = total = 0
+    newlines = returns = pairs = total = 0
     first, last = b"", b""
     try:
         with open(p, "rb") as raw:
@@ -357,6 +359,7 @@ def count_lines(path: str | Path, max_bytes: int | None = None) -> int:
                     raise _too_big(name, limit)
                 newlines += block.count(b"\n")
                 returns += block.count(b"\r")
+                pairs += block.count(b"\r\n") + (last == b"\r" and block[:1] == b"\n")
                 last = block[-1:]
     except InputError:
         raise
@@ -365,9 +368,7 @@ def count_lines(path: str | Path, max_bytes: int | None = None) -> int:
         raise InputError(name, f"truncated or corrupt {what} ({exc})") from None
     if total == 0 or (first == UTF8_BOM and total == len(UTF8_BOM)):
         return 0
-    if newlines == 0 and returns:
-        return returns + (last != b"\r")
-    return newlines + (last != b"\n")
+    return newlines + returns - pairs + (last not in (b"\n", b"\r"))
 
 
 # --- streaming text (large files of our own: bundles, proofs) ---------------------------------

@@ -127,6 +127,41 @@ PUZZLE_FAULTS: dict[str, tuple[str, bytes, list[bool | str]]] = {
         ["bad solution column: wrong length", True]),
     "CSV: a comma in a quoted name column": (
         "c.csv", f'puzzle,name\n{P1},"hard, very"\n{P2},"x"\n'.encode(), [True, True]),
+    # issue 18: our own hostile cases beyond the probe's
+    "CR and CRLF mixed (each ends a line)": ("m.txt", f"{P1}\r{P2}\r\n{P3}\n".encode(),
+                                             [True, True, True]),
+    "BOM, CRLF, CR, CR-CR-LF": ("m.txt", f"\ufeff{P1}\r\n{P2}\r{P3}\r\r\n".encode(),
+                                [True, True, True]),
+    "names with commas, quotes and tabs": (
+        "n.txt", f'{P1},name, with "commas"\n{P2}\tb,c\td\n'.encode(), [True, True]),
+    "a CSV field quoted over two lines": (
+        "c.csv", f'puzzle,name\n{P1},"two\nlines"\n{P2},x\n'.encode(),
+        [True, "not a Sudoku size", True]),
+    "a 10,000-digit number in a JSON puzzle": (
+        "j.jsonl", _json('{"kind": "latin", "size": 3, "givens": [' + "9" * 10000
+                         + ', 0, 0, 0, 0, 0, 0, 0, 0]}', '{"kind": "latin", "size": 1, '
+                         '"givens": [1]}'), ["bad JSON", True]),
+    "NaN in a JSON puzzle": ("j.jsonl", _json('{"kind": "latin", "size": NaN, "givens": []}',
+                                              '{"kind": "latin", "size": 1, "givens": [1]}'),
+                             ["size must be an integer", True]),
+    "a 21-digit box order (ndigits)": (
+        "n.txt", b"99999999999999999999 0123\n2 0240100340020130\n", ["", True]),
+    "a 21-digit puzzle count (.dat)": ("f.dat", b"999999999999999999999\n2 0\n1 0\n0 0\n",
+                                       ["announces", True]),
+    "a 21-digit value in a grid": (
+        "g.txt", b"1 2 3 999999999999999999999\n3 4 1 2\n2 1 4 3\n4 3 2 1\n", [""]),
+    "a 5 MB line before a puzzle": ("l.txt", b"1" * 5_000_000 + f"\n{P2}\n".encode(),
+                                    ["", True]),
+    "a NUL byte inside a puzzle line": ("z.txt", f"{P1[:40]}\x00{P1[41:]}\n{P2}\n".encode(),
+                                        ["", True]),
+    "only NUL bytes": ("z.txt", b"\x00" * 1000, [""]),
+    "100,000 blank lines before a puzzle": ("b.txt", b"\n" * 100_000 + f"{P1}\n".encode(),
+                                            [True]),
+    "an empty file": ("e.txt", b"", []),
+    "only a BOM": ("e.txt", b"\xef\xbb\xbf", []),
+    "only comments": ("e.txt", b"# a\n# b\n\n", []),
+    "a 'p cnf' header with a 20-digit variable count (DIMACS, refused)": (
+        "p.txt", b"p cnf 99999999999999999999 1\n1 0\n", ["above the limit"]),
     "gzip without .gz": ("p.txt", gzip.compress(f"{P1}\n{P2}\n".encode()), [True, True]),
     "xz without .xz": ("p.txt", lzma.compress(f"{P1}\n".encode()), [True]),
     "bz2 without .bz2": ("p.txt", bz2.compress(f"{P1}\n".encode()), [True]),
@@ -265,9 +300,17 @@ FILE_FAULTS = {
                      "truncated or corrupt bz2 data"),
     "file over the size limit": (lambda t: _write(t / "big.txt", (P1 + "\n").encode() * 20),
                                  "larger than 1000 bytes"),
+    "a symlink to /dev/zero": (lambda t: _link(t / "z.txt", "/dev/zero"),
+                               "is not a regular file"),
+    "a dangling symlink": (lambda t: _link(t / "d.txt", str(t / "gone")), "no such file"),
     "gzip bomb over the size limit": (
         lambda t: _write(t / "bomb.txt", gzip.compress(b"." * 100_000)), "larger than 1000 bytes"),
 }
+
+
+def _link(path: Path, target: str) -> Path:
+    path.symlink_to(target)
+    return path
 
 
 def _write(path: Path, data: bytes) -> Path:

@@ -8,6 +8,7 @@ import gzip
 import itertools
 import os
 import random
+import re
 
 import numpy as np
 import pytest
@@ -266,7 +267,7 @@ def test_stray_bytes_anywhere_lose_no_puzzle(fmt: str, blob: bytes, where: int,
     from satdoku.pipeline.sets import is_cnf_set, plan
 
     if not FORMATS[fmt].one_line:  # multi-line records: lines that are not text (see docs)
-        assume(all(_undecodable(line) for line in blob.split(b"\n")))
+        assume(all(_undecodable(line) for line in re.split(rb"\r\n|\r|\n", blob)))
     clean = _clean_file(fmt)
     want = [_key(r.puzzle) for r in _read(clean, fmt, "w.txt")]
     starts = _record_starts(clean, fmt)

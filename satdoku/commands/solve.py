@@ -67,6 +67,9 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:  # InputError, FormatError, DimacsError, ...
         return fail(str(exc))
     several = cnf_set and Path(args.file).is_dir()  # a directory: each line names its file
+    if not records:  # an empty or comment-only file: say so, it is not an error
+        print(f"satdoku solve: {args.file}: no instances (empty, or only blank and # comment "
+              "lines)", file=sys.stderr)
     wrong = 0
     for rec in track(records, desc=f"solve {args.solver}", unit="instances"):
         answer = solve(rec, solver, encoding, args.time_limit,

@@ -26,7 +26,7 @@ NOTATION = "dimacs"
 DIMACS_SUFFIXES = (".cnf", ".dimacs")
 COMPRESSION_SUFFIXES = (".gz", ".xz", ".bz2")
 _COMMENT = re.compile(r"^\s*c(\s|$)")
-_HEADER = re.compile(r"^\s*p\s+cnf\s+([0-9]{1,18})\s+[0-9]{1,18}\s*$")
+_HEADER = re.compile(r"^\s*p\s+cnf\s+([0-9]{1,4300})\s+[0-9]+\s*$")  # DIMACS refuses huge
 _LITERAL = re.compile(r"-?[0-9]{1,18}")
 
 

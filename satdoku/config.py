@@ -185,18 +185,25 @@ def with_preset(section: Mapping[str, Any], chosen: str | None) -> dict[str, Any
     return out
 
 
-def _check_solvers(config: dict[str, Any]) -> None:
+def check_solvers(solvers: Mapping[str, Any]) -> None:
+    """Every configured solver against its registry record: a registered name (or a variant
+    naming its base), options that its option schema accepts (an unknown key is one line
+    naming it). The workflow runs this before any job; stage commands on their --variants."""
     from satdoku.solvers.registry import SOLVERS, resolve
 
-    for name, options in config["solvers"].items():
+    for name, options in solvers.items():
         options = options or {}
         try:
-            base, _ = resolve(name, config["solvers"])
+            base, _ = resolve(name, solvers)
         except KeyError:
             known = ", ".join(sorted(SOLVERS))
             raise ConfigError(f"config: solvers.{name}: not a registered solver; a variant "
                               f"names its base with 'solver:' (known: {known})") from None
         validate_schema(options, SOLVERS[base].schema(), ("solvers", name))
+
+
+def _check_solvers(config: dict[str, Any]) -> None:
+    check_solvers(config["solvers"])
 
 
 def _check_presets(config: dict[str, Any], name: str, schema: Mapping[str, Any]) -> None:

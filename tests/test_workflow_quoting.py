@@ -156,3 +156,16 @@ def test_unknown_solver_option_is_one_line_before_any_job(tmp_path):
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
     assert "config: solvers.minisat22: unknown key(s) 'heuristc'" in proc.stderr
     assert not (tmp_path / "results").exists()  # refused before any job ran
+
+
+@pytest.mark.parametrize("variants,said", [
+    ('{"minisat22": {"heuristc": 1}}', "config: solvers.minisat22: unknown key(s) 'heuristc'"),
+    ('{"minisat22": ', "argument --variants: not JSON"),
+    ('["minisat22"]', "must be a JSON object"),
+])
+def test_stage_command_checks_variants_in_one_line(tmp_path, variants, said):
+    proc = subprocess.run(
+        [sys.executable, "-m", "satdoku", "pipeline", "solve", str(tmp_path / "none.jsonl"),
+         "--solver", "minisat22", "--variants", variants, "--times", str(tmp_path / "t.tsv"),
+         "--sols", str(tmp_path / "s.tsv")], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and said in proc.stderr and "Traceback" not in proc.stderr

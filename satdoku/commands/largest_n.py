@@ -12,17 +12,17 @@ its neighbouring pairs); see satdoku/pipeline/largest_n.py.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from satdoku.commands.common import int_in, number_in, positive_seconds
+from satdoku.commands.common import int_in, number_in, positive_seconds, solver_variants
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--families", nargs="+", choices=("latin", "futoshiki"),
                         default=["latin", "futoshiki"])
     parser.add_argument("--solvers", nargs="+", required=True, help="puzzle-level solvers")
-    parser.add_argument("--variants", default="{}", help="JSON of configured solver variants")
+    parser.add_argument("--variants", type=solver_variants, default={},
+                        help="JSON of configured solver variants (options checked)")
     parser.add_argument("--time-limit", type=positive_seconds, default=60.0)
     parser.add_argument("--n-min", type=int_in(1, 200), default=3)
     parser.add_argument("--n-max", type=int_in(1, 200), default=30)
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         rows = run_experiment(args.families, args.solvers, args.n_min, args.n_max,
                               args.time_limit, args.seed, args.holes, args.givens,
-                              args.relations, json.loads(args.variants), log=sys.stdout)
+                              args.relations, args.variants, log=sys.stdout)
     except (KeyError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -12,7 +12,7 @@ import argparse
 import json
 import sys
 
-from satdoku.commands.common import int_in, positive_seconds
+from satdoku.commands.common import int_in, positive_seconds, solver_variants
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -45,7 +45,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--solver", required=True)
     s.add_argument("--encoding", default="extended",
                    help="the bundle's encoding (direct: puzzle-level, dimacs: CNF set)")
-    s.add_argument("--variants", default="{}", help="JSON of configured solver variants")
+    s.add_argument("--variants", type=solver_variants, default={},
+                   help="JSON of configured solver variants (options checked)")
     s.add_argument("--time-limit", type=positive_seconds, default=None)
     s.add_argument("--verify-time-limit", type=positive_seconds, default=None,
                    help="budget of each UNSAT proof check (default: the time limit)")
@@ -139,7 +140,7 @@ def _run(args: argparse.Namespace) -> int:
 
         counts = solve_shard(args.instances, args.solver, args.encoding, args.times, args.sols,
                              bundle=args.bundle, output=args.output,
-                             variants=json.loads(args.variants), time_limit=args.time_limit,
+                             variants=args.variants, time_limit=args.time_limit,
                              verify_time_limit=args.verify_time_limit)
         print(f"solve {args.instances} with {args.solver}: {counts}")
     elif args.stage == "decode":

@@ -19,7 +19,7 @@ from satdoku.stagefiles.paths import RUN_START, stage_path
 
 #: distributions whose versions a manifest records (those not installed are left out)
 KEY_PACKAGES = ("numpy", "pandas", "python-sat", "ortools", "snakemake", "torch", "ltntorch",
-                "numba", "duckdb", "pyarrow")
+                "duckdb", "pyarrow")
 
 
 def now() -> str:

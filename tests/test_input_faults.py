@@ -591,3 +591,8 @@ def test_a_rules_build_stops_at_the_deadline_and_resumes(tmp_path: Path) -> None
         built.append(int(message.split("(")[1].split()[0]))
     assert 0 < built[0] < built[1] < 3096576
     encode._BUILDS.clear()  # free the half-built rules
+
+
+def test_docs_state_the_fault_count() -> None:
+    text = (Path(__file__).parents[1] / "docs" / "bad-input.md").read_text()
+    assert f"covers {FAULT_COUNT} bad inputs" in text

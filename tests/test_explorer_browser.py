@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -126,7 +127,7 @@ def test_overview_names_every_set_and_solver_and_matches_summary_csv(run_dir, br
     heads = page.eval_on_selector_all("table.solvers th", "ths => ths.map(t => t.innerText.trim())")
     with open(run_dir / "reports/summary.csv", encoding="utf-8") as fh:
         summary = list(csv.DictReader(fh))
-    assert len(rows) == len(summary) == len(SETS) * len(SOLVERS)
+    assert len(rows) == len(summary) == len(SETS) * (len(SOLVERS) + 2)  # + VBS, VBS-reference
     shown = {(r[0], r[1].split()[0], r[2]): dict(zip(heads, r, strict=True)) for r in rows}
     counts = {"instances": "instances", "solved": "solved", "SAT": "SAT", "UNSAT": "UNSAT",
               "TIMEOUT": "timeouts", "INVALID": "invalid", "ERROR": "errors",
@@ -135,13 +136,72 @@ def test_overview_names_every_set_and_solver_and_matches_summary_csv(run_dir, br
         got = shown[(want["set"], want["solver"], want["encoding"])]
         for col, head in counts.items():
             assert int(got[head]) == int(want[col]), (want["set"], want["solver"], col)
-        for col, head in (("median_s", "median s"), ("par2_s", "PAR-2 s")):
+        for col, head in (("median_s", "median s (total)"), ("par2_s", "PAR-2 s (total)")):
             if want[col] == "":
                 assert got[head] == "-"
             else:
                 assert float(got[head]) == pytest.approx(float(want[col]), rel=6e-3), col
     assert sum(int(r["TIMEOUT"]) for r in summary) > 0  # the budgeted DPLL timed out somewhere
     shot(page, "overview")
+
+
+#: Every table inside the page's width (scrolling in its own box when wider) and every <code>
+#: box whole: not past the page's right edge, not cut by a scrolling or clipping ancestor, and
+#: at least as tall as its font's glyphs (underscores and descenders drawn inside it).
+LAYOUT_PROBLEMS = """() => {
+  const W = document.documentElement.clientWidth, bad = [];
+  if (document.documentElement.scrollWidth > W + 1) {
+    bad.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${W}`);
+  }
+  for (const t of document.querySelectorAll("main table")) {
+    const r = t.getBoundingClientRect();
+    if (r.right > W + 1) bad.push(`table.${t.className} ends at ${r.right} > ${W}`);
+    const o = getComputedStyle(t).overflowX;
+    if (t.scrollWidth > t.clientWidth + 1 && !["auto", "scroll"].includes(o)) {
+      bad.push(`table.${t.className} is cut without a scroll bar`);
+    }
+  }
+  for (const c of document.querySelectorAll("main code")) {
+    const r = c.getBoundingClientRect(), text = c.textContent.slice(0, 40);
+    if (r.right > W + 1) bad.push(`code "${text}" ends at ${r.right} > ${W}`);
+    const range = document.createRange();
+    range.selectNodeContents(c);
+    const glyphs = range.getBoundingClientRect();
+    if (r.bottom + 0.5 < glyphs.bottom || r.top - 0.5 > glyphs.top) {
+      bad.push(`code "${text}": box ${r.top}-${r.bottom} shorter than its text ` +
+               `${glyphs.top}-${glyphs.bottom}`);
+    }
+    for (let a = c.parentElement; a && a !== document.body; a = a.parentElement) {
+      const st = getComputedStyle(a);
+      if (st.overflowX === "visible" && st.overflowY === "visible") continue;
+      const ar = a.getBoundingClientRect();
+      if (r.bottom > ar.bottom + 0.5 || r.top < ar.top - 0.5) {
+        bad.push(`code "${text}" cut by ${a.tagName}.${a.className}`);
+      }
+    }
+  }
+  return bad;
+}"""
+
+
+def test_tables_and_code_fit_at_1280_px(run_dir, browser):
+    """At 1280 px the overview, a set's instance list (every run a column), an instance and the
+    plots page fit: wide tables scroll in their own box, code lines are whole."""
+    page = browser.page
+    page.set_viewport_size({"width": 1280, "height": 900})
+    try:
+        for view in ("#/", "#/set/tiny9", "#/i/tiny9/1", "#/i/cnf/1", "#/plots"):
+            open_view(page, browser.index, view)
+            assert page.evaluate(LAYOUT_PROBLEMS) == [], view
+            assert page.locator("main code").count() + page.locator("main table").count() > 0
+        open_view(page, browser.index, "#/i/tiny9/1")
+        shot(page, "instance_1280")
+        open_view(page, browser.index, "#/plots?set=tiny9")
+        line = page.inner_text("#pair-line")  # the paired comparison of the two runs plotted
+        assert re.fullmatch(r"Paired: \S+ vs \S+: (\S+x \[\S+, \S+\], p .+, \d+ pairs|"
+                            r"no instance solved by both)", line), line
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 1000})
 
 
 def test_filters_show_exactly_the_instances_of_the_stage_files(run_dir, browser):

@@ -19,6 +19,7 @@ from satdoku.report.collect import (
     load_set,
     parse_runs,
     time_limits,
+    time_word,
 )
 from satdoku.stagefiles.families import slug, sort_key
 
@@ -147,7 +148,8 @@ def _sizes_frame(sizes: Sequence[str]):
 
 
 def encoding_report(files: Sequence[str], sizes: Sequence[str], out_md: str, out_csv: str,
-                    out_png: str, df=None) -> int:  # type: ignore[no-untyped-def]
+                    out_png: str, df=None, variants: Mapping[str, Mapping] | None = None,
+                    time_column: str = DEFAULT_TIME) -> int:  # type: ignore[no-untyped-def]
     """Encoding comparison table (Markdown + CSV) and plot from the CNF sizes files ``sizes``
     and the results ``files`` (``df``: their long frame, when the caller has it already).
     Returns the number of (family, encoding) rows."""
@@ -156,7 +158,8 @@ def encoding_report(files: Sequence[str], sizes: Sequence[str], out_md: str, out
     from satdoku.report.plots import encodings
 
     _parents(out_md, out_csv, out_png)
-    table, times = size_table(_sizes_frame(sizes), load_files(files) if df is None else df)
+    table, times = size_table(_sizes_frame(sizes),
+                              load_files(files, time_column) if df is None else df)
     enc_order = list(ENCODINGS)
     table["_order"] = [sort_key(f)[0] for f in table["family"]]
     table["_enc"] = [enc_order.index(e) if e in enc_order else len(enc_order)
@@ -171,9 +174,10 @@ def encoding_report(files: Sequence[str], sizes: Sequence[str], out_md: str, out
         c: f"median s {c[len('median_s_'):]}" for c in shown.columns if c.startswith("median_s_")}})
     png_link = os.path.relpath(out_png, Path(out_md).parent)
     Path(out_md).write_text(
-        "Means per instance of each family; time columns: median seconds of solved instances.\n\n"
+        "Means per instance of each family; time columns: median "
+        f"{time_word(time_column)} seconds of solved instances.\n\n"
         + _plain_markdown(shown) + f"\n![encodings compared]({png_link})\n", encoding="utf-8")
-    encodings(table.to_dict("records"), times, out_png)
+    encodings(table.to_dict("records"), times, out_png, variants, time_column)
     return len(table)
 
 
@@ -236,11 +240,12 @@ def summary(files: Sequence[str], time_limit: TimeLimits | float | None, out_md:
     if encodings_png is not None:
         if not (encodings_md and encodings_csv):
             raise ValueError("the encodings plot needs its Markdown and CSV paths too")
-        encoding_report(files, sizes or [], encodings_md, encodings_csv, encodings_png, df=df)
+        encoding_report(files, sizes or [], encodings_md, encodings_csv, encodings_png, df=df,
+                        variants=variants, time_column=time_column)
     table = solver_table(dfv, limits, sets=sets, time_column=time_column)
     if pairs_csv:
         write_pairs(pair_table if pair_table is not None else pairs(df, limits), pairs_csv)
-    lines = pair_lines(pair_table) if pair_table is not None else {}
+    lines = pair_lines(pair_table, variants, headlines=True) if pair_table is not None else {}
     warnings = [f"set {s}: no instances (empty or comment-only input)"
                 for s in empty_sets(table)]
     md_dir = Path(out_md).parent

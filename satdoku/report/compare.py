@@ -216,11 +216,27 @@ def pair_line(row: Mapping) -> str:
             f"{row['n']} pairs")
 
 
-def pair_lines(table) -> dict[str, list[str]]:
-    """{set: [pair_line of each of its rows]} of a pairs table."""
+def headline(row: Mapping, variants: Mapping[str, Mapping] | None = None) -> bool:
+    """A pair the summary shows: one of ours against a reference on the same encoding (or a
+    puzzle-level reference). Every pair is in pairs.csv."""
+    from satdoku.stagefiles.paths import DIRECT
+
+    a, b = str(row["run_a"]), str(row["run_b"])
+    enc_a, enc_b = a.partition("/")[2], b.partition("/")[2]
+    return (_is_reference(a, variants) and not _is_reference(b, variants)
+            and enc_a in (enc_b, DIRECT))
+
+
+def pair_lines(table, variants: Mapping[str, Mapping] | None = None,
+               headlines: bool = False) -> dict[str, list[str]]:
+    """{set: [pair_line of each of its rows]} of a pairs table; with ``headlines`` only the
+    :func:`headline` pairs of a set that has any (a set without one keeps all its pairs)."""
     out: dict[str, list[str]] = {}
-    for row in table.to_dict("records"):
-        out.setdefault(str(row["set"]), []).append(pair_line(row))
+    for name, g in table.groupby("set", sort=False):
+        rows = g.to_dict("records")
+        if headlines:
+            rows = [r for r in rows if headline(r, variants)] or rows
+        out[str(name)] = [pair_line(r) for r in rows]
     return out
 
 

@@ -82,9 +82,12 @@ def _style_key(runs, variants: Mapping[str, Mapping] | None = None) -> list:
     kinds = {is_reference(r, variants) for r in real}
     out = []
     if _several_encodings(real):
+        by_style: dict[tuple[str, str], list[str]] = {}
         for enc in sorted({r.split("/")[1] for r in real if "/" in r}):
-            line, _ = _encoding_style(enc)
-            out.append(Line2D([], [], color="0.3", ls=line, lw=1.4, label=f"encoding {enc}"))
+            by_style.setdefault(_encoding_style(enc), []).append(enc)
+        for (line, fill), encs in by_style.items():
+            out.append(Line2D([], [], color="0.3", ls=line, lw=1.4, marker="o", fillstyle=fill,
+                              label=f"encoding {', '.join(encs)}"))
         if kinds == {True, False}:
             out += [Line2D([], [], color="0.3", ls="none", marker="o", label="ours"),
                     Line2D([], [], color="0.3", ls="none", marker="s", label="reference")]
@@ -106,14 +109,19 @@ def _limit_map(time_limit: Limits) -> dict[float, list[str]]:
     return {float(time_limit): []}
 
 
-def _limit_line(ax, time_limit: Limits, horizontal: bool = True) -> None:
-    """One dotted line per time limit of the figure, labelled with its sets when they differ."""
+def _limit_line(ax, time_limit: Limits, horizontal: bool = True,
+                vertical: bool = False) -> None:
+    """One line per time limit of the figure (horizontal, and vertical too for a scatter),
+    labelled with its sets when they differ."""
     limits = _limit_map(time_limit)
-    f = ax.axhline if horizontal else ax.axvline
     for k, (lim, sets) in enumerate(limits.items()):
         who = f": {', '.join(sets)}" if sets and len(limits) > 1 else ""
-        f(lim, color="0.35", ls=(":", "-.", (0, (1, 3)))[k % 3], lw=1.0,
-          label=f"time limit ({lim:g} s{who})")
+        style = {"color": "0.35", "ls": (":", "-.", (0, (1, 3)))[k % 3], "lw": 1.0}
+        if horizontal:
+            ax.axhline(lim, label=f"time limit ({lim:g} s{who})", **style)
+        if vertical:
+            ax.axvline(lim, label=None if horizontal else f"time limit ({lim:g} s{who})",
+                       **style)
 
 
 def _legend_outside(ax, fig, extra=(), **kw) -> None:
@@ -254,9 +262,7 @@ def scatter(ours: str, reference: str, points: Sequence[tuple[float | None, floa
     ax.plot([lo, top], [lo, top], color="0.3", lw=1, label="equal time")
     for f, lab in ((10, "10x faster/slower"), (0.1, None)):
         ax.plot([lo, top], [lo * f, top * f], color="0.6", lw=0.7, ls=":", label=lab)
-    _limit_line(ax, limits, horizontal=True)
-    for lim in limits:
-        ax.axvline(lim, color="0.35", ls=":", lw=1.0)
+    _limit_line(ax, limits, horizontal=True, vertical=True)
     ax.axhline(border, color="0.6", lw=0.6)
     ax.axvline(border, color="0.6", lw=0.6, label="on the border: timeout/error")
     ax.set_xscale("log")
@@ -294,12 +300,15 @@ def _level(solver: str, variants: Mapping[str, Mapping] | None = None) -> str:
 
 
 def encodings(rows: Sequence[Mapping[str, object]], times: Mapping[tuple[str, str], Mapping[str,
-              float]], out: str | Path):
+              float]], out: str | Path, variants: Mapping[str, Mapping] | None = None,
+              time_column: str = "total_seconds"):
     """Encoding comparison, one row of panels per family: mean variables, clauses and DIMACS
     kilobytes per instance for each encoding, and the median time of each solver per encoding.
 
     ``rows``: dicts with family, encoding, vars, clauses, bytes (means); ``times``:
     {(family, encoding): {solver: median seconds}}. Returns {family: {panel: {label: value}}}."""
+    from satdoku.report.collect import time_word
+
     plt = _plt()
     fams = sorted({str(r["family"]) for r in rows}, key=_family_key)
     series: dict[str, dict[str, dict[str, float]]] = {}
@@ -332,7 +341,7 @@ def encodings(rows: Sequence[Mapping[str, object]], times: Mapping[tuple[str, st
         med: dict[str, float] = {}
         for j, solver in enumerate(solvers):
             ys = [times.get((fam, e), {}).get(solver, math.nan) for e in encs]
-            st = _style(solver, j)
+            st = _style(solver, j, variants=variants)
             ax.plot(range(len(encs)), ys, color=st["color"], ls=st["ls"], marker=st["marker"],
                     ms=6, lw=1.2, label=solver)
             med.update({f"{solver}/{e}": y for e, y in zip(encs, ys, strict=True)})
@@ -346,7 +355,7 @@ def encodings(rows: Sequence[Mapping[str, object]], times: Mapping[tuple[str, st
             mid = math.sqrt(lo * hi)
             span = max(hi / lo, 10.0) ** 0.5 * 1.3
             ax.set_ylim(mid / span, mid * span)
-        ax.set_ylabel("median time (s, log)", fontsize=8)
+        ax.set_ylabel(f"median {time_word(time_column)} s (log)", fontsize=8)
         ax.set_title(f"{fam}: median time per solved instance", fontsize=9)
         ax.grid(True, which="both", axis="y", alpha=0.3)
         if solvers:

@@ -198,9 +198,9 @@ def summary_markdown(table, probs: Sequence[str], time_limit,
             "", "## Solvers per set and encoding", "", to_markdown(table)]
     if pairs:
         out += ["## Paired comparisons", "",
-                "Run b vs run a: median over the instances both solved of b's time / a's, "
-                "bootstrap 95% interval, Wilcoxon signed-rank p, pairs (all figures in "
-                "pairs.csv).", ""]
+                "Our runs against each reference run on the same encoding (every two runs of "
+                "a set: pairs.csv). Run b vs run a: median over the instances both solved of "
+                "b's time / a's, bootstrap 95% interval, Wilcoxon signed-rank p, pairs.", ""]
         for name, lines in pairs.items():
             out += [f"### {name}", ""] + [f"- {x}" for x in lines] + [""]
     for section, imgs in plots.items():

@@ -202,19 +202,33 @@ def colour(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = 
     if name in SOLVERS:
         return SOLVERS[name].colour
     try:
-        base = spec(name, variants).colour
+        base_name = resolve(name, variants)[0]
     except KeyError:
         stem = name.split("-")[0]
         base = SOLVERS[stem].colour if stem in SOLVERS else "#7f7f7f"
-    return _shade(base, name)
+        return _shade(base, _hash_step(name))
+    # configured variants of one base, in configuration order, take the steps of the ladder
+    siblings = [n for n in (variants or {}) if n not in SOLVERS
+                and resolve(n, variants)[0] == base_name]
+    step = siblings.index(name) if name in siblings else _hash_step(name)
+    return _shade(SOLVERS[base_name].colour, step)
 
 
-def _shade(hex_colour: str, name: str) -> str:
-    """A darker or lighter version of a colour, chosen by a stable hash of ``name``."""
+#: Lightness steps of a solver's variants: lighter, darker, much lighter, much darker (far
+#: enough from the base and from each other to tell apart in a legend; lighter first, as a
+#: darkened orange or red turns into the brown of cpsat).
+_SHADES = (1.55, 0.45, 1.8, 0.3)
+
+
+def _hash_step(name: str) -> int:
     import hashlib
 
-    k = int(hashlib.sha256(name.encode()).hexdigest(), 16) % 4
-    factor = (0.55, 0.75, 1.35, 1.6)[k]
+    return int(hashlib.sha256(name.encode()).hexdigest(), 16) % len(_SHADES)
+
+
+def _shade(hex_colour: str, step: int) -> str:
+    """A darker or lighter version of a colour: step ``step`` of :data:`_SHADES`."""
+    factor = _SHADES[step % len(_SHADES)]
     rgb = [int(hex_colour[i : i + 2], 16) for i in (1, 3, 5)]
     if factor < 1:
         rgb = [round(c * factor) for c in rgb]

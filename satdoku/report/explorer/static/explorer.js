@@ -402,8 +402,9 @@ PAGES.set = {
         <label><input type="checkbox" data-param="desc"${q.get("desc") === "1" ? " checked" : ""}> descending</label>
       </div>
       <p class="count" id="count" data-matches="${positions.length}">${positions.length.toLocaleString("en")} of
-        ${s.n.toLocaleString("en")} instances match; page ${page} of ${pages}. Times: whole-instance
-        seconds. <a href="#" id="list-csv" download="${esc(s.name)}_instances.csv">download CSV</a>
+        ${s.n.toLocaleString("en")} instances match; page ${page} of ${pages}. Times: ${esc(ov.time_word || "total")}
+        seconds; limit ${esc(limitOf(ov, s.name) ? limitOf(ov, s.name) + " s" : "none")}.
+        <a href="#" id="list-csv" download="${esc(s.name)}_instances.csv">download CSV</a>
         (the ${positions.length.toLocaleString("en")} matching instances, in this order).</p>
       <table class="list"><tr><th>id</th><th>family</th>${s.unique ? "<th>unique?</th>" : ""}
         ${runs.map((k) => `<th${k === focus && q.has("run") ? " class=\"focus\"" : ""}>${runLabel(ov, k)}</th>`).join("")}</tr>

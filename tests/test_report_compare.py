@@ -1,0 +1,148 @@
+"""Virtual best solvers, paired comparisons and per-set limits, recomputed independently from the
+fixture's fixed times (and scipy for the Wilcoxon test)."""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+import pytest
+import report_fixture as fx
+
+from satdoku.report.collect import TimeLimits, load_files
+from satdoku.report.compare import (
+    bootstrap_median_ci,
+    pair_line,
+    pairs,
+    vbs_frame,
+    with_vbs,
+)
+from satdoku.report.tables import empty_sets, headers, solver_table
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    return fx.build(tmp_path_factory.mktemp("fx"))
+
+
+@pytest.fixture(scope="module")
+def df(results):
+    return load_files(fx.files(results))
+
+
+def _solved(set_name: str, run: str) -> dict[str, float]:
+    """Seconds of the instances a run solved, straight from the fixture's table."""
+    return {str(i): t for i, (st, t, _) in enumerate(fx.TIMES[(set_name, run)], start=1)
+            if st in ("SAT", "UNSAT") and (set_name, run, str(i)) not in fx.FAILED}
+
+
+def test_vbs_is_the_best_run_per_instance(df):
+    v = vbs_frame(df)
+    for name in fx.SETS:
+        runs = [r for s, r in fx.TIMES if s == name]
+        ids = {str(i) for i in range(1, len(fx.TIMES[(name, runs[0])]) + 1)}
+        best = {i: min(_solved(name, r)[i] for r in runs if i in _solved(name, r))
+                for i in ids}
+        rows = v[(v["set"] == name) & (v["solver"] == "VBS")].set_index("id")
+        assert rows["encoding"].unique().tolist() == ["*"]
+        for i, t in best.items():
+            assert rows.loc[i, "seconds"] == pytest.approx(t) and rows.loc[i, "solved"]
+    # the INVALID line stays INVALID: no run could solve it
+    assert v[(v["set"] == "nine") & (v["id"] == "6")]["status"].unique().tolist() == ["INVALID"]
+
+
+def test_vbs_reference_uses_reference_runs_only(df):
+    v = vbs_frame(df)
+    ref = v[(v["set"] == "nine") & (v["solver"] == "VBS-reference")].set_index("id")
+    refs = ("minisat22/extended", "cadical195/extended", "minisat22/minimal")
+    for i in ("1", "2", "3", "4", "5"):
+        want = min(_solved("nine", r)[i] for r in refs)
+        assert ref.loc[i, "seconds"] == pytest.approx(want)
+        assert ref.loc[i, "detail"].startswith("best: ")
+
+
+def test_vbs_times_out_only_when_every_run_failed(df):
+    """Instance 3 of nine: dpll timed out, the others solved it: the VBS solved it. Keep only
+    dpll's timeout and cdcl's failed answer on an instance: the VBS times out."""
+    nine3 = df[(df["set"] == "nine") & (df["id"] == "3")]
+    v = vbs_frame(nine3)
+    assert v.loc[v["solver"] == "VBS", "status"].tolist() == ["SAT"]
+    only_bad = df[(df["set"] == "nine") & (
+        ((df["run"] == "dpll/extended") & (df["id"] == "3"))
+        | ((df["run"] == "cdcl/extended") & (df["id"] == "2")))]
+    out = vbs_frame(only_bad).set_index("id")
+    assert out["solver"].unique().tolist() == ["VBS"]  # no reference run: no VBS-reference
+    assert out.loc["3", "status"] == "TIMEOUT" and not out.loc["3", "solved"]
+    assert out.loc["2", "status"] == "TIMEOUT"  # a failed verification is no answer
+
+
+def test_vbs_rows_in_the_solver_table(df):
+    table = solver_table(with_vbs(df), fx.TIME_LIMIT)
+    vbs = table[(table["set"] == "nine") & (table["solver"] == "VBS")].iloc[0]
+    best = [min(_solved("nine", r)[i] for r in fx.RUNS if i in _solved("nine", r))
+            for i in ("1", "2", "3", "4", "5")]
+    assert vbs["solved"] == 5 and vbs["INVALID"] == 1 and vbs["TIMEOUT"] == 0
+    assert vbs["median_s"] == pytest.approx(statistics.median(best))
+    assert vbs["par2_s"] == pytest.approx(sum(best) / 5)
+
+
+def test_pairs_against_an_independent_computation(df):
+    from scipy.stats import wilcoxon
+
+    table = pairs(df, fx.TIME_LIMIT)
+    runs = [r for s, r in fx.TIMES if s == "nine"]
+    assert len(table[table["set"] == "nine"]) == len(runs) * (len(runs) - 1) // 2
+    row = table[(table["set"] == "nine") & (table["run_a"] == "minisat22/extended")
+                & (table["run_b"] == "dpll/extended")].iloc[0]  # reference first
+    a, b = _solved("nine", "minisat22/extended"), _solved("nine", "dpll/extended")
+    both = sorted(a.keys() & b.keys())
+    ta, tb = [a[i] for i in both], [b[i] for i in both]
+    assert row["n"] == len(both) == 4
+    assert row["median_ratio"] == pytest.approx(statistics.median(
+        [y / x for x, y in zip(ta, tb, strict=True)]))
+    assert row["wilcoxon_p"] == pytest.approx(wilcoxon(ta, tb).pvalue)
+    assert (row["wins_a"], row["wins_b"], row["ties"]) == (4, 0, 0)
+    assert (row["only_a"], row["only_b"]) == (1, 0)
+    assert row["ci_low"] <= row["median_ratio"] <= row["ci_high"]
+    par2_a = sum(a.values()) / 5
+    par2_b = (sum(b.values()) + 2 * fx.TIME_LIMIT) / 5
+    assert row["par2_diff"] == pytest.approx(par2_b - par2_a)
+    line = pair_line(row)
+    assert line.startswith("dpll/extended vs minisat22/extended: ") and "4 pairs" in line
+
+
+def test_bootstrap_interval_is_seeded_and_brackets_the_median():
+    x = [0.5, 0.8, 1.0, 1.1, 1.3, 2.0, 0.9, 1.05]
+    assert bootstrap_median_ci(x) == bootstrap_median_ci(x)
+    lo, hi = bootstrap_median_ci(x)
+    assert min(x) <= lo <= statistics.median(x) <= hi <= max(x)
+    assert all(math.isnan(v) for v in bootstrap_median_ci([]))
+
+
+def test_each_set_its_own_limit_in_par2(df):
+    limits = TimeLimits(10.0, {"nine": 3.0})
+    table = solver_table(df, limits)
+    dpll = table[(table["set"] == "nine") & (table["solver"] == "dpll")].iloc[0]
+    solved = _solved("nine", "dpll/extended")
+    assert dpll["par2_s"] == pytest.approx((sum(solved.values()) + 2 * 3.0) / 5)
+    assert dpll["time_limit"] == 3.0
+    futo = table[(table["set"] == "futo") & (table["solver"] == "dpll")].iloc[0]
+    assert futo["time_limit"] == 10.0
+    with pytest.raises(ValueError, match="SET=SECONDS"):
+        TimeLimits.parse(10.0, ["nine=0"])
+    assert TimeLimits.parse(None, ["a=b=2"]).of("a=b") == 2.0
+
+
+def test_empty_set_is_a_row_with_zero_instances(df):
+    table = solver_table(df, fx.TIME_LIMIT, sets=[*fx.SETS, "empty"])
+    row = table[table["set"] == "empty"].iloc[0]
+    assert row["instances"] == 0 and row["solver"] == "-"
+    assert empty_sets(table) == ["empty"]
+
+
+def test_headers_name_the_time_column(results):
+    search = solver_table(load_files(fx.files(results), "solve_seconds"), fx.TIME_LIMIT,
+                          time_column="solve_seconds")
+    assert "median s (search)" in headers(search) and "PAR-2 s (search)" in headers(search)
+    with pytest.raises(ValueError, match="time column"):
+        load_files(fx.files(results), "wall")

@@ -146,3 +146,52 @@ def test_headers_name_the_time_column(results):
     assert "median s (search)" in headers(search) and "PAR-2 s (search)" in headers(search)
     with pytest.raises(ValueError, match="time column"):
         load_files(fx.files(results), "wall")
+
+
+def test_repeated_solves_record_the_median_and_spread(tmp_path):
+    """repeats: 3 solves each instance three times through the one solve path; the times file
+    has the median and min/max, the table the spread (median of each instance's min / max)."""
+    from conftest import TINY
+
+    from satdoku.pipeline.instances import normalize
+    from satdoku.pipeline.solve import solve_shard
+    from satdoku.stagefiles.tables import read_tsv
+
+    shard = tmp_path / "results/Instances/t4/00000.jsonl"
+    shard.parent.mkdir(parents=True)
+    normalize(TINY / "sudokusolver_4x4.txt", shard, 0, 100)
+    times = tmp_path / "results/SatOutputTimes/csp-mac-mrv/direct/t4.tsv"
+    sols = tmp_path / "results/SatSols/csp-mac-mrv/direct/t4.tsv"
+    for p in (times, sols):
+        p.parent.mkdir(parents=True)
+    counts = solve_shard(shard, "csp-mac-mrv", "direct", times, sols, time_limit=5, repeats=3)
+    assert counts == {"SAT": 6, "UNSAT": 1}
+    rows = read_tsv(times)
+    for r in rows:
+        assert r["repeats"] == "3"
+        lo, mid, hi = (float(r[k]) for k in ("total_seconds_min", "total_seconds",
+                                              "total_seconds_max"))
+        assert lo <= mid <= hi
+    df = load_files([shard, times, sols])
+    table = solver_table(df, 5.0)
+    row = table.iloc[0]
+    solved = [r for r in rows if r["status"] in ("SAT", "UNSAT")]
+    assert row["median_min_s"] == pytest.approx(
+        statistics.median(float(r["total_seconds_min"]) for r in solved))
+    assert row["median_min_s"] <= row["median_s"] <= row["median_max_s"]
+    assert "median of max s (total)" in headers(table)
+
+
+def test_times_row_of_repeats_is_the_median_and_names_a_disagreement():
+    from satdoku.solvers.base import Result
+    from satdoku.stagefiles.tables import times_row
+
+    runs = [Result("SAT", total_seconds=t, solve_seconds=t / 2) for t in (0.3, 0.1, 0.2)]
+    row = times_row("1", 1, runs[0], 0.0, "", runs)
+    assert (row["total_seconds"], row["total_seconds_min"], row["total_seconds_max"]) == (
+        "0.200000", "0.100000", "0.300000")
+    assert row["solve_seconds"] == "0.100000" and row["repeats"] == 3
+    mixed = [Result("SAT", total_seconds=0.1), Result("TIMEOUT", total_seconds=5.0)]
+    assert "repeats disagree: SAT, TIMEOUT" in times_row("1", 1, mixed[0], 0.0, "", mixed)[
+        "message"]
+    assert "repeats" not in times_row("1", 1, runs[0], 0.0)  # one run: no spread columns

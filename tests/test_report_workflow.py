@@ -29,6 +29,7 @@ solvers:
   minisat22: {}
   cadical195: {}
 time_limit: 5
+repeats: 2
 shard_size: 100
 ltn: {enabled: false}
 csp_experiment: {enabled: false}
@@ -108,6 +109,11 @@ def test_each_set_has_its_own_limit_vbs_and_empty_row(run_dir):
         (vbs,) = [r for r in rows if r["set"] == name and r["solver"] == "VBS"]
         assert vbs["encoding"] == "*" and int(vbs["solved"]) == len(best)
         assert float(vbs["median_s"]) == pytest.approx(statistics.median(best), rel=1e-5)
+    # repeats: 2: every times row is the median of two solves, the table shows their spread
+    times = _csv_tsv(run_dir / "results/SatOutputTimes/minisat22/extended/tiny9.tsv")
+    assert {r["repeats"] for r in times} == {"2"}
+    (mini,) = [r for r in rows if r["set"] == "tiny9" and r["solver"] == "minisat22"]
+    assert float(mini["median_min_s"]) <= float(mini["median_s"]) <= float(mini["median_max_s"])
     overview = (run_dir / "reports" / "explorer" / "data" / "overview.js").read_text()
     data = json.loads(overview[overview.index(", ") + 2: overview.rindex(");")])
     assert data["limits"] == {"tiny9": 5.0, "tiny4": 2.0, "empty": 5.0}

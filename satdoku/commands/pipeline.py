@@ -51,6 +51,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--verify-time-limit", type=positive_seconds, default=None,
                    help="budget of each UNSAT proof check (default: the time limit)")
     s.add_argument("--output", help="SatOutput shard (SAT solvers)")
+    s.add_argument("--repeats", type=int_in(1, 100), default=1,
+                   help="solve each instance this many times; times are their median, with "
+                   "min and max (default 1)")
     s.add_argument("--sols", required=True, help="SatSols shard")
     s.add_argument("--times", required=True, help="SatOutputTimes shard")
 
@@ -141,7 +144,7 @@ def _run(args: argparse.Namespace) -> int:
         counts = solve_shard(args.instances, args.solver, args.encoding, args.times, args.sols,
                              bundle=args.bundle, output=args.output,
                              variants=args.variants, time_limit=args.time_limit,
-                             verify_time_limit=args.verify_time_limit)
+                             verify_time_limit=args.verify_time_limit, repeats=args.repeats)
         print(f"solve {args.instances} with {args.solver}: {counts}")
     elif args.stage == "decode":
         from satdoku.pipeline.decode import decode_shard

@@ -56,8 +56,12 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
                 output: str | Path | None = None,
                 variants: Mapping[str, Mapping[str, Any] | None] | None = None,
                 time_limit: float | None = None,
-                verify_time_limit: float | None = None) -> dict[str, int]:
+                verify_time_limit: float | None = None, repeats: int = 1) -> dict[str, int]:
     """Solve every instance of a shard with one solver; returns status counts.
+
+    ``repeats``: solve each instance that many times through the same solve path; the first
+    run's answer is written (SatOutput, SatSols), the times row holds the median of the runs
+    and their spread (:func:`satdoku.stagefiles.tables.times_row`).
 
     ``verify_time_limit`` bounds each UNSAT proof check apart from ``time_limit`` (default:
     ``time_limit``).
@@ -79,12 +83,14 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
         entries = iter(read_bundle(bundle)) if solver.level != PUZZLE and bundle else None
         pairs = _paired(read_instances(instances), entries, str(bundle))
         for rec, formula in track(pairs, desc=f"solve {solver_name}", unit="instances"):
-            answer: Answer = solve(rec, solver, encoding, time_limit, formula=formula,
-                                   workdir=workdir, verify_time_limit=verify_time_limit)
+            answers: list[Answer] = [
+                solve(rec, solver, encoding, time_limit, formula=formula, workdir=workdir,
+                      verify_time_limit=verify_time_limit) for _ in range(max(1, repeats))]
+            answer = answers[0]
             if out is not None:
                 write_block(out, rec.id, answer.result)
             time_rows.write(times_row(rec.id, rec.line, answer.result, shard_load,
-                                      record_hash(rec)))
+                                      record_hash(rec), [a.result for a in answers]))
             sol_rows.write(answer.sols_row(rec))
             counts[answer.status] = counts.get(answer.status, 0) + 1
     return counts

@@ -1,7 +1,8 @@
 """Load stage files (SatSols, SatOutputTimes, Instances) into one long pandas table.
 
 One row per (set, run, instance): set, run, solver, encoding, id, line, family, status, verified,
-detail, solved, seconds (the chosen time column, :data:`TIME_COLUMNS`; total_seconds unless told:
+detail, solved, seconds (the chosen time column; seconds_min / seconds_max: its spread over
+repeated solves, :data:`TIME_COLUMNS`; total_seconds unless told:
 the whole instance as the solver saw it), solve_seconds, decisions, conflicts. Every plot and
 table is computed from this frame, so they agree. Each set's time limit comes from one
 :class:`TimeLimits`. pandas is imported inside the functions (heavy).
@@ -19,7 +20,8 @@ from satdoku.stagefiles.instances import read_families
 from satdoku.stagefiles.tables import read_tsv
 
 COLUMNS = ("set", "run", "solver", "encoding", "id", "line", "family", "status", "verified",
-           "detail", "solved", "seconds", "solve_seconds", "decisions", "conflicts")
+           "detail", "solved", "seconds", "solve_seconds", "decisions", "conflicts",
+           "seconds_min", "seconds_max")
 
 #: The SatOutputTimes columns a report can measure time by, with the word its headers show:
 #: the whole instance (encoding, loading, search; for cadical195 also the fork of its process),
@@ -131,6 +133,9 @@ def run_columns(set_name: str, run: str, sols: Sequence[Mapping[str, str]],
         "solved": [st in ("SAT", "UNSAT") and v != "FAILED"
                    for st, v in zip(status, verified, strict=True)],
         "seconds": numbers(time_column), "solve_seconds": numbers("solve_seconds"),
+        # the spread of a repeated solve (``repeats: k``): NaN for a single run
+        "seconds_min": numbers(f"{time_column}_min"),
+        "seconds_max": numbers(f"{time_column}_max"),
         "decisions": numbers("decisions"), "conflicts": numbers("conflicts"),
     }
 

@@ -49,8 +49,12 @@ def _best(g, solver: str):
     solved = g[g["solved"]].assign(_t=g["seconds"].fillna(np.inf))
     best = solved.sort_values(["_t", "run"], kind="stable").drop_duplicates(keys)  # ties: by name
     invalid = g.assign(_i=g["status"] == "INVALID").groupby(keys, sort=False)["_i"].all()
-    m = first.merge(best[[*keys, "run", "status", "verified", "seconds", "solve_seconds"]],
-                    on=keys, how="left")
+    spread = [c for c in ("seconds_min", "seconds_max") if c in best.columns]
+    m = first.merge(best[[*keys, "run", "status", "verified", "seconds", "solve_seconds",
+                          *spread]], on=keys, how="left")
+    for c in ("seconds_min", "seconds_max"):
+        if c not in m.columns:
+            m[c] = math.nan
     m["solved"] = m["status"].notna()
     all_invalid = invalid.reindex(list(zip(m["set"], m["id"], strict=True))).to_numpy()
     m["status"] = np.where(m["solved"], m["status"],

@@ -24,12 +24,16 @@ HEADERS = {
     "MEMOUT": "memouts", "INVALID": "invalid", "ERROR": "errors", "failed": "failed verif.",
     "median_s": "median s", "mean_s": "mean s", "p90_s": "p90 s", "max_s": "max s",
     "par2_s": "PAR-2 s", "time_limit": "limit s", "decisions": "mean decisions",
-    "conflicts": "mean conflicts",
+    "conflicts": "mean conflicts", "median_min_s": "median of min s",
+    "median_max_s": "median of max s",
 }
+#: Columns shown only when the times come from repeated solves (``repeats: k``): the median
+#: over solved instances of each instance's fastest and slowest run.
+SPREAD = ("median_min_s", "median_max_s")
 COUNTS = ("instances", "solved", "SAT", "UNSAT", "TIMEOUT", "MEMOUT", "INVALID", "ERROR",
           "failed")
 #: Columns whose header names the time column they were computed from ("median s (total)").
-TIMED = ("median_s", "mean_s", "p90_s", "max_s", "par2_s")
+TIMED = ("median_s", "mean_s", "p90_s", "max_s", "par2_s", *SPREAD)
 #: The solver of the row of a set without any instance (an empty or comment-only input).
 NO_SOLVER = "-"
 
@@ -65,6 +69,9 @@ def _stats(g, limits: TimeLimits) -> dict[str, float]:
         v = solved[key].dropna()
         out[key] = float(v.mean()) if len(v) else math.nan
     out["time_limit"] = lims[0] if len(lims) == 1 and lims[0] else math.nan
+    for key, col in zip(SPREAD, ("seconds_min", "seconds_max"), strict=True):
+        v = solved[col].dropna() if col in solved else []
+        out[key] = float(v.median()) if len(v) else math.nan
     return out
 
 
@@ -93,7 +100,9 @@ def solver_table(df, time_limit: TimeLimits | float | None,
                 rows.append({**{k: NO_SOLVER for k in keys}, "set": name,
                              **{c: 0 for c in COUNTS},
                              "time_limit": lim if lim else math.nan})
-    cols = keys + [c for c in HEADERS if c not in ("set", "solver", "encoding")]
+    repeated = any(r.get(k) == r.get(k) and r.get(k) is not None for r in rows for k in SPREAD)
+    cols = keys + [c for c in HEADERS if c not in ("set", "solver", "encoding")
+                   and (repeated or c not in SPREAD)]
     table = pd.DataFrame(rows, columns=cols)
     table.attrs["time"] = time_column
     return table

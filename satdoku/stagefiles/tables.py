@@ -40,8 +40,13 @@ from satdoku.solvers.base import (
 
 #: The resource columns of SatOutputTimes (what the solve path measured of each run).
 RESOURCE_COLUMNS = ("wall_seconds", "cpu_seconds", "max_rss_mb", "termination")
+#: Time columns a repeated solve (``repeats: k``) reports as the median of its k runs, each
+#: with its spread in ``<column>_min`` / ``<column>_max``.
+REPEATED = ("total_seconds", "solve_seconds", "cpu_seconds")
+REPEAT_COLUMNS = ("repeats", *(f"{c}_{m}" for c in REPEATED for m in ("min", "max")))
 TIMES_COLUMNS = ("id", "line", "instance_hash", "status", "solve_seconds", "total_seconds",
-                 "check_seconds", *STAT_KEYS, "load1", *RESOURCE_COLUMNS, "message")
+                 "check_seconds", *STAT_KEYS, "load1", *RESOURCE_COLUMNS, *REPEAT_COLUMNS,
+                 "message")
 SOLS_COLUMNS = ("id", "line", "instance_hash", "status", "verified", "solution", "detail")
 UNIQUE_COLUMNS = ("id", "line", "solutions", "verdict", "seconds")
 SIZE_COLUMNS = ("id", "family", "encoding", "vars", "clauses", "bytes")
@@ -74,8 +79,24 @@ def _clean(text: str) -> str:
 
 
 def times_row(ident: str, line: int | str, result: Result, load1: float,
-              instance_hash: str = "") -> dict[str, object]:
-    """The SatOutputTimes row of one answer."""
+              instance_hash: str = "", repeats: Sequence[Result] = ()) -> dict[str, object]:
+    """The SatOutputTimes row of one answer. ``repeats``: every run of a repeated solve
+    (``result`` the first): its time columns are then the median of the runs, with their
+    minimum and maximum, and a status that differed between runs is named in the message."""
+    runs = list(repeats) or [result]
+    if len(runs) > 1:
+        import dataclasses
+        import statistics
+
+        medians = {f: statistics.median(getattr(r, f) for r in runs)
+                   for f in ("solve_seconds", "total_seconds", "check_seconds", "wall_seconds",
+                             "cpu_seconds")}
+        statuses = [r.status for r in runs]
+        message = result.message
+        if len(set(statuses)) > 1:
+            message = f"repeats disagree: {', '.join(statuses)}" + (
+                f"; {message}" if message else "")
+        result = dataclasses.replace(result, message=message, **medians)
     row: dict[str, object] = {
         "id": ident, "line": line, "instance_hash": instance_hash, "status": result.status,
         "solve_seconds": f"{result.solve_seconds:.6f}",
@@ -87,6 +108,11 @@ def times_row(ident: str, line: int | str, result: Result, load1: float,
     }
     for k in STAT_KEYS:
         row[k] = result.stats.get(k, "")
+    if len(runs) > 1:
+        row["repeats"] = len(runs)
+        for c in REPEATED:
+            values = [getattr(r, c) for r in runs]
+            row[f"{c}_min"], row[f"{c}_max"] = f"{min(values):.6f}", f"{max(values):.6f}"
     return row
 
 

@@ -37,6 +37,8 @@ set_default_limits(
 SOLVERS = {name: dict(opts or {}) for name, opts in config["solvers"].items()}
 ENCODINGS = list(config["encodings"])
 TIME_LIMIT = float(config["time_limit"])
+# solves of each (solver, instance); the times files hold their median
+REPEATS = int(config["repeats"])
 CHECK_UNIQUE = bool(config["check_unique"])
 SAT_SOLVERS = [s for s in SOLVERS if registry.level(s, SOLVERS) == registry.CNF]
 PUZZLE_SOLVERS = [s for s in SOLVERS if registry.level(s, SOLVERS) == registry.PUZZLE]
@@ -240,15 +242,17 @@ def set_limit(wildcards):
 
 
 def solve_runtime(wildcards):
-    """Minutes a solve job may take on a cluster: every instance at the limit, plus a minute."""
-    return 60 + int(set_time_limit(wildcards.set) * SHARD_SIZES[wildcards.set] / 60)
+    """Minutes a solve job may take on a cluster: every instance at the limit (each of its
+    `repeats`), plus a minute."""
+    limit = set_time_limit(wildcards.set) * REPEATS
+    return 60 + int(limit * SHARD_SIZES[wildcards.set] / 60)
 
 
 def sat_solve_runtime(wildcards):
     """Minutes a SAT solve job may take: every instance at the limit plus its proof-check
-    budget, plus a minute."""
+    budget (each of its `repeats`), plus a minute."""
     limit, check = set_time_limits(config, wildcards.set)
-    return 60 + int((limit + check) * SHARD_SIZES[wildcards.set] / 60)
+    return 60 + int((limit + check) * REPEATS * SHARD_SIZES[wildcards.set] / 60)
 
 
 def unique_runtime(wildcards):

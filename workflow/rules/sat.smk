@@ -73,11 +73,12 @@ rule solve_cnf:
         variant=solver_variant,
         time_limit=set_limit,
         verify_time_limit=set_verify_time_limit,
+        repeats=REPEATS,
     shell:
         "satdoku pipeline solve {input.instances:q} --bundle {input.bundle:q} "
         "--solver {wildcards.solver:q} --encoding {wildcards.encoding:q} "
         "--variants {params.variant:q} --time-limit {params.time_limit:q} "
-        "--verify-time-limit {params.verify_time_limit:q} "
+        "--verify-time-limit {params.verify_time_limit:q} --repeats {params.repeats:q} "
         "--output {output.out:q} --times {output.times:q} --sols {output.sols:q} "
         "> {log:q} 2>&1"
 
@@ -104,10 +105,12 @@ rule solve_puzzle:
         version=solver_version,
         variant=solver_variant,
         time_limit=set_limit,
+        repeats=REPEATS,
     shell:
         "satdoku pipeline solve {input:q} --solver {wildcards.solver:q} "
         "--encoding {wildcards.encoding:q} --variants {params.variant:q} "
-        "--time-limit {params.time_limit:q} --times {output.times:q} "
+        "--time-limit {params.time_limit:q} --repeats {params.repeats:q} "
+        "--times {output.times:q} "
         "--sols {output.sols:q} > {log:q} 2>&1"
 
 

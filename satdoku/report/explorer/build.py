@@ -54,7 +54,8 @@ MAX_PROBLEMS = 500
 STATIC = ("index.html", "explorer.js", "board.js", "plots.js", "explorer.css")
 #: Columns of the long frame the solver table needs (the rest is dropped to save memory).
 TABLE_COLUMNS = ["set", "run", "solver", "encoding", "id", "line", "family", "status",
-                 "verified", "solved", "seconds", "solve_seconds", "decisions", "conflicts"]
+                 "verified", "solved", "seconds", "solve_seconds", "decisions", "conflicts",
+                 "seconds_min", "seconds_max"]
 
 
 def js_data(key: str, value: Any) -> str:

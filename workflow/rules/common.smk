@@ -17,9 +17,8 @@ from satdoku.stagefiles.paths import shard_name
 
 # --- configuration: checked before anything is planned (one line per problem, no traceback) ---
 try:
-    for (
-        _configfile
-    ) in workflow.configfiles:  # a key given twice, an alias bomb: one line
+    # a key given twice, an alias bomb: one line naming it
+    for _configfile in workflow.configfiles:
         check_file(_configfile)
     config.update(
         check(

@@ -149,12 +149,13 @@ def test_csp_and_ltn_pages_are_included_when_present(df, tmp_path):
     pages_dir = tmp_path / "results" / "Reports"
     pages_dir.mkdir(parents=True)
     assert find_pages(pages_dir) == {"CSP variants": [], "LTN metrics": []}
-    (pages_dir / "csp_variants.md").write_text("| variant | solved |\n|---|---|\n| mac | 9 |\n")
+    (pages_dir / "csp_largest_n.md").write_text("| variant | solved |\n|---|---|\n| mac | 9 |\n")
+    (pages_dir / "csp_notes.md").write_text("not a page the CSP branch writes\n")
     (pages_dir / "csp_largest_n.png").write_bytes(b"\x89PNG")
     (pages_dir / "ltn_4.md").write_text("accuracy 0.97 <on test>\n")
     (pages_dir / "other.md").write_text("not a hook page\n")
     pages = find_pages(pages_dir)
-    assert [p.name for p in pages["CSP variants"]] == ["csp_largest_n.png", "csp_variants.md"]
+    assert [p.name for p in pages["CSP variants"]] == ["csp_largest_n.md", "csp_largest_n.png"]
     assert [p.name for p in pages["LTN metrics"]] == ["ltn_4.md"]
     table = solver_table(df, fx.TIME_LIMIT)
     md = summary_markdown(table, [], fx.TIME_LIMIT, {}, pages, base=tmp_path / "reports")

@@ -15,12 +15,15 @@ from pathlib import Path
 
 from satdoku.report.agreement import find_problems, problem_headline
 from satdoku.solvers.base import LIMIT_STATUSES
+from satdoku.stagefiles import paths as sp
 from satdoku.stagefiles.families import INVALID_FAMILY, slug, sort_key
 from satdoku.stagefiles.tables import GIVEN_DIFFERS
 
 #: Glob patterns (under results/Reports) of pages other stages write, shown when present.
-EXTRA_PAGES = {"CSP variants": ("csp*.md", "csp*.png", "csp*.csv", "csp*.tsv"),
-               "LTN metrics": ("ltn_*.md", "ltn_*.png")}
+EXTRA_PAGES = {"CSP variants": tuple(sp.file_name(sp.CSP_REPORT, ext=x) for x in ("md", "png",
+                                                                                "tsv")),
+               "LTN metrics": (sp.file_name(sp.LTN_REPORT, size="*", ext="md"),
+                               sp.file_name(sp.LTN_FIGURE, size="*", figure="*"))}
 
 _CSS = """body{font-family:sans-serif;margin:1.5em;max-width:90em}
 table{border-collapse:collapse;margin:0.6em 0 1.4em 0;font-size:0.9em}

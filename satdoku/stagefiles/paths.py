@@ -67,6 +67,13 @@ def stage_path(template: str, results: str | Path = RESULTS, **wildcards: object
     return Path(results) / template.format(**wildcards)
 
 
+def file_name(template: str, **wildcards: object) -> str:
+    """The file-name part of a template, filled in: ``file_name(CSP_REPORT, ext="tsv")`` ->
+    ``csp_largest_n.tsv``; ``"*"`` values make a glob (``file_name(LTN_REPORT, size="*",
+    ext="md")`` -> ``ltn_*.md``)."""
+    return Path(template.format(**wildcards)).name
+
+
 def shard_name(k: int) -> str:
     """The name of shard ``k`` (0-based): ``00000``, ``00001``, ..."""
     return f"{k:05d}"
@@ -79,7 +86,8 @@ def match(template: str, path: str | Path) -> dict[str, str] | None:
     import re
 
     pattern = re.escape(template)
-    for name in ("set", "shard", "encoding", "solver", "ext"):
+    for name in ("set", "shard", "encoding", "solver", "ext", "size", "figure", "part", "step",
+                 "run"):
         pattern = pattern.replace(re.escape("{" + name + "}"), f"(?P<{name}>[^/]+)")
     m = re.search(f"(?:^|/){pattern}$", Path(path).as_posix())
     return m.groupdict() if m else None

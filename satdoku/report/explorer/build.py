@@ -444,8 +444,9 @@ def pages(pages_dir: Path, out: Path, variants: Mapping[str, Mapping]) -> dict[s
 
     dest = out / "pages"
     ltn = []
-    for f in sorted(pages_dir.glob("ltn_*.json"), key=lambda p: (len(p.stem), p.stem)):
-        size = f.stem[len("ltn_"):]
+    reports = sp.file_name(sp.LTN_REPORT, size="*", ext="json")
+    for f in sorted(pages_dir.glob(reports), key=lambda p: (len(p.stem), p.stem)):
+        size = (sp.match(Path(sp.LTN_REPORT).name, f.name) or {}).get("size", "")
         if not size.isdigit():
             continue  # ltn_4_memory.json and the like
         summary = json.loads(f.read_text(encoding="utf-8"))
@@ -454,7 +455,7 @@ def pages(pages_dir: Path, out: Path, variants: Mapping[str, Mapping]) -> dict[s
         q2 = dict(summary.get("q2") or {})
         q2.pop("records", None)  # per-board records: the band table carries their figures
         images = []
-        for png in sorted(pages_dir.glob(f"ltn_{size}_*.png")):
+        for png in sorted(pages_dir.glob(sp.file_name(sp.LTN_FIGURE, size=size, figure="*"))):
             dest.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(png, dest / png.name)
             images.append(png.name)
@@ -463,16 +464,16 @@ def pages(pages_dir: Path, out: Path, variants: Mapping[str, Mapping]) -> dict[s
                     "examples": summary.get("examples"), "images": images,
                     "seconds": summary.get("seconds")})
     csp = None
-    tsv = pages_dir / "csp_largest_n.tsv"
+    tsv, png, md = (pages_dir / sp.file_name(sp.CSP_REPORT, ext=x) for x in ("tsv", "png", "md"))
     if tsv.exists():
         rows = read_tsv(tsv)
         image = None
-        if (pages_dir / "csp_largest_n.png").exists():
+        if png.exists():
             dest.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(pages_dir / "csp_largest_n.png", dest / "csp_largest_n.png")
-            image = "csp_largest_n.png"
+            shutil.copyfile(png, dest / png.name)
+            image = png.name
         solvers = list(dict.fromkeys(r["solver"] for r in rows))
-        md = pages_dir / "csp_largest_n.md"  # the experiment's own summary table, shown as is
+        # md: the experiment's own summary table, shown as is
         csp = {"rows": rows, "md": md.read_text(encoding="utf-8") if md.exists() else "",
                "image": image, "colours": {s: colour(s, dict(variants)) for s in solvers}}
     return {"ltn": ltn, "csp": csp}

@@ -389,3 +389,32 @@ def test_clue17_reader_names_a_bad_line(tmp_path: Path) -> None:
     assert [e.subkind for e in read_clue17(path, 1)] == ["17_clue"]
     with pytest.raises(ValueError, match=r"17\.txt:3"):
         read_clue17(path, 5)
+
+
+def test_certification_does_not_trust_the_network(monkeypatch) -> None:
+    """Soundness is the symbolic check's, not the optimiser's: with an optimiser that returns
+    random or constant probabilities, ltn_solve still returns only boards that complete their
+    givens and break no rule, and never one for an impossible board."""
+    import torch
+
+    from satdoku.ltn import kb
+    from satdoku.ltn.solve import SolveSettings, ltn_solve
+
+    gen_ = torch.Generator().manual_seed(5)
+
+    def noisy(mask, pairs, logits, steps, lr):
+        probs = torch.rand(mask.shape, generator=gen_) * mask
+        if steps % 2:  # every other call: all mass on the first value, allowed or not
+            probs = torch.zeros(mask.shape)
+            probs[..., 0] = 1.0
+        return probs, torch.zeros(mask.shape[0]), logits
+
+    monkeypatch.setattr(kb, "optimise", noisy)
+    solvable, impossible = _hard_9x9(6, 13)
+    for singles in (True, False):
+        out = ltn_solve(solvable + impossible,
+                        SolveSettings(singles=singles, rounds=15, steps=3, warm_steps=2))
+        assert all(o.board is None for o in out[6:])
+        for p, o in zip(solvable, out[:6], strict=True):
+            assert o.board is None or (p.check_solution(o.board) == [] and all(
+                not g or g == v for g, v in zip(p.givens, o.board, strict=True)))

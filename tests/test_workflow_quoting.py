@@ -169,3 +169,20 @@ def test_stage_command_checks_variants_in_one_line(tmp_path, variants, said):
          "--solver", "minisat22", "--variants", variants, "--times", str(tmp_path / "t.tsv"),
          "--sols", str(tmp_path / "s.tsv")], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and said in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("where", ["sets", "solvers"])
+def test_hostile_set_or_solver_name_is_refused_in_one_line(tmp_path, where):
+    """Names become file-name parts (results/SatSols/<solver>/<enc>/<set>.tsv): only safe
+    characters, checked before any job."""
+    config = _tiny_base(tmp_path)
+    name = f"x'\" é\n{_attack(1)}"
+    if where == "sets":
+        config["sets"][name] = "data/sudokusolver_4x4.txt"
+    else:
+        config["solvers"][name] = {"solver": "minisat22"}
+    _write_config(tmp_path, config)
+    proc = _snakemake(tmp_path)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert f"config: {where}: name " in proc.stderr and "is not allowed" in proc.stderr
+    assert _markers(tmp_path) == [] and not (tmp_path / "results").exists()

@@ -219,7 +219,10 @@ def test_count_command(public_data, tmp_path, capsys, method) -> None:
     assert main(["count", str(bad), "--max", "300", "--method", method]) == 1  # invalid line
     rows = [r.split("\t") for r in capsys.readouterr().out.splitlines()]
     assert rows[1][3].startswith("INVALID") and rows[2][2:] == ["288", "multiple"]
-    assert main(["count", str(bad), "--max", "300", "--time-limit", "-1"]) == 2
+    with pytest.raises(SystemExit) as refused:  # argparse refuses it: one line, exit 2
+        main(["count", str(bad), "--max", "300", "--time-limit", "-1"])
+    assert refused.value.code == 2
+    assert "finite and > 0" in capsys.readouterr().err
 
 
 def test_search_gives_the_recursion_limit_back() -> None:

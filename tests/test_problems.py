@@ -10,7 +10,8 @@ from conftest import plant_answer
 
 from satdoku.report.agreement import WRONG_KINDS, Problems, find_problems
 from satdoku.report.collect import load_files
-from satdoku.report.summary import problems, problems_html, problems_markdown
+from satdoku.report.summary import problems, problems_html, problems_markdown, summary_html
+from satdoku.report.tables import solver_table
 from satdoku.stagefiles.tables import GIVEN_DIFFERS, read_tsv
 
 
@@ -79,6 +80,12 @@ def test_summary_frame_finds_the_same_problems_as_the_rows(tmp_path):
     assert any("dpll/extended returned ERROR on 1 instance(s) (2)" in p for p in from_frame)
     assert any("cdcl/extended solved none of its 3 instance(s)" in p for p in from_frame)
     assert any("nine instance 4 (line 4): the solution given" in p for p in from_frame)
+    df = load_files(fx.files(results))
+    red = [row for row in summary_html(solver_table(df, fx.TIME_LIMIT), from_frame,
+                                       fx.TIME_LIMIT, {}).split("<tr")
+           if "#b00000" in row and "<td>" in row]
+    assert sorted((r.split("<td>")[1], r.split("<td>")[2]) for r in red) == [
+        ("futo</td>", "cdcl</td>"), ("futo</td>", "dpll</td>"), ("nine</td>", "cdcl</td>")]
     page = problems_html(from_frame)
     assert "color:#b00000" in page and "planted crash" in page and "All answers" not in page
     assert "All answers verified" not in problems_markdown(from_frame)

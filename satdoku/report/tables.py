@@ -155,12 +155,24 @@ def to_markdown(table) -> str:
     return "\n".join(lines) + "\n"
 
 
+def problem_rows(table) -> list[bool]:
+    """Which rows of a solver table show a problem (:mod:`satdoku.report.agreement`): failed
+    verifications, errors, or every valid instance stopped by a limit."""
+    def column(name: str) -> list:
+        return list(table[name]) if name in table.columns else [0] * len(table)
+
+    limited = [t + m for t, m in zip(column("TIMEOUT"), column("MEMOUT"), strict=True)]
+    valid = [n - i for n, i in zip(column("instances"), column("INVALID"), strict=True)]
+    return [bool(f or e or (v and lim == v))
+            for f, e, lim, v in zip(column("failed"), column("ERROR"), limited, valid,
+                                    strict=True)]
+
+
 def to_html(table) -> str:
-    """An HTML table (escaped); a row with failed verifications is red."""
+    """An HTML table (escaped); a row that shows a problem (:func:`problem_rows`) is red."""
     head, body = _cells(table)
-    failed = list(table["failed"]) if "failed" in table.columns else [0] * len(body)
     out = ["<table>", "<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>"]
-    for row, bad in zip(body, failed, strict=True):
+    for row, bad in zip(body, problem_rows(table), strict=True):
         style = ' style="color:#b00000;font-weight:bold"' if bad else ""
         out.append(f"<tr{style}>" + "".join(f"<td>{html.escape(c)}</td>" for c in row)
                    + "</tr>")

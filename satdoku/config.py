@@ -200,6 +200,34 @@ def check_solvers(solvers: Mapping[str, Any]) -> None:
             raise ConfigError(f"config: solvers.{name}: not a registered solver; a variant "
                               f"names its base with 'solver:' (known: {known})") from None
         validate_schema(options, SOLVERS[base].schema(), ("solvers", name))
+        if SOLVERS[base].validate:  # what a schema cannot say (an external command's form)
+            import importlib
+
+            module, func = SOLVERS[base].validate.split(":")
+            try:
+                getattr(importlib.import_module(module), func)(options)
+            except ValueError as exc:
+                raise ConfigError(f"config: solvers.{name}: {exc}") from None
+
+
+def solvers_of_file(path: str | Path) -> dict[str, Any]:
+    """The checked ``solvers`` section of a configuration file (for ``satdoku solve
+    --configfile``): one line naming the problem otherwise."""
+    import yaml
+
+    check_file(path)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = yaml.safe_load(fh)
+    except (yaml.YAMLError, OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"config: {path}: {exc}") from None
+    solvers = data.get("solvers") if isinstance(data, dict) else None
+    if not isinstance(solvers, dict):
+        raise ConfigError(f"config: {path}: no 'solvers' mapping")
+    _finite(solvers)
+    config = {"solvers": {k: dict(v or {}) for k, v in solvers.items()}}
+    _check_solvers(config)
+    return config["solvers"]
 
 
 def _check_solvers(config: dict[str, Any]) -> None:
@@ -276,6 +304,22 @@ def set_time_limits(config: Mapping[str, Any], name: str) -> tuple[float, float]
     limit = float(entry.get("time_limit", config["time_limit"]))
     check = entry.get("verify_time_limit", config.get("verify_time_limit", limit))
     return limit, float(check)
+
+
+#: The solve rules' ``mem_mb``: the memory limit of a run when nothing sets one.
+SOLVE_MEM_MB = 4000
+
+
+def run_limits(config: Mapping[str, Any], name: str, solver: str) -> tuple[float, str]:
+    """(memory limit in MB, limit clock) of ``solver`` on set ``name`` in a checked
+    configuration: the solver's ``memory_limit`` option, else the set's, else the global one,
+    else :data:`SOLVE_MEM_MB`; the set's ``limit_clock``, else the global one (wall)."""
+    entry = config["sets"][name]
+    entry = {} if isinstance(entry, str) else entry
+    options = config["solvers"].get(solver) or {}
+    memory = options.get("memory_limit", entry.get("memory_limit",
+                                                   config.get("memory_limit", SOLVE_MEM_MB)))
+    return float(memory), str(entry.get("limit_clock", config.get("limit_clock", "wall")))
 
 
 def check(config: Mapping[str, Any], schema: str | Path | Mapping[str, Any],

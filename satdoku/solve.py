@@ -52,7 +52,7 @@ from satdoku.solvers.base import (
     Deadline,
     Result,
 )
-from satdoku.solvers.registry import CNF, PUZZLE, SOLVERS, SolverSpec, resolve
+from satdoku.solvers.registry import CNF, FILE, PUZZLE, SOLVERS, SolverSpec, resolve
 from satdoku.stagefiles.tables import (
     FAILED,
     GIVEN_DIFFERS,
@@ -190,7 +190,8 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
           proof_path: str | None = None, verify_time_limit: float | None = None,
           memory_limit: float | None = None, limit_clock: str = WALL) -> Answer:
     """Solve one instance within ``time_limit`` seconds (read on the ``limit_clock``: wall or
-    cpu) and ``memory_limit`` MB, measure the run and check the answer.
+    cpu) and ``memory_limit`` MB (default: the solver's ``memory_limit`` option), measure the
+    run and check the answer.
 
     ``formula`` is the record's formula when the caller already has it (a SatInput bundle
     entry, a file already read); otherwise the record is encoded here, inside the time limit.
@@ -211,6 +212,8 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
                 encoding.check_size(record.puzzle)
             except TooLarge as exc:
                 return Answer(Result(INVALID, message=str(exc)), detail=str(exc))
+    if memory_limit is None:
+        memory_limit = solver.options.get("memory_limit")
     run = _Run(solver, memory_limit)
     deadline = Deadline(time_limit, clock=limit_clock)
     with ExitStack() as stack:
@@ -224,7 +227,13 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
                         formula = formula_of(record, encoding, deadline)
                     if solver.proofs:
                         proof = stack.enter_context(_proof_file(proof_path, workdir))
-                    result = _solve_cnf(solver, formula, deadline, proof, memory_limit)
+                    if solver.spec.input == FILE:  # a binary: its DIMACS file, off the clock
+                        if workdir is None:
+                            workdir = stack.enter_context(tempfile.TemporaryDirectory())
+                        result = _solve_file(solver, formula, deadline, proof, memory_limit,
+                                             run, workdir)
+                    else:
+                        result = _solve_cnf(solver, formula, deadline, proof, memory_limit)
         except TimeoutError as exc:  # RulesTimeout: the rules build ran out of time
             result = Result(TIMEOUT, message=str(exc))
         except MemoryError:
@@ -244,6 +253,14 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
     return answer
 
 
+@dataclass
+class _Pause:
+    """Wall and CPU seconds of one pause of a run (start values until it ends)."""
+
+    wall: float
+    cpu: float
+
+
 class _Run:
     """The measurement of one solver run, the one place it is made: wall seconds, CPU seconds
     (this process's, plus a child's reported in ``Result.child``), peak resident memory (a
@@ -253,11 +270,24 @@ class _Run:
     MB (RLIMIT_AS, soft limit only, restored after the run), so an allocation beyond it raises
     MemoryError, which the solve path turns into MEMOUT instead of losing the shard."""
 
-    __slots__ = ("c0", "limit", "saved", "solver", "t0")
+    __slots__ = ("c0", "limit", "paused_cpu", "paused_wall", "saved", "solver", "t0")
 
     def __init__(self, solver: ConfiguredSolver, memory_limit: float | None) -> None:
         self.solver, self.limit, self.saved = solver, memory_limit, None
-        self.t0 = self.c0 = 0.0
+        self.t0 = self.c0 = self.paused_wall = self.paused_cpu = 0.0
+
+    @contextmanager
+    def paused(self) -> Iterator[_Pause]:
+        """Work inside the run that is not the solver's (writing a binary's input file):
+        excluded from the run's wall and CPU seconds."""
+        pause = _Pause(time.perf_counter(), time.process_time())
+        try:
+            yield pause
+        finally:
+            pause.wall = time.perf_counter() - pause.wall
+            pause.cpu = time.process_time() - pause.cpu
+            self.paused_wall += pause.wall
+            self.paused_cpu += pause.cpu
 
     def __enter__(self) -> _Run:
         if self.limit is not None and not self.solver.in_child:
@@ -279,8 +309,8 @@ class _Run:
 
     def measure(self, result: Result) -> None:
         """Set the result's times, resource figures and termination."""
-        wall = time.perf_counter() - self.t0
-        cpu = time.process_time() - self.c0
+        wall = time.perf_counter() - self.t0 - self.paused_wall
+        cpu = time.process_time() - self.c0 - self.paused_cpu
         child = result.child
         if child is not None:
             cpu += child.cpu_seconds
@@ -303,6 +333,22 @@ def _address_space() -> int:
             return int(fh.read().split()[0]) * resource.getpagesize()
     except (OSError, ValueError, IndexError):
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _solve_file(solver: ConfiguredSolver, formula: Formula, deadline: Deadline,
+                proof: str | None, memory_limit: float | None, run: _Run, workdir: str
+                ) -> Result:
+    """Solve with a solver that reads a DIMACS file: the file is written with the clock
+    stopped (it is the harness's work, not the solver's), then the solver runs on it."""
+    from satdoku.solvers.external import write_cnf
+
+    if deadline.expired():
+        return Result(TIMEOUT, message="time limit reached while encoding")
+    path = os.path.join(workdir, "instance.cnf")
+    with run.paused() as paused:
+        write_cnf(formula, path)
+    deadline = deadline.shifted(paused.cpu if deadline.clock == CPU else paused.wall)
+    return solver.impl.solve_file(path, deadline, proof, memory_limit, workdir)
 
 
 def _solve_puzzle(record: Record, solver: ConfiguredSolver, deadline: Deadline) -> Result:

@@ -75,3 +75,12 @@ def number_in(lo: float, hi: float | None = None, *, above: bool = False
 
     parse.__name__ = "number"
     return parse
+
+
+def add_limit_arguments(p: argparse.ArgumentParser) -> None:
+    """``--memory-limit`` and ``--limit-clock``, the same in every command that solves."""
+    p.add_argument("--memory-limit", type=number_in(16), default=None, metavar="MB",
+                   help="MB each instance's run may use (past it: MEMOUT); default: the "
+                   "solver's memory_limit option, else none")
+    p.add_argument("--limit-clock", choices=("wall", "cpu"), default="wall",
+                   help="read the time limit on the wall clock (default) or as CPU seconds")

@@ -12,7 +12,12 @@ import argparse
 import json
 import sys
 
-from satdoku.commands.common import int_in, positive_seconds, solver_variants
+from satdoku.commands.common import (
+    add_limit_arguments,
+    int_in,
+    positive_seconds,
+    solver_variants,
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -50,6 +55,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--time-limit", type=positive_seconds, default=None)
     s.add_argument("--verify-time-limit", type=positive_seconds, default=None,
                    help="budget of each UNSAT proof check (default: the time limit)")
+    add_limit_arguments(s)
     s.add_argument("--output", help="SatOutput shard (SAT solvers)")
     s.add_argument("--repeats", type=int_in(1, 100), default=1,
                    help="solve each instance this many times; times are their median, with "
@@ -144,7 +150,8 @@ def _run(args: argparse.Namespace) -> int:
         counts = solve_shard(args.instances, args.solver, args.encoding, args.times, args.sols,
                              bundle=args.bundle, output=args.output,
                              variants=args.variants, time_limit=args.time_limit,
-                             verify_time_limit=args.verify_time_limit, repeats=args.repeats)
+                             verify_time_limit=args.verify_time_limit, repeats=args.repeats,
+                             memory_limit=args.memory_limit, limit_clock=args.limit_clock)
         print(f"solve {args.instances} with {args.solver}: {counts}")
     elif args.stage == "decode":
         from satdoku.pipeline.decode import decode_shard

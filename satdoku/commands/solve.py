@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from satdoku.commands.common import positive_seconds
+from satdoku.commands.common import add_limit_arguments, positive_seconds
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -33,6 +33,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--verify-time-limit", type=positive_seconds, default=None,
                    help="budget of each UNSAT proof check, apart from the time limit (default: "
                    "the time limit); a check that runs out leaves the answer unchecked (-)")
+    add_limit_arguments(p)
+    p.add_argument("--configfile", help="a configuration file whose solvers (variants, "
+                   "external binaries) --solver may name")
+    p.add_argument("--command", help="run this solver binary, e.g. \"cadical -q {cnf}\" (split "
+                   "like a shell word list, never run by a shell; see docs/solvers.md)")
     p.add_argument("--format", default="auto", help="force a reader (line, ndigits, csv, ...)")
     p.add_argument("--times", action="store_true", help="append status and ms after each line")
 
@@ -50,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     try:
-        solver = open_solver(args.solver)
+        variants = _variants(args)
+        solver = open_solver(args.solver, variants)
     except (KeyError, ValueError) as exc:
         return fail(str(exc.args[0]))
     try:
@@ -73,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
     wrong = 0
     for rec in track(records, desc=f"solve {args.solver}", unit="instances"):
         answer = solve(rec, solver, encoding, args.time_limit,
-                       verify_time_limit=args.verify_time_limit)
+                       verify_time_limit=args.verify_time_limit,
+                       memory_limit=args.memory_limit, limit_clock=args.limit_clock)
         row = answer.sols_row(rec)
         wrong += answer.verified == FAILED
         line = (f"{rec.name}\t" if several else "") + str(row["solution"])
@@ -91,6 +98,24 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     return 1 if wrong else 0
+
+
+def _variants(args: argparse.Namespace) -> dict:  # type: ignore[type-arg]
+    """The solver variants ``--solver`` may name: a configuration file's, and ``--command``
+    as a solver of its own (named by ``--solver`` when it names no registered solver, else
+    ``command``)."""
+    from satdoku.config import solvers_of_file
+    from satdoku.solvers.external import check_options
+    from satdoku.solvers.registry import SOLVERS
+
+    variants = solvers_of_file(args.configfile) if args.configfile else {}
+    if args.command:
+        entry = {"solver": "external", "command": args.command}
+        check_options(entry)
+        if args.solver in SOLVERS:  # the default minisat22: --command alone names the binary
+            args.solver = "command"
+        variants[args.solver] = entry
+    return variants
 
 
 def _read(path: str, fmt: str) -> tuple[str, list, bool]:  # type: ignore[type-arg]

@@ -56,7 +56,9 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
                 output: str | Path | None = None,
                 variants: Mapping[str, Mapping[str, Any] | None] | None = None,
                 time_limit: float | None = None,
-                verify_time_limit: float | None = None, repeats: int = 1) -> dict[str, int]:
+                verify_time_limit: float | None = None, repeats: int = 1,
+                memory_limit: float | None = None, limit_clock: str = "wall"
+                ) -> dict[str, int]:
     """Solve every instance of a shard with one solver; returns status counts.
 
     ``repeats``: solve each instance that many times through the same solve path; the first
@@ -64,7 +66,8 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
     and their spread (:func:`satdoku.stagefiles.tables.times_row`).
 
     ``verify_time_limit`` bounds each UNSAT proof check apart from ``time_limit`` (default:
-    ``time_limit``).
+    ``time_limit``); ``memory_limit`` (MB) and ``limit_clock`` (wall or cpu) go to the solve
+    path for every run.
 
     SAT solvers need ``bundle`` (the SatInput shard) and write ``output`` (SatOutput);
     puzzle-level solvers take neither."""
@@ -85,7 +88,8 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
         for rec, formula in track(pairs, desc=f"solve {solver_name}", unit="instances"):
             answers: list[Answer] = [
                 solve(rec, solver, encoding, time_limit, formula=formula, workdir=workdir,
-                      verify_time_limit=verify_time_limit) for _ in range(max(1, repeats))]
+                      verify_time_limit=verify_time_limit, memory_limit=memory_limit,
+                      limit_clock=limit_clock) for _ in range(max(1, repeats))]
             answer = answers[0]
             if out is not None:
                 write_block(out, rec.id, answer.result)

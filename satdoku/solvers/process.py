@@ -3,7 +3,9 @@
 A child (a solver binary from an argument list, or a forked Python function) runs in its own
 process group with ``RLIMIT_AS`` (the memory limit) and, when the limit is read on the CPU
 clock, ``RLIMIT_CPU``; it dies with its parent (``PR_SET_PDEATHSIG``), and a SIGTERM to the
-parent kills every live child group before the parent ends. At the deadline the group gets
+parent kills every live child group before the parent ends. A binary is started through
+util-linux's ``setpriv`` and ``prlimit`` and GNU ``time`` (:func:`_launcher`), so its peak
+memory is its own, not this Python process's. At the deadline the group gets
 SIGTERM, then SIGKILL after :data:`GRACE` seconds. Its resource use comes from ``wait4``: user +
 system CPU of the child and of the children it waited for, its peak resident memory, and why it
 ended (:class:`~satdoku.solvers.base.ChildUsage`). Linux (and other POSIX systems without the
@@ -14,11 +16,13 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import math
 import os
 import pickle
 import resource
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -144,15 +148,20 @@ def _stop(pid: int, pidfd: int) -> None:
 
 
 def _finished(status: int, usage: Any, stopped: bool, memory_mb: float | None,
-              cpu_limit: float | None, stderr_tail: str = "") -> Finished:
+              cpu_limit: float | None, stderr_tail: str = "",
+              report: tuple[float, int | None, int | None] | None = None) -> Finished:
+    """How a child ended. ``report`` is (peak kB, exit code, signal) of the binary as GNU time
+    saw it (its own process, not the launcher's), when there is one."""
     cpu = usage.ru_utime + usage.ru_stime
     rss = usage.ru_maxrss / 1024  # kB on Linux
-    code = os.waitstatus_to_exitcode(status)
-    sig = -code if code < 0 else None
+    code: int | None = os.waitstatus_to_exitcode(status)
+    sig = -code if code is not None and code < 0 else None
+    if report is not None:
+        rss, code, sig = report[0] / 1024, report[1], report[2]
     if stopped or sig == signal.SIGXCPU or (sig is not None and cpu_limit is not None
                                              and cpu >= cpu_limit):
         term = TIMELIMIT
-    elif (memory_mb is not None and code != 0 and code not in (10, 20)
+    elif (memory_mb is not None and code not in (0, 10, 20)
           and any(w in stderr_tail.lower() for w in _MEMORY_WORDS)):
         term = MEMLIMIT
     elif sig is not None:
@@ -164,25 +173,91 @@ def _finished(status: int, usage: Any, stopped: bool, memory_mb: float | None,
 
 
 def run_command(argv: Sequence[str], deadline: Deadline, memory_mb: float | None,
-                stdout_path: str, stderr_path: str, cwd: str | None = None) -> Finished:
+                stdout_path: str, stderr_path: str) -> Finished:
     """Run a binary from an argument list (never a shell) with the limits; its output goes to
     the two files. The group is killed whatever happens (an exception, a signal)."""
     wait_for, cpu_limit = _limits(deadline)
     _guard_sigterm()
+    report_path = stderr_path + ".rusage"
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(report_path)
+    wrapped = _launcher(memory_mb, cpu_limit, report_path)
     with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
-        proc = subprocess.Popen(
-            list(argv), stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=cwd,
-            process_group=0, preexec_fn=lambda: _limit_child(memory_mb, cpu_limit),
-            close_fds=True)
-    _LIVE.add(proc.pid)
-    pidfd = os.pidfd_open(proc.pid)
+        if wrapped is not None:  # posix_spawn (vfork + exec)
+            pid = os.posix_spawnp(wrapped[0], [*wrapped, *argv], os.environ, file_actions=[
+                (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                (os.POSIX_SPAWN_DUP2, out.fileno(), 1), (os.POSIX_SPAWN_DUP2, err.fileno(), 2),
+            ], setpgroup=0)
+        else:
+            pid = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=out,
+                                   stderr=err, process_group=0, close_fds=True,
+                                   preexec_fn=lambda: _limit_child(memory_mb, cpu_limit)).pid
+    _LIVE.add(pid)
+    pidfd = os.pidfd_open(pid)
     try:
-        status, usage, stopped = _wait(proc.pid, pidfd, wait_for)
-        proc.returncode = os.waitstatus_to_exitcode(status)
+        status, usage, stopped = _wait(pid, pidfd, wait_for)
     finally:
-        _kill_group(proc.pid)
+        _kill_group(pid)
         os.close(pidfd)
-    return _finished(status, usage, stopped, memory_mb, cpu_limit, last_line(stderr_path, 4))
+    return _finished(status, usage, stopped, memory_mb, cpu_limit, last_line(stderr_path, 4),
+                     _time_report(report_path))
+
+
+#: GNU time's report format: a marker, the peak resident kB and the exit status.
+_TIME_FORMAT = "satdoku-rusage %M %x"
+
+
+def _time_report(path: str) -> tuple[float, int | None, int | None] | None:
+    """(peak kB, exit code, signal) from GNU time's report file, None without one."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return None
+    sig = None
+    for line in lines:
+        if line.startswith("Command terminated by signal "):
+            sig = int(line.split()[-1])
+    for line in lines:
+        words = line.split()
+        if len(words) == 3 and words[0] == "satdoku-rusage":
+            return float(words[1]), None if sig is not None else int(words[2]), sig
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def _tools() -> tuple[str | None, str | None, str | None]:
+    time_bin = shutil.which("time", path="/usr/bin:/bin:/usr/local/bin")
+    return shutil.which("setpriv"), shutil.which("prlimit"), time_bin
+
+
+def _launcher(memory_mb: float | None, cpu_limit: float | None, report: str
+              ) -> list[str] | None:
+    """The programs started in front of a binary, all by posix_spawn (no copy of this
+    process): util-linux's ``setpriv --pdeathsig KILL`` (dies with this process) and
+    ``prlimit`` (the rlimits), then GNU ``time``, which runs the binary as its own small
+    child and reports its peak memory (a process started from this one inherits this one's peak
+    as its ``ru_maxrss``; the binary started from ``time`` does not), and ``setpriv`` again so
+    the binary dies with ``time``. Without setpriv/prlimit (None) a ``preexec_fn`` does the
+    same in a forked copy of this process; without GNU time the peak is ``wait4``'s, at least
+    this process's own peak (the known error docs/solvers.md states)."""
+    setpriv, prlimit, time_bin = _tools()
+    limits = []
+    if memory_mb is not None:
+        size = int(memory_mb * 1024 * 1024)
+        limits.append(f"--as={size}:{size}")
+    if cpu_limit is not None:
+        soft = max(1, math.ceil(cpu_limit))
+        limits.append(f"--cpu={soft}:{soft + 1}")
+    if setpriv is None or (limits and prlimit is None):
+        return None
+    out = [setpriv, "--pdeathsig", "KILL", "--"]
+    if limits:
+        out += [str(prlimit), *limits, "--"]
+    if time_bin is not None:
+        out += [time_bin, "-f", _TIME_FORMAT, "-o", report, "--",
+                setpriv, "--pdeathsig", "KILL", "--"]
+    return out
 
 
 def run_forked(func: Callable[[], Any], deadline: Deadline, memory_mb: float | None

@@ -29,11 +29,20 @@ CNF, PUZZLE = "cnf", "puzzle"
 #: work ("clock"), a watchdog interrupts it ("interrupt"), or its process is killed ("process").
 LIMIT_KINDS = ("clock", "interrupt", "process")
 
-#: Options every solver accepts: ``solver`` (the base of a configured variant) and ``note``.
+#: How a solver takes its instance: formulas in memory, or a DIMACS file the solve path writes
+#: outside the clock (a binary).
+MEMORY, FILE = "memory", "file"
+
+#: Options every solver accepts: ``solver`` (the base of a configured variant), ``note`` and
+#: ``memory_limit`` (read by the solve path, not by the solver).
 COMMON_OPTIONS: dict[str, Any] = {
     "solver": {"type": "string"},
     "note": {"type": "string", "description": "free text, shown nowhere but the config"},
+    "memory_limit": {"type": "number", "exclusiveMinimum": 0,
+                     "description": "MB this solver may use per instance (MEMOUT past it)"},
 }
+#: Options the solve path or the registry reads, never handed to a solver's factory.
+PATH_OPTIONS = ("memory_limit",)
 
 
 @dataclass(frozen=True)
@@ -56,11 +65,19 @@ class SolverSpec:
     packages: tuple[str, ...] = ()  # distributions whose versions identify it (python-sat, ...)
     identity: str = ""  # "module:function" giving what else identifies a configured solver
     # from its options (an external binary: its version output and sha256), or ""
+    required: tuple[str, ...] = ()  # options a configured solver must give (command, ...)
+    input: str = MEMORY  # MEMORY or FILE: how the solve path hands it an instance
+    validate: str = ""  # "module:function" raising ValueError for options a schema cannot
+    # refuse (an external command without {cnf}), or ""
 
     def schema(self) -> dict[str, Any]:
         """The JSON schema of this solver's options (unknown options are refused)."""
         props = {**COMMON_OPTIONS, **self.option_schema}
-        return {"type": "object", "properties": props, "additionalProperties": False}
+        out: dict[str, Any] = {"type": "object", "properties": props,
+                               "additionalProperties": False}
+        if self.required:
+            out["required"] = list(self.required)
+        return out
 
 
 SOLVERS: dict[str, SolverSpec] = {}
@@ -147,6 +164,22 @@ register(SolverSpec(
     option_schema={"workers": {"type": "integer", "minimum": 1, "maximum": 64}, "seed": _SEED},
     code=("satdoku.solvers.cpsat",), packages=("ortools",),
 ))
+register(SolverSpec(
+    "external", "satdoku.solvers.external:make_external", {}, CNF, REFERENCE, "#7f7f7f",
+    "any SAT solver binary from the configuration (satdoku/solvers/external.py)",
+    limit="process", input=FILE, identity="satdoku.solvers.external:identity_of",
+    required=("command",), validate="satdoku.solvers.external:check_options",
+    code=("satdoku.solvers.external", "satdoku.solvers.process"),
+    option_schema={
+        "command": {"type": "string", "minLength": 1, "description": (
+            "the binary and its arguments, split like a shell word list and run without a "
+            "shell; {cnf} the instance, {proof} its proof file, {result} a result file")},
+        "proof": {"enum": ["drat"], "description": "the binary writes a DRAT proof to {proof}"},
+        "version_command": {"type": "string", "minLength": 1},
+        "origin": {"enum": [OURS, REFERENCE]},
+        "colour": {"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"},
+    },
+))
 _CSP_COLOURS = iter(["#17becf", "#9edae5", "#bcbd22", "#dbdb8d", "#7f7f7f", "#c7c7c7",
                      "#393b79", "#5254a3", "#6b6ecf", "#9c9ede", "#637939", "#8ca252"])
 for _inf in INFERENCES:
@@ -202,7 +235,9 @@ def colour(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = 
     if name in SOLVERS:
         return SOLVERS[name].colour
     try:
-        base_name = resolve(name, variants)[0]
+        base_name, options = resolve(name, variants)
+        if options.get("colour"):
+            return str(options["colour"])
     except KeyError:
         stem = name.split("-")[0]
         base = SOLVERS[stem].colour if stem in SOLVERS else "#7f7f7f"
@@ -238,9 +273,11 @@ def _shade(hex_colour: str, step: int) -> str:
 
 
 def origin(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None) -> str:
-    """ "ours" or "reference" for a solver name or variant (unknown names: ours)."""
+    """ "ours" or "reference" for a solver name or variant (its ``origin`` option, else its
+    record's; unknown names: ours)."""
     try:
-        return spec(name, variants).origin
+        base, options = resolve(name, variants)
+        return str(options.get("origin") or SOLVERS[base].origin)
     except KeyError:
         stem = name.split("-")[0]
         return SOLVERS[stem].origin if stem in SOLVERS else OURS
@@ -252,7 +289,7 @@ def make_solver(name: str, variants: Mapping[str, Mapping[str, Any] | None] | No
     base, options = resolve(name, variants)
     module, func = SOLVERS[base].factory.split(":")
     factory = getattr(importlib.import_module(module), func)
-    return factory(name=name, **options)
+    return factory(name=name, **{k: v for k, v in options.items() if k not in PATH_OPTIONS})
 
 
 def solver_version(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None
@@ -284,4 +321,8 @@ def solver_version(name: str, variants: Mapping[str, Mapping[str, Any] | None] |
         except PackageNotFoundError:
             packages.append(f"{dist} (not installed)")
     opts = ",".join(f"{k}={options[k]}" for k in sorted(options))
-    return " ".join([f"{base}[{opts}]", f"code {digest.hexdigest()[:12]}", *packages])
+    extra = []
+    if record.identity:
+        module, func = record.identity.split(":")
+        extra.append(str(getattr(importlib.import_module(module), func)(options)))
+    return " ".join([f"{base}[{opts}]", f"code {digest.hexdigest()[:12]}", *packages, *extra])

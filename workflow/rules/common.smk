@@ -8,7 +8,15 @@ import sys
 
 sys.path.insert(0, workflow.basedir)
 
-from satdoku.config import ConfigError, check, check_file, set_time_limits, with_preset
+from satdoku.config import (
+    SOLVE_MEM_MB,
+    ConfigError,
+    check,
+    check_file,
+    run_limits,
+    set_time_limits,
+    with_preset,
+)
 from satdoku.limits import Limits, set_default_limits
 from satdoku.pipeline.sets import SetError, plan
 from satdoku.solvers import registry
@@ -232,7 +240,12 @@ def strict_flag(wildcards):
 
 
 LIMITS_JSON = json.dumps(config["limits"], sort_keys=True)
-VARIANTS_JSON = json.dumps(SOLVERS, sort_keys=True)
+
+
+def variants_json(wildcards=None):
+    """The JSON of every configured solver, from a function: a string param would have its
+    braces read as wildcards (an external solver's command holds {cnf})."""
+    return json.dumps(SOLVERS, sort_keys=True)
 
 
 def set_limit(wildcards):
@@ -256,6 +269,21 @@ def sat_solve_runtime(wildcards):
 
 def unique_runtime(wildcards):
     return 60 + int(2 * set_time_limit(wildcards.set) * SHARD_SIZES[wildcards.set] / 60)
+
+
+def solve_memory_limit(wildcards):
+    """MB each run of a solver on a set may use (satdoku.config.run_limits)."""
+    return run_limits(config, wildcards.set, wildcards.solver)[0]
+
+
+def solve_limit_clock(wildcards):
+    """The clock a set's time limit is read on: wall or cpu (satdoku.config.run_limits)."""
+    return run_limits(config, wildcards.set, wildcards.solver)[1]
+
+
+def solve_mem_mb(wildcards):
+    """A solve job's memory: the rule's default, or the run's limit plus the harness's own."""
+    return max(SOLVE_MEM_MB, int(solve_memory_limit(wildcards)) + 500)
 
 
 def solver_variant(wildcards):

@@ -26,7 +26,7 @@ rule explorer:
         time_limit=TIME_LIMIT,
         set_limits=set_limit_args,
         time_column=config["report_time"],
-        variants=VARIANTS_JSON,
+        variants=variants_json,
         pages_dir=PAGES_DIR,
     shell:
         "satdoku report explorer {input.results:q} --time-limit {params.time_limit:q} "

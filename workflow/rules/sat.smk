@@ -66,18 +66,21 @@ rule solve_cnf:
     threads: 1
     resources:
         solver_slots=1,
-        mem_mb=4000,
+        mem_mb=solve_mem_mb,
         runtime=sat_solve_runtime,
     params:
         version=solver_version,
         variant=solver_variant,
         time_limit=set_limit,
+        memory_limit=solve_memory_limit,
+        limit_clock=solve_limit_clock,
         verify_time_limit=set_verify_time_limit,
         repeats=REPEATS,
     shell:
         "satdoku pipeline solve {input.instances:q} --bundle {input.bundle:q} "
         "--solver {wildcards.solver:q} --encoding {wildcards.encoding:q} "
         "--variants {params.variant:q} --time-limit {params.time_limit:q} "
+        "--memory-limit {params.memory_limit:q} --limit-clock {params.limit_clock:q} "
         "--verify-time-limit {params.verify_time_limit:q} --repeats {params.repeats:q} "
         "--output {output.out:q} --times {output.times:q} --sols {output.sols:q} "
         "> {log:q} 2>&1"
@@ -99,19 +102,21 @@ rule solve_puzzle:
     threads: 1
     resources:
         solver_slots=1,
-        mem_mb=4000,
+        mem_mb=solve_mem_mb,
         runtime=solve_runtime,
     params:
         version=solver_version,
         variant=solver_variant,
         time_limit=set_limit,
         repeats=REPEATS,
+        memory_limit=solve_memory_limit,
+        limit_clock=solve_limit_clock,
     shell:
         "satdoku pipeline solve {input:q} --solver {wildcards.solver:q} "
         "--encoding {wildcards.encoding:q} --variants {params.variant:q} "
         "--time-limit {params.time_limit:q} --repeats {params.repeats:q} "
-        "--times {output.times:q} "
-        "--sols {output.sols:q} > {log:q} 2>&1"
+        "--memory-limit {params.memory_limit:q} --limit-clock {params.limit_clock:q} "
+        "--times {output.times:q} --sols {output.sols:q} > {log:q} 2>&1"
 
 
 rule gather_sols:

@@ -1,0 +1,293 @@
+"""Any SAT solver binary as a solver: ``{solver: external, command: "cadical -q {cnf} {proof}"}``.
+
+The command is split like a shell word list (:func:`shlex.split`) once, when the solver is made,
+and never run through a shell: ``{cnf}`` (the instance's DIMACS file, written by the solve path
+outside the clock), ``{proof}`` (where the binary writes its DRAT proof, text or binary; only
+with ``proof: drat``) and ``{result}`` (a MiniSat-style result file: ``SAT``/``UNSAT`` and the
+model) are replaced inside each word, so a path with spaces, quotes or ``$(...)`` stays one
+argument and runs nothing. The binary runs in its own process group under the limits
+(:mod:`satdoku.solvers.process`).
+
+Output contract (SAT competition): ``s SATISFIABLE|UNSATISFIABLE|UNKNOWN`` and ``v`` lines on
+stdout, exit code 10 (SAT) or 20 (UNSAT); 0 is accepted with an ``s`` line or a result file.
+Anything else (a crash, garbage, ``s UNKNOWN`` before the limit, an exit code that contradicts
+the answer) is an ERROR whose message ends with the binary's last stderr line. The solve path
+verifies every model and checks every proof like any other solver's.
+
+Identity: :func:`identity` joins the ``version_command`` output and the sha256 of the binary
+(resolved on PATH) into the registry's solver version, so a new binary reruns only its jobs.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from satdoku.cnf.formula import Cnf, Formula
+from satdoku.solvers.base import (
+    ERROR,
+    MEMLIMIT,
+    MEMOUT,
+    SAT,
+    TIMELIMIT,
+    TIMEOUT,
+    UNSAT,
+    Deadline,
+    Result,
+)
+from satdoku.solvers.process import last_line, run_command
+
+PLACEHOLDERS = ("{cnf}", "{proof}", "{result}")
+PROOF_FORMATS = ("drat",)
+#: Exit codes of the SAT competition.
+EXIT_SAT, EXIT_UNSAT = 10, 20
+#: Seconds a ``version_command`` may take.
+VERSION_TIMEOUT = 10.0
+
+
+class ExternalError(ValueError):
+    """A bad external solver entry (one line naming what is wrong)."""
+
+
+def split_command(command: str, proof: str | None = None) -> list[str]:
+    """The argument list of a command template, checked: ``{cnf}`` present, ``{proof}`` iff a
+    proof format is set, no other ``{...}`` placeholder."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise ExternalError(f"command {command!r}: {exc}") from None
+    if not argv:
+        raise ExternalError("command is empty")
+    text = " ".join(argv)
+    if "{cnf}" not in text:
+        raise ExternalError(f"command {command!r} has no {{cnf}} (where the instance goes)")
+    if ("{proof}" in text) != (proof is not None):
+        raise ExternalError(f"command {command!r}: {{proof}} and 'proof: drat' go together")
+    if proof is not None and proof not in PROOF_FORMATS:
+        raise ExternalError(f"proof {proof!r}: known formats {', '.join(PROOF_FORMATS)}")
+    stray = text
+    for p in PLACEHOLDERS:
+        stray = stray.replace(p, "")
+    if "{" in stray and "}" in stray[stray.index("{"):]:
+        raise ExternalError(f"command {command!r}: unknown placeholder (known: "
+                            f"{', '.join(PLACEHOLDERS)})")
+    return argv
+
+
+def fill(argv: Sequence[str], paths: Mapping[str, str]) -> list[str]:
+    """The argument list with each placeholder replaced inside its word (never re-split)."""
+    out = []
+    for word in argv:
+        for key, value in paths.items():
+            word = word.replace("{" + key + "}", value)
+        out.append(word)
+    return out
+
+
+def binary_path(argv0: str) -> str | None:
+    """The file a command's first word runs: a path as given, else the PATH lookup."""
+    if os.sep in argv0:
+        return argv0 if os.path.isfile(argv0) else None
+    return shutil.which(argv0)
+
+
+@functools.lru_cache(maxsize=64)
+def identity(command: str, version_command: str | None = None, proof: str | None = None
+             ) -> str:
+    """What identifies the binary behind a command: the ``version_command`` output (first
+    line) and the sha256 of the binary resolved on PATH (or 'not found')."""
+    argv = split_command(command, proof)
+    parts = []
+    if version_command:
+        parts.append("version " + _version_output(version_command))
+    path = binary_path(argv[0])
+    if path is None:
+        parts.append(f"binary {argv[0]} not found")
+    else:
+        digest = hashlib.sha256()
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+        parts.append(f"sha256 {digest.hexdigest()[:16]}")
+    return " ".join(parts)
+
+
+def _version_output(version_command: str) -> str:
+    try:
+        argv = shlex.split(version_command)
+        done = subprocess.run(argv, capture_output=True, timeout=VERSION_TIMEOUT,
+                              stdin=subprocess.DEVNULL, check=False)
+    except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
+        return f"({type(exc).__name__}: {exc})"
+    text = (done.stdout or done.stderr).decode("utf-8", "replace").strip()
+    return " ".join(text.splitlines()[:1]) or f"(exit {done.returncode}, no output)"
+
+
+def parse_output(stdout: str) -> tuple[str | None, list[int] | None]:
+    """(answer from the ``s`` line or None, the ``v`` literals or None)."""
+    status: str | None = None
+    lits: list[int] = []
+    has_v = False
+    for line in stdout.splitlines():
+        if line.startswith("s "):
+            word = line[2:].strip().upper()
+            status = {"SATISFIABLE": SAT, "UNSATISFIABLE": UNSAT, "UNKNOWN": "UNKNOWN"}.get(
+                word, f"bad s line {line[:60]!r}")
+        elif line.startswith("v ") or line == "v":
+            has_v = True
+            lits.extend(int(t) for t in line[1:].split())
+    return status, ([x for x in lits if x != 0] if has_v else None)
+
+
+def parse_result_file(text: str) -> tuple[str | None, list[int] | None]:
+    """A MiniSat-style result file: ``SAT`` + model line, ``UNSAT``, or ``INDET``."""
+    words = text.split()
+    if not words:
+        return None, None
+    head = words[0].upper()
+    if head == "SAT":
+        return SAT, [int(t) for t in words[1:] if t != "0"]
+    if head == "UNSAT":
+        return UNSAT, None
+    if head in ("INDET", "UNKNOWN"):
+        return "UNKNOWN", None
+    return f"bad result file {text[:60]!r}", None
+
+
+class ExternalSolver:
+    """A solver binary behind the CnfSolver interface: the solve path writes ``{cnf}`` (outside
+    the clock) and calls :meth:`solve_file`."""
+
+    def __init__(self, command: str, proof: str | None = None,
+                 version_command: str | None = None, origin: str | None = None,
+                 colour: str | None = None, name: str = "external") -> None:
+        self.name, self.command, self.proof = name, command, proof
+        self.argv = split_command(command, proof)
+        self.uses_result = any("{result}" in w for w in self.argv)
+        self.version_command = version_command
+
+    def solve_cnf(self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None,
+                  memory_mb: float | None = None) -> Result:
+        """Write ``cnf`` to a temporary file (inside the clock: the solve path uses
+        :meth:`solve_file` with a file it wrote outside the clock) and solve it."""
+        with tempfile.TemporaryDirectory(prefix="satdoku-ext-") as tmp:
+            path = os.path.join(tmp, "instance.cnf")
+            write_cnf(Formula.of(cnf), path)
+            return self.solve_file(path, deadline, proof_path, memory_mb, tmp)
+
+    def solve_file(self, cnf_path: str, deadline: Deadline, proof_path: str | None,
+                   memory_mb: float | None, workdir: str) -> Result:
+        """Run the binary on a DIMACS file under the limits and read its answer."""
+        paths = {"cnf": cnf_path, "result": os.path.join(workdir, "result.txt")}
+        if proof_path is not None:
+            paths["proof"] = proof_path
+        out, err = os.path.join(workdir, "stdout.txt"), os.path.join(workdir, "stderr.txt")
+        if os.path.exists(paths["result"]):
+            os.remove(paths["result"])
+        start = time.perf_counter()
+        try:
+            done = run_command(fill(self.argv, paths), deadline, memory_mb, out, err)
+        except OSError as exc:  # not found, not executable
+            return Result(ERROR, message=f"cannot run {self.argv[0]}: {exc}")
+        seconds = time.perf_counter() - start
+        usage = done.usage
+        if usage.termination == TIMELIMIT:
+            return Result(TIMEOUT, message=f"stopped at the {deadline.limit:g} s "
+                                           f"{deadline.clock} limit",
+                          solve_seconds=seconds, child=usage)
+        if usage.termination == MEMLIMIT:
+            return Result(MEMOUT, message=f"memory limit of {memory_mb:g} MB reached: "
+                                          f"{last_line(err)}", solve_seconds=seconds,
+                          child=usage)
+        result = self._answer(done.returncode, out, paths["result"], err)
+        result.solve_seconds, result.child = seconds, usage
+        return result
+
+    def _answer(self, code: int | None, out: str, result_file: str, err: str) -> Result:
+        """The answer of a finished run, or ERROR with the reason and the last stderr line."""
+        def error(why: str) -> Result:
+            tail = last_line(err)
+            return Result(ERROR, message=why + (f": {tail}" if tail else ""))
+
+        if code is None:
+            return error("killed by a signal")
+        try:
+            with open(out, encoding="utf-8", errors="replace") as fh:
+                status, model = parse_output(fh.read())
+            if status is None and self.uses_result and os.path.exists(result_file):
+                with open(result_file, encoding="utf-8", errors="replace") as fh:
+                    status, model = parse_result_file(fh.read())
+        except ValueError:
+            return error(f"garbage in the output (exit code {code})")
+        if status is None:
+            return error(f"no answer (exit code {code})")
+        if status == "UNKNOWN":
+            return error(f"answered UNKNOWN before the limit (exit code {code})")
+        if status not in (SAT, UNSAT):
+            return error(status)
+        expected = EXIT_SAT if status == SAT else EXIT_UNSAT
+        if code not in (expected, 0):
+            return error(f"answered {status} with exit code {code}")
+        if status == SAT and model is None:
+            return error("SAT without a model")
+        return Result(status, model=model)
+
+
+_RULES_TEXT: dict[int, tuple[Cnf, str]] = {}
+
+
+def write_cnf(formula: Formula, path: str) -> None:
+    """Write a formula as DIMACS; the shared rules' text is made once per rules block (a whole
+    shard of puzzles writes only each puzzle's own clauses)."""
+    if formula.rules is None:
+        cnf = formula.whole()
+        body = _clauses_text(cnf.clauses)
+        nvars, nclauses = cnf.num_vars, cnf.num_clauses
+    else:
+        key = id(formula.rules)
+        cached = _RULES_TEXT.get(key)
+        if cached is None or cached[0] is not formula.rules:
+            _RULES_TEXT.clear()  # one rules block at a time (a shard's)
+            cached = _RULES_TEXT[key] = (formula.rules, _clauses_text(formula.rules.clauses))
+        body = cached[1] + _clauses_text(formula.own)
+        nvars = formula.num_vars
+        nclauses = len(formula.rules.clauses) + len(formula.own)
+    with open(path, "w", encoding="ascii") as fh:
+        fh.write(f"p cnf {nvars} {nclauses}\n")
+        fh.write(body)
+
+
+def _clauses_text(clauses: Sequence[Sequence[int]]) -> str:
+    return "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
+
+
+def identity_of(options: Mapping[str, Any]) -> str:
+    """The registry's identity hook: :func:`identity` of a configured external solver."""
+    return identity(str(options.get("command", "")), options.get("version_command"),
+                    options.get("proof"))
+
+
+def check_options(options: Mapping[str, Any]) -> None:
+    """The registry's check of a configured external solver (ExternalError, a ValueError)."""
+    split_command(str(options.get("command", "")), options.get("proof"))
+    if options.get("version_command"):
+        try:
+            shlex.split(str(options["version_command"]))
+        except ValueError as exc:
+            raise ExternalError(f"version_command: {exc}") from None
+
+
+def make_external(name: str = "external", **options: Any) -> ExternalSolver:
+    """Factory used by the registry (options: command, proof, version_command, origin,
+    colour)."""
+    if "command" not in options:
+        raise ExternalError(f"solver {name}: an external solver needs a command")
+    return ExternalSolver(name=name, **options)

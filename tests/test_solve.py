@@ -267,7 +267,8 @@ def test_an_input_changed_during_a_run_is_a_clear_failure(tmp_path: Path, monkey
     monkeypatch.setattr(solve_module, "solve", solve_then_truncate)
     args = argparse.Namespace(file=str(src), solver="minisat22", encoding="extended",
                               time_limit=10.0, verify_time_limit=None, format="auto",
-                              times=False)
+                              times=False, memory_limit=None, limit_clock="wall",
+                              configfile=None, command=None)
     assert solve_command.run(args) == 1
     out, err = capsys.readouterr()
     assert len(calls) == 5 and len(out.splitlines()) == 5  # every instance read at the start

@@ -242,6 +242,11 @@ def strict_flag(wildcards):
 LIMITS_JSON = json.dumps(config["limits"], sort_keys=True)
 
 
+def config_json(wildcards=None):
+    """The whole configuration as JSON (from a function, like :func:`variants_json`)."""
+    return json.dumps(config, sort_keys=True, default=str)
+
+
 def variants_json(wildcards=None):
     """The JSON of every configured solver, from a function: a string param would have its
     braces read as wildcards (an external solver's command holds {cnf})."""

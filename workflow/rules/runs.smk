@@ -22,7 +22,7 @@ rule run_record:
     conda:
         "../envs/satdoku.yaml"
     params:
-        config=json.dumps(config, sort_keys=True, default=str),
+        config=config_json,
         results=run_results_dir,
     shell:
         "satdoku pipeline record {input:q} --config {params.config:q} "

@@ -282,6 +282,11 @@ def _check_ltn(config: dict[str, Any], basedir: Path | None) -> None:
             if not (root / f"{size}x{size}").is_dir():
                 raise ConfigError(f"config: ltn.original: {original}: no {size}x{size}/ folder "
                                   f"for size {size} (ltn.sizes)")
+    clue17 = ltn.get("clue17")
+    if (clue17 and ltn.get("clue17_limit") and 9 in ltn.get("sizes", [])
+            and ltn.get("enabled", True) and not Path(basedir or ".", clue17).is_file()):
+        raise ConfigError(f"config: ltn.clue17: {clue17}: no such file (a 17-clue puzzle file "
+                          "the 9x9 evaluation scores; clue17_limit: 0 turns it off)")
 
 
 def _check_sets(config: dict[str, Any], basedir: Path | None) -> None:

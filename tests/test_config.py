@@ -63,6 +63,7 @@ BAD = [
     (_base(ltn={"original": "/nonexistent/ltn"}), "ltn.original: /nonexistent/ltn: not a "
                                                    "directory"),
     (_base(ltn={"original": str(ROOT / "tests"), "sizes": [4]}), "no 4x4/ folder for size 4"),
+    (_base(ltn={"clue17": "/nonexistent/17.txt"}), "ltn.clue17: /nonexistent/17.txt: no such file"),
 ]
 
 

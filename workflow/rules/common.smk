@@ -529,11 +529,19 @@ def report_prefix(wildcards, output):
     return output.md[: -len(".md")]
 
 
-def ltn_clue17_args(wildcards):
-    """--clue17 FILE --clue17-limit N for 9x9 when configured (a list: each item quoted)."""
+def ltn_clue17_file(wildcards):
+    """The 17-clue puzzle file the 9x9 evaluation scores ([] for other sizes or when off)."""
     if wildcards.size != "9" or not LTN.get("clue17") or not LTN.get("clue17_limit"):
         return []
-    return ["--clue17", LTN["clue17"], "--clue17-limit", str(LTN["clue17_limit"])]
+    return [LTN["clue17"]]
+
+
+def ltn_clue17_args(wildcards):
+    """--clue17 FILE --clue17-limit N for 9x9 when configured (a list: each item quoted)."""
+    files = ltn_clue17_file(wildcards)
+    if not files:
+        return []
+    return ["--clue17", files[0], "--clue17-limit", str(LTN["clue17_limit"])]
 
 
 def ltn_targets():

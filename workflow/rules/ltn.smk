@@ -72,6 +72,7 @@ rule ltn_evaluate:
         manifest=fill(LTN_DATASET, part="manifest.json"),
         model=LTN_MODEL,
         tsv=LTN_EPOCHS,
+        clue17=ltn_clue17_file,
     output:
         md=fill(LTN_REPORT, ext="md"),
         json=fill(LTN_REPORT, ext="json"),

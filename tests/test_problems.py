@@ -42,9 +42,11 @@ def test_a_run_that_hits_its_limit_on_every_valid_instance_is_flagged_and_only_t
 def test_given_solution_that_differs_is_named_once_per_instance():
     runs = {r: [_row(1, "SAT", "yes", GIVEN_DIFFERS), _row(2, "SAT", "yes")]
             for r in ("a/extended", "b/extended")}
-    (text,) = find_problems("s", runs)
+    found = Problems("s").add(runs)
+    (text,) = found.texts()
     assert text.startswith("set s instance 1 (line 11): the solution given in the input "
                            "differs from the verified answer of a/extended, b/extended")
+    assert found.runs() == set()  # the input is in question, not the runs
 
 
 def test_wrong_evidence_first_then_failures_and_shards_add_up_to_the_whole():

@@ -1,7 +1,8 @@
 """End-to-end: failures are problems (issue 18 section 4). A real run on a CSV board whose given
-solution contradicts the verified answer, then solver errors and all-timeout runs planted in
-the gathered SatSols: each is named in the set's report and `.check` (not `OK`), in
-reports/problems.html and in the explorer's overview, in red; never "All answers verified"."""
+solution contradicts the verified answer and on a set whose limit (1 microsecond) every solver
+hits, then solver errors planted in a solve job's SatSols: each is named in the set's report
+and `.check` (not `OK`), in reports/problems.html and in the explorer's overview, in red; never
+"All answers verified"."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ WRONG_GIVEN = SOLUTION[1] + SOLUTION[0] + SOLUTION[2:]  # two empty cells swappe
 CONFIG = """sets:
   tiny4: data/sudokusolver_4x4.txt
   given: data/given.csv
+  tight: {path: data/sudokusolver_4x4.txt, time_limit: 0.000001}
 encodings: [extended]
 solvers:
   minisat22: {}
@@ -60,34 +62,39 @@ def test_a_given_solution_that_differs_is_a_problem(run_dir):
         run_dir / "reports/problems.html").read_text()
 
 
-def test_errors_and_all_timeouts_are_problems_in_red(run_dir):
+def test_a_run_that_hits_its_limit_on_every_instance_is_a_problem(run_dir):
+    check = (run_dir / "results/Reports/tight.check").read_text().splitlines()
+    assert check == [f"set tight: {run}/extended solved none of its 7 instance(s): it hit its "
+                     "limit on every one (7 TIMEOUT)" for run in ("minisat22", "cadical195")]
+    report = (run_dir / "results/Reports/tight.txt").read_text()
+    assert "!!! 2 PROBLEM(S)" in report and "All answers verified" not in report
+    table = (run_dir / "results/Reports/tight_table.html").read_text()
+    assert table.count('<tr style="color:#b00000') == 2  # both runs' rows in red
+
+
+def test_solver_errors_are_problems_in_red(run_dir):
     results = run_dir / "results"
-    for run, status in (("cadical195", "ERROR"), ("minisat22", "TIMEOUT")):
-        # in the shard the solve job wrote (one shard): gathering, reports, explorer rerun
-        sols = results / f"SatSols/{run}/extended/tiny4/shards/00000.tsv"
-        lines = sols.read_text().splitlines()
-        for row, line in enumerate(lines[1:], 1):
-            if "\tINVALID\t" not in line:
-                plant_answer(sols, row, status=status, verified="-", solution=status,
-                             detail="planted: solver crashed" if status == "ERROR" else "")
+    # in the shard the solve job wrote (one shard): gathering, reports, explorer rerun
+    sols = results / "SatSols/cadical195/extended/tiny4/shards/00000.tsv"
+    for row, line in enumerate(sols.read_text().splitlines()[1:], 1):
+        if "\tINVALID\t" not in line:
+            plant_answer(sols, row, status="ERROR", verified="-", solution="ERROR",
+                         detail="planted: solver crashed")
     out = run_snakemake(run_dir)  # the run still succeeds
     assert "gather_sols" in out and "check_set" in out and "rule explorer" in out
-    check = (results / "Reports/tiny4.check").read_text().splitlines()
-    assert len(check) == 2 and not check[0].startswith("OK")
-    assert check[0].startswith("set tiny4: cadical195/extended returned ERROR on 7 instance(s)")
-    assert check[0].endswith("planted: solver crashed")
-    assert check[1].startswith("set tiny4: minisat22/extended solved none of its 7 instance(s)")
+    (check,) = (results / "Reports/tiny4.check").read_text().splitlines()
+    assert check == ("set tiny4: cadical195/extended returned ERROR on 7 instance(s) (1, 2, 3, "
+                     "4, 5, ...); instance 1 (line 1): planted: solver crashed")
     report = (results / "Reports/tiny4.txt").read_text()
-    assert "!!! 2 PROBLEM(S)" in report and "All answers verified" not in report
-    assert "!!! " + check[0] in report and "!!! " + check[1] in report
+    assert "!!! 1 PROBLEM(S)" in report and "!!! " + check in report
+    assert "All answers verified" not in report
     page = (run_dir / "reports/problems.html").read_text()
-    assert "color:#b00000" in page and "returned ERROR on 7" in page
-    assert "hit its limit on every one (7 TIMEOUT)" in page
+    assert "color:#b00000" in page and check in page and "tight: minisat22" in page
     summary = (run_dir / "reports/summary.md").read_text()
-    assert summary.index("3 PROBLEM(S)") < summary.index("| set | solver |")
+    assert summary.index("4 PROBLEM(S)") < summary.index("| set | solver |")
     overview = _overview(run_dir)
-    assert overview["problems_total"] == 3 and check[0] in overview["problems"]
-    assert overview["problems_headline"].startswith("3 PROBLEM(S)")
+    assert overview["problems_total"] == 4 and check in overview["problems"]
+    assert overview["problems_headline"].startswith("4 PROBLEM(S)")
     red = {(r[0], r[1]) for r, bad in zip(overview["table"]["rows"],
                                            overview["table"]["problem"], strict=True) if bad}
-    assert {("tiny4", "minisat22"), ("tiny4", "cadical195")} <= red
+    assert red == {("tiny4", "cadical195"), ("tight", "minisat22"), ("tight", "cadical195")}

@@ -113,8 +113,10 @@ class Problems:
         return [text for kind, _, text in self._all() if kind in kinds]
 
     def runs(self) -> set[str]:
-        """The runs named by a problem (shown in red in the explorer's solver table)."""
-        return {run for _, named, _ in self._all() for run in named.split(" ")}
+        """The runs a problem is about (red in the explorer's solver table): not those whose
+        verified answer only differs from a given solution (the input is in question)."""
+        return {run for kind, named, _ in self._all() if kind != "given"
+                for run in named.split(" ")}
 
 
 def find_problems(set_name: str, runs: Mapping[str, list[dict[str, str]]]) -> list[str]:

@@ -139,14 +139,23 @@ def read_futoshiki_dat(lines: Iterable[tuple[int, str]], source: str,
 
 
 def looks_like_futoshiki_dat(path: Path, head: list[tuple[int, str]]) -> bool:
-    """A ``.dat`` file, or a count line followed by a ``d r`` line."""
+    """A ``.dat`` file, or a count line followed by a ``d r`` line (one stray line before or
+    between them allowed)."""
     if path.suffix.lower() == ".dat":
         return True
-    if len(head) < 2:
-        return False
-    a, b = head[0][1].split(), head[1][1].split()
-    return (len(a) == 1 and len(a[0]) <= 6 and ascii_int(a[0]) is not None and len(b) == 2
-            and all(len(x) <= 3 and ascii_int(x) is not None for x in b))
+
+    def count(k: int) -> bool:
+        a = head[k][1].split()
+        return len(a) == 1 and len(a[0]) <= 6 and ascii_int(a[0]) is not None
+
+    def order(k: int) -> bool:
+        b = head[k][1].split()
+        return len(b) == 2 and all(len(x) <= 3 and ascii_int(x) is not None for x in b)
+
+    # the count line, then 'd r'; one stray line before or between them changes nothing
+    n = len(head)
+    return any(count(k) and any(order(m) for m in range(k + 1, min(k + 3, n)))
+               for k in range(min(2, n)))
 
 
 def write_futoshiki_dat(puzzles: Sequence[Puzzle]) -> str:

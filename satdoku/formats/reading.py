@@ -190,21 +190,60 @@ def _walled(fmt: Format, snap: Snapshot, limits: Limits) -> Iterator[Record]:
     assert fmt.read is not None
     bad, source = snap.bad_lines, snap.source
     if not bad:
-        yield from fmt.read(snap.content_lines(), source, limits)
+        yield from _resynced(fmt, list(snap.content_lines()), source, limits)
         return
     segment: list[tuple[int, str]] = []
     for lineno, text in snap.content_lines():
         if lineno not in bad:
             segment.append((lineno, text))
             continue
-        recs = list(fmt.read(segment, source, limits))
+        recs = _resynced(fmt, segment, source, limits)
         if recs and recs[-1].error:  # the record the wall cut: say where it ends
             recs[-1].error = (recs[-1].error.replace("at end of file", f"before line {lineno}")
                               .replace("file ends early", f"line {lineno} is not text"))
         yield from recs
         segment = []
         yield Record(source, lineno, 0, fmt.name, error=bad[lineno])
-    yield from fmt.read(segment, source, limits)
+    yield from _resynced(fmt, segment, source, limits)
+
+
+#: stray lines in a row that re-synchronising a multi-line format skips
+RESYNC_SKIPS = 3
+
+
+def _resynced(fmt: Format, lines: list[tuple[int, str]], source: str, limits: Limits,
+              skips: int = RESYNC_SKIPS) -> list[Record]:
+    """The records of a multi-line format, re-synchronised after stray lines: where a run of
+    INVALID records starts, its first line is read as one INVALID record of its own and the
+    rest of the run read again; the new reading is kept when it finds valid puzzles the first
+    did not (a title or junk line before a grid no longer shifts every row after it). Each
+    run is read again at most ``skips`` times, so a file is read at most skips + 1 times."""
+    assert fmt.read is not None
+    recs = list(fmt.read(lines, source, limits))
+    if skips == 0 or all(r.valid for r in recs):
+        return recs
+    pos = {n: k for k, (n, _) in enumerate(lines)}
+    out: list[Record] = []
+    i = 0
+    while i < len(recs):
+        rec = recs[i]
+        if rec.valid or rec.line not in pos:
+            out.append(rec)
+            i += 1
+            continue
+        j = i
+        while j < len(recs) and not recs[j].valid:
+            j += 1
+        stop = pos.get(recs[j].line, len(lines)) if j < len(recs) else len(lines)
+        window = lines[pos[rec.line] + 1:stop]
+        again = _resynced(fmt, window, source, limits, skips - 1) if window else []
+        if any(r.valid for r in again):
+            out.append(Record(source, rec.line, 0, fmt.name, name=rec.name, error=rec.error))
+            out.extend(again)
+        else:
+            out.extend(recs[i:j])
+        i = j
+    return out
 
 
 def _numbered(indexed: Iterable[tuple[int, Record]], strict: bool, start: int,

@@ -240,7 +240,11 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
             result = Result(MEMOUT, message=f"memory limit of {memory_limit:g} MB reached"
                             if memory_limit is not None else "out of memory")
         except Exception as exc:  # a solver or encoder bug must not take a whole shard down
-            result = Result(ERROR, message=f"{type(exc).__name__}: {exc}")
+            if memory_limit is not None and _allocation_failed(exc):  # under the guard
+                result = Result(MEMOUT, message=f"memory limit of {memory_limit:g} MB reached: "
+                                                f"{type(exc).__name__}: {_first_line(exc)}")
+            else:
+                result = Result(ERROR, message=f"{type(exc).__name__}: {exc}")
         run.measure(result)
         _enforce_limit(result, time_limit, limit_clock)
         checking = time.perf_counter()  # the solver's time ends here; the check's begins
@@ -324,6 +328,22 @@ class _Run:
         else:
             result.termination = {TIMEOUT: TIMELIMIT, MEMOUT: MEMLIMIT,
                                   ERROR: TERM_ERROR}.get(result.status, EXIT)
+
+
+#: Words of an exception that mean an allocation or a mapping was refused (a lazy import or a
+#: C extension under the memory guard fails with these rather than with MemoryError).
+_ALLOCATION_WORDS = ("failed to map", "cannot allocate memory", "out of memory", "bad_alloc")
+
+
+def _allocation_failed(exc: BaseException) -> bool:
+    text = f"{exc}".lower()
+    return any(w in text for w in _ALLOCATION_WORDS)
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = [ln for ln in str(exc).splitlines() if ln.strip()]
+    hit = [ln for ln in lines if any(w in ln.lower() for w in _ALLOCATION_WORDS)]
+    return (hit or lines or [""])[0].strip()
 
 
 def _address_space() -> int:

@@ -127,3 +127,18 @@ def test_unsat_proof_checked_is_a_field() -> None:
     answer = solve(rec, open_solver("cdcl"), "extended", 10)
     assert answer.status == UNSAT and answer.result.proof_checked
     assert answer.verified == "proof" and "proof checked" not in answer.result.message
+
+
+class _MapFails:
+    """A solver whose lazy import fails to map a library (as numpy does under the guard)."""
+
+    def solve_cnf(self, cnf, deadline, proof_path=None):  # type: ignore[no-untyped-def]
+        raise ImportError("numpy failed\nOriginal error was: libx.so: failed to map segment")
+
+
+def test_a_refused_mapping_under_the_guard_is_memout_else_error() -> None:
+    fails = ConfiguredSolver("maps", SOLVERS["minisat22"], {}, _MapFails())
+    guarded = solve(_record(), fails, "extended", 10, memory_limit=100)
+    assert guarded.status == MEMOUT and "failed to map segment" in guarded.result.message
+    free = solve(_record(), fails, "extended", 10)
+    assert free.status == "ERROR" and free.result.termination == "error"

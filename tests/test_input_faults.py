@@ -120,6 +120,10 @@ PUZZLE_FAULTS: dict[str, tuple[str, bytes, list[bool | str]]] = {
     "CSV: extra columns after the solution": (
         "c.csv", f"quizzes,solutions,difficulty\n{P1},{S1},3,x\n{P2},,hard\n".encode(),
         [True, True]),
+    "CSV without header: an empty second field": ("c.csv", f"{P1},\n{P2},,\n".encode(),
+                                                  [True, True]),
+    "CSV without header: solution then extra fields": (
+        "c.csv", f"{P1},{S1},extra,more\n".encode(), [True]),
     "CSV: a row without the solution column": ("c.csv", f"puzzle,solution\n{P1}\n".encode(),
                                                [True]),
     "CSV: a solution cell that is not a board": (

@@ -231,3 +231,19 @@ def test_ltn_examples_right_and_wrong_per_question():
     one = examples(closed, [SimpleNamespace(valid=e.kind == "closed_valid", confidence=None)
                             for e in closed], [], [], per_side=2)
     assert [e["subkind"] for e in one["q1"]["right"]] == ["-", "changed1"]
+
+
+def test_cactus_has_the_virtual_best_and_each_set_limit(built):
+    """The 9x9 family: a VBS curve (run -1) whose times are, per instance, the fastest run that
+    solved it (recomputed from the summary's frame); the family's limit is its set's."""
+    from satdoku.report.collect import load_files
+
+    results, out, _ = built
+    _, plots = load(out / "data" / "plots.js")
+    fam = next(f for f in plots["cactus"] if f["family"] == "9x9")
+    (vbs,) = [c for c in fam["curves"] if c["run"] == -1]
+    df = load_files(stage_files(results))
+    nine = df[(df["set"] == "nine") & df["solved"]]
+    best = sorted(nine.groupby("id")["seconds"].min())
+    assert vbs["y"] == pytest.approx(best) and vbs["solved"] == len(best) == 5
+    assert fam["limits"] == [[fx.TIME_LIMIT, ["nine"]]]

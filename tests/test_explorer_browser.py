@@ -121,7 +121,10 @@ def test_overview_names_every_set_and_solver_and_matches_summary_csv(run_dir, br
     text = page.inner_text("main")
     for name in (*SETS, *SOLVERS):
         assert name in text, name
-    assert "All answers verified" in text
+    # the one problem: the 3-decision DPLL hits its limit on both formulas of the CNF set (a run
+    # stopped on every instance is flagged); no wrong answer, no disagreement
+    problems = page.evaluate("() => SATDOKU.data.get('overview').problems")
+    assert len(problems) == 1 and "dpll-budget/dimacs solved none" in problems[0], problems
     rows = page.evaluate("""() => [...document.querySelectorAll('table.solvers tr[data-href]')]
         .map(tr => [...tr.cells].map(td => td.innerText.trim()))""")
     heads = page.eval_on_selector_all("table.solvers th", "ths => ths.map(t => t.innerText.trim())")

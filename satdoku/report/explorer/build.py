@@ -391,28 +391,44 @@ class Explorer:
                  "b": self.runs.index(r["run_b"]), "line": pair_line(r)}
                 for r in pairs(df, self.time_limit, self.variants).to_dict("records")]
 
+    def _curve(self, run: int, secs, sets, ids) -> dict[str, Any]:
+        """One cactus curve: solved instances sorted by time, sampled evenly to at most
+        CACTUS_POINTS points (the last one always kept), each point naming its instance."""
+        import numpy as np
+
+        order = np.argsort(secs, kind="stable")
+        m = len(order)
+        keep = (np.arange(m) if m <= CACTUS_POINTS else
+                np.unique(np.round(np.arange(CACTUS_POINTS) * (m - 1)
+                                   / (CACTUS_POINTS - 1)).astype(int)))
+        pick = order[keep]
+        return {"run": run, "x": (keep + 1).tolist(), "y": secs[pick].tolist(),
+                "set": [self.set_names[k] for k in sets[pick].tolist()],
+                "id": ids[pick].tolist(), "solved": m}
+
     def cactus_plots(self) -> list[dict[str, Any]]:
-        """Per family: every run's solved instances sorted by time (sampled evenly to at most
-        CACTUS_POINTS points; the last one always kept), each point naming its instance."""
+        """Per family: every run's solved instances sorted by time, and (two runs or more) the
+        virtual best solver's (``run`` -1: per instance the fastest run that solved it)."""
         import numpy as np
 
         out = []
         for fam in sorted(self.family_totals, key=sort_key):
             curves = []
+            best: dict[tuple[int, int], float] = {}
             for run in self.runs:
                 if (fam, run) not in self.cactus:
                     continue
                 secs, sets, ids = (np.asarray(a) for a in self.cactus[(fam, run)])
-                order = np.argsort(secs, kind="stable")
-                m = len(order)
-                keep = (np.arange(m) if m <= CACTUS_POINTS else
-                        np.unique(np.round(np.arange(CACTUS_POINTS) * (m - 1)
-                                           / (CACTUS_POINTS - 1)).astype(int)))
-                pick = order[keep]
-                curves.append({"run": self.runs.index(run), "x": (keep + 1).tolist(),
-                               "y": secs[pick].tolist(),
-                               "set": [self.set_names[k] for k in sets[pick].tolist()],
-                               "id": ids[pick].tolist(), "solved": m})
+                curves.append(self._curve(self.runs.index(run), secs, sets, ids))
+                for t, k, i in zip(secs.tolist(), sets.tolist(), ids.tolist(), strict=True):
+                    if t < best.get((k, i), math.inf):
+                        best[(k, i)] = t
+            if len(curves) > 1:
+                keys = list(best)
+                curves.append(self._curve(
+                    -1, np.asarray([best[k] for k in keys]),
+                    np.asarray([k for k, _ in keys], dtype=int),
+                    np.asarray([i for _, i in keys], dtype=np.int64)))
             fam_sets = sorted({self.set_names[k] for run in self.runs if (fam, run) in self.cactus
                                for k in set(self.cactus[(fam, run)][1].tolist())})
             limits: dict[float, list[str]] = {}

@@ -80,6 +80,14 @@ function pairLine(ov, s, x, y) {
 
 function drawCactus(div, ov, fam) {
   const traces = fam.curves.map((c) => {
+    if (c.run < 0) {  // the virtual best solver: per instance the fastest run
+      return {
+        type: plotType(c.x.length), mode: "lines", name: "VBS (virtual best)", x: c.x, y: c.y,
+        customdata: c.set.map((name, j) => [name, c.id[j]]),
+        line: {color: "#000", dash: "dash", width: 2},
+        hovertemplate: "%{customdata[0]} #%{customdata[1]}<br>%{y:.4g} s (%{x} solved)<extra>VBS</extra>",
+      };
+    }
     const run = ov.runs[c.run];
     const ref = run.origin === "reference";
     return {

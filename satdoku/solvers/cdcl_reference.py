@@ -27,6 +27,7 @@ Conventions (MiniSat's):
 
 from __future__ import annotations
 
+import gc
 import time
 from array import array
 from collections import deque
@@ -57,7 +58,7 @@ _HEADER_WORDS = 3
 #: propagated literals between two looks at the clock (a few ms of Python)
 _CLOCK_EVERY = 2000
 #: clauses loaded between two looks at the clock (a few ms of Python)
-_LOAD_CHUNK = 4096
+_LOAD_CHUNK = 1024
 
 class Clause:
     """A clause of three or more literals: watched on ``lits[0]`` and ``lits[1]``."""
@@ -604,11 +605,17 @@ class Kernel:
         self._set_deadline(seconds)
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             return 1
-        for number, clause in enumerate(_clauses(clauses), 1):
-            self._load_clause(clause)
-            if number % _LOAD_CHUNK == 0 and self.deadline is not None \
-                    and time.perf_counter() >= self.deadline:  # fmt: skip
-                return 1
+        paused = gc.isenabled()
+        gc.disable()  # many small acyclic objects: a collection here would walk them all
+        try:
+            for number, clause in enumerate(_clauses(clauses), 1):
+                self._load_clause(clause)
+                if number % _LOAD_CHUNK == 0 and self.deadline is not None \
+                        and time.perf_counter() >= self.deadline:  # fmt: skip
+                    return 1
+        finally:
+            if paused:
+                gc.enable()
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             return 1
         if self.status == UNSAT and not self.empty_logged:  # the proof's only step

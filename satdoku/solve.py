@@ -296,7 +296,9 @@ class _Run:
     def __enter__(self) -> _Run:
         if self.limit is not None and not self.solver.in_child:
             if self.solver._baseline is None:
-                self.solver._baseline = _address_space()
+                from satdoku.solvers.process import address_space
+
+                self.solver._baseline = address_space()
             soft, hard = resource.getrlimit(resource.RLIMIT_AS)
             cap = self.solver._baseline + int(self.limit * 1024 * 1024)
             if hard != resource.RLIM_INFINITY:
@@ -344,15 +346,6 @@ def _first_line(exc: BaseException) -> str:
     lines = [ln for ln in str(exc).splitlines() if ln.strip()]
     hit = [ln for ln in lines if any(w in ln.lower() for w in _ALLOCATION_WORDS)]
     return (hit or lines or [""])[0].strip()
-
-
-def _address_space() -> int:
-    """This process's virtual memory size in bytes (what RLIMIT_AS bounds)."""
-    try:
-        with open("/proc/self/statm", "rb") as fh:
-            return int(fh.read().split()[0]) * resource.getpagesize()
-    except (OSError, ValueError, IndexError):
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def _solve_file(solver: ConfiguredSolver, formula: Formula, deadline: Deadline,

@@ -74,6 +74,12 @@ def test_a_forked_run_reports_the_childs_cpu_and_memout() -> None:
     assert value == 7 and done.usage.termination == "exit" and done.usage.cpu_seconds >= 0.25
     value, done = run_forked(lambda: len(bytearray(500 * 1024 * 1024)), Deadline(10), 200)
     assert value is None and done.usage.termination == "memlimit"
+    # the limit is growth beyond what the child inherits (this process's whole address space,
+    # here over 300 MB: an absolute 200 MB limit would refuse the child everything)
+    held = bytearray(300 * 1024 * 1024)
+    value, done = run_forked(lambda: len(bytearray(50 * 1024 * 1024)), Deadline(10), 200)
+    del held
+    assert value == 50 * 1024 * 1024 and done.usage.termination == "exit"
     value, done = run_forked(lambda: time.sleep(30), Deadline(0.3), None)
     assert value is None and done.stopped_at_limit and done.usage.termination == "timelimit"
 

@@ -64,11 +64,13 @@ def _die_with_parent() -> None:
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL))
 
 
-def _limit_child(memory_mb: float | None, cpu_seconds: float | None) -> None:
-    """In a child, before it runs the solver: its own group, dies with its parent, rlimits."""
+def _limit_child(memory_mb: float | None, cpu_seconds: float | None, base: int = 0) -> None:
+    """In a child, before it runs the solver: its own group, dies with its parent, rlimits.
+    ``base`` is the address space the child starts with (a forked copy of this process: its
+    limit is ``memory_mb`` beyond what it inherited; an exec'd binary starts afresh)."""
     _die_with_parent()
     if memory_mb is not None:
-        size = int(memory_mb * 1024 * 1024)
+        size = base + int(memory_mb * 1024 * 1024)
         resource.setrlimit(resource.RLIMIT_AS, (size, size))
     if cpu_seconds is not None:
         soft = max(1, math.ceil(cpu_seconds))
@@ -263,10 +265,11 @@ def _launcher(memory_mb: float | None, cpu_limit: float | None, report: str
 def run_forked(func: Callable[[], Any], deadline: Deadline, memory_mb: float | None
                ) -> tuple[Any, Finished]:
     """Run ``func()`` in a forked child under the limits; returns (its pickled return value,
-    or None when it did not finish; how it ended). A MemoryError in the child is reported as
-    the memory limit."""
+    or None when it did not finish; how it ended). The child may grow ``memory_mb`` beyond
+    the address space it inherits; a MemoryError in it is reported as the memory limit."""
     wait_for, cpu_limit = _limits(deadline)
     _guard_sigterm()
+    base = address_space() if memory_mb is not None else 0
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
@@ -274,7 +277,7 @@ def run_forked(func: Callable[[], Any], deadline: Deadline, memory_mb: float | N
         try:
             os.close(read_fd)
             os.setpgid(0, 0)
-            _limit_child(memory_mb, cpu_limit)
+            _limit_child(memory_mb, cpu_limit, base)
             try:
                 payload = pickle.dumps(("ok", func()))
             except MemoryError:
@@ -323,6 +326,15 @@ def _kill_group(pgid: int) -> None:
     _LIVE.discard(pgid)
     with contextlib.suppress(OSError):
         os.killpg(pgid, signal.SIGKILL)
+
+
+def address_space() -> int:
+    """This process's virtual memory size in bytes (what RLIMIT_AS bounds)."""
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            return int(fh.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def last_line(path: str, lines: int = 1, limit: int = 4096) -> str:

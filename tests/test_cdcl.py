@@ -495,6 +495,22 @@ def test_assumptions_agree_with_minisat_call_after_call(cnf: Cnf, calls: list[li
                 assert set(assumptions) <= set(model)
 
 
+def test_every_backend_same_search_in_budgeted_calls() -> None:
+    """A search cut by a conflict budget and resumed, call after call, is the same search in
+    both kernels (each call starts from level 0, keeping what was learnt)."""
+    hard = php(6, 5)
+    runs = []
+    for backend in ("c", "python"):
+        solver = Cdcl(hard.num_vars, hard.clauses, proof=True, backend=backend, reduce_first=40,
+                      reduce_inc=10)  # fmt: skip
+        calls = []
+        while not calls or calls[-1][0][0] == "TIMEOUT":
+            calls.append((solver.solve(max_conflicts=37), solver.stats))
+        runs.append((calls, solver.proof_lines()))
+    assert runs[0] == runs[1]
+    assert len(runs[0][0]) > 5 and runs[0][0][-1][0] == ("UNSAT", None)
+
+
 def test_every_backend_same_search_under_assumptions(public_data: Path) -> None:
     cnf = read_dimacs(public_data / "satlib" / "uf50-218" / "uf50-04.cnf")
     runs = []

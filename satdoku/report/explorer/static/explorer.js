@@ -222,7 +222,7 @@ PAGES.overview = {
       const run = ov.runs.findIndex((x) => x.solver === cells[1] && x.encoding === cells[2]);
       const tds = cells.map((v, j) => {
         if (j === 1 && run >= 0) return `<td>${runLabel(ov, run, false)}</td>`;
-        const warn = ["TIMEOUT", "ERROR", "failed"].includes(t.columns[j]) && v > 0 ? " class=\"warn\"" : "";
+        const warn = ["TIMEOUT", "MEMOUT", "ERROR", "failed"].includes(t.columns[j]) && v > 0 ? " class=\"warn\"" : "";
         return `<td${warn}>${esc(cell(t.columns[j], v))}</td>`;
       }).join("");
       const href = hashOf("set", [cells[0]], run >= 0 ? `run=${run}` : "");

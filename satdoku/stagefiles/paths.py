@@ -36,7 +36,10 @@ RUN_START = "runs/.started"  # when the workflow's current run started (its onst
 
 # --- the LTN branch (results/LTN/ and its report pages in results/Reports/) ------------------
 LTN_DATASETS = "LTN/datasets/{size}"  # train.tsv, val.tsv, test.tsv, manifest.json
-LTN_DATASET = "LTN/datasets/{size}/{part}"
+LTN_TRAIN = "LTN/datasets/{size}/train.tsv"
+LTN_VAL = "LTN/datasets/{size}/val.tsv"
+LTN_TEST = "LTN/datasets/{size}/test.tsv"
+LTN_MANIFEST = "LTN/datasets/{size}/manifest.json"
 LTN_MODEL = "LTN/models/ltn_{size}.pt"
 LTN_EPOCHS = "LTN/models/ltn_{size}.tsv"  # per-epoch training figures, beside the model
 LTN_REPORT = "Reports/ltn_{size}.{ext}"  # md, json

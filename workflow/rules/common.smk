@@ -160,7 +160,10 @@ ENCODINGS_REPORT = reports(stage.ENCODINGS_REPORT)
 EXPLORER_INDEX = reports(stage.EXPLORER_INDEX)
 INSTANCES_WIDE = reports(stage.INSTANCES_WIDE)
 RUN_MANIFEST = results(stage.RUN_MANIFEST)
-LTN_DATASET = results(stage.LTN_DATASET)
+LTN_TRAIN = results(stage.LTN_TRAIN)
+LTN_VAL = results(stage.LTN_VAL)
+LTN_TEST = results(stage.LTN_TEST)
+LTN_MANIFEST = results(stage.LTN_MANIFEST)
 LTN_MODEL = results(stage.LTN_MODEL)
 LTN_EPOCHS = results(stage.LTN_EPOCHS)
 LTN_REPORT = results(stage.LTN_REPORT)
@@ -513,7 +516,7 @@ def ltn_dir(template):
     """The params function giving the directory of an LTN file of the job's size."""
 
     def directory_of(wildcards):
-        return os.path.dirname(fill(template, size=wildcards.size, part="-"))
+        return os.path.dirname(template.format(size=wildcards.size))
 
     directory_of.__name__ = "ltn_dir"
     return directory_of

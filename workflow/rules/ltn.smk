@@ -7,10 +7,10 @@
 
 rule ltn_dataset:
     output:
-        train=fill(LTN_DATASET, part="train.tsv"),
-        val=fill(LTN_DATASET, part="val.tsv"),
-        test=fill(LTN_DATASET, part="test.tsv"),
-        manifest=fill(LTN_DATASET, part="manifest.json"),
+        train=LTN_TRAIN,
+        val=LTN_VAL,
+        test=LTN_TEST,
+        manifest=LTN_MANIFEST,
     log:
         f"{LOGS}/ltn/dataset_{{size}}.log",
     benchmark:
@@ -23,7 +23,7 @@ rule ltn_dataset:
         mem_mb=2000,
         runtime=30,
     params:
-        out_dir=ltn_dir(LTN_DATASET),
+        out_dir=ltn_dir(LTN_MANIFEST),
         per_kind=ltn_param("per_kind"),
         fractions=ltn_fractions(),
         seed=ltn_param("seed"),
@@ -37,8 +37,8 @@ rule ltn_dataset:
 
 rule ltn_train:
     input:
-        train=fill(LTN_DATASET, part="train.tsv"),
-        val=fill(LTN_DATASET, part="val.tsv"),
+        train=LTN_TRAIN,
+        val=LTN_VAL,
     output:
         model=LTN_MODEL,
         tsv=LTN_EPOCHS,
@@ -55,7 +55,7 @@ rule ltn_train:
         mem_mb=2000,
         runtime=60,
     params:
-        data_dir=ltn_dir(LTN_DATASET),
+        data_dir=ltn_dir(LTN_MANIFEST),
         epochs=ltn_param("epochs"),
         lr=ltn_param("lr"),
         seed=ltn_param("seed"),
@@ -68,8 +68,8 @@ rule ltn_train:
 
 rule ltn_evaluate:
     input:
-        test=fill(LTN_DATASET, part="test.tsv"),
-        manifest=fill(LTN_DATASET, part="manifest.json"),
+        test=LTN_TEST,
+        manifest=LTN_MANIFEST,
         model=LTN_MODEL,
         tsv=LTN_EPOCHS,
         clue17=ltn_clue17_file,
@@ -93,7 +93,7 @@ rule ltn_evaluate:
         mem_mb=3000,
         runtime=60,
     params:
-        data_dir=ltn_dir(LTN_DATASET),
+        data_dir=ltn_dir(LTN_MANIFEST),
         models_dir=ltn_dir(LTN_MODEL),
         prefix=report_prefix,
         q2_limit=ltn_param("q2_limit"),

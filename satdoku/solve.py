@@ -250,7 +250,7 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
         checking = time.perf_counter()  # the solver's time ends here; the check's begins
         if result.status == UNSAT and proof is not None and formula is not None:
             budget = time_limit if verify_time_limit is None else verify_time_limit
-            _certify(formula.whole(), result, proof, proof_path is not None, budget)
+            _certify(formula, result, proof, proof_path is not None, budget)
         cnf = formula.whole() if record.cnf is not None and formula is not None else None
         answer = verify(record, encoding, result, cnf)
         result.check_seconds = time.perf_counter() - checking
@@ -408,7 +408,7 @@ def _proof_file(keep: str | None, workdir: str | None) -> Iterator[str]:
             os.remove(path)
 
 
-def _certify(cnf: Cnf, result: Result, proof: str, keep: bool,
+def _certify(formula: Formula, result: Result, proof: str, keep: bool,
              time_limit: float | None) -> None:
     """Check the proof of an UNSAT answer within ``time_limit`` seconds: a missing or rejected
     proof makes it ERROR; a check that runs out of its budget leaves it UNSAT, unchecked."""
@@ -417,7 +417,7 @@ def _certify(cnf: Cnf, result: Result, proof: str, keep: bool,
     if not os.path.exists(proof):
         result.status, result.message = ERROR, "UNSAT without the proof this solver must write"
         return
-    check = check_proof(cnf, proof, time_limit=time_limit)
+    check = check_proof(formula, proof, time_limit=time_limit)
     result.proof_checked = check.ok
     result.proof = proof if keep else None  # a temporary file is gone after the solve
     if check.status == OUT_OF_BUDGET:

@@ -283,3 +283,15 @@ def test_engines_agree_on_random_proofs(cnf: Cnf, proof: list[tuple[bool, list[i
 def _sat(cnf: Cnf) -> bool:
     status, _ = Cdcl(cnf.num_vars, clauses_to_array(cnf.clauses)).solve()
     return status == "SAT"
+
+
+@pytest.mark.parametrize("engine", ["python", pytest.param("c", marks=needs_c)])
+def test_a_formula_of_shared_rules_checks_as_its_whole(engine: str) -> None:
+    from satdoku.cnf.formula import Formula
+
+    rules = Cnf(3, [[1, 2, 3], [-1, 2], [1, -2]])
+    for own, proof, ok in ([[[-3], [-2]], ["0"], True], [[[3]], ["0"], False]):
+        f = Formula(3, own, rules)
+        assert check_proof(f, proof, engine=engine).ok == ok
+        assert check_proof(f.whole(), proof, engine=engine).ok == ok
+    assert drat.flat_literals(Formula(3, [[3]], rules)).endswith(bytes([3, 0, 0, 0, 0, 0, 0, 0]))

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from satdoku.cnf.formula import Cnf
+from satdoku.cnf.formula import Cnf, Formula
 
 VERIFIED, REJECTED, OUT_OF_BUDGET = "verified", "rejected", "out of budget"
 TRUE, FALSE, UNSET = 1, -1, 0
@@ -340,10 +340,13 @@ def has_c_checker() -> bool:
     return True
 
 
-def check_proof(cnf: Cnf, proof: str | Path | bytes | Iterable[str],
+def check_proof(cnf: Cnf | Formula, proof: str | Path | bytes | Iterable[str],
                 time_limit: float | None = None, engine: str = "auto",
                 mode: str = "backward") -> ProofCheck:
     """Check that ``proof`` refutes ``cnf`` within ``time_limit`` seconds (None: no limit).
+
+    ``cnf`` is the whole formula, or a :class:`Formula` (shared rules + own clauses: the
+    compiled checker then reuses the rules' flat buffer from one instance to the next).
 
     ``proof`` is a proof file's path (text or binary DRAT, told apart by its bytes), its bytes,
     or its text lines. ``engine`` is ``c`` (the compiled backward checker), ``python`` (the
@@ -369,7 +372,8 @@ def check_proof(cnf: Cnf, proof: str | Path | bytes | Iterable[str],
         raise ValueError(f"unknown checker engine {engine!r} or mode {mode!r}")
     if engine == "python" or (engine == "auto" and not has_c_checker()):
         left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - start))
-        result = check_proof_python(cnf, data, left)
+        whole = cnf.whole() if isinstance(cnf, Formula) else cnf
+        result = check_proof_python(whole, data, left)
     else:
         result = _check_c(cnf, data, time_limit, mode, start)
     result.seconds = time.perf_counter() - start
@@ -398,7 +402,7 @@ def read_proof_file(path: str | Path) -> bytes:
         raise ProofError(f"{path}: truncated or corrupt {kind} data ({exc})") from None
 
 
-def _check_c(cnf: Cnf, data: bytes, time_limit: float | None, mode: str,
+def _check_c(cnf: Cnf | Formula, data: bytes, time_limit: float | None, mode: str,
              start: float) -> ProofCheck:
     from satdoku.cnf import _drat  # type: ignore[attr-defined]
 
@@ -410,21 +414,42 @@ def _check_c(cnf: Cnf, data: bytes, time_limit: float | None, mode: str,
     return ProofCheck(status, message, 0.0, "c", lemmas, checked)
 
 
-def flat_literals(cnf: Cnf) -> bytes:
-    """The formula as a flat buffer of int32 literals, a 0 after each clause (the compiled
-    checker's input): the formula's own buffer when it was read from DIMACS."""
-    from array import array
+#: id(rules) -> (rules, their flat buffer): the shared rules of the layouts in use (a 36x36
+#: Sudoku's 3.3 million rule clauses take seconds to flatten; every instance shares them)
+_FLAT_RULES: dict[int, tuple[Cnf, bytes]] = {}
 
+
+def flat_literals(cnf: Cnf | Formula) -> bytes:
+    """The formula as a flat buffer of int32 literals, a 0 after each clause (the compiled
+    checker's input): the formula's own buffer when it was read from DIMACS; a Formula's
+    shared rules flattened once."""
+    if isinstance(cnf, Formula):
+        if cnf.cnf is not None:
+            return flat_literals(cnf.cnf)
+        rules = b""
+        if cnf.rules is not None:
+            hit = _FLAT_RULES.get(id(cnf.rules))
+            if hit is None or hit[0] is not cnf.rules:
+                if len(_FLAT_RULES) >= 4:
+                    _FLAT_RULES.clear()
+                hit = _FLAT_RULES[id(cnf.rules)] = (cnf.rules, flat_literals(cnf.rules))
+            rules = hit[1]
+        return rules + _flat_clauses(cnf.own)
     lits = cnf.lits
     if lits is not None:
         if isinstance(lits, bytes):
             return lits
-        if hasattr(lits, "tobytes"):
-            out = lits.astype("int32").tobytes() if hasattr(lits, "astype") else lits.tobytes()
-            return out
+        if hasattr(lits, "astype"):
+            return bytes(lits.astype("int32").tobytes())
         return memoryview(lits).tobytes()
+    return _flat_clauses(cnf.clauses)
+
+
+def _flat_clauses(clauses: list[list[int]]) -> bytes:
+    from array import array
+
     flat = array("i")
-    for clause in cnf.clauses:
+    for clause in clauses:
         flat.extend(clause)
         flat.append(0)
     return flat.tobytes()

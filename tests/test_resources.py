@@ -25,6 +25,9 @@ from satdoku.stagefiles.tables import TIMES_COLUMNS, times_row
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 
 
+UNSAT_PUZZLE = Record("u", 1, 1, "line", puzzle=sudoku([1, 1] + [0] * 14))
+
+
 def _record() -> Record:
     return Record("t.txt", 1, 1, "line", puzzle=sudoku([0 if c == "." else int(c)
                                                         for c in EASY]))
@@ -148,3 +151,14 @@ def test_a_refused_mapping_under_the_guard_is_memout_else_error() -> None:
     assert guarded.status == MEMOUT and "failed to map segment" in guarded.result.message
     free = solve(_record(), fails, "extended", 10)
     assert free.status == "ERROR" and free.result.termination == "error"
+
+
+def test_our_cdcl_on_the_cpu_clock_runs_its_whole_cpu_budget() -> None:
+    """The C kernel reads the wall clock; on the CPU clock the driver resumes it until the CPU
+    seconds are spent (on a busy machine the wall limit would stop it with CPU time left)."""
+    from satdoku.cnf.formula import Formula
+
+    answer = solve(UNSAT_PUZZLE, open_solver("cdcl"), "extended", 0.5,
+                   formula=Formula.of(php(11, 10)), limit_clock=CPU)
+    assert answer.status == TIMEOUT and answer.result.termination == "timelimit"
+    assert answer.result.cpu_seconds >= 0.45

@@ -26,7 +26,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Deadline
+from satdoku.solvers.base import CPU, SAT, TIMEOUT, UNSAT, Deadline
 
 #: Restart policies: none; Luby (unit 100 conflicts); glucose (recent LBDs against the
 #: average, with blocking); mixed (default): focused glucose phases and stable Luby phases
@@ -101,6 +101,10 @@ def policy(
 
 
 def _remaining(deadline: Deadline | None) -> float | None:
+    """Seconds the kernel may run before it looks again. The kernel reads the wall clock
+    (CLOCK_MONOTONIC); CPU seconds left are at most as many wall seconds for one thread, so
+    on the CPU clock the kernel stops no later than the limit and :meth:`Cdcl.solve` resumes
+    it while CPU time is left."""
     return None if deadline is None else deadline.remaining()
 
 
@@ -141,8 +145,9 @@ class Cdcl:
         self._kernel = kernel_type(self.backend)(
             num_vars, RESTARTS[restarts], phase == "negative", decay, proof,
             policy(params, reduce_first, reduce_inc))  # fmt: skip
-        if self._kernel.load(formula, _remaining(deadline)):
-            self.status = TIMEOUT
+        cpu_clock = deadline is not None and deadline.clock == CPU
+        if self._kernel.load(formula, None if cpu_clock else _remaining(deadline)):
+            self.status = TIMEOUT  # (on the CPU clock loading runs whole: solve() then looks)
         elif _CODES.get(self._kernel.status) == UNSAT:
             self.status = UNSAT
 
@@ -170,9 +175,13 @@ class Cdcl:
             deadline = None
         if deadline is not None and deadline.expired():
             return TIMEOUT, None
-        code = self._kernel.solve(lits, _remaining(deadline),
-                                  -1 if max_conflicts is None else max_conflicts)  # fmt: skip
-        status = _CODES.get(code, TIMEOUT)
+        while True:
+            code = self._kernel.solve(lits, _remaining(deadline),
+                                      -1 if max_conflicts is None else max_conflicts)  # fmt: skip
+            status = _CODES.get(code, TIMEOUT)
+            if (status != TIMEOUT or deadline is None or deadline.clock != CPU
+                    or max_conflicts is not None or deadline.expired()):
+                break  # a CPU-clock deadline not yet reached: resume the search
         if status == "UNSAT_ASSUMED":
             return UNSAT, None
         if status in (SAT, UNSAT) and not (status == SAT and assumptions):

@@ -195,3 +195,18 @@ def test_times_row_of_repeats_is_the_median_and_names_a_disagreement():
     assert "repeats disagree: SAT, TIMEOUT" in times_row("1", 1, mixed[0], 0.0, "", mixed)[
         "message"]
     assert "repeats" not in times_row("1", 1, runs[0], 0.0)  # one run: no spread columns
+
+
+def test_one_table_of_statistic_columns(df, results, tmp_path):
+    """Every solver-table column is a STATS record; the explorer's overview takes headers and
+    formats from the same records (its JS writes each cell by that format)."""
+    from satdoku.report.explorer.build import build_explorer
+    from satdoku.report.tables import BY_KEY, formats
+
+    table = solver_table(with_vbs(df), fx.TIME_LIMIT)
+    assert all(c in BY_KEY for c in table.columns)
+    ov = build_explorer(results, fx.SETS, fx.RUNS, fx.TIME_LIMIT, tmp_path / "ex")
+    assert ov["table"]["columns"] == list(table.columns)
+    assert ov["table"]["headers"] == headers(table)
+    assert ov["table"]["formats"] == formats(table)
+    assert dict(zip(table.columns, formats(table), strict=True))["par2_s"] == "seconds"

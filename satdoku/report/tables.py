@@ -12,28 +12,86 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from satdoku.report.collect import DEFAULT_TIME, TimeLimits, time_limits, time_word
 
-#: Columns of a solver table, in order, with the header shown in Markdown/HTML.
-HEADERS = {
-    "set": "set", "solver": "solver", "encoding": "encoding", "instances": "instances",
-    "solved": "solved", "SAT": "SAT", "UNSAT": "UNSAT", "TIMEOUT": "timeouts",
-    "MEMOUT": "memouts", "INVALID": "invalid", "ERROR": "errors", "failed": "failed verif.",
-    "median_s": "median s", "mean_s": "mean s", "p90_s": "p90 s", "max_s": "max s",
-    "par2_s": "PAR-2 s", "time_limit": "limit s", "decisions": "mean decisions",
-    "conflicts": "mean conflicts", "median_min_s": "median of min s",
-    "median_max_s": "median of max s",
-}
-#: Columns shown only when the times come from repeated solves (``repeats: k``): the median
-#: over solved instances of each instance's fastest and slowest run.
-SPREAD = ("median_min_s", "median_max_s")
-COUNTS = ("instances", "solved", "SAT", "UNSAT", "TIMEOUT", "MEMOUT", "INVALID", "ERROR",
-          "failed")
-#: Columns whose header names the time column they were computed from ("median s (total)").
-TIMED = ("median_s", "mean_s", "p90_s", "max_s", "par2_s", *SPREAD)
+
+@dataclass(frozen=True)
+class Stat:
+    """One statistic column of a solver table: its key (CSV header), the header shown in
+    Markdown / HTML / the explorer, how a value is written (``fmt``: count, seconds, mean,
+    limit) and how it is computed from a group's long rows (``aggregate(g, solved, times,
+    limits)``; None for the group keys and the limit, filled by :func:`_stats`)."""
+
+    key: str
+    header: str
+    fmt: str = "text"
+    aggregate: Callable[..., float] | None = None
+    timed: bool = False  # the header names the time column ("median s (total)")
+    repeated: bool = False  # shown only for repeated solves (repeats: k)
+
+
+def _count(status: str) -> Callable[..., float]:
+    return lambda g, solved, t, limits: int((g["status"] == status).sum())
+
+
+def _of_times(how: str) -> Callable[..., float]:
+    return lambda g, solved, t, limits: float(getattr(t, how)()) if len(t) else math.nan
+
+
+def _mean_of(col: str) -> Callable[..., float]:
+    def agg(g, solved, t, limits) -> float:
+        v = solved[col].dropna()
+        return float(v.mean()) if len(v) else math.nan
+    return agg
+
+
+def _median_of(col: str) -> Callable[..., float]:
+    def agg(g, solved, t, limits) -> float:
+        v = solved[col].dropna() if col in solved else []
+        return float(v.median()) if len(v) else math.nan
+    return agg
+
+
+#: The one table of solver-table columns, in order: the summary (md, csv, html), the per-set
+#: tables and the explorer's overview (headers and formats, see explorer.js) all come from it.
+STATS: tuple[Stat, ...] = (
+    Stat("set", "set"), Stat("solver", "solver"), Stat("encoding", "encoding"),
+    Stat("instances", "instances", "count", lambda g, solved, t, limits: len(g)),
+    Stat("solved", "solved", "count", lambda g, solved, t, limits: int(g["solved"].sum())),
+    Stat("SAT", "SAT", "count", _count("SAT")),
+    Stat("UNSAT", "UNSAT", "count", _count("UNSAT")),
+    Stat("TIMEOUT", "timeouts", "count", _count("TIMEOUT")),
+    Stat("MEMOUT", "memouts", "count", _count("MEMOUT")),
+    Stat("INVALID", "invalid", "count", _count("INVALID")),
+    Stat("ERROR", "errors", "count", _count("ERROR")),
+    Stat("failed", "failed verif.", "count",
+         lambda g, solved, t, limits: int((g["verified"] == "FAILED").sum())),
+    Stat("median_s", "median s", "seconds", _of_times("median"), timed=True),
+    Stat("mean_s", "mean s", "seconds", _of_times("mean"), timed=True),
+    Stat("p90_s", "p90 s", "seconds",
+         lambda g, solved, t, limits: float(t.quantile(0.9)) if len(t) else math.nan,
+         timed=True),
+    Stat("max_s", "max s", "seconds", _of_times("max"), timed=True),
+    Stat("par2_s", "PAR-2 s", "seconds", lambda g, solved, t, limits: par2(g, limits),
+         timed=True),
+    Stat("time_limit", "limit s", "limit"),
+    Stat("decisions", "mean decisions", "mean", _mean_of("decisions")),
+    Stat("conflicts", "mean conflicts", "mean", _mean_of("conflicts")),
+    # the median over solved instances of each instance's fastest / slowest repeated run
+    Stat("median_min_s", "median of min s", "seconds", _median_of("seconds_min"), timed=True,
+         repeated=True),
+    Stat("median_max_s", "median of max s", "seconds", _median_of("seconds_max"), timed=True,
+         repeated=True),
+)
+BY_KEY = {s.key: s for s in STATS}
+HEADERS = {s.key: s.header for s in STATS}
+COUNTS = tuple(s.key for s in STATS if s.fmt == "count")
+TIMED = tuple(s.key for s in STATS if s.timed)
+SPREAD = tuple(s.key for s in STATS if s.repeated)
 #: The solver of the row of a set without any instance (an empty or comment-only input).
 NO_SOLVER = "-"
 
@@ -50,28 +108,12 @@ def par2(g, time_limit: TimeLimits | float | None) -> float:
 
 
 def _stats(g, limits: TimeLimits) -> dict[str, float]:
+    """Every aggregated column of :data:`STATS` for one group, and its set's limit."""
     solved = g[g["solved"]]
     t = solved["seconds"].dropna()
-    lims = [limits.of(s) for s in dict.fromkeys(g["set"])]
-    par2_s = par2(g, limits)
-    out = {
-        "instances": len(g), "solved": int(g["solved"].sum()),
-        **{s: int((g["status"] == s).sum()) for s in ("SAT", "UNSAT", "TIMEOUT", "MEMOUT",
-                                                        "INVALID", "ERROR")},
-        "failed": int((g["verified"] == "FAILED").sum()),
-        "median_s": float(t.median()) if len(t) else math.nan,
-        "mean_s": float(t.mean()) if len(t) else math.nan,
-        "p90_s": float(t.quantile(0.9)) if len(t) else math.nan,
-        "max_s": float(t.max()) if len(t) else math.nan,
-        "par2_s": par2_s,
-    }
-    for key in ("decisions", "conflicts"):
-        v = solved[key].dropna()
-        out[key] = float(v.mean()) if len(v) else math.nan
+    out = {s.key: s.aggregate(g, solved, t, limits) for s in STATS if s.aggregate}
+    lims = [limits.of(x) for x in dict.fromkeys(g["set"])]
     out["time_limit"] = lims[0] if len(lims) == 1 and lims[0] else math.nan
-    for key, col in zip(SPREAD, ("seconds_min", "seconds_max"), strict=True):
-        v = solved[col].dropna() if col in solved else []
-        out[key] = float(v.median()) if len(v) else math.nan
     return out
 
 
@@ -123,14 +165,20 @@ def headers(table) -> list[str]:
             for c in table.columns]
 
 
+def formats(table) -> list[str]:
+    """The ``fmt`` of each column of a table (text for columns not in :data:`STATS`)."""
+    return [BY_KEY[c].fmt if c in BY_KEY else "text" for c in table.columns]
+
+
 def _fmt(col: str, v) -> str:
     if isinstance(v, float) and math.isnan(v):
         return "-"
-    if col in COUNTS:
+    fmt = BY_KEY[col].fmt if col in BY_KEY else "text"
+    if fmt == "count":
         return str(int(v))
-    if col in ("decisions", "conflicts"):
+    if fmt == "mean":
         return f"{v:,.0f}"
-    if col == "time_limit":
+    if fmt == "limit":
         return f"{v:g}"
     if isinstance(v, float):
         return f"{v:.3g}" if v < 1 else f"{v:.2f}"

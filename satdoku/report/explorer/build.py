@@ -367,7 +367,7 @@ class Explorer:
         """The solver table of every set, virtual best solvers and empty sets included (the
         summary's functions over the summary's frame)."""
         from satdoku.report.compare import with_vbs
-        from satdoku.report.tables import headers, solver_table
+        from satdoku.report.tables import formats, headers, solver_table
 
         df = self.frame() if df is None else df
         table = solver_table(with_vbs(df, self.variants) if len(df) else df, self.time_limit,
@@ -376,8 +376,8 @@ class Explorer:
         columns = list(table.columns)
         rows = [[_clean(v) for v in row] for row in table.itertuples(index=False)]
         problem = [(r[0], f"{r[1]}/{r[2]}") in self.problem_runs for r in rows]
-        return {"columns": columns, "headers": headers(table), "rows": rows,
-                "problem": problem}
+        return {"columns": columns, "headers": headers(table), "formats": formats(table),
+                "rows": rows, "problem": problem}
 
     def pairs(self, df=None) -> list[dict[str, Any]]:
         """Every two runs of a set compared (reports/pairs.csv's rows), with the line the

@@ -115,10 +115,12 @@ function secs(v) {
 
 const num = (v) => (v == null ? "-" : Number(v).toLocaleString("en"));
 
-function cell(col, v) {
+/** A solver-table cell written as its column's format says (satdoku/report/tables.py STATS:
+ * count, seconds, mean, limit, text), the same way as in reports/summary.md. */
+function cell(fmt, v) {
   if (v == null) return "-";
-  if (["decisions", "conflicts"].includes(col)) return Math.round(v).toLocaleString("en");
-  if (typeof v === "number" && !Number.isInteger(v)) return secs(v);
+  if (fmt === "mean") return Math.round(v).toLocaleString("en");
+  if (fmt === "seconds") return secs(v);
   return String(v);
 }
 
@@ -223,7 +225,7 @@ PAGES.overview = {
       const tds = cells.map((v, j) => {
         if (j === 1 && run >= 0) return `<td>${runLabel(ov, run, false)}</td>`;
         const warn = ["TIMEOUT", "MEMOUT", "ERROR", "failed"].includes(t.columns[j]) && v > 0 ? " class=\"warn\"" : "";
-        return `<td${warn}>${esc(cell(t.columns[j], v))}</td>`;
+        return `<td${warn}>${esc(cell(t.formats[j], v))}</td>`;
       }).join("");
       const href = hashOf("set", [cells[0]], run >= 0 ? `run=${run}` : "");
       return `<tr class="${problem ? "problem" : ""}" data-href="${href}">${tds}</tr>`;

@@ -149,6 +149,8 @@ class Snapshot:
         lines = text.split("\n")
         if lines and not lines[-1]:
             lines.pop()
+        if "\ufeff" in text:  # files joined by `cat`: each one's BOM starts a line
+            lines = [ln.removeprefix("\ufeff") for ln in lines]
         return lines, {}
 
     def _decode_per_line(self) -> tuple[list[str], dict[int, str]]:
@@ -161,7 +163,7 @@ class Snapshot:
                 break
             body = data[start:end]
             try:
-                lines.append(body.decode("utf-8"))
+                lines.append(body.decode("utf-8").removeprefix("\ufeff"))
             except UnicodeDecodeError as exc:
                 bad[lineno] = (f"line {lineno} is not UTF-8 text (byte 0x{body[exc.start]:02x} "
                                f"at byte offset {self.bom + start + exc.start})")

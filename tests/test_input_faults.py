@@ -55,6 +55,11 @@ PUZZLE_FAULTS: dict[str, tuple[str, bytes, list[bool | str]]] = {
     "CR-only line ends": ("b.txt", f"{P1}\r{P2}\r".encode(), [True, True]),
     "UTF-16 with BOM": ("b.txt", f"{P1}\r\n{P2}\r\n".encode("utf-16"), [True, True]),
     "BOM before a grid": ("g.txt", ("\ufeff" + GRID4).encode(), [True]),
+    "two BOM files joined by cat (a BOM starts line 2)": (
+        "b.txt", f"\ufeff{P1}\n\ufeff{P2}\n{P3}\n".encode(), [True, True, True]),
+    "a BOM starting a line of a file with a non-UTF-8 line": (
+        "b.txt", f"{P1}\n".encode() + b"caf\xe9\n" + f"\ufeff{P2}\n".encode(),
+        [True, "line 2 is not UTF-8 text (byte 0xe9 at byte offset 85)", True]),
     "a line puzzle in an ndigits file": (
         "n.txt", f"2 0240100340020130\n{P1}\n2 1000000000000001\n".encode(), [True] * 3),
     "a line puzzle among grids": (

@@ -155,6 +155,13 @@ def test_a_wrong_model_fails_verification() -> None:
     assert answer.verified == "FAILED" and "does not decode" in answer.detail
 
 
+def read_csv_rows(path: Path) -> list[dict[str, str]]:
+    import csv
+
+    with open(path, encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
 def _alive(pattern: str) -> list[str]:
     found = subprocess.run(["ps", "-eo", "stat=,args="], capture_output=True, text=True)
     return [ln for ln in found.stdout.splitlines()
@@ -217,6 +224,7 @@ def test_binaries_through_the_workflow(tmp_path: Path) -> None:
     cfg = yaml.safe_load((d / "config.yaml").read_text())
     cfg["sets"] = {"tiny9": {"path": cfg["sets"]["tiny9"], "time_limit": 2}}
     cfg["check_unique"] = False
+    cfg["shard_size"] = 10  # one shard: one job per solver
     cfg["solvers"] = {
         "cadical-bin": {"solver": "external", "command": "cadical -q {cnf} {proof}",
                         "proof": "drat", "version_command": "cadical --version"},
@@ -229,7 +237,10 @@ def test_binaries_through_the_workflow(tmp_path: Path) -> None:
                     "memory_limit": 80},
     }
     (d / "config.yaml").write_text(yaml.safe_dump(cfg))
-    run_snakemake(d)
+    run_snakemake(d, "--rerun-incomplete",  # a flag: the targets are not read as config files
+                  *[f"results/SatSols/{s}/extended/tiny9.tsv" for s in cfg["solvers"]],
+                  "results/SatOutputTimes/hog-bin/extended/tiny9.tsv", "results/Reports/tiny9.txt",
+                  "reports/summary.csv", "reports/explorer/index.html")
     sols = {s: read_tsv(d / f"results/SatSols/{s}/extended/tiny9.tsv") for s in cfg["solvers"]}
     statuses = {s: [r["status"] for r in rows] for s, rows in sols.items()}
     assert statuses["cadical-bin"] == statuses["picosat-bin"] == statuses["minisat-bin"]
@@ -246,3 +257,8 @@ def test_binaries_through_the_workflow(tmp_path: Path) -> None:
     assert {times[i]["termination"] for i in valid} == {"memlimit"}
     report = (d / "results/Reports/tiny9.txt").read_text()
     assert "false-bin" in report and "ERROR" in report
+    summary = {(r["solver"]): r for r in read_csv_rows(d / "reports/summary.csv")}
+    assert summary["hog-bin"]["MEMOUT"] == "8" and summary["sleep-bin"]["TIMEOUT"] == "8"
+    assert summary["cadical-bin"]["solved"] == "8"
+    explorer = d / "reports/explorer"
+    assert "minisat-bin" in "".join(p.read_text() for p in explorer.rglob("*.js"))

@@ -308,7 +308,9 @@ def _forward(cnf: Cnf, data: bytes, deadline: float | None) -> tuple[str, str, i
         return REJECTED, (f"proof variable {n} is past the formula's {formula_vars} by more "
                           "than its steps could introduce"), 0
     checker = _Checker(n, deadline)
-    for clause in cnf.clauses:
+    for i, clause in enumerate(cnf.clauses):
+        if deadline is not None and not i & 8191 and time.perf_counter() > deadline:
+            raise _OutOfBudget
         checker.add(list(clause))
     lemmas = deletions = 0
     for number, (deleting, lits) in enumerate(steps, 1):

@@ -210,3 +210,17 @@ def test_one_table_of_statistic_columns(df, results, tmp_path):
     assert ov["table"]["headers"] == headers(table)
     assert ov["table"]["formats"] == formats(table)
     assert dict(zip(table.columns, formats(table), strict=True))["par2_s"] == "seconds"
+
+
+def test_set_table_measures_the_chosen_time(results, tmp_path):
+    """The per-set table (results/Reports/S_table.*) uses report_time too: search seconds."""
+    from satdoku.report.build import write_set_table
+
+    df = load_files(fx.files(results), "solve_seconds")
+    nine = df[df["set"] == "nine"]
+    write_set_table("nine", nine, fx.TIME_LIMIT, str(tmp_path / "t.md"), str(tmp_path / "t.csv"),
+                    time_column="solve_seconds")
+    md = (tmp_path / "t.md").read_text()
+    assert "median s (search)" in md and "median s (total)" not in md
+    total = load_files(fx.files(results))
+    assert not nine["seconds"].equals(total[total["set"] == "nine"]["seconds"])

@@ -87,6 +87,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--skipped", nargs="*", default=[],
                    help="configured solvers that do not run on this set (named in the report)")
     s.add_argument("--table-md", help="also write the set's solver table here (with --table-csv)")
+    s.add_argument("--time-column", default="total_seconds",
+                   choices=["total_seconds", "solve_seconds", "cpu_seconds"],
+                   help="the time the solver table uses (default: total_seconds)")
     s.add_argument("--table-csv", help="... and its CSV here")
     s.add_argument("--table-html", help="... and its HTML here (optional)")
 
@@ -168,7 +171,7 @@ def _run(args: argparse.Namespace) -> int:
 
         n = report_set(args.set_name, args.instances, args.sols, args.times, args.txt, args.png,
                        args.time_limit, args.unique, args.skipped, args.table_md,
-                       args.table_csv, args.table_html)
+                       args.table_csv, args.table_html, args.time_column)
         print(f"report {args.set_name}: {n} problems")
     elif args.stage == "unique":
         from satdoku.pipeline.unique import unique_shard

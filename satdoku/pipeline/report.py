@@ -14,10 +14,10 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
                out_txt: str, out_png: str, time_limit: float | None = None,
                unique: str | None = None, skipped: list[str] | None = None,
                table_md: str | None = None, table_csv: str | None = None,
-               table_html: str | None = None) -> int:
+               table_html: str | None = None, time_column: str = "total_seconds") -> int:
     """Write the text report and time plot (and, given ``table_md`` and ``table_csv``, the
-    set's solver table: the stage files are read once for all of them); returns the number of
-    problems found."""
+    set's solver table, its times from ``time_column``: the stage files are read once for all
+    of them); returns the number of problems found."""
     from satdoku.report.plots import time_per_instance
     from satdoku.report.text import build_report
     from satdoku.stagefiles.instances import InstanceShards
@@ -39,8 +39,8 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
         from satdoku.report.collect import set_frame
 
         df = set_frame(set_name, sol_rows, {r: t for r, t in time_rows.items() if r in sol_rows},
-                       records.families())
-        write_set_table(set_name, df, time_limit, table_md, table_csv, table_html)
+                       records.families(), time_column)
+        write_set_table(set_name, df, time_limit, table_md, table_csv, table_html, time_column)
     return len(find_problems(set_name, sol_rows))
 
 

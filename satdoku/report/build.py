@@ -34,14 +34,14 @@ def set_table(set_name: str, instances: Sequence[str], sols: Sequence[str],
 
 
 def write_set_table(set_name: str, df, time_limit: float | None, out_md: str, out_csv: str,
-                    out_html: str | None = None) -> int:
+                    out_html: str | None = None, time_column: str = DEFAULT_TIME) -> int:
     """The per-set solver table of a set's long frame (:mod:`satdoku.report.collect`);
     returns the number of problems."""
     from satdoku.report.summary import problems, set_page_html, set_page_markdown
     from satdoku.report.tables import solver_table, write_csv
 
     _parents(out_md, out_csv, out_html)
-    table = solver_table(df, time_limit)
+    table = solver_table(df, time_limit, time_column=time_column)
     probs = problems(df)
     Path(out_md).write_text(set_page_markdown(set_name, table, probs, time_limit),
                             encoding="utf-8")

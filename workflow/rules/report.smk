@@ -43,12 +43,14 @@ rule report_set:
         sols=sols_args,
         times=times_args,
         time_limit=set_limit,
+        time_column=config["report_time"],
         unique=unique_arg,
         skipped=skipped_args,
     shell:
         "satdoku pipeline report --set {wildcards.set:q} --instances {input.instances:q} "
         "--sols {params.sols:q} --times {params.times:q} "
-        "--time-limit {params.time_limit:q} --txt {output.txt:q} --png {output.png:q} "
+        "--time-limit {params.time_limit:q} --time-column {params.time_column:q} "
+        "--txt {output.txt:q} --png {output.png:q} "
         "{params.unique:q} --skipped {params.skipped:q} --table-md {output.md:q} "
         "--table-csv {output.csv:q} --table-html {output.html:q} > {log:q} 2>&1"
 

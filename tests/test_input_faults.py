@@ -465,13 +465,15 @@ def test_solve_and_planning_keep_every_puzzle_beside_bad_bytes(tmp_path: Path, c
     check({"sets": {"s": str(path)}, "solvers": {"cdcl": {}}}, schema)
 
 
-def test_sigint_ends_solve_with_one_line_and_complete_output(tmp_path: Path) -> None:
+@pytest.mark.parametrize("solver", ["cdcl", "cpsat"])
+def test_sigint_ends_solve_with_one_line_and_complete_output(tmp_path: Path, solver: str) -> None:
     """SIGINT (Ctrl-C) to `satdoku solve`: exit 130, one line on stderr, no traceback, and
-    every line already printed complete."""
+    every line already printed complete (CP-SAT's own SIGINT handler, left at SIG_DFL after
+    its first solve, used to kill the process silently: exit -2, no line)."""
     path = tmp_path / "many.txt"
     path.write_text(f"{P1}\n{P2}\n{P3}\n" * 2000)
     proc = subprocess.Popen([sys.executable, "-m", "satdoku", "solve", str(path), "--solver",
-                             "cdcl"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             solver], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env={**os.environ, "SATDOKU_PROGRESS": "log"},
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stdout is not None
@@ -486,7 +488,7 @@ def test_sigint_ends_solve_with_one_line_and_complete_output(tmp_path: Path) -> 
     assert "Traceback" not in text and "KeyboardInterrupt" not in text
     assert text.splitlines()[-1] == ("satdoku solve: interrupted (SIGINT); every line above is "
                                      "complete")
-    assert "stopped at" in text and "done" not in text
+    assert f"solve {solver}: stopped at" in text and "done" not in text
 
 
 def test_a_given_solution_that_differs_is_in_the_detail_in_fixed_words(tmp_path: Path) -> None:
@@ -525,7 +527,7 @@ def test_a_given_solution_that_differs_is_in_the_detail_in_fixed_words(tmp_path:
     ["largest-n", "--n-max", "100000"], ["largest-n", "--holes", "1.5"],
     ["classify", "--ltn-steps", "-5"], ["dpll", "x.cnf", "--seed", "-1"],
     ["pipeline", "normalize", "x", "--shard-size", "0", "-o", "y"],
-    ["solve", "x.txt", "--time-limit", "1e999"],
+    ["solve", "x.txt", "--time-limit", "1e999"], ["solve", "x.txt", "--memory-limit", "1e30"],
 ])
 def test_absurd_numbers_on_the_command_line_are_one_usage_line(argv: list[str]) -> None:
     proc = subprocess.run([sys.executable, "-m", "satdoku", *argv], capture_output=True,

@@ -79,7 +79,8 @@ def number_in(lo: float, hi: float | None = None, *, above: bool = False
 
 def add_limit_arguments(p: argparse.ArgumentParser) -> None:
     """``--memory-limit`` and ``--limit-clock``, the same in every command that solves."""
-    p.add_argument("--memory-limit", type=number_in(16), default=None, metavar="MB",
+    # the configuration schema's bounds (16 MB to 16 TB): 1e30 overflowed the rlimit (ERROR)
+    p.add_argument("--memory-limit", type=number_in(16, 16777216), default=None, metavar="MB",
                    help="MB each instance's run may use (past it: MEMOUT); default: the "
                    "solver's memory_limit option, else none")
     p.add_argument("--limit-clock", choices=("wall", "cpu"), default="wall",

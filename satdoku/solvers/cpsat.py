@@ -45,6 +45,9 @@ class CpSatSolver:
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = self.workers
         solver.parameters.random_seed = self.seed
+        # CP-SAT's own SIGINT handler leaves SIGINT at SIG_DFL after a solve: Ctrl-C then
+        # killed the process silently instead of ending `satdoku solve` with its one line
+        solver.parameters.catch_sigint_signal = False
         left = deadline.remaining()
         if left is not None:  # building the model counted: CP-SAT gets what is left
             if left <= 0:

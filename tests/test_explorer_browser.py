@@ -371,6 +371,26 @@ def test_problems_come_first_in_red(run_dir, browser, tmp_path):
     assert listed_ids(page) == [2]
 
 
+def test_empty_set_is_a_row_and_a_warning(run_dir, browser, tmp_path):
+    """A comment-only set: a 0-instance row in the solver table and a warning, never missing."""
+    from satdoku.pipeline.instances import normalize
+    from satdoku.report.explorer.build import build_explorer
+
+    results = tmp_path / "results"
+    shutil.copytree(run_dir / "results", results)
+    (tmp_path / "void.txt").write_text("# nothing here\n")
+    (results / "Instances" / "void").mkdir()
+    normalize(tmp_path / "void.txt", results / "Instances/void/00000.jsonl", 0, 100)
+    build_explorer(results, [*SETS, "void"], RUNS, 5.0, tmp_path / "explorer")
+    page = browser.page
+    open_view(page, tmp_path / "explorer/index.html", "#/")
+    assert "Warning: set void: no instances" in page.inner_text("main .warning")
+    rows = page.evaluate("""() => [...document.querySelectorAll('table.solvers tr[data-href]')]
+        .map(tr => [...tr.cells].map(td => td.innerText.trim()))""")
+    (void,) = [r for r in rows if r[0] == "void"]
+    assert void[1:4] == ["-", "-", "0"]
+
+
 def test_ltn_and_csp_pages(run_dir, browser):
     from satdoku.pipeline.largest_n import summarize
 

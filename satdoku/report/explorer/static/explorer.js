@@ -239,6 +239,7 @@ PAGES.overview = {
         Time limit per instance: ${esc(lim)}. ${ov.sets.length} set(s), ${ov.runs.length} run(s)
         (solver/encoding).</p>
       ${problemsBox(ov.problems, ov.problems_total, ov.problems_headline)}
+      ${ov.sets.filter((t) => t.n === 0).map((t) => `<p class="warning">Warning: set ${esc(t.name)}: no instances (empty or comment-only input)</p>`).join("")}
       <h2>Sets</h2>
       <table class="sets"><tr><th>set</th><th>instances</th><th>families</th><th>runs</th><th>uniqueness</th></tr>${sets}</table>
       <h2>Solvers per set and encoding</h2>

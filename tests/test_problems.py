@@ -47,6 +47,11 @@ def test_given_solution_that_differs_is_named_once_per_instance():
     assert text.startswith("set s instance 1 (line 11): the solution given in the input "
                            "differs from the verified answer of a/extended, b/extended")
     assert found.runs() == set()  # the input is in question, not the runs
+    many = {"a/x": [_row(i, "SAT", "yes", GIVEN_DIFFERS) for i in range(1, 31)]}
+    texts = find_problems("s", many)
+    assert len(texts) == 21 and texts[19].startswith("set s instance 20 (line 30)")
+    assert texts[20] == ("set s: and 10 more instance(s) whose given solution differs from the "
+                         "verified answer (21, 22, 23, 24, 25, ...; SatSols detail)")
 
 
 def test_wrong_evidence_first_then_failures_and_shards_add_up_to_the_whole():

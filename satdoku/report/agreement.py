@@ -18,6 +18,9 @@ KINDS = ("failed", "disagree", "error", "limit", "given")
 WRONG_KINDS = ("failed", "disagree")
 #: Instances named on an error line (the count and the SatSols rows give the rest).
 SHOWN_IDS = 5
+#: Instances whose given solution differs, named one per line; more are counted on one line (a
+#: file of puzzles with several solutions must not bury the other problems).
+SHOWN_GIVEN = 20
 
 
 def problem_headline(n: int) -> str:
@@ -46,6 +49,8 @@ class Problems:
     set_name: str
     _found: list[tuple[str, str, str]] = field(default_factory=list)  # kind, run(s), text
     _runs: dict[str, _Run] = field(default_factory=dict)
+    _given_shown: int = 0
+    _given_more: list[str] = field(default_factory=list)  # ids past SHOWN_GIVEN
 
     def add(self, runs: Mapping[str, list[dict[str, str]]]) -> Problems:
         name = self.set_name
@@ -79,6 +84,10 @@ class Problems:
                                     f"set {name} instance {ident}: solvers disagree: "
                                     f"SAT by {', '.join(sat)}; UNSAT by {', '.join(unsat)}"))
         for ident, (line, named) in given.items():
+            if self._given_shown >= SHOWN_GIVEN:
+                self._given_more.append(ident)
+                continue
+            self._given_shown += 1
             self._found.append(("given", " ".join(named),
                                 f"set {name} instance {ident} (line {line}): the solution given "
                                 f"in the input differs from the verified answer of "
@@ -102,6 +111,11 @@ class Problems:
                 counts = ", ".join(f"{n} {s}" for s, n in sorted(seen.limited.items()))
                 out.append(("limit", run, f"set {name}: {run} solved none of its {seen.valid} "
                             f"instance(s): it hit its limit on every one ({counts})"))
+        if self._given_more:
+            more = self._given_more
+            out.append(("given", "", f"set {name}: and {len(more)} more instance(s) whose given "
+                        f"solution differs from the verified answer ({', '.join(more[:SHOWN_IDS])}"
+                        f"{', ...' if len(more) > SHOWN_IDS else ''}; SatSols detail)"))
         return out
 
     def _all(self) -> list[tuple[str, str, str]]:

@@ -145,6 +145,33 @@ def test_compare_bad_input(tmp_path: Path, capsys) -> None:
     assert "neither a results directory nor a stored run" in capsys.readouterr().err
 
 
+def test_compare_runs_with_nothing_in_common_is_one_line(tmp_path: Path, capsys) -> None:
+    """Runs with different solvers (or sets) share no instance: one line and exit 2, never an
+    empty report that exits 0 (a CI gate comparing the wrong runs would pass)."""
+    a = fx.build(tmp_path / "a")
+    b = tmp_path / "b" / "results"
+    shutil.copytree(a, b)
+    for sub in ("SatSols", "SatOutputTimes"):
+        for d in list((b / sub).iterdir()):
+            if d.is_dir():
+                d.rename(d.with_name("other-" + d.name))
+    out = tmp_path / "cmp"
+    assert main(["compare", str(a), str(b), "--by", "set", "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "share no instance" in err[0] and "only in A 45" in err[0], err
+    assert not out.exists()
+    # a run whose every answer is an ERROR: its ratio is said to be missing, not "nan"
+    shutil.rmtree(b)
+    shutil.copytree(a, b)
+    for sub in ("SatSols", "SatOutputTimes"):
+        for f in (b / sub).rglob("*.tsv"):
+            rows = read_tsv(f)
+            write_tsv([{**r, "status": "ERROR"} for r in rows], f, list(rows[0]))
+    assert main(["compare", str(a), str(b), "--by", "set", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "nan" not in text and "B/A - (no instance solved by both)" in text
+
+
 def test_runs_command(tmp_path: Path, capsys) -> None:
     assert main(["runs", "--results", str(tmp_path)]) == 0
     assert "no stored runs" in capsys.readouterr().out

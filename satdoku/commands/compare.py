@@ -7,6 +7,7 @@ per-run lines. Exit status 1 when an answer flipped between SAT and UNSAT, 2 on 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
 
@@ -34,11 +35,17 @@ def run(args: argparse.Namespace) -> int:
     except (FileNotFoundError, ValueError) as exc:
         print(f"satdoku compare: {exc}", file=sys.stderr)
         return 2
+    if not c.rows:  # different sets, solvers or encodings: an empty report would pass a gate
+        print(f"satdoku compare: {args.a} and {args.b} share no instance under the same solver "
+              f"and encoding (joined by {c.by}; only in A {c.only.get('only_a', 0)}, only in "
+              f"B {c.only.get('only_b', 0)}): nothing to compare", file=sys.stderr)
+        return 2
     csv_path, html_path = write_report(c, args.out)
     for r in c.rows:
+        ratio = ("- (no instance solved by both)" if math.isnan(r["median_ratio"]) else
+                 f"{r['median_ratio']:.3g} [{r['ci_low']:.3g}, {r['ci_high']:.3g}]")
         print(f"{r['set']} {r['solver']}/{r['encoding']}: n {r['n']}, status changes "
-              f"{r['status_changes']}, B/A {r['median_ratio']:.3g} "
-              f"[{r['ci_low']:.3g}, {r['ci_high']:.3g}]")
+              f"{r['status_changes']}, B/A {ratio}")
     if c.flips:
         print(f"satdoku compare: {len(c.flips)} answer(s) flipped between SAT and UNSAT "
               f"(see {html_path})", file=sys.stderr)

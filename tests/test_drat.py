@@ -191,6 +191,8 @@ def test_the_budget_stops_the_check(engine: str) -> None:
     check = check_proof(cnf, lines, time_limit=1e-9, engine=engine)
     assert check.status == OUT_OF_BUDGET and "ran out of its" in check.message
     assert check_proof(cnf, lines, time_limit=60, engine=engine).status == VERIFIED
+    long = ("1 0\n" * 300_000).encode()  # reading a long proof is bounded too
+    assert check_proof(cnf, long, time_limit=1e-3, engine=engine).status == OUT_OF_BUDGET
 
 
 def test_without_the_extension_the_reference_runs(monkeypatch: pytest.MonkeyPatch) -> None:

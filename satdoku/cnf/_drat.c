@@ -129,7 +129,7 @@ static void end_clause(S *s, int off, int step) {
     ipush(s, &s->hnext, -1);
 }
 
-/* ---- parsing ---- */
+/* ---- parsing (the proof parsers return 1, 0 on a malformed proof, -1 out of budget) ---- */
 
 static int parse_formula(S *s, const int *f, Py_ssize_t n) {
     Py_ssize_t i = 0;
@@ -189,7 +189,10 @@ static int parse_text(S *s, const unsigned char *p, Py_ssize_t n) {
                          line, len, (const char *)p + start);
                 return 0;
             }
-            if (!in_step) { in_step = 1; deleting = 0; off = begin_clause(s, 0); }
+            if (!in_step) {
+                if ((step & 0xffff) == 0xffff && over(s)) return -1;
+                in_step = 1; deleting = 0; off = begin_clause(s, 0);
+            }
             if (v == 0) {
                 if (!add_step(s, off, deleting, ++step)) return 0;
                 if (deleting) FLAGS(s, off) |= F_DELREQ;
@@ -224,6 +227,7 @@ static int parse_binary(S *s, const unsigned char *p, Py_ssize_t n) {
     int step = 0;
     while (i < n) {
         unsigned char kind = p[i];
+        if ((step & 0xffff) == 0xffff && over(s)) return -1;
         if (kind != 'a' && kind != 'd') {
             snprintf(s->msg, sizeof s->msg,
                      "binary proof byte %zd: step starts with 0x%02x, not 'a' or 'd'", i, kind);
@@ -706,16 +710,16 @@ static PyObject *check(PyObject *self, PyObject *args) {
     s.deadline = limit >= 0 ? now() + limit : -1.0;
     if (limit == 0) s.deadline = now() - 1.0;
     s.nvars = num_vars > 0 ? num_vars : 0;
-    int code = FAILED, lemmas = 0, checked = 0, formula_vars = 0;
+    int code = FAILED, lemmas = 0, checked = 0, formula_vars = 0, parsed = 0;
     const unsigned char *p = proof.buf;
     Py_ssize_t plen = proof.len;
     Py_BEGIN_ALLOW_THREADS
     int binary = plen > 0 && (p[0] == 'a' || memchr(p, 0, (size_t)plen) != NULL);
     if (!parse_formula(&s, formula.buf, formula.len / (Py_ssize_t)sizeof(int)))
         code = s.oom ? FAILED : REJECTED;
-    else if ((formula_vars = s.nvars, !(binary ? parse_binary(&s, p, plen)
-                                                : parse_text(&s, p, plen))))
-        code = s.oom ? FAILED : REJECTED;
+    else if ((formula_vars = s.nvars,
+              (parsed = binary ? parse_binary(&s, p, plen) : parse_text(&s, p, plen)) != 1))
+        code = s.oom ? FAILED : parsed < 0 ? OUT : REJECTED;
     else if (s.nvars > formula_vars + (int)(s.offs.n - (size_t)s.nformula)) {
         snprintf(s.msg, sizeof s.msg, "proof variable %d is past the formula's %d by more "
                  "than its steps could introduce", s.nvars, formula_vars);

@@ -175,6 +175,8 @@ def test_a_sleeping_binary_times_out_and_leaves_no_process() -> None:
     assert answer.status == "TIMEOUT" and answer.result.termination == "timelimit"
     time.sleep(0.2)
     assert _alive(marker) == []  # the group, grandchild included, is gone
+    if shutil.which("time", path="/usr/bin:/bin") is not None:  # GNU time reports the binary
+        assert answer.result.max_rss_mb < 10  # the shell's own peak, not this process's
 
 
 def test_a_memory_hog_is_memout(tmp_path: Path) -> None:

@@ -112,7 +112,8 @@ def _limits(deadline: Deadline) -> tuple[float | None, float | None]:
 
 
 def _wait(pid: int, pidfd: int, wait_for: float | None, extra: Sequence[int] = (),
-          on_readable: Callable[[int], None] | None = None) -> tuple[int, Any, bool]:
+          on_readable: Callable[[int], None] | None = None, binary_first: bool = False
+          ) -> tuple[int, Any, bool]:
     """Wait for the child (its pidfd), feeding readable ``extra`` fds to ``on_readable``;
     at ``wait_for`` seconds: SIGTERM its group, SIGKILL after the grace. Returns (status,
     rusage, stopped at the limit)."""
@@ -131,7 +132,7 @@ def _wait(pid: int, pidfd: int, wait_for: float | None, extra: Sequence[int] = (
                     fds.remove(fd)
         if not ready and end is not None:
             stopped = True
-            _stop(pid, pidfd)
+            _stop(pid, pidfd, binary_first)
             break
     _, status, usage = os.wait4(pid, 0)
     return status, usage, stopped
@@ -140,13 +141,31 @@ def _wait(pid: int, pidfd: int, wait_for: float | None, extra: Sequence[int] = (
 _OPEN: set[int] = set()  # extra fds still open while waiting (a pipe closes at its EOF)
 
 
-def _stop(pid: int, pidfd: int) -> None:
-    """SIGTERM the child's group; SIGKILL it after :data:`GRACE` seconds."""
+def _stop(pid: int, pidfd: int, binary_first: bool = False) -> None:
+    """SIGTERM the child's group; SIGKILL it after :data:`GRACE` seconds. With
+    ``binary_first`` (the child is GNU time running the binary) the binary alone gets the
+    SIGTERM first, so that time still reports its peak memory, then the group."""
+    kids = _children(pid) if binary_first else []
     with contextlib.suppress(OSError):
-        os.killpg(pid, signal.SIGTERM)
+        for kid in kids:
+            os.kill(kid, signal.SIGTERM)
+        if not kids:
+            os.killpg(pid, signal.SIGTERM)
     _ready, _, _ = select.select([pidfd], [], [], GRACE)
     with contextlib.suppress(OSError):
         os.killpg(pid, signal.SIGKILL)  # the whole group, even when its leader has exited
+
+
+def _children(pid: int) -> list[int]:
+    """The direct children of a process (Linux /proc), [] where unknown."""
+    found: list[int] = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as fh:
+                found += [int(x) for x in fh.read().split()]
+    except (OSError, ValueError):
+        return []
+    return found
 
 
 def _finished(status: int, usage: Any, stopped: bool, memory_mb: float | None,
@@ -197,7 +216,8 @@ def run_command(argv: Sequence[str], deadline: Deadline, memory_mb: float | None
     _LIVE.add(pid)
     pidfd = os.pidfd_open(pid)
     try:
-        status, usage, stopped = _wait(pid, pidfd, wait_for)
+        status, usage, stopped = _wait(pid, pidfd, wait_for,
+                                       binary_first=wrapped is not None and "-o" in wrapped)
     finally:
         _kill_group(pid)
         os.close(pidfd)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import gzip
 import io
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -297,3 +299,23 @@ def test_a_formula_of_shared_rules_checks_as_its_whole(engine: str) -> None:
         assert check_proof(f, proof, engine=engine).ok == ok
         assert check_proof(f.whole(), proof, engine=engine).ok == ok
     assert drat.flat_literals(Formula(3, [[3]], rules)).endswith(bytes([3, 0, 0, 0, 0, 0, 0, 0]))
+
+
+@pytest.mark.skipif(shutil.which("cadical") is None, reason="cadical not installed")
+def test_cadical_binary_proofs_check(tmp_path: Path) -> None:
+    """CaDiCaL's own (binary) DRAT proofs check with every engine; a corrupted one does not."""
+    from satdoku.cnf.dimacs import write_dimacs
+
+    cnf = php(6, 5)
+    path, proof = tmp_path / "php.cnf", tmp_path / "php.drat"
+    with open(path, "w", encoding="utf-8") as fh:
+        write_dimacs(cnf, fh)
+    run = subprocess.run(["cadical", "-q", str(path), str(proof)], capture_output=True, timeout=60)
+    assert run.returncode == 20
+    data = proof.read_bytes()
+    assert drat.is_binary(data)
+    for engine, mode in (("c", "backward"), ("c", "forward"), ("python", "backward")):
+        if engine == "c" and not drat.has_c_checker():
+            continue
+        assert check_proof(cnf, proof, engine=engine, mode=mode).ok
+        assert not check_proof(cnf, data[: len(data) // 2], engine=engine, mode=mode).ok

@@ -245,6 +245,27 @@ def test_classify_missing_model_says_how_to_train(tmp_path: Path, capsys) -> Non
     assert "satdoku train --size 4" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("case", ["one CNF file", "a CNF set", "empty file"])
+def test_classify_refuses_cnf_and_names_an_empty_file(tmp_path: Path, capsys, case: str) -> None:
+    """Not boards: DIMACS input is one line (each instance was a board "ERROR ...: None"), an
+    empty file says it holds no boards; nothing is printed as a board either way."""
+    from satdoku.cli import main
+
+    cnf = tmp_path / "set"
+    cnf.mkdir()
+    (cnf / "a.cnf").write_text("p cnf 2 1\n1 -2 0\n")
+    (cnf / "b.cnf").write_text("p cnf 1 1\n1 0\n")
+    (tmp_path / "e.txt").write_text("# nothing\n\n")
+    path = {"one CNF file": cnf / "a.cnf", "a CNF set": cnf, "empty file": tmp_path / "e.txt"}
+    rc = main(["classify", "--path", str(path[case]), "--models", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and "None" not in err, err
+    if case == "empty file":
+        assert rc == 0 and "no boards" in err
+    else:
+        assert rc == 1 and "holds DIMACS CNF, not Sudoku boards" in err
+
+
 def test_evaluate_writes_report(data4: Path, model4: Path, tmp_path: Path) -> None:
     from satdoku.ltn.classify import ClassifySettings
     from satdoku.ltn.evaluate import band_table, certification_by_band, evaluate

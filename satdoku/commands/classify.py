@@ -82,6 +82,9 @@ def _read(path: Path, fmt: str) -> list:
 
     out = []
     for rec in read_records(path, fmt=fmt):
+        if getattr(rec, "cnf", None) is not None:  # each was "ERROR ...: None"
+            raise ValueError(f"{path} holds DIMACS CNF, not Sudoku boards (solve it with "
+                             "`satdoku solve`)")
         err = None if rec.puzzle is not None else f"{path}:{rec.line}: {rec.error}"
         out.append((rec.index, rec.puzzle, err))
     return out
@@ -128,6 +131,10 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as e:
         print(f"error: cannot read {args.path}: {e}", file=sys.stderr)
         return 1
+    if not boards:
+        print(f"satdoku classify: {args.path}: no boards (empty, or only blank and # comment "
+              "lines)", file=sys.stderr)
+        return 0
     memory = MoveMemory()
     models, problems = try_load_models(args.models, closed_sizes(boards))
     reports = classify(boards, args.models, settings, memory, models, problems)

@@ -90,6 +90,9 @@ def _unreadable_errors() -> tuple[type[BaseException], ...]:
 #: process's CPU seconds (interpreter start and imports included) and peak memory, which
 #: benchmarks/bench_pipeline.py sums per rule from the job logs.
 RUSAGE_ENV = "SATDOKU_RUSAGE"
+#: top-level modules of the optional extras (pyproject) -> the extra that installs them
+OPTIONAL_MODULES = {"torch": "ltn", "ltn": "ltn", "snakemake": "workflow",
+                    "playwright": "browser"}
 
 
 def _report_rusage(argv: list[str]) -> None:
@@ -133,6 +136,13 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:  # Ctrl-C / SIGINT: one line, the shell's exit code 130
         return _interrupted(command)
+    except ModuleNotFoundError as exc:  # an optional extra not installed (pip install .)
+        extra = OPTIONAL_MODULES.get((exc.name or "").partition(".")[0])
+        if extra is None:
+            raise
+        print(f"satdoku {command}: needs {exc.name}, which is not installed: pip install "
+              f"'satdoku[{extra}]'", file=sys.stderr, flush=True)
+        return 2
 
 
 def _interrupted(command: str | None) -> int:

@@ -120,3 +120,21 @@ def test_install_from_the_sdist_builds_the_compiled_modules(tmp_path: Path) -> N
     model = {int(x) for x in solved.stdout.split()}
     assert 0 in model and len(model) == 4  # three literals, then the terminating 0
     assert all(set(clause) & model for clause in ([1, 2], [-1, 3], [-3, -2]))
+
+
+def test_a_command_needing_a_missing_extra_says_which_in_one_line(tmp_path: Path) -> None:
+    """`pip install .` leaves torch out: `satdoku classify` then says to install the ltn extra
+    in one line (exit 2), instead of a ModuleNotFoundError traceback."""
+    from satdoku.cli import OPTIONAL_MODULES
+
+    assert set(OPTIONAL_MODULES.values()) <= set(PROJECT["optional-dependencies"])
+    board = tmp_path / "b.txt"
+    board.write_text("2 0240100340020130\n")
+    code = ("import sys; sys.modules['torch'] = None; from satdoku.cli import main; "
+            f"sys.exit(main(['classify', '--path', {str(board)!r}, '--models', "
+            f"{str(tmp_path)!r}]))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == (
+        "satdoku classify: needs torch, which is not installed: pip install 'satdoku[ltn]'")

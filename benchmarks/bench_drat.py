@@ -51,7 +51,7 @@ from bench_search import random_3sat  # noqa: E402
 from conftest import php  # noqa: E402
 
 from satdoku.cnf.dimacs import read_dimacs, write_dimacs  # noqa: E402
-from satdoku.cnf.drat import check_proof  # noqa: E402
+from satdoku.cnf.drat import check_proof, to_binary  # noqa: E402
 from satdoku.cnf.formula import Cnf  # noqa: E402
 
 COLUMNS = ("family", "instance", "mode", "vars", "clauses", "proof_steps", "search_seconds",
@@ -158,28 +158,6 @@ def build_drat_trim(src: str | None, cache: Path) -> str | None:
     return str(exe)
 
 
-def to_binary(text: bytes) -> bytes:
-    """A text DRAT proof in drat-trim's binary format."""
-    out = bytearray()
-    for line in text.splitlines():
-        tokens = line.split()
-        if not tokens or tokens[0] == b"c":
-            continue
-        deleting = tokens[0] == b"d"
-        out += b"d" if deleting else b"a"
-        for tok in tokens[1:] if deleting else tokens:
-            lit = int(tok)
-            if lit == 0:
-                break
-            u = 2 * abs(lit) + (lit < 0)
-            while u >= 0x80:
-                out.append(u & 0x7F | 0x80)
-                u >>= 7
-            out.append(u)
-        out.append(0)
-    return bytes(out)
-
-
 def _timed(fn: Callable[[], object]) -> tuple[float, object]:
     t = time.perf_counter()
     value = fn()
@@ -207,7 +185,7 @@ def run_one(family: str, name: str, mode: str, cnf: Cnf, work: Path, drat_trim: 
     c = check_proof(cnf, proof, engine="c")
     row["c_seconds"], row["c_checked"] = round(c.seconds, 4), c.checked
     binary = work / f"{name}.bdrat"
-    binary.write_bytes(to_binary(text))
+    binary.write_bytes(to_binary(text.decode().splitlines()))
     cb = check_proof(cnf, binary, engine="c")
     row["c_binary_seconds"] = round(cb.seconds, 4)
     py = check_proof(cnf, proof, engine="python", time_limit=python_cap)

@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "public"  # in-repo subsets; --data DIR for the full public sets
@@ -155,32 +156,32 @@ def run_minisat(path: Path, time_limit: float) -> Run:
     return ("SAT" if sat else "UNSAT"), model, t2 - t0, t2 - t1
 
 
+def _run_own(solver: Any, time_limit: float, t0: float) -> Run:
+    """Solve with one of our solvers, built since ``t0``: (status, model, total, search)."""
+    from satdoku.solvers.base import Deadline
+
+    t1 = time.perf_counter()
+    status, model = solver.solve(Deadline(time_limit))
+    t2 = time.perf_counter()
+    return status, model, t2 - t0, t2 - t1
+
+
 def run_cdcl(path: Path, time_limit: float) -> Run:
     from satdoku.cnf.dimacs_fast import read_dimacs_arrays
-    from satdoku.solvers.base import Deadline
     from satdoku.solvers.cdcl import Cdcl
 
     t0 = time.perf_counter()
     arrays = read_dimacs_arrays(path)
-    solver = Cdcl(arrays.num_vars, arrays.lits)
-    t1 = time.perf_counter()
-    status, model = solver.solve(Deadline(time_limit))
-    t2 = time.perf_counter()
-    return status, model, t2 - t0, t2 - t1
+    return _run_own(Cdcl(arrays.num_vars, arrays.lits), time_limit, t0)
 
 
 def run_dpll(path: Path, time_limit: float) -> Run:
     from satdoku.cnf.dimacs import read_dimacs
-    from satdoku.solvers.base import Deadline
     from satdoku.solvers.dpll import Dpll
 
     t0 = time.perf_counter()
     cnf = read_dimacs(path)
-    solver = Dpll(cnf.num_vars, cnf.clauses)
-    t1 = time.perf_counter()
-    status, model = solver.solve(Deadline(time_limit))
-    t2 = time.perf_counter()
-    return status, model, t2 - t0, t2 - t1
+    return _run_own(Dpll(cnf.num_vars, cnf.clauses), time_limit, t0)
 
 
 SOLVERS: dict[str, Callable[[Path, float], Run]] = {

@@ -36,27 +36,6 @@ ENGINES = [("python", "backward"),
 FORWARD = ENGINES[:2]  # the checkers that check every lemma
 
 
-def binary(lines: list[str]) -> bytes:
-    """A text proof in drat-trim's binary format."""
-    out = bytearray()
-    for line in lines:
-        tokens = line.split()
-        if not tokens or tokens[0] == "c":
-            continue
-        out += b"d" if tokens[0] == "d" else b"a"
-        for tok in tokens[1:] if tokens[0] == "d" else tokens:
-            lit = int(tok)
-            if lit == 0:
-                break
-            u = 2 * abs(lit) + (lit < 0)
-            while u >= 0x80:
-                out.append(u & 0x7F | 0x80)
-                u >>= 7
-            out.append(u)
-        out.append(0)
-    return bytes(out)
-
-
 @pytest.mark.parametrize("engine, mode", ENGINES)
 def test_small_refutations(engine: str, mode: str) -> None:
     def ok(cnf: Cnf, proof: list[str]) -> bool:
@@ -113,7 +92,7 @@ def test_malformed_proof_lines(line: str, reason: str, engine: str, mode: str) -
 @pytest.mark.parametrize("engine, mode", ENGINES)
 def test_binary_proofs(engine: str, mode: str, tmp_path: Path) -> None:
     lines = ["1 2 0", "d 1 2 3 0", "1 0", "2 0", "0"]
-    data = binary(lines)
+    data = drat.to_binary(lines)
     assert data.startswith(b"a\x02\x04\x00d")
     assert check_proof(CUBE, data, engine=engine, mode=mode).ok
     (tmp_path / "p.bin").write_bytes(data)
@@ -122,7 +101,7 @@ def test_binary_proofs(engine: str, mode: str, tmp_path: Path) -> None:
                         (b"a\xff\xff\xff\xff\x7f\x00", "out of range"), (b"a\x01\x00", "range")]:
         check = check_proof(CUBE, bad, engine=engine, mode=mode)
         assert check.status == REJECTED and reason in check.message, check.message
-    big = binary(["300 0"])  # a literal over several bytes: 600 = 0xd8 0x04
+    big = drat.to_binary(["300 0"])  # a literal over several bytes: 600 = 0xd8 0x04
     assert big == b"a\xd8\x04\x00"
 
 
@@ -149,7 +128,7 @@ def test_dpll_proofs_of_uuf50_check_and_tampering_is_caught(
         lines = _dpll_proof(cnf)
         check = check_proof(cnf, lines)
         assert check.ok, (path.name, check.message)
-        assert check_proof(cnf, binary(lines)).ok
+        assert check_proof(cnf, drat.to_binary(lines)).ok
         assert not check_proof(cnf, lines[: len(lines) // 2]).ok  # half a proof refutes nothing
     # a proof on disk, gzipped
     cnf = read_dimacs(files[0])
@@ -250,7 +229,7 @@ def _agree(cnf: Cnf, lines: list[str]) -> str:
     if ref == VERIFIED:
         assert back == VERIFIED, (cnf.clauses, lines)
     if "\n" not in "".join(lines):  # every step on its line: the binary twin exists
-        data = binary(lines)
+        data = drat.to_binary(lines)
         assert check_proof(cnf, data, engine="python").status == ref
         assert check_proof(cnf, data, engine="c", mode="forward").status == ref
         assert check_proof(cnf, data, engine="c").status == back

@@ -113,6 +113,29 @@ def _parse_text(data: bytes) -> Iterator[tuple[bool, list[int]]]:
         raise ProofError("proof ends inside a step (truncated?)")
 
 
+def to_binary(lines: Iterable[str]) -> bytes:
+    """Text DRAT steps, one a line, in drat-trim's binary format (the inverse of the binary
+    reader): ``a``/``d``, each literal ``2*|l| + (l < 0)`` in 7-bit groups, a 0 byte per step."""
+    out = bytearray()
+    for line in lines:
+        tokens = line.split()
+        if not tokens or tokens[0] == "c":
+            continue
+        deleting = tokens[0] == "d"
+        out += b"d" if deleting else b"a"
+        for tok in tokens[1:] if deleting else tokens:
+            lit = int(tok)
+            if lit == 0:
+                break
+            u = 2 * abs(lit) + (lit < 0)
+            while u >= 0x80:
+                out.append(u & 0x7F | 0x80)
+                u >>= 7
+            out.append(u)
+        out.append(0)
+    return bytes(out)
+
+
 def _line(data: bytes, offset: int) -> int:
     return data.count(b"\n", 0, offset) + 1
 

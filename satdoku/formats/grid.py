@@ -4,7 +4,7 @@ a header line such as ``Grid 01`` (Project Euler 96 style, rows of N digits with
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from satdoku.formats.record import Record
@@ -41,36 +41,48 @@ def _finish(rows: list[list[int]], start: int, name: str, source: str,
     return Record(source, start, 0, "grid", puzzle=sudoku(flat, box), name=name, empty="0")
 
 
-def read_grids(lines: Iterable[tuple[int, str]], source: str,
-               limits: Limits | None = None) -> Iterator[Record]:
-    """Reader for integer grids; a grid ends when it has as many rows as its first row has cells."""
+def square_grids(lines: Iterable[tuple[int, str]], source: str, fmt: str,
+                 row_values: Callable[[str], list[int] | None], is_header: Callable[[str], bool],
+                 finish: Callable[[list[list[int]], int, str], Record]) -> Iterator[Record]:
+    """Integer rows grouped into square grids (the ``grid`` and ``latin_grid`` readers): a grid
+    ends when it has as many rows as its first row has cells; a header line before it names it;
+    a grid cut short or a line that is neither a row nor a header is an error record."""
     rows: list[list[int]] = []
     start, name = 0, ""
     for lineno, raw in lines:
         text = raw.strip()
-        if not text:
-            continue
-        values = _row_values(text)
+        values = row_values(text)
         if values is None:
             if rows:  # a header or garbage in the middle of a grid: the grid is cut short
                 why = f"grid ends after {len(rows)} rows (line {lineno}: {text[:30]!r})"
-                yield Record(source, start, 0, "grid", name=name, error=why)
+                yield Record(source, start, 0, fmt, name=name, error=why)
                 rows = []
-            if text.split()[0].isalpha():
+            if is_header(text):
                 start, name = lineno, text[:200]
             else:
-                yield Record(source, lineno, 0, "grid", error=f"not a grid row: {text[:40]!r}")
+                yield Record(source, lineno, 0, fmt, error=f"not a grid row: {text[:40]!r}")
                 name = ""
             continue
         if not rows:
             start = start if name else lineno
         rows.append(values)
         if len(rows) == len(rows[0]):
-            yield _finish(rows, start, name, source, limits)
+            yield finish(rows, start, name)
             rows, name = [], ""
     if rows:
-        yield Record(source, start, 0, "grid", name=name,
+        yield Record(source, start, 0, fmt, name=name,
                      error=f"grid ends after {len(rows)} of {len(rows[0])} rows at end of file")
+
+
+def read_grids(lines: Iterable[tuple[int, str]], source: str,
+               limits: Limits | None = None) -> Iterator[Record]:
+    """Reader for integer grids; a grid ends when it has as many rows as its first row has cells."""
+    def finish(rows: list[list[int]], start: int, name: str) -> Record:
+        return _finish(rows, start, name, source, limits)
+
+    nonblank = (line for line in lines if line[1].strip())
+    yield from square_grids(nonblank, source, "grid", _row_values,
+                            lambda text: text.split()[0].isalpha(), finish)
 
 
 def looks_like_grid(path: Path, head: list[tuple[int, str]]) -> bool:

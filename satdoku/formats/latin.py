@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from math import isqrt
 from pathlib import Path
 
+from satdoku.formats.grid import square_grids
 from satdoku.formats.record import Record
 from satdoku.formats.symbols import ints_of, ints_text
 from satdoku.limits import Limits, TooLarge, check_puzzle_size
@@ -62,35 +63,13 @@ def read_latin_lists(lines: Iterable[tuple[int, str]], source: str,
 def read_latin_grids(lines: Iterable[tuple[int, str]], source: str,
                      limits: Limits | None = None) -> Iterator[Record]:
     """Reader for Latin squares as integer grids (one row per line)."""
-    rows: list[list[int]] = []
-    start, name = 0, ""
-    for lineno, raw in lines:
-        text = raw.strip()
-        values = ints_of(text)
-        if values is None:
-            if rows:
-                yield Record(source, start, 0, "latin_grid", name=name,
-                             error=f"grid ends after {len(rows)} rows (line {lineno}: "
-                                   f"{text[:30]!r})")
-                rows = []
-            if text[:1].isalpha():
-                start, name = lineno, text[:200]
-            else:
-                yield Record(source, lineno, 0, "latin_grid",
-                             error=f"not a grid row: {text[:40]!r}")
-                name = ""
-            continue
-        if not rows:
-            start = start if name else lineno
-        rows.append(values)
-        if len(rows) == len(rows[0]):
-            puzzle, reason = latin_from_rows(rows, limits)
-            yield Record(source, start, 0, "latin_grid", puzzle=puzzle, error=reason or None,
-                         name=name, empty="0")
-            rows, name = [], ""
-    if rows:
-        yield Record(source, start, 0, "latin_grid", name=name,
-                     error=f"grid ends after {len(rows)} of {len(rows[0])} rows at end of file")
+    def finish(rows: list[list[int]], start: int, name: str) -> Record:
+        puzzle, reason = latin_from_rows(rows, limits)
+        return Record(source, start, 0, "latin_grid", puzzle=puzzle, error=reason or None,
+                      name=name, empty="0")
+
+    yield from square_grids(lines, source, "latin_grid", ints_of,
+                            lambda text: text[:1].isalpha(), finish)
 
 
 def looks_like_latin_lists(path: Path, head: list[tuple[int, str]]) -> bool:

@@ -104,35 +104,32 @@ class VarOrder:
         self.heap = list(range(num_vars))  # all activities 0: already a heap
         self.pos = list(range(num_vars))  # index in heap, -1 when not in it
 
+    def _place(self, v: int, i: int) -> None:
+        self.heap[i] = v
+        self.pos[v] = i
+
     def _up(self, i: int) -> None:
-        heap, pos, act = self.heap, self.pos, self.activity
+        """Sift the variable at ``i`` towards the root past every less active parent."""
+        heap, act = self.heap, self.activity
         v = heap[i]
-        while i > 0:
+        while i > 0 and act[heap[(i - 1) >> 1]] < act[v]:
             parent = (i - 1) >> 1
-            if act[heap[parent]] >= act[v]:
-                break
-            heap[i] = heap[parent]
-            pos[heap[i]] = i
+            self._place(heap[parent], i)
             i = parent
-        heap[i] = v
-        pos[v] = i
+        self._place(v, i)
 
     def _down(self, i: int) -> None:
-        heap, pos, act = self.heap, self.pos, self.activity
+        """Sift the variable at ``i`` towards the leaves past every more active child."""
+        heap, act = self.heap, self.activity
         v, size = heap[i], len(heap)
-        while True:
-            child = 2 * i + 1
-            if child >= size:
-                break
+        while (child := 2 * i + 1) < size:
             if child + 1 < size and act[heap[child + 1]] > act[heap[child]]:
                 child += 1
             if act[heap[child]] <= act[v]:
                 break
-            heap[i] = heap[child]
-            pos[heap[i]] = i
+            self._place(heap[child], i)
             i = child
-        heap[i] = v
-        pos[v] = i
+        self._place(v, i)
 
     def insert(self, v: int) -> None:
         """Put ``v`` back (after backtracking unassigned it); no-op if it is in the heap."""

@@ -34,16 +34,12 @@ from typing import Any
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.solvers.base import (
     ERROR,
-    MEMLIMIT,
-    MEMOUT,
     SAT,
-    TIMELIMIT,
-    TIMEOUT,
     UNSAT,
     Deadline,
     Result,
 )
-from satdoku.solvers.process import last_line, run_command
+from satdoku.solvers.process import last_line, limit_result, run_command
 
 PLACEHOLDERS = ("{cnf}", "{proof}", "{result}")
 PROOF_FORMATS = ("drat",)
@@ -198,17 +194,12 @@ class ExternalSolver:
         except OSError as exc:  # not found, not executable
             return Result(ERROR, message=f"cannot run {self.argv[0]}: {exc}")
         seconds = time.perf_counter() - start
-        usage = done.usage
-        if usage.termination == TIMELIMIT:
-            return Result(TIMEOUT, message=f"stopped at the {deadline.limit:g} s "
-                                           f"{deadline.clock} limit",
-                          solve_seconds=seconds, child=usage)
-        if usage.termination == MEMLIMIT:
-            return Result(MEMOUT, message=f"memory limit of {memory_mb:g} MB reached: "
-                                          f"{last_line(err)}", solve_seconds=seconds,
-                          child=usage)
+        limited = limit_result(done, deadline, memory_mb, err)
+        if limited is not None:
+            limited.solve_seconds = seconds
+            return limited
         result = self._answer(done.returncode, out, paths["result"], err)
-        result.solve_seconds, result.child = seconds, usage
+        result.solve_seconds, result.child = seconds, done.usage
         return result
 
     def _answer(self, code: int | None, out: str, result_file: str, err: str) -> Result:

@@ -32,7 +32,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from satdoku.solvers.base import CPU, EXIT, MEMLIMIT, TIMELIMIT, ChildUsage, Deadline
+from satdoku.solvers.base import (
+    CPU,
+    EXIT,
+    MEMLIMIT,
+    MEMOUT,
+    TIMELIMIT,
+    TIMEOUT,
+    ChildUsage,
+    Deadline,
+    Result,
+)
 
 #: Seconds between SIGTERM and SIGKILL at the limit.
 GRACE = 1.0
@@ -55,6 +65,22 @@ class Finished:
     returncode: int | None
     signal: int | None
     stopped_at_limit: bool
+
+
+def limit_result(done: Finished, deadline: Deadline, memory_mb: float | None,
+                 stderr: str | None = None) -> Result | None:
+    """TIMEOUT or MEMOUT, with the child's usage, when a limit ended ``done`` (else None): the
+    one wording for every solver that runs in a child; a MEMOUT ends with the last line of the
+    ``stderr`` file, if any."""
+    usage = done.usage
+    if usage.termination == TIMELIMIT:
+        return Result(TIMEOUT, message=f"stopped at the {deadline.limit:g} s {deadline.clock} "
+                                       "limit", child=usage)
+    if usage.termination == MEMLIMIT:
+        tail = last_line(stderr) if stderr is not None else ""
+        return Result(MEMOUT, message=f"memory limit of {memory_mb:g} MB reached"
+                                      + (f": {tail}" if tail else ""), child=usage)
+    return None
 
 
 def _die_with_parent() -> None:

@@ -21,10 +21,7 @@ from typing import Any
 
 from satdoku.cnf.formula import Cnf
 from satdoku.solvers.base import (
-    MEMLIMIT,
-    MEMOUT,
     SAT,
-    TIMELIMIT,
     TIMEOUT,
     UNSAT,
     Deadline,
@@ -156,21 +153,16 @@ def _solve_with_deadline(backend: str, cnf: Cnf, deadline: Deadline,
                          memory_mb: float | None) -> Result:
     """Solve in a forked child (which loads the clauses too), killed at the deadline; its
     resource use goes to ``Result.child``."""
-    from satdoku.solvers.process import run_forked
+    from satdoku.solvers.process import limit_result, run_forked
 
     result, done = run_forked(lambda: _solve_in_process(backend, cnf, Deadline.never()),
                               deadline, memory_mb)
-    usage = done.usage
     if result is None:
-        if usage.termination == MEMLIMIT:
-            result = Result(MEMOUT, message=f"memory limit of {memory_mb:g} MB reached")
-        elif usage.termination == TIMELIMIT:
-            result = Result(TIMEOUT, message=f"killed at the {deadline.limit:g} s "
-                                             f"{deadline.clock} limit")
-        else:
-            raise RuntimeError(f"solver process died ({usage.termination}, exit code "
-                               f"{done.returncode})")
-    result.child = usage
+        result = limit_result(done, deadline, memory_mb)
+    if result is None:
+        raise RuntimeError(f"solver process died ({done.usage.termination}, exit code "
+                           f"{done.returncode})")
+    result.child = done.usage
     return result
 
 

@@ -14,6 +14,7 @@ import json
 import random
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 
 from satdoku.heuristics import MoveMemory
@@ -445,6 +446,12 @@ def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{100 * x:.2f}%"
 
 
+def _table(header: tuple[str, ...], rows: Iterable[tuple[object, ...]]) -> list[str]:
+    """Markdown lines of a table: the header, its rule, a line a row."""
+    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    return lines + ["| " + " | ".join(map(str, row)) + " |" for row in rows]
+
+
 def _markdown(s: dict, prefix: Path) -> str:
     h, q1, q2, q3 = s["headline"], s["q1"], s["q2"], s["q3"]
     size = h["size"]
@@ -473,12 +480,8 @@ def _markdown(s: dict, prefix: Path) -> str:
         "Axioms: ∀b∈Valid ∀u Ok(b,u); ∀b∈Invalid ∃u ¬Ok(b,u) (pMeanError / pMean), loss "
         "1 − SatAgg. Verdict: ∀u Ok(b,u) under min ≥ 0.5.",
         "",
-        "| kind | boards | accuracy |",
-        "| --- | --- | --- |",
-    ]
-    for k, v in q1["by_kind"].items():
-        lines.append(f"| {k} | {v['boards']} | {_pct(v['accuracy'])} |")
-    lines += [
+        *_table(("kind", "boards", "accuracy"),
+                ((k, v["boards"], _pct(v["accuracy"])) for k, v in q1["by_kind"].items())),
         "",
         f"Boards: the test split plus {q1['fresh_boards_per_subkind']} fresh boards per kind "
         "from grids outside the data set. "
@@ -493,12 +496,7 @@ def _markdown(s: dict, prefix: Path) -> str:
         "",
         f"Procedure: {q2['procedure']}. LTN settings: {q2['settings']}.",
         "",
-        "| true kind / decided by | boards |",
-        "| --- | --- |",
-    ]
-    for k, v in q2["decided_by"].items():
-        lines.append(f"| {k} | {v} |")
-    lines += [
+        *_table(("true kind / decided by", "boards"), q2["decided_by"].items()),
         "",
         "### Certification by band of blanks (held-out solvable boards)",
         "",
@@ -524,12 +522,10 @@ def _markdown(s: dict, prefix: Path) -> str:
         "(IsPossible, Peer, InUnit; min / Gödel operators), compared on every round of the "
         "solve with the symbolic engine.",
         "",
-        "| heuristic | found | applied | effectiveness |",
-        "| --- | --- | --- | --- |",
+        *_table(("heuristic", "found", "applied", "effectiveness"),
+                ((k, v["found"], v["applied"], f"{v['effectiveness']:.3f}")
+                 for k, v in q3["memory"]["heuristics"].items() if v["found"])),
     ]
-    for k, v in q3["memory"]["heuristics"].items():
-        if v["found"]:
-            lines.append(f"| {k} | {v['found']} | {v['applied']} | {v['effectiveness']:.3f} |")
     m = s["model"]
     lines += [
         "",

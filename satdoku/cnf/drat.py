@@ -37,9 +37,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from satdoku.cnf.formula import Cnf, Formula
+from satdoku.cnf.watches import FALSE, TRUE, UNSET, visit
 
 VERIFIED, REJECTED, OUT_OF_BUDGET = "verified", "rejected", "out of budget"
-TRUE, FALSE, UNSET = 1, -1, 0
 #: the largest variable a proof may name (RAT lemmas may add variables past the formula's)
 MAX_VAR = 1 << 27
 
@@ -208,30 +208,8 @@ class _Checker:
                 raise _OutOfBudget
             false_lit = -trail[self.qhead]
             self.qhead += 1
-            watching = watches[false_lit]
-            watches[false_lit] = keep = []
-            for k, ci in enumerate(watching):
-                if not alive[ci]:
-                    continue  # deleted clause: drop the watch lazily
-                clause = clauses[ci]
-                if clause[0] == false_lit:
-                    clause[0], clause[1] = clause[1], false_lit
-                other = clause[0]
-                if value[other] == TRUE:
-                    keep.append(ci)
-                    continue
-                for pos in range(2, len(clause)):
-                    lit = clause[pos]
-                    if value[lit] != FALSE:
-                        clause[1], clause[pos] = lit, false_lit
-                        watches[lit].append(ci)
-                        break
-                else:
-                    keep.append(ci)
-                    if value[other] == FALSE:
-                        keep.extend(watching[k + 1 :])
-                        return True
-                    self.assign(other)
+            if visit(false_lit, value, watches, clauses, self.assign, alive) is not None:
+                return True
         return False
 
     def add(self, lits: list[int]) -> None:

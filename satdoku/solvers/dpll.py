@@ -37,6 +37,7 @@ from dataclasses import asdict, dataclass
 from itertools import chain, islice
 from typing import ClassVar, TextIO
 
+from satdoku.cnf.watches import FALSE, TRUE, UNSET, visit
 from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Deadline
 
 #: Branching heuristics by name.
@@ -46,7 +47,6 @@ from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Deadline
 #: open clauses); ``vsids`` variable activity bumped in conflict clauses and decayed over time.
 HEURISTICS = ("first", "random", "dlis", "moms", "jw", "vsids")
 
-TRUE, FALSE, UNSET = 1, -1, 0
 _CHUNK = 8192  # clauses loaded or scanned between two looks at the clock (~5 ms of work)
 
 
@@ -203,28 +203,9 @@ class Dpll:
                     return [false_lit, other]
                 if value[other] == UNSET:
                     self.assign(other)
-            watching = watches[false_lit]
-            watches[false_lit] = keep = []
-            for k, index in enumerate(watching):
-                clause = clauses[index]
-                if clause[0] == false_lit:  # keep the false watch in position 1
-                    clause[0], clause[1] = clause[1], false_lit
-                other = clause[0]
-                if value[other] == TRUE:  # clause satisfied: nothing to do
-                    keep.append(index)
-                    continue
-                for pos in range(2, len(clause)):  # look for a new literal to watch
-                    lit = clause[pos]
-                    if value[lit] != FALSE:
-                        clause[1], clause[pos] = lit, false_lit
-                        watches[lit].append(index)
-                        break
-                else:  # no replacement: the clause is unit or conflicting
-                    keep.append(index)
-                    if value[other] == FALSE:
-                        keep.extend(watching[k + 1 :])
-                        return clause
-                    self.assign(other)
+            conflict = visit(false_lit, value, watches, clauses, self.assign)
+            if conflict is not None:
+                return conflict
         return None
 
     def backtrack(self, trail_length: int) -> None:

@@ -409,12 +409,19 @@ def test_one_shot_command_imports_no_numpy(public_data: Path) -> None:
     assert res.stdout.strip() == "[]"
 
 
-def test_c_kernel_defaults_match_the_reference() -> None:
+def test_c_kernel_takes_its_parameters_from_cdcl_params() -> None:
+    """cdcl_params.py is the one source of the policy values: the C kernel has no defaults of
+    its own (it refuses to start without them) and agrees on their number."""
     from satdoku.solvers.cdcl_params import P_SIZE
 
     mod = native()
-    assert mod is not None and mod.P_SIZE == P_SIZE == len(PARAM_NAMES)
-    assert mod.DEFAULTS == DEFAULTS
+    assert mod is not None and mod.P_SIZE == P_SIZE == len(PARAM_NAMES) == len(DEFAULTS)
+    assert not hasattr(mod, "DEFAULTS")
+    with pytest.raises(ValueError, match="params required"):
+        mod.Kernel(3)
+    with pytest.raises(ValueError, match=f"hold {P_SIZE} ints"):
+        mod.Kernel(3, 0, True, 0.95, False, DEFAULTS[:-1])
+    mod.Kernel(3, 0, True, 0.95, False, DEFAULTS)
 
 
 def _pattern_sudoku(box: int, holes: float, seed: int):  # type: ignore[no-untyped-def]

@@ -42,12 +42,12 @@
 #define BINARY_CONFLICT (-2)
 #define OUT_OF_MEMORY (-3)
 
-/* tunable policy parameters, in the order of cdcl_params.py's P_* constants (same defaults) */
+/* tunable policy parameters, in the order of cdcl_params.py's P_* constants; their values
+ * (defaults included) come from Python at construction: cdcl_params.py is their one source */
 enum {
     P_LUBY_UNIT, P_LBDQ_LEN, P_GLUCOSE_K_PCT, P_BLOCK_R_PCT, P_TRAILQ_LEN, P_BLOCK_MIN,
     P_REDUCE_FIRST, P_REDUCE_INC, P_KEEP_LBD, P_SWITCH, P_SIZE
 };
-static const int64_t DEFAULTS[P_SIZE] = {100, 50, 80, 140, 5000, 10000, 2000, 300, 2, 5000};
 
 #define CLOCK_EVERY 20000 /* watch visits between two looks at the clock (well under 1 ms) */
 #define LOAD_CHUNK 65536  /* clauses loaded between two looks at the clock */
@@ -887,24 +887,25 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_RuntimeError, "Kernel already initialised");
         return -1;
     }
-    memcpy(k->P, DEFAULTS, sizeof(DEFAULTS));
-    if (params != Py_None) { /* a sequence of P_SIZE ints (cdcl_params.P_* order) */
-        PyObject *seq = PySequence_Fast(params, "params must be a sequence of ints");
-        if (!seq) return -1;
-        if (PySequence_Fast_GET_SIZE(seq) != P_SIZE) {
+    if (params == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "params required (cdcl_params.DEFAULTS, overridden)");
+        return -1;
+    }
+    PyObject *seq = PySequence_Fast(params, "params must be a sequence of ints");
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != P_SIZE) { /* cdcl_params.P_* order */
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "params must hold %d ints", P_SIZE);
+        return -1;
+    }
+    for (int i = 0; i < P_SIZE; i++) {
+        k->P[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (k->P[i] == -1 && PyErr_Occurred()) {
             Py_DECREF(seq);
-            PyErr_Format(PyExc_ValueError, "params must hold %d ints", P_SIZE);
             return -1;
         }
-        for (int i = 0; i < P_SIZE; i++) {
-            k->P[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
-            if (k->P[i] == -1 && PyErr_Occurred()) {
-                Py_DECREF(seq);
-                return -1;
-            }
-        }
-        Py_DECREF(seq);
     }
+    Py_DECREF(seq);
     if (k->P[P_LBDQ_LEN] < 1 || k->P[P_LBDQ_LEN] > MAX_WINDOW || k->P[P_TRAILQ_LEN] < 1 ||
         k->P[P_TRAILQ_LEN] > MAX_WINDOW || k->P[P_LUBY_UNIT] < 1) {
         PyErr_SetString(PyExc_ValueError, "bad window or restart parameter");
@@ -1275,12 +1276,5 @@ PyMODINIT_FUNC PyInit__cdcl(void) {
     PyModule_AddIntConstant(m, "UNSAT", UNSAT);
     PyModule_AddIntConstant(m, "UNSAT_ASSUMED", UNSAT_ASSUMED);
     PyModule_AddIntConstant(m, "P_SIZE", P_SIZE);
-    PyObject *defaults = PyTuple_New(P_SIZE);
-    if (!defaults) return NULL;
-    for (int i = 0; i < P_SIZE; i++) PyTuple_SET_ITEM(defaults, i, PyLong_FromLongLong(DEFAULTS[i]));
-    if (PyModule_AddObject(m, "DEFAULTS", defaults) < 0) {
-        Py_DECREF(defaults);
-        return NULL;
-    }
     return m;
 }

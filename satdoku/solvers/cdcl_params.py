@@ -1,6 +1,7 @@
-"""Policy parameters of the CDCL kernel, in the order of its ``P`` array (``_cdcl.c`` keeps the
-same order and defaults; a test checks that they agree). A module of its own so the driver can
-read them without importing a kernel.
+"""Policy parameters of the CDCL kernel, in the order of its ``P`` array, and their one set of
+defaults: ``_cdcl.c`` keeps the same order (a test checks the size) and holds no values of its
+own, the driver passes them at construction. A module of its own so the driver can read them
+without importing a kernel.
 
 Luby unit (conflicts); glucose restarts: window of recent LBDs and K in percent (restart when
 the recent average LBD * K exceeds the global average); restart blocking: R in percent (no

@@ -90,11 +90,16 @@ def test_defaults_come_from_the_schema_and_presets_apply() -> None:
 
 def test_schema_lists_equal_the_registries() -> None:
     from satdoku.formats import FORMATS
+    from satdoku.report.collect import TIME_COLUMNS
+    from satdoku.solvers.base import CLOCKS
 
     props = load_schema(SCHEMA)["properties"]
     assert props["encodings"]["items"]["enum"] == list(ENCODINGS)
     set_formats = props["sets"]["additionalProperties"]["oneOf"][1]["properties"]["format"]
     assert set(set_formats["enum"]) == {"auto", "dimacs", *FORMATS}
+    defs = load_schema(SCHEMA)["$defs"]
+    assert defs["clock"]["enum"] == list(CLOCKS)
+    assert props["report_time"]["enum"] == list(TIME_COLUMNS)
 
 
 def test_the_default_config_is_valid() -> None:

@@ -6,6 +6,8 @@ import argparse
 import math
 from collections.abc import Callable
 
+from satdoku.solvers.base import CLOCKS, WALL
+
 
 def positive_seconds(text: str) -> float:
     """A time limit: a finite number of seconds > 0 (``-1``, ``0``, ``nan``, ``inf`` refused)."""
@@ -83,5 +85,5 @@ def add_limit_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory-limit", type=number_in(16, 16777216), default=None, metavar="MB",
                    help="MB each instance's run may use (past it: MEMOUT); default: the "
                    "solver's memory_limit option, else none")
-    p.add_argument("--limit-clock", choices=("wall", "cpu"), default="wall",
+    p.add_argument("--limit-clock", choices=CLOCKS, default=WALL,
                    help="read the time limit on the wall clock (default) or as CPU seconds")

@@ -18,6 +18,7 @@ from satdoku.commands.common import (
     positive_seconds,
     solver_variants,
 )
+from satdoku.report.collect import TIME_COLUMNS
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -88,7 +89,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="configured solvers that do not run on this set (named in the report)")
     s.add_argument("--table-md", help="also write the set's solver table here (with --table-csv)")
     s.add_argument("--time-column", default="total_seconds",
-                   choices=["total_seconds", "solve_seconds", "cpu_seconds"],
+                   choices=list(TIME_COLUMNS),
                    help="the time the solver table uses (default: total_seconds)")
     s.add_argument("--table-csv", help="... and its CSV here")
     s.add_argument("--table-html", help="... and its HTML here (optional)")

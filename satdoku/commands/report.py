@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 
 from satdoku.commands.common import positive_seconds
+from satdoku.report.collect import TIME_COLUMNS
 
 
 def _cross(s: argparse.ArgumentParser) -> None:
@@ -23,7 +24,7 @@ def _cross(s: argparse.ArgumentParser) -> None:
     s.add_argument("--set-time-limit", nargs="*", default=[], metavar="SET=SECONDS",
                    help="a set's own time limit (PAR-2, limit lines, timeouts in plots)")
     s.add_argument("--time-column", default="total_seconds",
-                   choices=["total_seconds", "solve_seconds", "cpu_seconds"],
+                   choices=list(TIME_COLUMNS),
                    help="the time every figure uses (default: total_seconds)")
 
 

@@ -31,6 +31,7 @@ LIMIT_STATUSES = (TIMEOUT, MEMOUT)
 EXIT, TIMELIMIT, MEMLIMIT, TERM_ERROR = "exit", "timelimit", "memlimit", "error"
 #: The clocks a time limit can be read on (config ``limit_clock``).
 WALL, CPU = "wall", "cpu"
+CLOCKS = (WALL, CPU)  # the clocks a time limit is read on (config limit_clock, --limit-clock)
 
 #: Statistics every times file has a column for ('' where a backend does not report one).
 STAT_KEYS = ("decisions", "conflicts", "propagations", "restarts", "learnt")

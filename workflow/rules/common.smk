@@ -413,17 +413,9 @@ def all_sizes(wildcards=None):
 
 
 def summary_outputs():
-    """The cross-set reports of the summary job, the explorer's index and the run record."""
-    return [
-        *(SUMMARY.format(ext=x) for x in ("md", "csv", "html")),
-        PROBLEMS,
-        CACTUS_DIR,
-        SCATTER_DIR,
-        *(ENCODINGS_REPORT.format(ext=x) for x in ("md", "csv", "png")),
-        EXPLORER_INDEX,
-        RUN_MANIFEST,
-        INSTANCES_WIDE,
-    ]
+    """The cross-set reports (the summary rule's outputs, read from the rule so that they are
+    listed once), the explorer's index and the run record."""
+    return [*rules.summary.output, EXPLORER_INDEX, RUN_MANIFEST, INSTANCES_WIDE]
 
 
 def run_results_dir(wildcards, output):

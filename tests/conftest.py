@@ -22,6 +22,13 @@ def public_data() -> Path:
     return PUBLIC
 
 
+def satlib_files(public: Path) -> list[tuple[Path, str]]:
+    """The 63 SATLIB files kept in the repository with their answers (uuf*: UNSAT)."""
+    files = sorted((public / "satlib").glob("*/*.cnf"))
+    assert len(files) == 63
+    return [(p, "UNSAT" if p.name.startswith("uuf") else "SAT") for p in files]
+
+
 def run_snakemake(workdir: Path, *args: str, config: Path | None = None) -> str:
     """The real Snakefile in ``workdir`` (config: ``workdir/config.yaml`` unless given); fails
     the test with Snakemake's output when it fails."""

@@ -31,15 +31,15 @@ class Codec:
     def formula(self, puzzle: Puzzle, deadline: Deadline | None = None) -> Formula:
         """A puzzle's formula (the layout's cached rules + its own clauses); building the
         rules stops at ``deadline`` (RulesTimeout)."""
-        return formula(puzzle, self.encoding.name, deadline)
+        return formula(puzzle, self.encoding, deadline)
 
     def check_size(self, puzzle: Puzzle, limits: Limits | None = None) -> None:
         """TooLarge when the puzzle's formula is beyond the memory guard (limits.max_clauses)."""
-        check_encoding_size(puzzle.layout, self.encoding.name, limits)
+        check_encoding_size(puzzle.layout, self.encoding, limits)
 
     def decode(self, model: Iterable[int], puzzle: Puzzle) -> tuple[int, ...]:
         """The board a model describes (DecodeError for a wrong model)."""
-        return decode_model(model, puzzle, self.encoding.name)
+        return decode_model(model, puzzle, self.encoding)
 
 
 _CODECS: dict[str, Codec] = {}

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from satdoku.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from satdoku.cnf.encodings import Encoding
 
 
 class DecodeError(ValueError):
@@ -12,7 +16,7 @@ class DecodeError(ValueError):
 
 
 def decode_model(model: Iterable[int], puzzle: Puzzle,
-                 encoding: str = "extended") -> tuple[int, ...]:
+                 encoding: str | Encoding = "extended") -> tuple[int, ...]:
     """The board a model describes under the direct encoding v(cell, d) = cell*D + d.
 
     ``encoding`` names the formula the model satisfies: a ``simplified`` model is mapped back
@@ -21,17 +25,17 @@ def decode_model(model: Iterable[int], puzzle: Puzzle,
     the lowest is taken. Raises DecodeError when a cell has no true value or (with cell-AMO)
     more than one (a wrong model)."""
     from satdoku.cnf.encode import expand_model
-    from satdoku.cnf.encodings import get
+    from satdoku.cnf.encodings import resolve
 
     dom, n = puzzle.domain, puzzle.ncells
-    enc = get(encoding)
+    enc = resolve(encoding)
     if not enc.simplified and enc.cell_amo:
         fast = _one_value_per_cell(model, dom, n)
         if fast is not None:
             return fast
     strict = enc.cell_amo
     board = [0] * n
-    for lit in sorted(expand_model(model, puzzle, encoding)):
+    for lit in sorted(expand_model(model, puzzle, enc)):
         if 0 < lit <= n * dom:
             cell, d = divmod(lit - 1, dom)
             if board[cell] and not strict:

@@ -42,6 +42,7 @@ from satdoku.cnf.encodings import (  # noqa: F401  (ENCODINGS: re-exported, ever
     SEQUENTIAL,
     Encoding,
     get,
+    resolve,
 )
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.limits import Limits, TooLarge, default_limits
@@ -114,16 +115,16 @@ class _RulesBuild:
     group at a time) that can stop at a deadline and resume later: a 64x64 Sudoku's rules take
     seconds, which must count against an instance's time limit and never overrun it."""
 
-    def __init__(self, layout: Layout, encoding: str) -> None:
-        self.layout, self.encoding = layout, encoding
-        self.expected = rules_clause_count(layout, encoding)
+    def __init__(self, layout: Layout, enc: Encoding) -> None:
+        self.layout, self.enc = layout, enc
+        self.expected = rules_clause_count(layout, enc)
         self._start()
 
     def _start(self) -> None:
         self.clauses: list[list[int]] = []
         self.fresh = _Fresh(self.layout.ncells * self.layout.domain)
         self.done = False
-        self._steps = _rule_steps(self.layout, get(self.encoding), self.fresh)
+        self._steps = _rule_steps(self.layout, self.enc, self.fresh)
 
     def advance(self, deadline: Deadline | None = None) -> bool:
         """Build on until done (True) or until ``deadline`` has expired (False). A build that
@@ -148,25 +149,25 @@ _BUILDS_KEPT = 16
 _CELL_BLOCK = 64
 
 
-def _build(layout: Layout, encoding: str) -> _RulesBuild:
-    key = (layout, encoding)
+def _build(layout: Layout, enc: Encoding) -> _RulesBuild:
+    key = (layout, enc.name)
     found = _BUILDS.get(key)
     if found is None:
-        found = _BUILDS[key] = _RulesBuild(layout, encoding)
+        found = _BUILDS[key] = _RulesBuild(layout, enc)
         while len(_BUILDS) > _BUILDS_KEPT:
             _BUILDS.popitem(last=False)
     _BUILDS.move_to_end(key)
     return found
 
 
-def _rules_parts(layout: Layout, encoding: str,
+def _rules_parts(layout: Layout, enc: Encoding,
                  deadline: Deadline | None = None) -> tuple[list[list[int]], int]:
     """(shared clauses, highest variable they use) of a layout under an encoding; cached, and
     shared by every caller: never mutate them. RulesTimeout when ``deadline`` expires first."""
-    build = _build(layout, encoding)
+    build = _build(layout, enc)
     if not build.advance(deadline):
         raise RulesTimeout(f"time limit reached while building the shared rules of "
-                           f"{layout.key}.{encoding} ({len(build.clauses)} of "
+                           f"{layout.key}.{enc.name} ({len(build.clauses)} of "
                            f"{build.expected} clauses built)")
     return build.clauses, build.fresh.top
 
@@ -235,11 +236,11 @@ def _pairwise_group(cells: Sequence[int], dom: int, families: tuple[str, ...]
     return out
 
 
-def rules_clause_count(layout: Layout, encoding: str) -> int:
+def rules_clause_count(layout: Layout, encoding: str | Encoding) -> int:
     """How many clauses the shared rules of a layout have under an encoding (before any
     simplification), from the sizes alone: the memory guard checks it before anything is
     built."""
-    enc = get(encoding)
+    enc = resolve(encoding)
     dom = layout.domain
 
     def amo_count(k: int) -> int:
@@ -258,57 +259,60 @@ def rules_clause_count(layout: Layout, encoding: str) -> int:
     return total
 
 
-def check_encoding_size(layout: Layout, encoding: str, limits: Limits | None = None) -> None:
+def check_encoding_size(layout: Layout, encoding: str | Encoding,
+                        limits: Limits | None = None) -> None:
     """Raise TooLarge when a layout's rules under ``encoding`` would have more clauses than
     ``limits.max_clauses`` (the memory guard: a 49x49 Sudoku's extended rules are 11 million
     clauses, several GB in memory), before anything is built."""
     lim = limits or default_limits()
-    count = rules_clause_count(layout, encoding)
+    enc = resolve(encoding)
+    count = rules_clause_count(layout, enc)
     if count > lim.max_clauses:
-        raise TooLarge(f"too large to encode: {layout.key} under {encoding} needs {count} "
+        raise TooLarge(f"too large to encode: {layout.key} under {enc.name} needs {count} "
                        f"clauses, the limit is {lim.max_clauses} (limits.max_clauses; the "
                        "_seq encodings need far fewer)")
 
 
-def _rules(layout: Layout, encoding: str) -> list[list[int]]:
-    return _rules_parts(layout, encoding)[0]
+def _rules(layout: Layout, enc: Encoding) -> list[list[int]]:
+    return _rules_parts(layout, enc)[0]
 
 
-def rules_clauses(layout: Layout, encoding: str) -> list[list[int]]:
+def rules_clauses(layout: Layout, encoding: str | Encoding) -> list[list[int]]:
     """The clauses every puzzle of this layout shares under ``encoding`` (cached and shared:
     never mutate them; empty for the ``simplified`` encodings, whose formulas are all their
     own)."""
-    if get(encoding).simplified:
-        return []
-    return _rules(layout, encoding)
+    enc = resolve(encoding)
+    return [] if enc.simplified else _rules(layout, enc)
+
+
+def rules_cnf(layout: Layout, encoding: str | Encoding) -> Cnf:
+    """The shared rules of a layout as one cached Cnf object (the same object on every call,
+    so incremental solvers load it once; never mutate it). Empty for simplified encodings."""
+    return _rules_cnf(layout, resolve(encoding))
 
 
 @lru_cache(maxsize=8)
-def rules_cnf(layout: Layout, encoding: str) -> Cnf:
-    """The shared rules of a layout as one cached Cnf object (the same object on every call,
-    so incremental solvers load it once; never mutate it). Empty for simplified encodings."""
-    return Cnf(rules_num_vars(layout, encoding), rules_clauses(layout, encoding))
+def _rules_cnf(layout: Layout, enc: Encoding) -> Cnf:
+    return Cnf(rules_num_vars(layout, enc), rules_clauses(layout, enc))
 
 
-def rules_num_vars(layout: Layout, encoding: str) -> int:
+def rules_num_vars(layout: Layout, encoding: str | Encoding) -> int:
     """Variables of the shared rules block (direct variables plus its auxiliaries)."""
-    return _rules_parts(layout, encoding)[1]
+    return _rules_parts(layout, resolve(encoding))[1]
 
 
-def rules_key(puzzle: Puzzle, encoding: str) -> str:
+def rules_key(puzzle: Puzzle, encoding: str | Encoding) -> str:
     """Name of the shared rules block a puzzle's formula builds on, e.g. ``sudoku-9.extended``
     (``-`` for the simplified encodings, which share nothing)."""
-    if get(encoding).simplified:
-        return NO_RULES
-    return f"{puzzle.layout.key}.{encoding}"
+    enc = resolve(encoding)
+    return NO_RULES if enc.simplified else f"{puzzle.layout.key}.{enc.name}"
 
 
-def _own_clauses(puzzle: Puzzle, encoding: str) -> tuple[list[list[int]], int]:
+def _own_clauses(puzzle: Puzzle, enc: Encoding) -> tuple[list[list[int]], int]:
     """(instance clauses, highest variable of the whole formula) before any simplification."""
-    enc = get(encoding)
     families, style = enc.families, enc.amo
     dom = puzzle.domain
-    fresh = _Fresh(rules_num_vars(puzzle.layout, encoding))
+    fresh = _Fresh(_rules_parts(puzzle.layout, enc)[1])
     out: list[list[int]] = []
     if puzzle.extra_groups:
         out.extend(_group_clauses(puzzle.extra_groups, dom, families, style, fresh))
@@ -322,40 +326,42 @@ def _own_clauses(puzzle: Puzzle, encoding: str) -> tuple[list[list[int]], int]:
     return out, fresh.top
 
 
-def instance_clauses(puzzle: Puzzle, encoding: str) -> list[list[int]]:
+def instance_clauses(puzzle: Puzzle, encoding: str | Encoding) -> list[list[int]]:
     """The clauses specific to one puzzle: givens, instance groups, inequalities (for the
     ``simplified`` encodings: the whole simplified formula)."""
-    if get(encoding).simplified:
-        return simplify(puzzle, encoding).clauses
-    return _own_clauses(puzzle, encoding)[0]
-
-
-def num_vars(puzzle: Puzzle, encoding: str = "extended") -> int:
-    """Variables of a puzzle's whole formula under ``encoding``."""
-    enc = get(encoding)
+    enc = resolve(encoding)
     if enc.simplified:
-        return simplify(puzzle, encoding).num_vars
+        return _simplify(puzzle, enc).clauses
+    return _own_clauses(puzzle, enc)[0]
+
+
+def num_vars(puzzle: Puzzle, encoding: str | Encoding = "extended") -> int:
+    """Variables of a puzzle's whole formula under ``encoding``."""
+    enc = resolve(encoding)
+    if enc.simplified:
+        return _simplify(puzzle, enc).num_vars
     if enc.amo == PAIRWISE:
         return puzzle.ncells * puzzle.domain
-    return _own_clauses(puzzle, encoding)[1]
+    return _own_clauses(puzzle, enc)[1]
 
 
-def encode(puzzle: Puzzle, encoding: str = "extended") -> Cnf:
+def encode(puzzle: Puzzle, encoding: str | Encoding = "extended") -> Cnf:
     """The whole formula of one puzzle (rules + instance clauses)."""
     return formula(puzzle, encoding).whole()
 
 
-def formula(puzzle: Puzzle, encoding: str = "extended",
+def formula(puzzle: Puzzle, encoding: str | Encoding = "extended",
             deadline: Deadline | None = None) -> Formula:
     """A puzzle's formula as the layout's cached rules plus the instance's own clauses.
     With a ``deadline``, building the rules (the first time a layout is met) stops when it
     expires: RulesTimeout, and the next call goes on where this one stopped."""
-    if get(encoding).simplified:
-        cnf = simplify(puzzle, encoding)
+    enc = resolve(encoding)
+    if enc.simplified:
+        cnf = _simplify(puzzle, enc)
         return Formula(cnf.num_vars, cnf.clauses, None, cnf.comments)
-    _rules_parts(puzzle.layout, encoding, deadline)
-    own, top = _own_clauses(puzzle, encoding)
-    return Formula(top, own, rules_cnf(puzzle.layout, encoding))
+    _rules_parts(puzzle.layout, enc, deadline)
+    own, top = _own_clauses(puzzle, enc)
+    return Formula(top, own, _rules_cnf(puzzle.layout, enc))
 
 
 # --- simplified -----------------------------------------------------------------------------
@@ -397,12 +403,12 @@ def simplified_variables(puzzle: Puzzle) -> list[int]:
     return [v for v in range(1, puzzle.ncells * puzzle.domain + 1) if v not in fixed]
 
 
-def variable_comment(puzzle: Puzzle, encoding: str) -> str:
+def variable_comment(puzzle: Puzzle, encoding: str | Encoding) -> str:
     """What the variables of ``encoding``'s formula for ``puzzle`` stand for (a header comment
     of a standalone DIMACS file)."""
     dom = puzzle.domain
     direct = f"v(cell, d) = cell * {dom} + d (d in 1..{dom}, cells row-major from 0)"
-    enc = get(encoding)
+    enc = resolve(encoding)
     aux = "the sequential counter's auxiliaries" if enc.amo == SEQUENTIAL else ""
     if enc.simplified:
         kept = len(simplified_variables(puzzle))
@@ -412,14 +418,18 @@ def variable_comment(puzzle: Puzzle, encoding: str) -> str:
     return f"variables {direct}" + (f"; above {top}: {aux}" if aux else "")
 
 
-def simplify(puzzle: Puzzle, encoding: str = "simplified") -> Cnf:
+def simplify(puzzle: Puzzle, encoding: str | Encoding = "simplified") -> Cnf:
     """The extended formula (pairwise or ``_seq``) minus the clauses the givens satisfy, with the
     literals the givens make false deleted and the variables renumbered compactly: the kept
     direct variables first (:func:`simplified_variables`), then the surviving auxiliaries.
 
     A clause emptied by the givens (or givens that contradict each other) makes the formula the
     contradiction ``x1, -x1``."""
-    base_enc = "extended" + (SEQ if get(encoding).amo == SEQUENTIAL else "")
+    return _simplify(puzzle, resolve(encoding))
+
+
+def _simplify(puzzle: Puzzle, enc: Encoding) -> Cnf:
+    base_enc = get("extended" + (SEQ if enc.amo == SEQUENTIAL else ""))
     own, _ = _own_clauses(puzzle, base_enc)
     fixed = fixed_by_givens(puzzle)
     if any(v is None for v in fixed.values()):
@@ -450,7 +460,7 @@ def simplify(puzzle: Puzzle, encoding: str = "simplified") -> Cnf:
         if not lits:
             return _contradiction("a clause is falsified by the givens")
         out.append(lits)
-    return Cnf(next_aux - 1, out, [f"simplified from {base_enc}: {len(kept)} of {ndirect} "
+    return Cnf(next_aux - 1, out, [f"simplified from {base_enc.name}: {len(kept)} of {ndirect} "
                                    "direct variables kept"])
 
 
@@ -464,13 +474,13 @@ def _contradiction(why: str) -> Cnf:
     return Cnf(1, [[1], [-1]], [f"unsatisfiable: {why}"])
 
 
-def expand_model(model: Iterable[int], puzzle: Puzzle, encoding: str) -> list[int]:
+def expand_model(model: Iterable[int], puzzle: Puzzle, encoding: str | Encoding) -> list[int]:
     """A model of an encoding's formula as positive direct-encoding literals v(cell, d).
 
     For the simplified encodings the kept variables are mapped back and the givens added;
     other encodings' models are already direct (auxiliaries are dropped)."""
     ndirect = puzzle.ncells * puzzle.domain
-    if not get(encoding).simplified:
+    if not resolve(encoding).simplified:
         return [lit for lit in model if 0 < lit <= ndirect]
     kept = simplified_variables(puzzle)
     dom = puzzle.domain

@@ -54,6 +54,11 @@ def register(enc: Encoding) -> Encoding:
     return enc
 
 
+def resolve(encoding: str | Encoding) -> Encoding:
+    """The record of an encoding given by name (looked up) or as its record (returned as is)."""
+    return encoding if isinstance(encoding, Encoding) else get(encoding)
+
+
 def get(name: str) -> Encoding:
     """The record of an encoding name (ValueError naming the known ones)."""
     try:

@@ -201,6 +201,7 @@ class _Checker:
             self.alive,
             self.trail,
         )
+        assign = self.assign
         while self.qhead < len(trail):
             self.ticks += 1
             if self.deadline is not None and not self.ticks & 1023 \
@@ -208,7 +209,7 @@ class _Checker:
                 raise _OutOfBudget
             false_lit = -trail[self.qhead]
             self.qhead += 1
-            if visit(false_lit, value, watches, clauses, self.assign, alive) is not None:
+            if visit(false_lit, value, watches, clauses, assign, alive) is not None:
                 return True
         return False
 

@@ -193,7 +193,7 @@ class Dpll:
     def propagate(self) -> list[int] | None:
         """Unit propagation over the watched literals; returns a conflicting clause or None."""
         value, watches, clauses, trail = self.value, self.watches, self.clauses, self.trail
-        implied = self.implied
+        implied, assign = self.implied, self.assign
         while self.qhead < len(trail):
             false_lit = -trail[self.qhead]
             self.qhead += 1
@@ -202,8 +202,8 @@ class Dpll:
                 if value[other] == FALSE:
                     return [false_lit, other]
                 if value[other] == UNSET:
-                    self.assign(other)
-            conflict = visit(false_lit, value, watches, clauses, self.assign)
+                    assign(other)
+            conflict = visit(false_lit, value, watches, clauses, assign)
             if conflict is not None:
                 return conflict
         return None

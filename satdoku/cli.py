@@ -106,6 +106,10 @@ def _report_rusage(argv: list[str]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:  # a real `satdoku` process: Ctrl-C stops a search in compiled code at once
+        from satdoku.solvers.interrupts import install
+
+        install()
     argv = sys.argv[1:] if argv is None else argv
     command = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(command if command in COMMANDS else None)

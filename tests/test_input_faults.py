@@ -491,6 +491,47 @@ def test_sigint_ends_solve_with_one_line_and_complete_output(tmp_path: Path, sol
     assert f"solve {solver}: stopped at" in text and "done" not in text
 
 
+def _pigeonhole(pigeons: int) -> str:
+    """PHP(pigeons, pigeons - 1) in DIMACS: unsatisfiable, and minutes of search at 12."""
+    holes = pigeons - 1
+    var = lambda i, j: i * holes + j + 1  # noqa: E731
+    clauses = [[var(i, j) for j in range(holes)] for i in range(pigeons)]
+    clauses += [[-var(a, j), -var(b, j)] for j in range(holes)
+                for a in range(pigeons) for b in range(a + 1, pigeons)]
+    body = "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
+    return f"p cnf {pigeons * holes} {len(clauses)}\n{body}"
+
+
+@pytest.mark.parametrize("solver", ["minisat22", "cdcl"])
+def test_sigint_stops_a_search_in_compiled_code(tmp_path: Path, solver: str) -> None:
+    """Ctrl-C during a long search inside python-sat or our C kernel (both release the GIL, so
+    Python's handler would run only when the search returns: at a 600 s limit) ends the
+    process now: the signal relay interrupts the search (satdoku.solvers.interrupts)."""
+    cnfs = tmp_path / "cnfs"
+    cnfs.mkdir()
+    (cnfs / "a_easy.cnf").write_text("p cnf 2 1\n1 2 0\n")
+    (cnfs / "b_php12.cnf").write_text(_pigeonhole(12))
+    proc = subprocess.Popen([sys.executable, "-m", "satdoku", "solve", str(cnfs), "--solver",
+                             solver, "--time-limit", "600"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert proc.stdout is not None
+    first = proc.stdout.readline()  # the easy file's line: the pigeonhole search is next
+    assert first.startswith(b"a_easy.cnf")
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=60)  # without the relay: 600 s
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail(f"{solver}: SIGINT did not stop the search")
+    assert proc.returncode == 130, err
+    assert out == b""  # nothing half-written after the easy file's line
+    assert err.decode().splitlines()[-1] == ("satdoku solve: interrupted (SIGINT); every line "
+                                             "above is complete")
+
+
 def test_a_given_solution_that_differs_is_in_the_detail_in_fixed_words(tmp_path: Path) -> None:
     """A CSV solution the verified board contradicts: SatSols detail is the fixed words
     (reports and checks match them); an UNSAT

@@ -113,6 +113,7 @@ typedef struct {
     /* clock */
     double deadline; /* CLOCK_MONOTONIC seconds; <0: none */
     int64_t ticks, next_check;
+    volatile int stop; /* set by interrupt() from another thread: end the search now */
 } Kernel;
 
 static double now_seconds(void) {
@@ -820,9 +821,10 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
             if (k->wasted * 2 > k->atop && collect_garbage(k)) return -1;
         }
         if (k->conflicts - conflicts_at_start >= max_conflicts) return UNKNOWN;
-        if (k->deadline >= 0 && k->ticks >= k->next_check) {
+        if (k->ticks >= k->next_check) {
             k->next_check = k->ticks + CLOCK_EVERY;
-            if (now_seconds() >= k->deadline) return UNKNOWN;
+            if (k->stop) return UNKNOWN;
+            if (k->deadline >= 0 && now_seconds() >= k->deadline) return UNKNOWN;
         }
         if (k->dl == 0 && nassumps > 0) {
             /* all assumptions at once, on decision level 1 */
@@ -1143,6 +1145,7 @@ static PyObject *Kernel_solve(Kernel *k, PyObject *args) {
     }
     int status;
     k->busy = 1;
+    k->stop = 0;
     Py_BEGIN_ALLOW_THREADS
     backtrack(k, 0);
     status = search(k, assumps, na, max_conflicts < 0 ? INT64_MAX : max_conflicts);
@@ -1154,6 +1157,13 @@ static PyObject *Kernel_solve(Kernel *k, PyObject *args) {
         return PyErr_NoMemory();
     }
     return PyLong_FromLong(status);
+}
+
+/* interrupt(): the search in progress (in another thread) ends at its next look at the clock
+ * with UNKNOWN, as at a deadline; a signal relay calls it on Ctrl-C. Safe while busy. */
+static PyObject *Kernel_interrupt(Kernel *k, PyObject *Py_UNUSED(ignored)) {
+    k->stop = 1;
+    Py_RETURN_NONE;
 }
 
 static PyObject *Kernel_model(Kernel *k, PyObject *Py_UNUSED(ignored)) {
@@ -1231,6 +1241,8 @@ static PyMethodDef Kernel_methods[] = {
      "load(clauses, seconds=None) -> 0 loaded, 1 stopped at the deadline"},
     {"solve", (PyCFunction)Kernel_solve, METH_VARARGS,
      "solve(assumptions, seconds=None, max_conflicts=-1) -> status code"},
+    {"interrupt", (PyCFunction)Kernel_interrupt, METH_NOARGS,
+     "end the search in progress at its next look at the clock (UNKNOWN)"},
     {"model", (PyCFunction)Kernel_model, METH_NOARGS, "the assignment as DIMACS literals"},
     {"stats", (PyCFunction)Kernel_stats, METH_NOARGS, "search counters"},
     {"proof_buffer", (PyCFunction)Kernel_proof_buffer, METH_NOARGS, "the proof log as bytes"},

@@ -27,6 +27,7 @@ from types import ModuleType
 from typing import Any
 
 from satdoku.solvers.base import CPU, SAT, TIMEOUT, UNSAT, Deadline
+from satdoku.solvers.interrupts import searching
 
 #: Restart policies: none; Luby (unit 100 conflicts); glucose (recent LBDs against the
 #: average, with blocking); mixed (default): focused glucose phases and stable Luby phases
@@ -176,8 +177,9 @@ class Cdcl:
         if deadline is not None and deadline.expired():
             return TIMEOUT, None
         while True:
-            code = self._kernel.solve(lits, _remaining(deadline),
-                                      -1 if max_conflicts is None else max_conflicts)  # fmt: skip
+            with searching(self._kernel):  # Ctrl-C stops the search (solvers.interrupts)
+                code = self._kernel.solve(lits, _remaining(deadline),
+                                          -1 if max_conflicts is None else max_conflicts)
             status = _CODES.get(code, TIMEOUT)
             if (status != TIMEOUT or deadline is None or deadline.clock != CPU
                     or max_conflicts is not None or deadline.expired()):

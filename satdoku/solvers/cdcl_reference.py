@@ -653,6 +653,12 @@ class Kernel:
         self.backtrack(0)
         return self.search(list(assumptions), max_conflicts if max_conflicts >= 0 else 1 << 62)
 
+    def interrupt(self) -> None:
+        """End the search in progress at its next look at the clock, as the C type does (a
+        signal already stops this pure-Python search in the main thread: KeyboardInterrupt)."""
+        self.deadline = float("-inf")
+        self.props_at_check = 0
+
     def model(self) -> list[int]:
         """The assignment as DIMACS literals, every variable (unassigned ones negative)."""
         return [v + 1 if self.value[2 * v] == TRUE else -(v + 1) for v in range(self.num_vars)]

@@ -27,6 +27,7 @@ from satdoku.solvers.base import (
     Deadline,
     Result,
 )
+from satdoku.solvers.interrupts import searching
 
 #: Backends that honour interrupt(); the others get a process-level deadline.
 INTERRUPTIBLE = {"minisat22", "glucose4", "glucose3", "minisat-gh", "maplechrono", "lingeling"}
@@ -123,7 +124,9 @@ def solve_limited(solver: Any, deadline: Deadline, assumptions: Sequence[int] = 
         dog = watchdog()
         dog.arm(solver, left)
         try:
-            answer = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+            with searching(solver):  # Ctrl-C interrupts it too (satdoku.solvers.interrupts)
+                answer = solver.solve_limited(assumptions=list(assumptions),
+                                              expect_interrupt=True)
         finally:
             dog.disarm()
             solver.clear_interrupt()

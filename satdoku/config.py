@@ -210,17 +210,48 @@ def check_solvers(solvers: Mapping[str, Any]) -> None:
                 raise ConfigError(f"config: solvers.{name}: {exc}") from None
 
 
-def solvers_of_file(path: str | Path) -> dict[str, Any]:
-    """The checked ``solvers`` section of a configuration file (for ``satdoku solve
-    --configfile``): one line naming the problem otherwise."""
+def _file_data(path: str | Path) -> Any:
+    """A configuration file's YAML, checked as the workflow's is (size, duplicate keys)."""
     import yaml
 
     check_file(path)
     try:
         with open(path, encoding="utf-8") as fh:
-            data = yaml.safe_load(fh)
+            return yaml.safe_load(fh)
     except (yaml.YAMLError, OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"config: {path}: {exc}") from None
+
+
+def limits_of_file(path: str | Path) -> dict[str, int]:
+    """The ``limits`` section of a configuration file (for ``satdoku solve --configfile``),
+    checked against the fields of :class:`satdoku.limits.Limits`: one line naming an unknown
+    key or a value that is not a whole number >= 1. Empty when the file sets none."""
+    from dataclasses import fields
+
+    from satdoku.limits import Limits
+
+    data = _file_data(path)
+    limits = data.get("limits") if isinstance(data, dict) else None
+    if limits is None:
+        return {}
+    if not isinstance(limits, dict):
+        raise ConfigError(f"config: {path}: limits: not a mapping")
+    known = {f.name for f in fields(Limits)}
+    unknown = sorted(str(k) for k in limits if k not in known)
+    if unknown:
+        raise ConfigError(f"config: {path}: limits: unknown key(s) {', '.join(unknown)} "
+                          f"(known: {', '.join(sorted(known))})")
+    for key, value in limits.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ConfigError(f"config: {path}: limits.{key}: {value!r} is not a whole "
+                              "number >= 1")
+    return dict(limits)
+
+
+def solvers_of_file(path: str | Path) -> dict[str, Any]:
+    """The checked ``solvers`` section of a configuration file (for ``satdoku solve
+    --configfile``): one line naming the problem otherwise."""
+    data = _file_data(path)
     solvers = data.get("solvers") if isinstance(data, dict) else None
     if not isinstance(solvers, dict):
         raise ConfigError(f"config: {path}: no 'solvers' mapping")

@@ -603,6 +603,33 @@ def test_the_guard_counts_clauses_exactly(layout_of: str, encodings: tuple[str, 
         assert rules_clause_count(layout, enc) == len(rules_clauses(layout, enc)), enc
 
 
+def test_solve_configfile_limits_hold_as_in_the_workflow(tmp_path: Path) -> None:
+    """`satdoku solve --configfile` applies the file's `limits:` (it used to read only its
+    solvers): a size guard below a 4x4's rules makes it INVALID naming the limit; a bad value
+    or unknown key is one line, exit 2."""
+    import yaml
+
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("2 0240100340020130\n")
+    cfg = tmp_path / "my.yaml"
+    base = {"solvers": {"cdcl": {}}}
+    cfg.write_text(yaml.safe_dump(base))
+    plain = _solve_cli(str(puzzles), "--solver", "cdcl", "--configfile", str(cfg))
+    assert plain.returncode == 0 and plain.stdout == "2 3241142343122134\n", plain.stderr
+    cfg.write_text(yaml.safe_dump({**base, "limits": {"max_clauses": 10}}))
+    guarded = _solve_cli(str(puzzles), "--solver", "cdcl", "--configfile", str(cfg))
+    assert guarded.returncode == 0, guarded.stderr
+    assert guarded.stdout.startswith("Instance Invalid: too large to encode")
+    assert "the limit is 10 (limits.max_clauses" in guarded.stdout
+    for bad, words in (({"max_clauses": 0}, "limits.max_clauses: 0 is not a whole number"),
+                       ({"max_clauses": "10"}, "limits.max_clauses: '10' is not"),
+                       ({"max_clause": 10}, "limits: unknown key(s) max_clause")):
+        cfg.write_text(yaml.safe_dump({**base, "limits": bad}))
+        refused = _solve_cli(str(puzzles), "--solver", "cdcl", "--configfile", str(cfg))
+        assert refused.returncode == 2 and refused.stdout == ""
+        assert len(refused.stderr.splitlines()) == 1 and words in refused.stderr, refused.stderr
+
+
 @pytest.mark.parametrize("n", [49, 64])
 def test_orders_49_and_64_are_refused_before_anything_is_built(tmp_path: Path, n: int) -> None:
     """Their extended rules (11.3 and 33 million clauses, 2.2 and 5.4 GB before the guard) are

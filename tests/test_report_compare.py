@@ -131,6 +131,9 @@ def test_each_set_its_own_limit_in_par2(df):
     with pytest.raises(ValueError, match="SET=SECONDS"):
         TimeLimits.parse(10.0, ["nine=0"])
     assert TimeLimits.parse(None, ["a=b=2"]).of("a=b") == 2.0
+    # limit lines of a figure: each limit with its sets, in the sets' order, each set once
+    assert limits.by_limit(["futo", "nine", "futo", "x"]) == {10.0: ["futo", "x"], 3.0: ["nine"]}
+    assert TimeLimits(None, {"nine": 3.0}).by_limit(["futo", "nine"]) == {3.0: ["nine"]}
 
 
 def test_empty_set_is_a_row_with_zero_instances(df):

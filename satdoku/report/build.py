@@ -73,17 +73,6 @@ def _clear_pngs(d: Path) -> None:
         old.unlink()
 
 
-def limit_lines(time_limit: TimeLimits | float | None, sets) -> dict[float, list[str]]:
-    """{limit: its sets} of ``sets`` (what a figure over those sets draws as limit lines)."""
-    limits = time_limits(time_limit)
-    out: dict[float, list[str]] = {}
-    for name in dict.fromkeys(sets):
-        lim = limits.of(str(name))
-        if lim:
-            out.setdefault(lim, []).append(str(name))
-    return out
-
-
 def cactus_plots(files: Sequence[str], time_limit: TimeLimits | float | None, out_dir: str,
                  df=None, variants: Mapping[str, Mapping] | None = None,
                  time_column: str = DEFAULT_TIME) -> list[str]:  # type: ignore[no-untyped-def]
@@ -105,7 +94,7 @@ def cactus_plots(files: Sequence[str], time_limit: TimeLimits | float | None, ou
             continue
         sets = frame.loc[frame["family"] == fam, "set"]
         cactus(f"{fam} ({total} instances)", by_run, d / family_file(fam), total,
-               limit_lines(time_limit, sets), variants, time_column)
+               time_limits(time_limit).by_limit(sets), variants, time_column)
         done.append(fam)
     return done
 
@@ -125,7 +114,8 @@ def scatter_plots(files: Sequence[str], time_limit: TimeLimits | float | None, o
     for (ours, ref), pts in scatter_pairs(frame, variants).items():
         name = f"{ours}_vs_{ref}.png"
         sets = frame.loc[frame["solver"].isin([ours, ref]), "set"]
-        scatter(ours, ref, pts, d / name, limit_lines(time_limit, sets), variants, time_column)
+        scatter(ours, ref, pts, d / name, time_limits(time_limit).by_limit(sets), variants,
+                time_column)
         names.append(name)
     return names
 

@@ -10,7 +10,7 @@ table is computed from this frame, so they agree. Each set's time limit comes fr
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,9 +51,14 @@ class TimeLimits:
     def of(self, set_name: str) -> float | None:
         return self.per_set.get(set_name, self.default)
 
-    def distinct(self, sets: Sequence[str]) -> list[float]:
-        """The different limits of ``sets``, smallest first (None left out)."""
-        return sorted({v for s in sets if (v := self.of(s)) is not None})
+    def by_limit(self, sets: Iterable[str]) -> dict[float, list[str]]:
+        """{limit: its sets} of ``sets``, in the sets' order (sets without a limit left out):
+        what a figure over those sets draws as limit lines."""
+        out: dict[float, list[str]] = {}
+        for name in dict.fromkeys(str(s) for s in sets):
+            if lim := self.of(name):
+                out.setdefault(lim, []).append(name)
+        return out
 
     @classmethod
     def parse(cls, default: float | None, pairs: Sequence[str] = ()) -> TimeLimits:

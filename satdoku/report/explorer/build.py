@@ -431,10 +431,7 @@ class Explorer:
                     np.asarray([i for _, i in keys], dtype=np.int64)))
             fam_sets = sorted({self.set_names[k] for run in self.runs if (fam, run) in self.cactus
                                for k in set(self.cactus[(fam, run)][1].tolist())})
-            limits: dict[float, list[str]] = {}
-            for name in fam_sets:
-                if (lim := self.time_limit.of(name)):
-                    limits.setdefault(lim, []).append(name)
+            limits = self.time_limit.by_limit(fam_sets)
             out.append({"family": fam, "total": self.family_totals[fam], "curves": curves,
                         "limits": [[k, v] for k, v in sorted(limits.items())]})
         return out

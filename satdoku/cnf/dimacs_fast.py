@@ -23,12 +23,12 @@ bytes, a size cap); the header is checked against the file's size and the variab
 
 from __future__ import annotations
 
-import gc
 import re
 from array import array
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from satdoku.cnf.formula import split_lits
 from satdoku.limits import Limits, default_limits
 from satdoku.sources import UTF8_BOM, InputError, read_snapshot
 
@@ -306,24 +306,9 @@ def _body_python(data: bytes, offset: int, num_vars: int, source: str) -> tuple[
     return lits.tobytes(), clauses, end_pos
 
 
-def buffer_to_clauses(lits: object) -> list[list[int]]:
-    """The clauses of flat 0-terminated int32 literals (bytes, a numpy array, any buffer)."""
-    buf = array("i")
-    buf.frombytes(memoryview(lits).cast("B"))  # type: ignore[arg-type]
-    flat = buf.tolist()
-    clauses: list[list[int]] = []
-    start = 0
-    was_enabled = gc.isenabled()
-    gc.disable()  # thousands of small lists, none cyclic: collections here are pure waste
-    try:
-        for end, d in enumerate(flat):
-            if d == 0:
-                clauses.append(flat[start:end])
-                start = end + 1
-    finally:
-        if was_enabled:
-            gc.enable()
-    return clauses
+#: the clauses of flat 0-terminated int32 literals (bytes, a numpy array, any buffer): the one
+#: splitter, :func:`satdoku.cnf.formula.split_lits`, under the name DIMACS callers know
+buffer_to_clauses = split_lits
 
 
 def clauses_to_array(clauses: list[list[int]]) -> np.ndarray:

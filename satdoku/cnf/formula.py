@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,14 +78,21 @@ def _as_ints(lits: Any) -> Any:
 
 
 def split_lits(lits: Any) -> list[list[int]]:
-    """The clause lists of a flat 0-terminated literal buffer."""
+    """The clause lists of a flat 0-terminated literal buffer (bytes, an ``array('i')``, a
+    numpy array, any int32 buffer)."""
     flat = list(_as_ints(lits)) if not hasattr(lits, "tolist") else lits.tolist()
     clauses: list[list[int]] = []
     start = 0
-    for end, lit in enumerate(flat):
-        if lit == 0:
-            clauses.append(flat[start:end])
-            start = end + 1
+    was_enabled = gc.isenabled()
+    gc.disable()  # thousands of small lists, none cyclic: collections here are pure waste
+    try:
+        for end, lit in enumerate(flat):
+            if lit == 0:
+                clauses.append(flat[start:end])
+                start = end + 1
+    finally:
+        if was_enabled:
+            gc.enable()
     return clauses
 
 

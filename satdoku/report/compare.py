@@ -109,6 +109,13 @@ def _ordered(a: str, b: str, variants: Mapping[str, Mapping] | None) -> tuple[st
     return a, b
 
 
+def median(ratios) -> float:
+    """The median of ``ratios``; NaN without any."""
+    import numpy as np
+
+    return float(np.median(np.asarray(ratios, dtype=float))) if len(ratios) else math.nan
+
+
 def bootstrap_median_ci(ratios, resamples: int = RESAMPLES, seed: int = SEED
                         ) -> tuple[float, float]:
     """The percentile bootstrap 95% interval of the median of ``ratios`` (seeded), in
@@ -169,7 +176,7 @@ def pair_row(set_name: str, run_a: str, run_b: str, a, b, limit: float | None,
         "set": set_name, "run_a": run_a, "run_b": run_b, "n": len(ta),
         "wins_a": int((ma < mb).sum()), "wins_b": int((mb < ma).sum()),
         "ties": int((ma == mb).sum()),
-        "median_ratio": float(np.median(ratios)) if len(ratios) else math.nan,
+        "median_ratio": median(ratios),
         "ci_low": lo, "ci_high": hi, "wilcoxon_p": wilcoxon_p(ta, tb),
         "solved_a": len(sa), "solved_b": len(sb),
         "only_a": len(sa.difference(sb)), "only_b": len(sb.difference(sa)),

@@ -7,7 +7,7 @@ machines; an instance listed twice counts once; INVALID instances, which have no
 out) or its (set, id) (``by="set"``). Per (set, solver, encoding): ``n`` joined instances,
 ``status_changes`` (any status differs), and over the instances both runs solved the median of
 the per-instance ratios B/A of ``total_seconds`` (or another time column) with a seeded
-bootstrap 95% interval (the same ratio floor and bootstrap as ``reports/pairs.csv``:
+bootstrap 95% interval (the same ratio floor, median and bootstrap as ``reports/pairs.csv``:
 :mod:`satdoku.report.compare`). An answer that flips between SAT and UNSAT is a wrong answer in one
 of the runs: :func:`compare` counts those flips and the command exits 1 on any.
 
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from satdoku.report.compare import RESAMPLES, SEED, TIME_FLOOR, bootstrap_median_ci
+from satdoku.report.compare import RESAMPLES, SEED, TIME_FLOOR, bootstrap_median_ci, median
 from satdoku.runs.store import manifest_of, read_rows
 
 COMPARE_COLUMNS = ("set", "solver", "encoding", "n", "status_changes", "median_ratio", "ci_low",
@@ -100,10 +100,8 @@ def compare(a: str | Path, b: str | Path, by: str = "hash", time_column: str = "
     for set_name, solver, encoding, n, changes, ratios, _ in groups:
         ratios = ratios or []
         lo, hi = bootstrap_median_ci(ratios, resamples, seed)
-        med = float(con.execute("SELECT median(x) FROM unnest($r) t(x)",
-                                {"r": ratios}).fetchone()[0]) if ratios else math.nan
         rows.append({"set": set_name, "solver": solver, "encoding": encoding, "n": n,
-                     "status_changes": changes, "median_ratio": med, "ci_low": lo,
+                     "status_changes": changes, "median_ratio": median(ratios), "ci_low": lo,
                      "ci_high": hi})
 
     def records(sql: str) -> list[dict[str, Any]]:

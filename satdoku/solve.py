@@ -227,7 +227,9 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
                         formula = formula_of(record, encoding, deadline)
                     if solver.proofs:
                         proof = stack.enter_context(_proof_file(proof_path, workdir))
-                    if solver.spec.input == FILE:  # a binary: its DIMACS file, off the clock
+                    if deadline.expired():  # encoding (or the caller) used up the time
+                        result = Result(TIMEOUT, message="time limit reached while encoding")
+                    elif solver.spec.input == FILE:  # a binary: its DIMACS file, off the clock
                         if workdir is None:
                             workdir = stack.enter_context(tempfile.TemporaryDirectory())
                         result = _solve_file(solver, formula, deadline, proof, memory_limit,
@@ -355,8 +357,6 @@ def _solve_file(solver: ConfiguredSolver, formula: Formula, deadline: Deadline,
     stopped (it is the harness's work, not the solver's), then the solver runs on it."""
     from satdoku.solvers.external import write_cnf
 
-    if deadline.expired():
-        return Result(TIMEOUT, message="time limit reached while encoding")
     path = os.path.join(workdir, "instance.cnf")
     with run.paused() as paused:
         write_cnf(formula, path)
@@ -375,8 +375,6 @@ def _solve_cnf(solver: ConfiguredSolver, formula: Formula, deadline: Deadline,
                proof: str | None, memory_limit: float | None) -> Result:
     """Solve at the CNF level (a solver that writes proofs writes one to ``proof``; one that
     runs in a child process gets the memory limit for it)."""
-    if deadline.expired():
-        return Result(TIMEOUT, message="time limit reached while encoding")
     if solver.incremental and formula.rules is not None:
         # an UNSAT under assumptions is solved again for its proof by solvers that write one
         return solver.impl.solve_incremental(formula.rules, formula.own, deadline, proof)

@@ -58,6 +58,19 @@ def test_late_answers_are_timeouts_and_keep_the_answer_in_the_message() -> None:
     assert on_time.status == SAT and on_time.verified == YES
 
 
+@pytest.mark.parametrize("base", ["minisat22", "external"])
+def test_a_limit_spent_before_the_solver_starts_is_a_timeout(base: str) -> None:
+    """The solve path looks at the deadline once, before any solver (in memory or a binary
+    reading its file) starts: a spent limit never reaches the solver."""
+    rec = _record()
+    ready = formula_of(rec, "extended")
+    solver = _fixed(Result(SAT, model=[1]), base)
+    solver.impl.solve_file = None  # type: ignore[attr-defined]  # never called
+    spent = solve(rec, solver, "extended", 1e-9, formula=ready)
+    assert spent.status == TIMEOUT and spent.result.message == (
+        "time limit reached while encoding")
+
+
 @pytest.mark.parametrize("encoding", ENCODINGS)
 @pytest.mark.parametrize("solver", ["minisat22", "cdcl", "dpll"])
 def test_every_encoding_decodes_through_the_path(solver: str, encoding: str) -> None:

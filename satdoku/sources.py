@@ -121,6 +121,17 @@ def _decompress(raw: bytes, kind: str, name: str, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+def decompress(raw: bytes, source: str = "<bytes>", max_bytes: int | None = None) -> bytes:
+    """``raw`` decompressed when its magic bytes say gzip, xz or bz2 (else ``raw`` itself), at
+    most ``max_bytes`` (None: no cap); a truncated or corrupt archive is an InputError naming
+    ``source``. For files of our own read as bytes (proofs); users' input goes through
+    :func:`read_snapshot`."""
+    kind = compression_of(raw[:10])
+    if kind is None:
+        return raw
+    return _decompress(raw, kind, source, sys.maxsize if max_bytes is None else max_bytes)
+
+
 @dataclass(frozen=True, eq=False)
 class Snapshot:
     """One read of an input file: raw bytes (for the checksum) and content (decompressed, BOM

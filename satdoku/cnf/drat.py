@@ -388,22 +388,14 @@ def check_proof(cnf: Cnf | Formula, proof: str | Path | bytes | Iterable[str],
 
 
 def read_proof_file(path: str | Path) -> bytes:
-    """A proof file's bytes, decompressed when it is gzip, xz or bz2 (told by magic bytes)."""
-    from satdoku.sources import compression_of
-
-    data = Path(path).read_bytes()
-    kind = compression_of(data[:16])
-    if kind is None:
-        return data
-    import bz2
-    import gzip
-    import lzma
-    import zlib
+    """A proof file's bytes, decompressed when it is gzip, xz or bz2 (told by magic bytes);
+    a truncated or corrupt archive is a ProofError naming the file."""
+    from satdoku.sources import InputError, decompress
 
     try:
-        return {"gzip": gzip.decompress, "xz": lzma.decompress, "bz2": bz2.decompress}[kind](data)
-    except (EOFError, OSError, ValueError, lzma.LZMAError, zlib.error) as exc:
-        raise ProofError(f"{path}: truncated or corrupt {kind} data ({exc})") from None
+        return decompress(Path(path).read_bytes(), str(path))
+    except InputError as exc:
+        raise ProofError(str(exc)) from None
 
 
 def _check_c(cnf: Cnf | Formula, data: bytes, time_limit: float | None, mode: str,

@@ -141,11 +141,18 @@ def check_file(path: str | Path) -> None:
     import yaml
 
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = yaml.load(fh, Loader=_unique_key_loader())
+        data = _load_yaml(path)
     except (yaml.YAMLError, OSError, UnicodeDecodeError):
         return
     check_size(data)
+
+
+def _load_yaml(path: str | Path) -> Any:
+    """A YAML file, parsed once by the loader that refuses a key given twice."""
+    import yaml
+
+    with open(path, encoding="utf-8") as fh:
+        return yaml.load(fh, Loader=_unique_key_loader())
 
 
 def _finite(data: Any, path: tuple[Any, ...] = ()) -> None:
@@ -214,12 +221,12 @@ def _file_data(path: str | Path) -> Any:
     """A configuration file's YAML, checked as the workflow's is (size, duplicate keys)."""
     import yaml
 
-    check_file(path)
     try:
-        with open(path, encoding="utf-8") as fh:
-            return yaml.safe_load(fh)
+        data = _load_yaml(path)
     except (yaml.YAMLError, OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"config: {path}: {exc}") from None
+    check_size(data)
+    return data
 
 
 def limits_of_file(path: str | Path) -> dict[str, int]:

@@ -263,13 +263,9 @@ def solvers_of_file(path: str | Path) -> dict[str, Any]:
     if not isinstance(solvers, dict):
         raise ConfigError(f"config: {path}: no 'solvers' mapping")
     _finite(solvers)
-    config = {"solvers": {k: dict(v or {}) for k, v in solvers.items()}}
-    _check_solvers(config)
-    return config["solvers"]
-
-
-def _check_solvers(config: dict[str, Any]) -> None:
-    check_solvers(config["solvers"])
+    solvers = {k: dict(v or {}) for k, v in solvers.items()}
+    check_solvers(solvers)
+    return solvers
 
 
 def _check_presets(config: dict[str, Any], name: str, schema: Mapping[str, Any]) -> None:
@@ -374,7 +370,7 @@ def check(config: Mapping[str, Any], schema: str | Path | Mapping[str, Any],
     _finite(data)
     validate_schema(data, schema_dict)
     fill_defaults(data, schema_dict)
-    _check_solvers(data)
+    check_solvers(data["solvers"])
     for section in ("csp_experiment", "ltn"):
         _check_presets(data, section, schema_dict)
     _check_experiment(data)

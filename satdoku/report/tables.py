@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from satdoku.report.collect import DEFAULT_TIME, TimeLimits, time_limits, time_word
+from satdoku.solvers.base import LIMIT_STATUSES
 
 
 @dataclass(frozen=True)
@@ -209,7 +210,7 @@ def problem_rows(table) -> list[bool]:
     def column(name: str) -> list:
         return list(table[name]) if name in table.columns else [0] * len(table)
 
-    limited = [t + m for t, m in zip(column("TIMEOUT"), column("MEMOUT"), strict=True)]
+    limited = [sum(c) for c in zip(*(column(s) for s in LIMIT_STATUSES), strict=True)]
     valid = [n - i for n, i in zip(column("instances"), column("INVALID"), strict=True)]
     return [bool(f or e or (v and lim == v))
             for f, e, lim, v in zip(column("failed"), column("ERROR"), limited, valid,

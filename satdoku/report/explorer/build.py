@@ -56,6 +56,9 @@ STATIC = ("index.html", "explorer.js", "board.js", "plots.js", "explorer.css")
 TABLE_COLUMNS = ["set", "run", "solver", "encoding", "id", "line", "family", "status",
                  "verified", "solved", "seconds", "solve_seconds", "decisions", "conflicts",
                  "seconds_min", "seconds_max"]
+#: Columns of TABLE_COLUMNS kept as categories while sets are read (a few words, a million rows)
+#: and made plain again in :meth:`Explorer.frame`.
+CATEGORY_COLUMNS = ("status", "verified", "run", "solver", "encoding", "family")
 
 
 def js_data(key: str, value: Any) -> str:
@@ -324,7 +327,7 @@ class Explorer:
             # a copy of the few columns: a column selection alone would keep the whole
             # object array pandas built from the rows alive (every TSV string of the shard)
             f = frame(long_rows)[TABLE_COLUMNS].copy()
-            for c in ("status", "verified", "run", "solver", "encoding", "family"):
+            for c in CATEGORY_COLUMNS:
                 f[c] = f[c].astype("category")  # a few words, a million rows
             self.frames.append(f)
 
@@ -359,7 +362,7 @@ class Explorer:
         if not self.frames:
             return frame([])
         df = pd.concat(self.frames, ignore_index=True)
-        for c in ("status", "verified", "run", "solver", "encoding", "family"):
+        for c in CATEGORY_COLUMNS:
             df[c] = df[c].astype(str)
         return df
 

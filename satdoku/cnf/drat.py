@@ -285,12 +285,10 @@ class _Checker:
         return True
 
 
-def check_proof_python(cnf: Cnf, proof: bytes | Iterable[str],
-                       time_limit: float | None = None) -> ProofCheck:
+def check_proof_python(cnf: Cnf, data: bytes, time_limit: float | None = None) -> ProofCheck:
     """The reference checker: forward, every lemma RUP or RAT (pure Python, slow; see the
-    module docstring). ``proof`` is the proof's bytes or its text lines."""
+    module docstring), on a proof's bytes (:func:`check_proof` reads files and text lines)."""
     start = time.perf_counter()
-    data = proof if isinstance(proof, bytes) else "\n".join(proof).encode()
     deadline = None if time_limit is None else start + time_limit
     try:
         status, message, lemmas = _forward(cnf, data, deadline)

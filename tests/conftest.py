@@ -77,6 +77,15 @@ def minisat(cnf) -> bool:
         return bool(solver.solve())
 
 
+def line_record(text: str):
+    """A valid 9x9 record from one line of 81 characters ('.' or 0 for an empty cell)."""
+    from satdoku.formats import Record
+    from satdoku.puzzle import sudoku
+
+    return Record("t.txt", 1, 1, "line", puzzle=sudoku([0 if c == "." else int(c)
+                                                        for c in text]))
+
+
 def php(pigeons: int, holes: int):
     """The pigeonhole formula: unsatisfiable when pigeons > holes, hard for DPLL."""
     from satdoku.cnf.formula import Cnf

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import copy_tiny, run_snakemake
+from conftest import copy_tiny, line_record, run_snakemake
 
 from satdoku.formats import Record
 from satdoku.puzzle import sudoku
@@ -35,10 +35,6 @@ needs = {b: pytest.mark.skipif(shutil.which(b) is None, reason=f"{b} not install
          for b in BINARIES}
 HOG = "import sys\nx = []\nwhile True:\n    x.append(bytearray(50 * 2**20))\n"
 
-
-def _record(text: str = EASY) -> Record:
-    return Record("t.txt", 1, 1, "line", puzzle=sudoku([0 if c == "." else int(c)
-                                                        for c in text]))
 
 
 UNSAT_REC = Record("u.txt", 1, 1, "line", puzzle=sudoku([1, 1] + [0] * 79))
@@ -107,7 +103,7 @@ def test_a_new_binary_changes_the_version(tmp_path: Path) -> None:
 @needs["cadical"]
 def test_cadical_answers_are_verified_and_its_proofs_checked() -> None:
     solver = open_solver("bin", _ext("cadical -q {cnf} {proof}", proof="drat"))
-    sat = solve(_record(), solver, "extended", 20)
+    sat = solve(line_record(EASY), solver, "extended", 20)
     assert sat.status == "SAT" and sat.verified == "yes"
     unsat = solve(UNSAT_REC, solver, "extended", 20)
     assert unsat.status == "UNSAT" and unsat.verified == "proof"
@@ -129,7 +125,7 @@ def test_a_rejected_proof_is_an_error() -> None:
 def test_minisat_result_file_and_picosat_stdout() -> None:
     for command in ("minisat -verb=0 {cnf} {result}", "picosat {cnf}"):
         solver = open_solver("bin", _ext(command))
-        assert solve(_record(), solver, "extended", 20).verified == "yes", command
+        assert solve(line_record(EASY), solver, "extended", 20).verified == "yes", command
         unsat = solve(UNSAT_REC, solver, "extended", 20)
         assert unsat.status == "UNSAT" and unsat.verified == "-"  # no proof: agreement decides
 
@@ -144,14 +140,14 @@ def test_minisat_result_file_and_picosat_stdout() -> None:
     ("no-such-binary-here {cnf}", "no answer"),
 ])
 def test_failures_are_errors_with_the_reason(command: str, why: str) -> None:
-    answer = solve(_record(), open_solver("bin", _ext(command)), "extended", 10)
+    answer = solve(line_record(EASY), open_solver("bin", _ext(command)), "extended", 10)
     assert answer.status == "ERROR" and why in answer.result.message, answer.result.message
-    assert answer.sols_row(_record())["solution"].startswith("Instance Error")
+    assert answer.sols_row(line_record(EASY))["solution"].startswith("Instance Error")
 
 
 def test_a_wrong_model_fails_verification() -> None:
     command = "sh -c 'echo s SATISFIABLE; echo v 1 2 3 0; exit 10' sh {cnf}"
-    answer = solve(_record(), open_solver("bin", _ext(command)), "extended", 10)
+    answer = solve(line_record(EASY), open_solver("bin", _ext(command)), "extended", 10)
     assert answer.verified == "FAILED" and "does not decode" in answer.detail
 
 
@@ -171,7 +167,7 @@ def _alive(pattern: str) -> list[str]:
 def test_a_sleeping_binary_times_out_and_leaves_no_process() -> None:
     marker = f"sleep 61.{time.monotonic_ns() % 1000:03d}"
     solver = open_solver("bin", _ext(f"sh -c '{marker} & {marker}' sh {{cnf}}"))
-    answer = solve(_record(), solver, "extended", 0.5)
+    answer = solve(line_record(EASY), solver, "extended", 0.5)
     assert answer.status == "TIMEOUT" and answer.result.termination == "timelimit"
     time.sleep(0.2)
     assert _alive(marker) == []  # the group, grandchild included, is gone
@@ -183,7 +179,7 @@ def test_a_memory_hog_is_memout(tmp_path: Path) -> None:
     hog = tmp_path / "hog.py"
     hog.write_text(HOG)
     solver = open_solver("bin", _ext(f"{sys.executable} {hog} {{cnf}}", memory_limit=200))
-    answer = solve(_record(), solver, "extended", 20)
+    answer = solve(line_record(EASY), solver, "extended", 20)
     assert answer.status == "MEMOUT" and answer.result.termination == "memlimit"
     assert "MemoryError" in answer.result.message
 

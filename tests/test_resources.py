@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import php
+from conftest import line_record, php
 
 from satdoku.cnf.dimacs import format_dimacs
 from satdoku.formats import Record
@@ -28,10 +28,6 @@ EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5
 UNSAT_PUZZLE = Record("u", 1, 1, "line", puzzle=sudoku([1, 1] + [0] * 14))
 
 
-def _record() -> Record:
-    return Record("t.txt", 1, 1, "line", puzzle=sudoku([0 if c == "." else int(c)
-                                                        for c in EASY]))
-
 
 class _Hog:
     """A solver that allocates ``mb`` megabytes before answering SAT with a bogus model."""
@@ -45,7 +41,7 @@ class _Hog:
 
 
 def test_every_run_is_measured_and_the_row_has_the_figures() -> None:
-    answer = solve(_record(), open_solver("minisat22"), "extended", 10)
+    answer = solve(line_record(EASY), open_solver("minisat22"), "extended", 10)
     r = answer.result
     assert answer.status == SAT and r.termination == "exit"
     assert r.wall_seconds > 0 and r.total_seconds == r.wall_seconds
@@ -57,11 +53,11 @@ def test_every_run_is_measured_and_the_row_has_the_figures() -> None:
 
 def test_an_allocation_past_the_memory_limit_is_memout_and_the_next_run_goes_on() -> None:
     hog = ConfiguredSolver("hog", SOLVERS["minisat22"], {}, _Hog(400))
-    answer = solve(_record(), hog, "extended", 10, memory_limit=100)
+    answer = solve(line_record(EASY), hog, "extended", 10, memory_limit=100)
     assert answer.status == MEMOUT and answer.result.termination == "memlimit"
     assert "memory limit of 100 MB" in answer.result.message
-    assert answer.sols_row(_record())["solution"].startswith("Instance Memory Out")
-    fine = solve(_record(), open_solver("minisat22"), "extended", 10, memory_limit=100)
+    assert answer.sols_row(line_record(EASY))["solution"].startswith("Instance Memory Out")
+    fine = solve(line_record(EASY), open_solver("minisat22"), "extended", 10, memory_limit=100)
     assert fine.status == SAT  # the guard is lifted after each run
     bytearray(300 * 1024 * 1024)  # and outside the runs the process may allocate again
 
@@ -147,9 +143,9 @@ class _MapFails:
 
 def test_a_refused_mapping_under_the_guard_is_memout_else_error() -> None:
     fails = ConfiguredSolver("maps", SOLVERS["minisat22"], {}, _MapFails())
-    guarded = solve(_record(), fails, "extended", 10, memory_limit=100)
+    guarded = solve(line_record(EASY), fails, "extended", 10, memory_limit=100)
     assert guarded.status == MEMOUT and "failed to map segment" in guarded.result.message
-    free = solve(_record(), fails, "extended", 10)
+    free = solve(line_record(EASY), fails, "extended", 10)
     assert free.status == "ERROR" and free.result.termination == "error"
 
 

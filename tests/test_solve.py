@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import minisat, php
+from conftest import line_record, minisat, php
 
 from satdoku.cnf.encode import ENCODINGS
 from satdoku.formats import Record, read_records
@@ -23,10 +23,6 @@ from satdoku.stagefiles.tables import FAILED, PROOF, UNCHECKED, YES
 
 HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
-
-def _record(text: str = HARD) -> Record:
-    return Record("t.txt", 1, 1, "line", puzzle=sudoku([0 if c == "." else int(c)
-                                                        for c in text]))
 
 
 class _Fixed:
@@ -47,14 +43,14 @@ def _fixed(result: Result, base: str = "minisat22", delay: float = 0.0) -> Confi
 
 
 def test_late_answers_are_timeouts_and_keep_the_answer_in_the_message() -> None:
-    rec = _record()
+    rec = line_record(HARD)
     ready = formula_of(rec, "extended")  # encoded outside the limit: the answer alone is late
     late = solve(rec, _fixed(Result(SAT, model=[1]), delay=0.6), "extended", 0.2, formula=ready)
     assert late.status == TIMEOUT and late.result.model is None
     assert late.result.termination == "timelimit"
     assert "answered SAT after" in late.result.message and "past the 0.2 s limit" in (
         late.result.message)
-    on_time = solve(_record(), open_solver("minisat22"), "extended", 10.0)
+    on_time = solve(line_record(HARD), open_solver("minisat22"), "extended", 10.0)
     assert on_time.status == SAT and on_time.verified == YES
 
 
@@ -62,7 +58,7 @@ def test_late_answers_are_timeouts_and_keep_the_answer_in_the_message() -> None:
 def test_a_limit_spent_before_the_solver_starts_is_a_timeout(base: str) -> None:
     """The solve path looks at the deadline once, before any solver (in memory or a binary
     reading its file) starts: a spent limit never reaches the solver."""
-    rec = _record()
+    rec = line_record(HARD)
     ready = formula_of(rec, "extended")
     solver = _fixed(Result(SAT, model=[1]), base)
     solver.impl.solve_file = None  # type: ignore[attr-defined]  # never called
@@ -75,7 +71,7 @@ def test_a_limit_spent_before_the_solver_starts_is_a_timeout(base: str) -> None:
 @pytest.mark.parametrize("solver", ["minisat22", "cdcl", "dpll"])
 def test_every_encoding_decodes_through_the_path(solver: str, encoding: str) -> None:
     """The drift that once lost every answer (decoding without the encoding) cannot recur."""
-    rec = _record()
+    rec = line_record(HARD)
     answer = solve(rec, open_solver(solver), encoding, 60)
     assert answer.status == SAT and answer.verified == YES, answer.detail
     assert rec.puzzle is not None and rec.puzzle.check_solution(answer.board) == []
@@ -84,7 +80,7 @@ def test_every_encoding_decodes_through_the_path(solver: str, encoding: str) -> 
 
 
 def test_a_wrong_model_is_caught_with_the_reason() -> None:
-    rec = _record()
+    rec = line_record(HARD)
     model = [1] + [-v for v in range(2, 730)]  # r1c1 = 1 and nothing else
     answer = solve(rec, _fixed(Result(SAT, model=model)), "extended", 10)
     assert answer.status == SAT and answer.verified == FAILED

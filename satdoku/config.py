@@ -323,12 +323,18 @@ def _check_ltn(config: dict[str, Any], basedir: Path | None) -> None:
                           "the 9x9 evaluation scores; clue17_limit: 0 turns it off)")
 
 
+def set_entry(config: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """Set ``name`` of a configuration as a mapping: a bare path is ``{"path": path}``."""
+    entry = config["sets"][name]
+    return {"path": entry} if isinstance(entry, str) else dict(entry)
+
+
 def _check_sets(config: dict[str, Any], basedir: Path | None) -> None:
     from satdoku.pipeline.sets import SetError, plan
 
-    for name, entry in config["sets"].items():
-        path = entry if isinstance(entry, str) else entry["path"]
-        fmt = "auto" if isinstance(entry, str) else entry.get("format", "auto")
+    for name in config["sets"]:
+        entry = set_entry(config, name)
+        path, fmt = entry["path"], entry.get("format", "auto")
         try:
             plan(Path(basedir or ".", path) if basedir else path, fmt)
         except (SetError, OSError) as exc:
@@ -338,8 +344,7 @@ def _check_sets(config: dict[str, Any], basedir: Path | None) -> None:
 def set_time_limits(config: Mapping[str, Any], name: str) -> tuple[float, float]:
     """(time limit, proof-check budget) of set ``name`` in a checked configuration: each the
     set's own, else the global one; the check budget defaults to the set's time limit."""
-    entry = config["sets"][name]
-    entry = {} if isinstance(entry, str) else entry
+    entry = set_entry(config, name)
     limit = float(entry.get("time_limit", config["time_limit"]))
     check = entry.get("verify_time_limit", config.get("verify_time_limit", limit))
     return limit, float(check)
@@ -353,8 +358,7 @@ def run_limits(config: Mapping[str, Any], name: str, solver: str) -> tuple[float
     """(memory limit in MB, limit clock) of ``solver`` on set ``name`` in a checked
     configuration: the solver's ``memory_limit`` option, else the set's, else the global one,
     else :data:`SOLVE_MEM_MB`; the set's ``limit_clock``, else the global one (wall)."""
-    entry = config["sets"][name]
-    entry = {} if isinstance(entry, str) else entry
+    entry = set_entry(config, name)
     options = config["solvers"].get(solver) or {}
     memory = options.get("memory_limit", entry.get("memory_limit",
                                                    config.get("memory_limit", SOLVE_MEM_MB)))

@@ -227,3 +227,14 @@ def test_set_table_measures_the_chosen_time(results, tmp_path):
     assert "median s (search)" in md and "median s (total)" not in md
     total = load_files(fx.files(results))
     assert not nine["seconds"].equals(total[total["set"] == "nine"]["seconds"])
+
+
+def test_summary_without_rows_writes_the_pairs_header(tmp_path):
+    """No run on any set: pairs.csv is still written, its header alone."""
+    from satdoku.report.build import summary
+    from satdoku.report.compare import PAIR_COLUMNS
+
+    out = tmp_path / "pairs.csv"
+    assert summary([], 10.0, *(str(tmp_path / f) for f in ("s.md", "s.csv", "s.html", "p.html")),
+                   pages_dir=str(tmp_path), pairs_csv=str(out)) == 0
+    assert out.read_text(encoding="utf-8").splitlines() == [",".join(PAIR_COLUMNS)]

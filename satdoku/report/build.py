@@ -219,7 +219,7 @@ def summary(files: Sequence[str], time_limit: TimeLimits | float | None, out_md:
     probs = problems(df)
     dfv = with_vbs(df, variants) if len(df) else df
     plot_dirs = dict(plot_dirs or {})
-    pair_table = pairs(df, limits, variants) if len(df) else None
+    pair_table = pairs(df, limits, variants)  # no rows: the header alone
     if cactus_dir is not None:
         cactus_plots(files, limits, cactus_dir, df=dfv, variants=variants,
                      time_column=time_column)
@@ -234,8 +234,8 @@ def summary(files: Sequence[str], time_limit: TimeLimits | float | None, out_md:
                         variants=variants, time_column=time_column)
     table = solver_table(dfv, limits, sets=sets, time_column=time_column)
     if pairs_csv:
-        write_pairs(pair_table if pair_table is not None else pairs(df, limits), pairs_csv)
-    lines = pair_lines(pair_table, variants, headlines=True) if pair_table is not None else {}
+        write_pairs(pair_table, pairs_csv)
+    lines = pair_lines(pair_table, variants, headlines=True)
     warnings = [f"set {s}: no instances (empty or comment-only input)"
                 for s in empty_sets(table)]
     md_dir = Path(out_md).parent

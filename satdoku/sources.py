@@ -306,6 +306,19 @@ def head_lines(path: str | Path, n: int = 20, max_bytes: int = 1 << 16) -> list[
     U+FFFD for bytes that are not UTF-8: what deciding a file's kind needs (a stray byte on
     one line never refuses the file), without reading a large file whole. The errors of
     :func:`read_snapshot` (missing file, directory, device, corrupt archive)."""
+    with _content(path) as (fh, kind):
+        data = fh.read(max_bytes)
+    data, bom = _as_utf8(data)
+    if len(data) >= max_bytes and b"\n" in data:  # the last line may be cut: leave it out
+        data = data[: data.rindex(b"\n") + 1]
+    return Snapshot(str(path), b"", data, kind, bom).text_head(n)
+
+
+@contextlib.contextmanager
+def _content(path: str | Path) -> Iterator[tuple[BinaryIO, str | None]]:
+    """(a file's content as a binary stream, decompressed by magic bytes; its compression):
+    a missing or unreadable file, and a truncated or corrupt archive met while reading, are
+    InputErrors naming the file (the errors of :func:`read_snapshot`)."""
     name = str(path)
     p = check_file(path)
     try:
@@ -317,15 +330,12 @@ def head_lines(path: str | Path, n: int = 20, max_bytes: int = 1 << 16) -> list[
         with raw:
             kind = compression_of(raw.read(10))
             raw.seek(0)
-            fh: BinaryIO = _decompressor(kind, raw) if kind else raw  # type: ignore[assignment]
-            data = fh.read(max_bytes)
+            yield (_decompressor(kind, raw) if kind else raw), kind
+    except InputError:
+        raise
     except _DECOMPRESS_ERRORS as exc:
         what = f"{kind} data" if kind else "file"
         raise InputError(name, f"truncated or corrupt {what} ({exc})") from None
-    data, bom = _as_utf8(data)
-    if len(data) >= max_bytes and b"\n" in data:  # the last line may be cut: leave it out
-        data = data[: data.rindex(b"\n") + 1]
-    return Snapshot(name, b"", data, kind, bom).text_head(n)
 
 
 def read_bytes(path: str | Path, max_bytes: int | None = None) -> bytes:
@@ -357,28 +367,19 @@ def count_lines(path: str | Path, max_bytes: int | None = None) -> int:
         raise _too_big(name, limit)
     newlines = returns = pairs = total = 0
     first, last = b"", b""
-    try:
-        with open(p, "rb") as raw:
-            kind = compression_of(raw.read(10))
-            raw.seek(0)
-            fh: BinaryIO = _decompressor(kind, raw) if kind else raw  # type: ignore[assignment]
-            while block := fh.read(_CHUNK):
-                if not first:
-                    first = block[:3]
-                    if first[:2] in _UTF16_BOMS:  # transcoded by the snapshot: count there
-                        return read_snapshot(path, limit).num_lines
-                total += len(block)
-                if total > limit:
-                    raise _too_big(name, limit)
-                newlines += block.count(b"\n")
-                returns += block.count(b"\r")
-                pairs += block.count(b"\r\n") + (last == b"\r" and block[:1] == b"\n")
-                last = block[-1:]
-    except InputError:
-        raise
-    except _DECOMPRESS_ERRORS as exc:
-        what = f"{kind} data" if kind else "file"
-        raise InputError(name, f"truncated or corrupt {what} ({exc})") from None
+    with _content(path) as (fh, _):
+        while block := fh.read(_CHUNK):
+            if not first:
+                first = block[:3]
+                if first[:2] in _UTF16_BOMS:  # transcoded by the snapshot: count there
+                    return read_snapshot(path, limit).num_lines
+            total += len(block)
+            if total > limit:
+                raise _too_big(name, limit)
+            newlines += block.count(b"\n")
+            returns += block.count(b"\r")
+            pairs += block.count(b"\r\n") + (last == b"\r" and block[:1] == b"\n")
+            last = block[-1:]
     if total == 0 or (first == UTF8_BOM and total == len(UTF8_BOM)):
         return 0
     return newlines + returns - pairs + (last not in (b"\n", b"\r"))

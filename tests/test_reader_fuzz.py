@@ -100,6 +100,23 @@ def test_streamed_line_count_is_the_snapshots(tmp_path, data: bytes, packed: boo
     assert count_lines(path) == read_snapshot(path).num_lines
 
 
+def test_a_file_that_cannot_be_opened_is_one_line(tmp_path, monkeypatch) -> None:
+    """count_lines and head_lines open files the same way: an open that fails (a file made
+    unreadable after the check) is an InputError naming the file, not a crash."""
+    from satdoku import sources
+
+    path = tmp_path / "f.txt"
+    path.write_bytes(b"1 2 0\n")
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(sources, "open", refuse, raising=False)
+    for read in (sources.count_lines, sources.head_lines):
+        with pytest.raises(InputError, match=r"f\.txt: Permission denied"):
+            read(path)
+
+
 @FUZZ
 @given(data=_puzzleish())
 def test_compressed_bytes_read_like_plain_ones(data: bytes) -> None:

@@ -187,7 +187,6 @@ def ltn_solve(puzzles: Sequence[Puzzle], settings: SolveSettings | None = None,
     start = [p.givens for p in puzzles] if boards is None else list(boards)
     gen = torch.Generator().manual_seed(s.seed)
     results: list[SolveOutcome | None] = [None] * len(puzzles)
-    spent = [[0.0, 0.0] for _ in puzzles]  # wall, CPU
     searches = {}
     pending: dict[int, np.ndarray] = {}
     logits: dict[int, torch.Tensor] = {}
@@ -198,9 +197,9 @@ def ltn_solve(puzzles: Sequence[Puzzle], settings: SolveSettings | None = None,
             pending[i] = next(searches[i])
         except StopIteration as stop:
             results[i] = stop.value
-    for i in range(len(puzzles)):
-        spent[i] = [(time.perf_counter() - t0) / len(puzzles),
-                    (time.process_time() - c0) / len(puzzles)]
+    start_share = [(time.perf_counter() - t0) / len(puzzles),
+                   (time.process_time() - c0) / len(puzzles)]
+    spent = [list(start_share) for _ in puzzles]  # wall, CPU: an equal share of the start
     while pending:
         for warm in (False, True):
             batch = [i for i in sorted(pending) if (i in logits) == warm]

@@ -424,18 +424,15 @@ def _plots(prefix: Path, epochs: list[dict], confusion: dict, decided: Counter,
 
 def band_table(rows: list[dict]) -> list[str]:
     """Markdown lines of :func:`certification_by_band` rows."""
-    out = ["| band | boards | LTN alone | singles+LTN (singles alone) | exact | undecided | "
-           "s/board LTN alone: wall (CPU) | s/board singles+LTN: wall (CPU) [max wall] |",
-           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for r in rows:
-        out.append(
-            f"| {r['band']} | {r['boards']} | {r['ltn_alone']} ({_pct(r['ltn_alone_rate'])}) | "
-            f"{r['singles+ltn']} ({_pct(r['singles+ltn_rate'])}; {r['singles_only']}) | "
-            f"{r['exact']} | "
-            f"{r['undecided']} | {_secs(r['ltn_alone_seconds'])} "
-            f"({_secs(r['ltn_alone_cpu_seconds'])}) | {_secs(r['singles+ltn_seconds'])} "
-            f"({_secs(r['singles+ltn_cpu_seconds'])}) [{_secs(r['singles+ltn_seconds_max'])}] |")
-    return out
+    header = ("band", "boards", "LTN alone", "singles+LTN (singles alone)", "exact", "undecided",
+              "s/board LTN alone: wall (CPU)", "s/board singles+LTN: wall (CPU) [max wall]")
+    return _table(header, (
+        (r["band"], r["boards"], f"{r['ltn_alone']} ({_pct(r['ltn_alone_rate'])})",
+         f"{r['singles+ltn']} ({_pct(r['singles+ltn_rate'])}; {r['singles_only']})",
+         r["exact"], r["undecided"],
+         f"{_secs(r['ltn_alone_seconds'])} ({_secs(r['ltn_alone_cpu_seconds'])})",
+         f"{_secs(r['singles+ltn_seconds'])} ({_secs(r['singles+ltn_cpu_seconds'])}) "
+         f"[{_secs(r['singles+ltn_seconds_max'])}]") for r in rows))
 
 
 def _secs(x: float | None) -> str:

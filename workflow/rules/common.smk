@@ -14,6 +14,7 @@ from satdoku.config import (
     check,
     check_file,
     run_limits,
+    set_entry,
     set_time_limits,
     with_preset,
 )
@@ -51,12 +52,7 @@ SAT_SOLVERS = [s for s in SOLVERS if registry.level(s, SOLVERS) == registry.CNF]
 PUZZLE_SOLVERS = [s for s in SOLVERS if registry.level(s, SOLVERS) == registry.PUZZLE]
 
 
-def _set_entry(name):
-    entry = config["sets"][name]
-    return {"path": entry} if isinstance(entry, str) else dict(entry)
-
-
-SETS = {name: _set_entry(name) for name in config["sets"]}
+SETS = {name: set_entry(config, name) for name in config["sets"]}
 PLANS = {}
 for _name, _entry in SETS.items():
     try:

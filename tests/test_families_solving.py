@@ -142,7 +142,10 @@ def test_csp_mac_mrv_solves_all_futoshiki_usp(public_data):
 def test_every_puzzle_solver_on_small_futoshiki_and_unsat(public_data, name):
     solver = make_solver(name)
     for rec in _futoshiki_usp(public_data)[:48:6]:  # 4x4 .. 6x6
-        res = solver.solve_puzzle(rec.puzzle, Deadline(20))
+        # no deadline: plain backtracking with LCV needs ~1.1M decisions (9 s of CPU) on
+        # case 37, so a wall-clock limit made the test fail on a loaded machine; the search
+        # is deterministic and finite, so its answer is what is tested
+        res = solver.solve_puzzle(rec.puzzle, Deadline(None))
         assert res.status == SAT and rec.puzzle.check_solution(res.board) == [], rec.id
     # a chain 1 < 2 < 3 in a 2x2 square has no solution; so has a cycle of relations
     chain = futoshiki([0] * 4, 2, [(0, 1), (1, 3), (3, 2)])

@@ -16,7 +16,10 @@ import copy
 import math
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from satdoku.solvers.base import RunLimits
 
 
 class ConfigError(ValueError):
@@ -354,15 +357,22 @@ def set_time_limits(config: Mapping[str, Any], name: str) -> tuple[float, float]
 SOLVE_MEM_MB = 4000
 
 
-def run_limits(config: Mapping[str, Any], name: str, solver: str) -> tuple[float, str]:
-    """(memory limit in MB, limit clock) of ``solver`` on set ``name`` in a checked
-    configuration: the solver's ``memory_limit`` option, else the set's, else the global one,
-    else :data:`SOLVE_MEM_MB`; the set's ``limit_clock``, else the global one (wall)."""
+def run_limits(config: Mapping[str, Any], name: str, solver: str) -> RunLimits:
+    """The RunLimits of ``solver`` on set ``name`` in a checked configuration: the set's time
+    limit and proof-check budget (:func:`set_time_limits`); the solver's ``memory_limit``
+    option, else the set's, else the global one, else :data:`SOLVE_MEM_MB`; the set's
+    ``limit_clock``, else the global one (wall); the ``measurement`` backend. Cores are not
+    the configuration's: each solve job claims its own when it starts."""
+    from satdoku.solvers.base import RunLimits
+
     entry = set_entry(config, name)
     options = config["solvers"].get(solver) or {}
     memory = options.get("memory_limit", entry.get("memory_limit",
                                                    config.get("memory_limit", SOLVE_MEM_MB)))
-    return float(memory), str(entry.get("limit_clock", config.get("limit_clock", "wall")))
+    limit, check = set_time_limits(config, name)
+    return RunLimits(time_limit=limit, verify_time_limit=check, memory_mb=float(memory),
+                     clock=str(entry.get("limit_clock", config.get("limit_clock", "wall"))),
+                     measurement=str(config.get("measurement", "auto")))
 
 
 def check(config: Mapping[str, Any], schema: str | Path | Mapping[str, Any],

@@ -10,10 +10,13 @@ in one place:
    solver the CNF (incrementally, rules loaded once, when its options say so);
 3. an answer that arrives after the limit is a TIMEOUT, whichever solver gave it;
 4. the run is measured here, once for every solver (the adapters only translate): wall and CPU
-   seconds (this process's CPU plus that of a child process the adapter ran the solver in),
-   peak resident memory, and why the run ended (``termination``); an exception is an ERROR, an
-   allocation refused by the memory limit a MEMOUT (in-process solvers run under a guard on
-   their address space, children under RLIMIT_AS);
+   seconds, peak memory, why the run ended (``termination``), which backend measured it
+   (``measurement``) and its cores. A solver in a child process is measured by its backend
+   (:mod:`satdoku.solvers.measurement`: BenchExec's cgroups, or the basic launcher: every
+   descendant's CPU, the tree's peak memory, MEMOUT for memory used); an in-process solver by
+   the solving thread's CPU clock and the process's peak, under a guard on its address space.
+   An exception is an ERROR, an allocation refused by the memory limit a MEMOUT. Every limit
+   comes in one :class:`~satdoku.solvers.base.RunLimits` value;
 5. a SAT model is decoded with its encoding and verified against the puzzle (givens kept, every
    group a permutation, every relation holds) or, for a DIMACS instance, against every clause;
    an UNSAT answer of a solver that writes proofs counts only once its DRAT proof checks;
@@ -40,6 +43,7 @@ from satdoku.solvers.base import (
     CPU,
     ERROR,
     EXIT,
+    IN_PROCESS,
     INVALID,
     MEMLIMIT,
     MEMOUT,
@@ -51,7 +55,9 @@ from satdoku.solvers.base import (
     WALL,
     Deadline,
     Result,
+    RunLimits,
 )
+from satdoku.solvers.cores import describe as describe_cores
 from satdoku.solvers.registry import CNF, FILE, PUZZLE, SOLVERS, SolverSpec, resolve
 from satdoku.stagefiles.tables import (
     FAILED,
@@ -144,9 +150,26 @@ def open_solver(name: str, variants: Mapping[str, Mapping[str, Any] | None] | No
 
     base, options = resolve(name, variants)
     impl = make_solver(name, variants)
-    if hasattr(impl, "warm_up"):
-        impl.warm_up()
+    warm_up = getattr(impl, "warm_up", None)  # optional (solvers/base.py: WarmUp)
+    if warm_up is not None:
+        warm_up()
     return ConfiguredSolver(name, SOLVERS[base], options, impl, solver_version(name, variants))
+
+
+def assign_cores(limits: RunLimits, count: int = 1) -> RunLimits:
+    """``limits`` with cores of this process's own: ``count`` cores claimed for it
+    (:func:`satdoku.solvers.cores.claim`: among those it may use, e.g. SLURM's) and every
+    thread of it pinned to them, so in-process solvers and basic-launcher children run there
+    and BenchExec gets them for its cpuset. Where none are free, the run is not pinned."""
+    from dataclasses import replace
+
+    from satdoku.solvers import cores
+
+    claimed, own = cores.claim(count)
+    if not own:
+        return replace(limits, cores=None)
+    cores.pin(claimed)
+    return replace(limits, cores=claimed)
 
 
 def encoding_of(encoding: str | Codec) -> Codec:
@@ -185,13 +208,13 @@ def read_formula(data: bytes, source: str) -> Formula:
 
 
 def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
-          time_limit: float | None,
+          limits: RunLimits | float | None,
           formula: Formula | None = None, workdir: str | None = None,
-          proof_path: str | None = None, verify_time_limit: float | None = None,
-          memory_limit: float | None = None, limit_clock: str = WALL) -> Answer:
-    """Solve one instance within ``time_limit`` seconds (read on the ``limit_clock``: wall or
-    cpu) and ``memory_limit`` MB (default: the solver's ``memory_limit`` option), measure the
-    run and check the answer.
+          proof_path: str | None = None) -> Answer:
+    """Solve one instance within ``limits`` (a :class:`RunLimits`, or a bare time limit in
+    seconds): the time limit read on its clock, the memory limit (default: the solver's
+    ``memory_limit`` option), its cores and measurement backend; measure the run and check
+    the answer.
 
     ``formula`` is the record's formula when the caller already has it (a SatInput bundle
     entry, a file already read); otherwise the record is encoded here, inside the time limit.
@@ -200,9 +223,11 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
     ``proof_path``, which is kept.
 
     The solver's clock stops when it answers: checking the answer (an UNSAT proof, a model or
-    board) is timed apart in ``check_seconds`` and never counts against ``time_limit``. A proof
-    check gets its own budget, ``verify_time_limit`` seconds (default: ``time_limit``); one
-    that runs out leaves the answer UNSAT, unchecked (``-``), with a message saying so."""
+    board) is timed apart in ``check_seconds`` and never counts against the time limit. A
+    proof check gets its own budget, ``limits.verify_time_limit`` seconds (default: the time
+    limit); one that runs out leaves the answer UNSAT, unchecked (``-``), with a message
+    saying so."""
+    limits = RunLimits.of(limits)
     if not record.valid:
         return Answer(Result(INVALID, message=record.error or "invalid"), detail=record.error or "")
     if record.puzzle is not None and solver.level != PUZZLE:
@@ -212,10 +237,13 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
                 encoding.check_size(record.puzzle)
             except TooLarge as exc:
                 return Answer(Result(INVALID, message=str(exc)), detail=str(exc))
-    if memory_limit is None:
-        memory_limit = solver.options.get("memory_limit")
+    if limits.memory_mb is None and solver.options.get("memory_limit") is not None:
+        from dataclasses import replace
+
+        limits = replace(limits, memory_mb=float(solver.options["memory_limit"]))
+    memory_limit = limits.memory_mb
     run = _Run(solver, memory_limit)
-    deadline = Deadline(time_limit, clock=limit_clock)
+    deadline = limits.deadline()
     with ExitStack() as stack:
         proof: str | None = None
         try:
@@ -232,10 +260,10 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
                     elif solver.spec.input == FILE:  # a binary: its DIMACS file, off the clock
                         if workdir is None:
                             workdir = stack.enter_context(tempfile.TemporaryDirectory())
-                        result = _solve_file(solver, formula, deadline, proof, memory_limit,
-                                             run, workdir)
+                        result = _solve_file(solver, formula, deadline, proof, limits, run,
+                                             workdir)
                     else:
-                        result = _solve_cnf(solver, formula, deadline, proof, memory_limit)
+                        result = _solve_cnf(solver, formula, deadline, proof, limits)
         except TimeoutError as exc:  # RulesTimeout: the rules build ran out of time
             result = Result(TIMEOUT, message=str(exc))
         except MemoryError:
@@ -248,11 +276,11 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
             else:
                 result = Result(ERROR, message=f"{type(exc).__name__}: {exc}")
         run.measure(result)
-        _enforce_limit(result, time_limit, limit_clock)
+        result.cores = describe_cores(limits.cores)
+        _enforce_limit(result, limits.time_limit, limits.clock)
         checking = time.perf_counter()  # the solver's time ends here; the check's begins
         if result.status == UNSAT and proof is not None and formula is not None:
-            budget = time_limit if verify_time_limit is None else verify_time_limit
-            _certify(formula, result, proof, proof_path is not None, budget)
+            _certify(formula, result, proof, proof_path is not None, limits.check_budget)
         cnf = formula.whole() if record.cnf is not None and formula is not None else None
         answer = verify(record, encoding, result, cnf)
         result.check_seconds = time.perf_counter() - checking
@@ -268,30 +296,39 @@ class _Pause:
 
 
 class _Run:
-    """The measurement of one solver run, the one place it is made: wall seconds, CPU seconds
-    (this process's, plus a child's reported in ``Result.child``), peak resident memory (a
-    child's own peak; for an in-process run the solving process's peak so far, which bounds the
-    instance's from above) and the termination. An in-process run is guarded: its address space
+    """The measurement of one solver run, the one place it is made: wall seconds, CPU seconds,
+    peak memory, the termination and which backend measured it.
+
+    A run in a child process (``Result.child``) is measured by its backend: its CPU seconds
+    (every descendant's), its peak memory and its wall seconds replace the adapter's span
+    around it, so the harness's own cost (starting the backend, reading the output) is not the
+    solver's. An in-process run is measured here: the solving thread's CPU clock
+    (``time.thread_time``; the process's, ``time.process_time``, for a solver configured with
+    several ``workers`` threads) and the solving process's peak resident memory so far (it
+    never goes down: an upper bound of the instance's own). It is guarded: its address space
     may not grow past what the process held before its first instance plus ``memory_limit``
     MB (RLIMIT_AS, soft limit only, restored after the run), so an allocation beyond it raises
     MemoryError, which the solve path turns into MEMOUT instead of losing the shard."""
 
-    __slots__ = ("c0", "limit", "paused_cpu", "paused_wall", "saved", "solver", "t0")
+    __slots__ = ("c0", "clock", "limit", "paused_cpu", "paused_wall", "saved", "solver", "t0")
 
     def __init__(self, solver: ConfiguredSolver, memory_limit: float | None) -> None:
         self.solver, self.limit, self.saved = solver, memory_limit, None
         self.t0 = self.c0 = self.paused_wall = self.paused_cpu = 0.0
+        threads = solver.options.get("workers", 1)
+        self.clock = time.process_time if isinstance(threads, int) and threads > 1 \
+            else time.thread_time
 
     @contextmanager
     def paused(self) -> Iterator[_Pause]:
         """Work inside the run that is not the solver's (writing a binary's input file):
         excluded from the run's wall and CPU seconds."""
-        pause = _Pause(time.perf_counter(), time.process_time())
+        pause = _Pause(time.perf_counter(), self.clock())
         try:
             yield pause
         finally:
             pause.wall = time.perf_counter() - pause.wall
-            pause.cpu = time.process_time() - pause.cpu
+            pause.cpu = self.clock() - pause.cpu
             self.paused_wall += pause.wall
             self.paused_cpu += pause.cpu
 
@@ -307,7 +344,7 @@ class _Run:
                 cap = min(cap, hard)
             self.saved = (soft, hard)
             resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-        self.t0, self.c0 = time.perf_counter(), time.process_time()
+        self.t0, self.c0 = time.perf_counter(), self.clock()
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -316,15 +353,17 @@ class _Run:
             self.saved = None
 
     def measure(self, result: Result) -> None:
-        """Set the result's times, resource figures and termination."""
+        """Set the result's times, resource figures, termination and measurement."""
         wall = time.perf_counter() - self.t0 - self.paused_wall
-        cpu = time.process_time() - self.c0 - self.paused_cpu
+        cpu = self.clock() - self.c0 - self.paused_cpu
         child = result.child
         if child is not None:
-            cpu += child.cpu_seconds
-            rss = child.max_rss_mb
+            cpu, rss = child.cpu_seconds, child.max_rss_mb
+            wall = max(0.0, wall - child.harness_seconds)  # the backend's cost is not the run's
+            result.measurement = child.measurement
         else:
             rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            result.measurement = IN_PROCESS
         result.wall_seconds = result.total_seconds = wall
         result.cpu_seconds, result.max_rss_mb = cpu, rss
         if child is not None and child.termination != EXIT:
@@ -351,8 +390,7 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _solve_file(solver: ConfiguredSolver, formula: Formula, deadline: Deadline,
-                proof: str | None, memory_limit: float | None, run: _Run, workdir: str
-                ) -> Result:
+                proof: str | None, limits: RunLimits, run: _Run, workdir: str) -> Result:
     """Solve with a solver that reads a DIMACS file: the file is written with the clock
     stopped (it is the harness's work, not the solver's), then the solver runs on it."""
     from satdoku.solvers.external import write_cnf
@@ -361,7 +399,7 @@ def _solve_file(solver: ConfiguredSolver, formula: Formula, deadline: Deadline,
     with run.paused() as paused:
         write_cnf(formula, path)
     deadline = deadline.shifted(paused.cpu if deadline.clock == CPU else paused.wall)
-    return solver.impl.solve_file(path, deadline, proof, memory_limit, workdir)
+    return solver.impl.solve_file(path, deadline, proof, limits, workdir)
 
 
 def _solve_puzzle(record: Record, solver: ConfiguredSolver, deadline: Deadline) -> Result:
@@ -372,14 +410,15 @@ def _solve_puzzle(record: Record, solver: ConfiguredSolver, deadline: Deadline) 
 
 
 def _solve_cnf(solver: ConfiguredSolver, formula: Formula, deadline: Deadline,
-               proof: str | None, memory_limit: float | None) -> Result:
+               proof: str | None, limits: RunLimits) -> Result:
     """Solve at the CNF level (a solver that writes proofs writes one to ``proof``; one that
-    runs in a child process gets the memory limit for it)."""
+    runs in a child process gets the run's limits for it: solvers/base.py, ChildCnfSolver)."""
     if solver.incremental and formula.rules is not None:
         # an UNSAT under assumptions is solved again for its proof by solvers that write one
         return solver.impl.solve_incremental(formula.rules, formula.own, deadline, proof)
-    extra = {"memory_mb": memory_limit} if solver.in_child else {}
-    return solver.impl.solve_cnf(formula.whole(), deadline, proof, **extra)
+    if solver.in_child:
+        return solver.impl.solve_cnf(formula.whole(), deadline, proof, limits)
+    return solver.impl.solve_cnf(formula.whole(), deadline, proof)
 
 
 @contextmanager
@@ -486,5 +525,5 @@ def _verify_cnf_model(record: Record, result: Result, cnf: Cnf | None) -> Answer
     return Answer(result, YES, "")
 
 
-__all__ = ["CNF", "PUZZLE", "Answer", "ConfiguredSolver", "encoding_of", "formula_of",
-           "open_solver", "solve", "verify"]
+__all__ = ["CNF", "PUZZLE", "Answer", "ConfiguredSolver", "RunLimits", "assign_cores",
+           "encoding_of", "formula_of", "open_solver", "solve", "verify"]

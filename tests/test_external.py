@@ -137,7 +137,7 @@ def test_minisat_result_file_and_picosat_stdout() -> None:
     ("sh -c 'echo s SATISFIABLE; echo v 1 two 0' sh {cnf}", "garbage"),
     ("sh -c 'echo s UNKNOWN; exit 0' sh {cnf}", "UNKNOWN before the limit"),
     ("sh -c 'kill -SEGV $$' sh {cnf}", "killed by a signal"),
-    ("no-such-binary-here {cnf}", "no answer"),
+    ("no-such-binary-here {cnf}", "cannot run no-such-binary-here: no such program"),
 ])
 def test_failures_are_errors_with_the_reason(command: str, why: str) -> None:
     answer = solve(line_record(EASY), open_solver("bin", _ext(command)), "extended", 10)
@@ -181,7 +181,7 @@ def test_a_memory_hog_is_memout(tmp_path: Path) -> None:
     solver = open_solver("bin", _ext(f"{sys.executable} {hog} {{cnf}}", memory_limit=200))
     answer = solve(line_record(EASY), solver, "extended", 20)
     assert answer.status == "MEMOUT" and answer.result.termination == "memlimit"
-    assert "MemoryError" in answer.result.message
+    assert "memory limit of 200 MB reached" in answer.result.message
 
 
 @needs["cadical"]

@@ -17,7 +17,7 @@ from satdoku.cnf.dimacs import format_dimacs
 from satdoku.formats import Record
 from satdoku.puzzle import sudoku
 from satdoku.solve import ConfiguredSolver, open_solver, solve
-from satdoku.solvers.base import CPU, MEMOUT, SAT, TIMEOUT, UNSAT, Deadline, Result
+from satdoku.solvers.base import CPU, MEMOUT, SAT, TIMEOUT, UNSAT, Deadline, Result, RunLimits
 from satdoku.solvers.process import run_forked
 from satdoku.solvers.registry import SOLVERS
 from satdoku.stagefiles.tables import TIMES_COLUMNS, times_row
@@ -53,11 +53,12 @@ def test_every_run_is_measured_and_the_row_has_the_figures() -> None:
 
 def test_an_allocation_past_the_memory_limit_is_memout_and_the_next_run_goes_on() -> None:
     hog = ConfiguredSolver("hog", SOLVERS["minisat22"], {}, _Hog(400))
-    answer = solve(line_record(EASY), hog, "extended", 10, memory_limit=100)
+    answer = solve(line_record(EASY), hog, "extended", RunLimits(10, memory_mb=100))
     assert answer.status == MEMOUT and answer.result.termination == "memlimit"
     assert "memory limit of 100 MB" in answer.result.message
     assert answer.sols_row(line_record(EASY))["solution"].startswith("Instance Memory Out")
-    fine = solve(line_record(EASY), open_solver("minisat22"), "extended", 10, memory_limit=100)
+    fine = solve(line_record(EASY), open_solver("minisat22"), "extended",
+                 RunLimits(10, memory_mb=100))
     assert fine.status == SAT  # the guard is lifted after each run
     bytearray(300 * 1024 * 1024)  # and outside the runs the process may allocate again
 
@@ -69,17 +70,19 @@ def test_a_forked_run_reports_the_childs_cpu_and_memout() -> None:
             pass
         return 7
 
-    value, done = run_forked(spin, Deadline(10), None)
+    value, done = run_forked(spin, Deadline(10), RunLimits())
     assert value == 7 and done.usage.termination == "exit" and done.usage.cpu_seconds >= 0.25
-    value, done = run_forked(lambda: len(bytearray(500 * 1024 * 1024)), Deadline(10), 200)
+    value, done = run_forked(lambda: len(bytearray(500 * 1024 * 1024)), Deadline(10),
+                             RunLimits(memory_mb=200))
     assert value is None and done.usage.termination == "memlimit"
     # the limit is growth beyond what the child inherits (this process's whole address space,
     # here over 300 MB: an absolute 200 MB limit would refuse the child everything)
     held = bytearray(300 * 1024 * 1024)
-    value, done = run_forked(lambda: len(bytearray(50 * 1024 * 1024)), Deadline(10), 200)
+    value, done = run_forked(lambda: len(bytearray(50 * 1024 * 1024)), Deadline(10),
+                             RunLimits(memory_mb=200))
     del held
     assert value == 50 * 1024 * 1024 and done.usage.termination == "exit"
-    value, done = run_forked(lambda: time.sleep(30), Deadline(0.3), None)
+    value, done = run_forked(lambda: time.sleep(30), Deadline(0.3), RunLimits())
     assert value is None and done.stopped_at_limit and done.usage.termination == "timelimit"
 
 
@@ -89,7 +92,7 @@ def test_cadical_in_its_child_process_hits_the_cpu_clock_limit() -> None:
     rec = Record("t", 1, 1, "line", puzzle=sudoku([1, 1] + [0] * 14))
     from satdoku.cnf.formula import Formula
 
-    answer = solve(rec, solver, "extended", 1, formula=Formula.of(hard), limit_clock=CPU)
+    answer = solve(rec, solver, "extended", RunLimits(1, clock=CPU), formula=Formula.of(hard))
     assert answer.status == TIMEOUT and answer.result.termination == "timelimit"
     assert answer.result.cpu_seconds > 0.3  # the child's CPU counts (the parent only waits)
 
@@ -143,7 +146,7 @@ class _MapFails:
 
 def test_a_refused_mapping_under_the_guard_is_memout_else_error() -> None:
     fails = ConfiguredSolver("maps", SOLVERS["minisat22"], {}, _MapFails())
-    guarded = solve(line_record(EASY), fails, "extended", 10, memory_limit=100)
+    guarded = solve(line_record(EASY), fails, "extended", RunLimits(10, memory_mb=100))
     assert guarded.status == MEMOUT and "failed to map segment" in guarded.result.message
     free = solve(line_record(EASY), fails, "extended", 10)
     assert free.status == "ERROR" and free.result.termination == "error"
@@ -154,7 +157,7 @@ def test_our_cdcl_on_the_cpu_clock_runs_its_whole_cpu_budget() -> None:
     seconds are spent (on a busy machine the wall limit would stop it with CPU time left)."""
     from satdoku.cnf.formula import Formula
 
-    answer = solve(UNSAT_PUZZLE, open_solver("cdcl"), "extended", 0.5,
-                   formula=Formula.of(php(11, 10)), limit_clock=CPU)
+    answer = solve(UNSAT_PUZZLE, open_solver("cdcl"), "extended", RunLimits(0.5, clock=CPU),
+                   formula=Formula.of(php(11, 10)))
     assert answer.status == TIMEOUT and answer.result.termination == "timelimit"
     assert answer.result.cpu_seconds >= 0.45

@@ -6,7 +6,7 @@ import argparse
 import math
 from collections.abc import Callable
 
-from satdoku.solvers.base import CLOCKS, WALL
+from satdoku.solvers.base import AUTO, CLOCKS, MEASUREMENTS, WALL, RunLimits
 
 
 def positive_seconds(text: str) -> float:
@@ -80,10 +80,26 @@ def number_in(lo: float, hi: float | None = None, *, above: bool = False
 
 
 def add_limit_arguments(p: argparse.ArgumentParser) -> None:
-    """``--memory-limit`` and ``--limit-clock``, the same in every command that solves."""
+    """``--memory-limit``, ``--limit-clock``, ``--measurement`` and ``--cores``, the same in
+    every command that solves."""
     # the configuration schema's bounds (16 MB to 16 TB): 1e30 overflowed the rlimit (ERROR)
     p.add_argument("--memory-limit", type=number_in(16, 16777216), default=None, metavar="MB",
                    help="MB each instance's run may use (past it: MEMOUT); default: the "
                    "solver's memory_limit option, else none")
     p.add_argument("--limit-clock", choices=CLOCKS, default=WALL,
                    help="read the time limit on the wall clock (default) or as CPU seconds")
+    p.add_argument("--measurement", choices=MEASUREMENTS, default=AUTO,
+                   help="how solver processes are limited and measured: benchexec (cgroups), "
+                   "basic (satdoku's launcher) or auto (default: benchexec where it works)")
+    p.add_argument("--cores", type=int_in(1, 4096), default=1, metavar="N",
+                   help="cores the run claims and is pinned to (default 1; none free: not "
+                   "pinned)")
+
+
+def run_limits(args: argparse.Namespace) -> RunLimits:
+    """The one RunLimits value of a command's limit arguments (cores are claimed later)."""
+    return RunLimits(time_limit=getattr(args, "time_limit", None),
+                     clock=getattr(args, "limit_clock", WALL),
+                     verify_time_limit=getattr(args, "verify_time_limit", None),
+                     memory_mb=getattr(args, "memory_limit", None),
+                     measurement=getattr(args, "measurement", AUTO))

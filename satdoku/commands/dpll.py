@@ -127,7 +127,7 @@ def _one_file(path: str, args: argparse.Namespace, heuristic: str, proof: str | 
     print its block; returns its exit code."""
     from satdoku.cnf.dimacs_fast import DimacsError
     from satdoku.formats.record import CnfFile, Record
-    from satdoku.solve import open_solver, read_formula, solve
+    from satdoku.solve import RunLimits, open_solver, read_formula, solve
     from satdoku.sources import InputError, read_snapshot, snapshot_from_bytes
     from satdoku.stagefiles.outputs import v_lines
 
@@ -149,8 +149,9 @@ def _one_file(path: str, args: argparse.Namespace, heuristic: str, proof: str | 
     if args.time_limit is not None:  # reading counted: the solve path gets what is left
         limit = max(1e-6, args.time_limit - (parsed - start))
     check_limit = args.verify_time_limit if args.verify_time_limit is not None else args.time_limit
-    answer = solve(record, solver, "dimacs", limit, formula=formula, proof_path=proof,
-                   verify_time_limit=check_limit)
+    answer = solve(record, solver, "dimacs",
+                   RunLimits(time_limit=limit, verify_time_limit=check_limit),
+                   formula=formula, proof_path=proof)
     result = answer.result
     total = (parsed - start) + result.total_seconds  # the answer's check is not the solver's
     out = sys.stdout

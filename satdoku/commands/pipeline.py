@@ -118,11 +118,12 @@ def run(args: argparse.Namespace) -> int:
     """Run one stage; a malformed input or stage file is one line on stderr and exit 1."""
     from satdoku.formats import StrictError
     from satdoku.pipeline.sets import SetError
+    from satdoku.solvers.measurement import MeasurementError
     from satdoku.stagefiles.instances import StageFileError
 
     try:
         return _run(args)
-    except (SetError, StageFileError, StrictError, OSError) as exc:
+    except (SetError, StageFileError, StrictError, OSError, MeasurementError) as exc:
         where = ""
         if isinstance(exc, OSError) and not exc.filename:  # e.g. disk full while writing
             outputs = [getattr(args, k, None) for k in ("output", "sols", "times", "tsv", "out")]
@@ -149,13 +150,12 @@ def _run(args: argparse.Namespace) -> int:
         n = encode_shard(args.instances, args.output, args.set_name, args.encoding)
         print(f"encode {args.instances}: {n} instances ({args.encoding})")
     elif args.stage == "solve":
+        from satdoku.commands.common import run_limits
         from satdoku.pipeline.solve import solve_shard
 
         counts = solve_shard(args.instances, args.solver, args.encoding, args.times, args.sols,
-                             bundle=args.bundle, output=args.output,
-                             variants=args.variants, time_limit=args.time_limit,
-                             verify_time_limit=args.verify_time_limit, repeats=args.repeats,
-                             memory_limit=args.memory_limit, limit_clock=args.limit_clock)
+                             bundle=args.bundle, output=args.output, variants=args.variants,
+                             limits=run_limits(args), repeats=args.repeats, cores=args.cores)
         print(f"solve {args.instances} with {args.solver}: {counts}")
     elif args.stage == "decode":
         from satdoku.pipeline.decode import decode_shard

@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from satdoku.commands.common import add_limit_arguments, positive_seconds
+from satdoku.commands.common import add_limit_arguments, positive_seconds, run_limits
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -46,9 +46,10 @@ def run(args: argparse.Namespace) -> int:
     from satdoku.cnf.encodings import get as get_encoding
     from satdoku.pipeline.sets import plan
     from satdoku.progress import track
-    from satdoku.solve import open_solver, solve
+    from satdoku.solve import assign_cores, open_solver, solve
+    from satdoku.solvers.measurement import MeasurementError, backend
     from satdoku.solvers.registry import CNF
-    from satdoku.stagefiles.tables import FAILED
+    from satdoku.stagefiles.tables import FAILED, GIVEN_DIFFERS
 
     def fail(message: str) -> int:
         print(f"satdoku solve: {message}", file=sys.stderr)
@@ -57,7 +58,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         variants = _variants(args)
         solver = open_solver(args.solver, variants)
-    except (KeyError, ValueError) as exc:
+        limits = run_limits(args)
+        if solver.in_child:  # `measurement: benchexec` where it cannot work: one line
+            backend(limits.measurement)
+    except (KeyError, ValueError, MeasurementError) as exc:
         return fail(str(exc.args[0]))
     try:
         encoding = args.encoding or "extended"
@@ -77,12 +81,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"satdoku solve: {args.file}: no instances (empty, or only blank and # comment "
               "lines)", file=sys.stderr)
     wrong = 0
+    limits = assign_cores(limits, getattr(args, "cores", 1))
     for rec in track(records, desc=f"solve {args.solver}", unit="instances"):
-        answer = solve(rec, solver, encoding, args.time_limit,
-                       verify_time_limit=args.verify_time_limit,
-                       memory_limit=args.memory_limit, limit_clock=args.limit_clock)
+        answer = solve(rec, solver, encoding, limits)
         row = answer.sols_row(rec)
         wrong += answer.verified == FAILED
+        if answer.detail == GIVEN_DIFFERS:  # as the workflow's report and check say it
+            print(f"satdoku solve: {args.file}: instance {rec.id} (line {rec.line}): the "
+                  f"solution given in the input differs from the verified answer of "
+                  f"{args.solver} (the puzzle has several solutions, or the given one is "
+                  "wrong)", file=sys.stderr)
         line = (f"{rec.name}\t" if several else "") + str(row["solution"])
         if args.times:
             line += f"\t{answer.status}\t{answer.result.total_seconds * 1000:.1f} ms"
@@ -114,7 +122,7 @@ def _variants(args: argparse.Namespace) -> dict:  # type: ignore[type-arg]
         from satdoku.limits import Limits, set_default_limits
 
         set_default_limits(Limits(**limits_of_file(args.configfile)))
-    if args.command:
+    if args.command is not None:  # an empty --command is a usage error, never the default
         entry = {"solver": "external", "command": args.command}
         check_options(entry)
         if args.solver in SOLVERS:  # the default minisat22: --command alone names the binary

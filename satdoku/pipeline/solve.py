@@ -21,7 +21,7 @@ from satdoku.cnf.formula import Formula
 from satdoku.formats import Record
 from satdoku.identity import record_hash
 from satdoku.progress import track
-from satdoku.solve import Answer, open_solver, solve
+from satdoku.solve import Answer, RunLimits, assign_cores, open_solver, solve
 from satdoku.solvers.registry import PUZZLE
 from satdoku.stagefiles.bundles import BundleEntry, read_bundle
 from satdoku.stagefiles.instances import StageFileError, read_instances
@@ -55,9 +55,7 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
                 sols: str | Path, bundle: str | Path | None = None,
                 output: str | Path | None = None,
                 variants: Mapping[str, Mapping[str, Any] | None] | None = None,
-                time_limit: float | None = None,
-                verify_time_limit: float | None = None, repeats: int = 1,
-                memory_limit: float | None = None, limit_clock: str = "wall"
+                limits: RunLimits | None = None, repeats: int = 1, cores: int = 1
                 ) -> dict[str, int]:
     """Solve every instance of a shard with one solver; returns status counts.
 
@@ -65,13 +63,14 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
     run's answer is written (SatOutput, SatSols), the times row holds the median of the runs
     and their spread (:func:`satdoku.stagefiles.tables.times_row`).
 
-    ``verify_time_limit`` bounds each UNSAT proof check apart from ``time_limit`` (default:
-    ``time_limit``); ``memory_limit`` (MB) and ``limit_clock`` (wall or cpu) go to the solve
-    path for every run.
+    ``limits`` (time limit and clock, proof-check budget, memory limit, measurement backend)
+    go to the solve path for every run; the shard claims ``cores`` cores of its own and runs
+    pinned to them (:func:`satdoku.solve.assign_cores`).
 
     SAT solvers need ``bundle`` (the SatInput shard) and write ``output`` (SatOutput);
     puzzle-level solvers take neither."""
     solver = open_solver(solver_name, variants)
+    limits = assign_cores(limits or RunLimits(), cores)
     if solver.level != PUZZLE and bundle is None:
         raise ValueError(f"{solver_name} is a SAT solver: it needs the shard's SatInput bundle")
     shard_load = load1()
@@ -87,9 +86,8 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
         pairs = _paired(read_instances(instances), entries, str(bundle))
         for rec, formula in track(pairs, desc=f"solve {solver_name}", unit="instances"):
             answers: list[Answer] = [
-                solve(rec, solver, encoding, time_limit, formula=formula, workdir=workdir,
-                      verify_time_limit=verify_time_limit, memory_limit=memory_limit,
-                      limit_clock=limit_clock) for _ in range(max(1, repeats))]
+                solve(rec, solver, encoding, limits, formula=formula, workdir=workdir)
+                for _ in range(max(1, repeats))]
             answer = answers[0]
             if out is not None:
                 write_block(out, rec.id, answer.result)

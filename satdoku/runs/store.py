@@ -24,7 +24,7 @@ from satdoku.stagefiles.tables import read_tsv
 META_KEY = "satdoku.run"
 #: text columns of a row (every other SatOutputTimes column is a number)
 TEXT_COLUMNS = ("run_id", "set", "instance_hash", "name", "family", "solver", "encoding",
-                "status", "verified", "message", "termination")
+                "status", "verified", "message", "termination", "measurement", "cores")
 KEY_COLUMNS = ("run_id", "set", "id", "line", "instance_hash", "name", "family", "solver",
                "encoding", "status", "verified")
 

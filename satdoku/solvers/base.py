@@ -1,5 +1,7 @@
 """The solver interface: a Result type, fixed status words, the Deadline every solver honours,
-and the solver protocols (CNF level, incremental CNF, puzzle level).
+the :class:`RunLimits` every run is held to, and the solver protocols: every method the solve
+path calls, whether it is required or optional, and in which order (:class:`CnfSolver` and
+the others below).
 
 SAT solvers take a :class:`~satdoku.cnf.formula.Cnf` and return a DIMACS model; puzzle-level
 solvers (CP-SAT, CSP) take a :class:`~satdoku.puzzle.Puzzle` and return a board. Both report the
@@ -29,17 +31,69 @@ LIMIT_STATUSES = (TIMEOUT, MEMOUT)
 #: Why a run ended (SatOutputTimes ``termination``): it exited by itself, a limit stopped it,
 #: a signal (``signal N``) ended its process, or it failed (``error``).
 EXIT, TIMELIMIT, MEMLIMIT, TERM_ERROR = "exit", "timelimit", "memlimit", "error"
-#: The clocks a time limit can be read on (config ``limit_clock``).
+#: The clocks a time limit can be read on (config ``limit_clock``, ``--limit-clock``).
 WALL, CPU = "wall", "cpu"
-CLOCKS = (WALL, CPU)  # the clocks a time limit is read on (config limit_clock, --limit-clock)
+CLOCKS = (WALL, CPU)
+#: How solver processes are limited and measured (config ``measurement``, ``--measurement``):
+#: BenchExec's cgroups, satdoku's own launcher, or BenchExec where the host allows it.
+BENCHEXEC, BASIC, AUTO = "benchexec", "basic", "auto"
+MEASUREMENTS = (AUTO, BENCHEXEC, BASIC)
+#: ``measurement`` of a run that stayed in the solve job's own process (no child to measure).
+IN_PROCESS = "in-process"
 
 #: Statistics every times file has a column for ('' where a backend does not report one).
 STAT_KEYS = ("decisions", "conflicts", "propagations", "restarts", "learnt")
 
 
+@dataclass(frozen=True)
+class RunLimits:
+    """Everything one solver run is held to, as one value from the configuration (or the
+    command line) down to the solver: the time limit and the clock it is read on, the budget
+    of an UNSAT proof check, the memory limit, the CPU cores the run is pinned to, and the
+    measurement backend that enforces and measures them in a child process.
+
+    ``verify_time_limit`` None means "the time limit"; ``memory_mb`` None means no limit;
+    ``cores`` None means not pinned (whatever the process may use)."""
+
+    time_limit: float | None = None
+    clock: str = WALL
+    verify_time_limit: float | None = None
+    memory_mb: float | None = None
+    cores: tuple[int, ...] | None = None
+    measurement: str = AUTO
+
+    def __post_init__(self) -> None:
+        for name in ("time_limit", "verify_time_limit", "memory_mb"):
+            value = getattr(self, name)
+            if value is not None and not (math.isfinite(value) and value > 0):
+                raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+        if self.clock not in CLOCKS:
+            raise ValueError(f"limit clock must be {WALL!r} or {CPU!r}, got {self.clock!r}")
+        if self.measurement not in MEASUREMENTS:
+            raise ValueError(f"measurement must be one of {', '.join(MEASUREMENTS)}, got "
+                             f"{self.measurement!r}")
+        if self.cores is not None and not self.cores:
+            raise ValueError("cores: a run needs at least one core (None: not pinned)")
+
+    @classmethod
+    def of(cls, limits: RunLimits | float | None) -> RunLimits:
+        """``limits`` itself, or a bare time limit in seconds (None: no limit) as RunLimits."""
+        return limits if isinstance(limits, RunLimits) else cls(time_limit=limits)
+
+    @property
+    def check_budget(self) -> float | None:
+        """Seconds an UNSAT proof check may take (``verify_time_limit``, else the limit)."""
+        return self.time_limit if self.verify_time_limit is None else self.verify_time_limit
+
+    def deadline(self) -> Deadline:
+        """A deadline of this time limit on this clock, starting now."""
+        return Deadline(self.time_limit, clock=self.clock)
+
+
 class Deadline:
     """When an instance's time runs out, on the wall clock (``time.perf_counter``) or, with
-    ``clock="cpu"``, on this process's CPU time.
+    ``clock="cpu"``, on the CPU clock of the thread that made it (``time.thread_time``: the
+    solving thread, so a watchdog or signal-relay thread never counts).
 
     The solve path starts it when an instance's work starts (encoding, solver construction and
     clause loading all count) and hands it down; every solver checks it during loading and
@@ -55,8 +109,8 @@ class Deadline:
         if clock not in (WALL, CPU):
             raise ValueError(f"limit clock must be {WALL!r} or {CPU!r}, got {clock!r}")
         self.clock = clock
-        #: the clock: wall (``perf_counter``) or this process's CPU time (``process_time``)
-        self.now = time.perf_counter if clock == WALL else time.process_time
+        #: the clock: wall (``perf_counter``) or the solving thread's CPU time
+        self.now = time.perf_counter if clock == WALL else time.thread_time
         self.start = self.now() if start is None else start
         self.limit = limit
         self.at = None if limit is None else self.start + limit
@@ -116,17 +170,53 @@ class Result:
     cpu_seconds: float = 0.0
     max_rss_mb: float = 0.0
     termination: str = EXIT
+    measurement: str = IN_PROCESS  # which backend measured the run (SatOutputTimes column)
+    cores: str = ""  # the CPU cores the run was pinned to, e.g. "1" or "0,1" ("" unknown)
 
 
 @dataclass
 class ChildUsage:
-    """What a child process (and the children it waited for) used: user + system CPU seconds,
-    peak resident memory in MB, and why it ended (``exit``, ``timelimit``, ``memlimit``,
-    ``signal N``)."""
+    """What a child process and all its descendants used, as its measurement backend saw it:
+    user + system CPU seconds, peak memory in MB, why it ended (``exit``, ``timelimit``,
+    ``memlimit``, ``signal N``), which backend measured it (``benchexec 3.35``, ``basic``) and
+    its wall seconds (from its start to the end of its last process; 0 where the backend has
+    none and the solve path's clock stands), and ``harness_seconds``: the rest of the call
+    that ran it (starting the backend, cgroups, reading the output), which is not the
+    solver's time."""
 
     cpu_seconds: float
     max_rss_mb: float
     termination: str = EXIT
+    measurement: str = BASIC
+    wall_seconds: float = 0.0
+    harness_seconds: float = 0.0
+
+
+# --- the solver contract --------------------------------------------------------------------
+# What the solve path (satdoku/solve.py) calls, in this order:
+#
+# 1. the registry's factory, once per solver and process: ``factory(name=NAME, **options)``
+#    (a factory with a ``limit`` parameter also gets its record's limit kind);
+# 2. ``warm_up()`` once, if the solver has it (optional: load a kernel, import a backend;
+#    outside every instance's time);
+# 3. per instance, exactly one of, by the registry record:
+#    - level ``puzzle``:                         ``solve_puzzle(puzzle, deadline)``
+#    - ``incremental`` and its options say so:   ``solve_incremental(rules, own, deadline,
+#                                                proof_path)`` (shared rules; else step 3's
+#                                                next line)
+#    - input ``file`` (a binary):                ``solve_file(cnf_path, deadline, proof_path,
+#                                                limits, workdir)``
+#    - limit ``process`` (a forked backend):     ``solve_cnf(cnf, deadline, proof_path,
+#                                                limits)``
+#    - otherwise:                                ``solve_cnf(cnf, deadline, proof_path)``
+# 4. ``interrupt()`` (optional, from another thread): a Ctrl-C or a watchdog stops the
+#    search in progress (satdoku/solvers/interrupts.py); the call returns TIMEOUT or raises
+#    KeyboardInterrupt.
+#
+# Every call returns a Result: the answer, ``solve_seconds`` (search only, the adapter's
+# measurement), ``stats``, and for a child process ``child`` (its usage as its backend
+# measured it). Everything else (total time, resource figures, termination, the check of the
+# answer, errors) is the solve path's.
 
 
 class CnfSolver(Protocol):
@@ -143,6 +233,40 @@ class CnfSolver(Protocol):
     def solve_cnf(
         self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None
     ) -> Result: ...
+
+
+class WarmUp(Protocol):
+    """Optional: work done once per process before the first instance (outside its time)."""
+
+    def warm_up(self) -> None: ...
+
+
+class Interruptible(Protocol):
+    """Optional: stop the search in progress (called from another thread)."""
+
+    def interrupt(self) -> None: ...
+
+
+class ChildCnfSolver(Protocol):
+    """A SAT solver that runs each instance in a child process (registry record ``limit:
+    process``): it gets the run's limits (memory, cores, measurement backend) and reports the
+    child's usage in ``Result.child``."""
+
+    name: str
+
+    def solve_cnf(self, cnf: Cnf, deadline: Deadline, proof_path: str | None,
+                  limits: RunLimits) -> Result: ...
+
+
+class FileCnfSolver(Protocol):
+    """A solver binary (registry record ``input: file``): the solve path writes the instance
+    to ``cnf_path`` with the clock stopped and hands it the run's limits and a working
+    directory it keeps for a whole shard."""
+
+    name: str
+
+    def solve_file(self, cnf_path: str, deadline: Deadline, proof_path: str | None,
+                   limits: RunLimits, workdir: str) -> Result: ...
 
 
 class IncrementalCnfSolver(CnfSolver, Protocol):

@@ -12,7 +12,11 @@ Output contract (SAT competition): ``s SATISFIABLE|UNSATISFIABLE|UNKNOWN`` and `
 stdout, exit code 10 (SAT) or 20 (UNSAT); 0 is accepted with an ``s`` line or a result file.
 Anything else (a crash, garbage, ``s UNKNOWN`` before the limit, an exit code that contradicts
 the answer) is an ERROR whose message ends with the binary's last stderr line. The solve path
-verifies every model and checks every proof like any other solver's.
+verifies every model and checks every proof like any other solver's. Its stdout is read as a
+stream (:class:`~satdoku.solvers.output.AnswerStream`): the ``s`` line, the ``v`` literals and
+the last lines are kept, whatever else it prints is counted and dropped. It runs under the
+measurement backend its :class:`~satdoku.solvers.base.RunLimits` name
+(:mod:`satdoku.solvers.measurement`: BenchExec's cgroups, or the basic launcher).
 
 Identity: :func:`identity` joins the ``version_command`` output and the sha256 of the binary
 (resolved on PATH) into the registry's solver version, so a new binary reruns only its jobs.
@@ -38,8 +42,11 @@ from satdoku.solvers.base import (
     UNSAT,
     Deadline,
     Result,
+    RunLimits,
 )
-from satdoku.solvers.process import last_line, limit_result, run_command
+from satdoku.solvers.measurement import run_command
+from satdoku.solvers.output import AnswerStream, parse_output
+from satdoku.solvers.process import last_line, limit_result
 
 PLACEHOLDERS = ("{cnf}", "{proof}", "{result}")
 PROOF_FORMATS = ("drat",)
@@ -51,6 +58,10 @@ VERSION_TIMEOUT = 10.0
 
 class ExternalError(ValueError):
     """A bad external solver entry (one line naming what is wrong)."""
+
+
+__all__ = ["ExternalError", "ExternalSolver", "parse_output", "parse_result_file",
+           "split_command", "write_cnf"]
 
 
 def split_command(command: str, proof: str | None = None) -> list[str]:
@@ -127,22 +138,6 @@ def _version_output(version_command: str) -> str:
     return " ".join(text.splitlines()[:1]) or f"(exit {done.returncode}, no output)"
 
 
-def parse_output(stdout: str) -> tuple[str | None, list[int] | None]:
-    """(answer from the ``s`` line or None, the ``v`` literals or None)."""
-    status: str | None = None
-    lits: list[int] = []
-    has_v = False
-    for line in stdout.splitlines():
-        if line.startswith("s "):
-            word = line[2:].strip().upper()
-            status = {"SATISFIABLE": SAT, "UNSATISFIABLE": UNSAT, "UNKNOWN": "UNKNOWN"}.get(
-                word, f"bad s line {line[:60]!r}")
-        elif line.startswith("v ") or line == "v":
-            has_v = True
-            lits.extend(int(t) for t in line[1:].split())
-    return status, ([x for x in lits if x != 0] if has_v else None)
-
-
 def parse_result_file(text: str) -> tuple[str | None, list[int] | None]:
     """A MiniSat-style result file: ``SAT`` + model line, ``UNSAT``, or ``INDET``."""
     words = text.split()
@@ -171,53 +166,59 @@ class ExternalSolver:
         self.version_command = version_command
 
     def solve_cnf(self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None,
-                  memory_mb: float | None = None) -> Result:
+                  limits: RunLimits | None = None) -> Result:
         """Write ``cnf`` to a temporary file (inside the clock: the solve path uses
         :meth:`solve_file` with a file it wrote outside the clock) and solve it."""
         with tempfile.TemporaryDirectory(prefix="satdoku-ext-") as tmp:
             path = os.path.join(tmp, "instance.cnf")
             write_cnf(Formula.of(cnf), path)
-            return self.solve_file(path, deadline, proof_path, memory_mb, tmp)
+            return self.solve_file(path, deadline, proof_path, limits or RunLimits(), tmp)
 
     def solve_file(self, cnf_path: str, deadline: Deadline, proof_path: str | None,
-                   memory_mb: float | None, workdir: str) -> Result:
-        """Run the binary on a DIMACS file under the limits and read its answer."""
+                   limits: RunLimits, workdir: str) -> Result:
+        """Run the binary on a DIMACS file under ``limits`` and read its answer as it
+        streams."""
         paths = {"cnf": cnf_path, "result": os.path.join(workdir, "result.txt")}
         if proof_path is not None:
             paths["proof"] = proof_path
-        out, err = os.path.join(workdir, "stdout.txt"), os.path.join(workdir, "stderr.txt")
+        err = os.path.join(workdir, "stderr.txt")
         if os.path.exists(paths["result"]):
             os.remove(paths["result"])
+        stream = AnswerStream()
         start = time.perf_counter()
         try:
-            done = run_command(fill(self.argv, paths), deadline, memory_mb, out, err)
+            done = run_command(fill(self.argv, paths), deadline, limits, stream.feed, err)
         except OSError as exc:  # not found, not executable
             return Result(ERROR, message=f"cannot run {self.argv[0]}: {exc}")
-        seconds = time.perf_counter() - start
-        limited = limit_result(done, deadline, memory_mb, err)
+        stream.close()
+        seconds = done.usage.wall_seconds or time.perf_counter() - start
+        limited = limit_result(done, deadline, limits.memory_mb, err)
         if limited is not None:
             limited.solve_seconds = seconds
             return limited
-        result = self._answer(done.returncode, out, paths["result"], err)
+        result = self._answer(done.returncode, stream, paths["result"], err)
         result.solve_seconds, result.child = seconds, done.usage
         return result
 
-    def _answer(self, code: int | None, out: str, result_file: str, err: str) -> Result:
-        """The answer of a finished run, or ERROR with the reason and the last stderr line."""
+    def _answer(self, code: int | None, stream: AnswerStream, result_file: str, err: str
+                ) -> Result:
+        """The answer of a finished run, or ERROR with the reason and the last stderr line
+        (else the last line of other output)."""
         def error(why: str) -> Result:
-            tail = last_line(err)
+            tail = last_line(err) or stream.last_lines()
             return Result(ERROR, message=why + (f": {tail}" if tail else ""))
 
         if code is None:
             return error("killed by a signal")
+        if stream.garbage:
+            return error(f"garbage in the output (exit code {code})")
+        status, model = stream.answer()
         try:
-            with open(out, encoding="utf-8", errors="replace") as fh:
-                status, model = parse_output(fh.read())
             if status is None and self.uses_result and os.path.exists(result_file):
                 with open(result_file, encoding="utf-8", errors="replace") as fh:
                     status, model = parse_result_file(fh.read())
         except ValueError:
-            return error(f"garbage in the output (exit code {code})")
+            return error(f"garbage in the result file (exit code {code})")
         if status is None:
             return error(f"no answer (exit code {code})")
         if status == "UNKNOWN":

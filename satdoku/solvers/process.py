@@ -1,15 +1,22 @@
-"""Solvers in child processes: the one place a solver process is started, limited and stopped.
+"""The basic launcher: solver child processes without cgroups, limited and stopped by satdoku.
 
-A child (a solver binary from an argument list, or a forked Python function) runs in its own
-process group with ``RLIMIT_AS`` (the memory limit) and, when the limit is read on the CPU
-clock, ``RLIMIT_CPU``; it dies with its parent (``PR_SET_PDEATHSIG``), and a SIGTERM to the
-parent kills every live child group before the parent ends. A binary is started through
-util-linux's ``setpriv`` and ``prlimit`` and GNU ``time`` (:func:`_launcher`), so its peak
-memory is its own, not this Python process's. At the deadline the group gets
-SIGTERM, then SIGKILL after :data:`GRACE` seconds. Its resource use comes from ``wait4``: user +
-system CPU of the child and of the children it waited for, its peak resident memory, and why it
-ended (:class:`~satdoku.solvers.base.ChildUsage`). Linux (and other POSIX systems without the
-parent-death signal); no shell is ever involved.
+The fallback measurement backend (``measurement: basic``; BenchExec's cgroups are the other,
+:mod:`satdoku.solvers.benchexec_run`). A child (a solver binary from an argument list, or a
+forked Python function) runs in its own process group; it dies with its parent
+(``PR_SET_PDEATHSIG``), and a SIGTERM to the parent kills every live child first. This
+process is a child subreaper (``PR_SET_CHILD_SUBREAPER``): a process the solver starts in a new
+session (``setsid``, ``nohup``, a daemonising wrapper) and leaves behind comes back to it as
+an orphan instead of escaping to init, so at the limit, and when the solver exits, the whole
+tree is killed and reaped, and the CPU time of every process reaped is counted.
+
+Memory is memory used, not address space reserved: the resident memory of the whole tree is
+sampled every :data:`POLL` seconds (as runsolver does since 3.3.7), its peak recorded, and the
+tree killed once it passes the limit (MEMOUT). A binary is started through util-linux's
+``setpriv`` and ``prlimit`` and GNU ``time`` (:func:`_launcher`), so its peak memory is its
+own, not this Python process's; with the limit on the CPU clock it gets ``RLIMIT_CPU``. At the
+deadline the group gets SIGTERM, then SIGKILL after :data:`GRACE` seconds. Its stdout is read
+from a pipe as it comes and handed to a consumer (:class:`~satdoku.solvers.output.AnswerStream`
+keeps only what the answer needs). Linux; no shell is ever involved.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from satdoku.solvers.base import (
+    BASIC,
     CPU,
     EXIT,
     MEMLIMIT,
@@ -42,6 +50,7 @@ from satdoku.solvers.base import (
     ChildUsage,
     Deadline,
     Result,
+    RunLimits,
 )
 
 #: Seconds between SIGTERM and SIGKILL at the limit.
@@ -53,8 +62,12 @@ CPU_WALL_BACKSTOP = 3.0
 _MEMORY_WORDS = ("out of memory", "memoryerror", "bad_alloc", "cannot allocate",
                  "memory exhausted", "std::bad_alloc", "mmap failed")
 
+#: Seconds between two samples of the tree's resident memory.
+POLL = 0.05
+
 _LIVE: set[int] = set()  # process groups of running children (killed on SIGTERM)
 _PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
 
 
 @dataclass
@@ -78,36 +91,53 @@ def limit_result(done: Finished, deadline: Deadline, memory_mb: float | None,
                                        "limit", child=usage)
     if usage.termination == MEMLIMIT:
         tail = last_line(stderr) if stderr is not None else ""
-        return Result(MEMOUT, message=f"memory limit of {memory_mb:g} MB reached"
-                                      + (f": {tail}" if tail else ""), child=usage)
+        limit = f"memory limit of {memory_mb:g} MB" if memory_mb is not None else "memory limit"
+        return Result(MEMOUT, message=f"{limit} reached" + (f": {tail}" if tail else ""),
+                      child=usage)
     return None
 
 
 def _die_with_parent() -> None:
     """In a child: SIGKILL when the parent dies (Linux; a no-op elsewhere)."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL))
+    _prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL))
 
 
-def _limit_child(memory_mb: float | None, cpu_seconds: float | None, base: int = 0) -> None:
-    """In a child, before it runs the solver: its own group, dies with its parent, rlimits.
-    ``base`` is the address space the child starts with (a forked copy of this process: its
-    limit is ``memory_mb`` beyond what it inherited; an exec'd binary starts afresh)."""
+def _prctl(option: int, value: int) -> bool:
+    """``prctl(option, value)`` through libc; False where it fails or does not exist."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+@functools.lru_cache(maxsize=1)
+def become_subreaper() -> bool:
+    """Make this process a child subreaper (once): orphans of its descendants are reparented
+    to it, so nothing a solver starts escapes to init. False where the kernel refuses."""
+    return _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+
+
+def _limit_child(cpu_seconds: float | None) -> None:
+    """In a child, before it runs the solver: dies with its parent, CPU rlimit on the CPU
+    clock. (Memory is limited by sampling the tree's resident memory, not by an rlimit.)"""
     _die_with_parent()
-    if memory_mb is not None:
-        size = base + int(memory_mb * 1024 * 1024)
-        resource.setrlimit(resource.RLIMIT_AS, (size, size))
     if cpu_seconds is not None:
         soft = max(1, math.ceil(cpu_seconds))
         resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
 
 
 def _on_sigterm(signum: int, frame: Any) -> None:
-    """Kill every running child group, then end as the previous handler would."""
+    """Kill every running child group and what it left behind, then end as the previous
+    handler would."""
     for pgid in list(_LIVE):
         with contextlib.suppress(OSError):
             os.killpg(pgid, signal.SIGKILL)
+        _kill_tree([pgid])
+    for hook in list(_ON_TERM):
+        with contextlib.suppress(Exception):
+            hook()
     previous = _PREVIOUS.get(signum, signal.SIG_DFL)
     signal.signal(signum, previous)
     if callable(previous):
@@ -117,9 +147,11 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 
 
 _PREVIOUS: dict[int, Any] = {}
+#: Functions a SIGTERM calls before the process ends (another backend's running runs).
+_ON_TERM: set[Callable[[], None]] = set()
 
 
-def _guard_sigterm() -> None:
+def guard_sigterm() -> None:
     """Install the SIGTERM handler once (main thread only; elsewhere PDEATHSIG still holds)."""
     if signal.SIGTERM in _PREVIOUS or threading.current_thread() is not threading.main_thread():
         return
@@ -127,8 +159,9 @@ def _guard_sigterm() -> None:
     signal.signal(signal.SIGTERM, _on_sigterm)
 
 
-def _limits(deadline: Deadline) -> tuple[float | None, float | None]:
-    """(wall seconds to wait, CPU rlimit) of a child under ``deadline``."""
+def wall_budget(deadline: Deadline) -> tuple[float | None, float | None]:
+    """(wall seconds to wait, CPU seconds allowed) of a child under ``deadline``: on the CPU
+    clock the wall wait is a backstop of :data:`CPU_WALL_BACKSTOP` x the limit + grace."""
     left = deadline.remaining()
     if left is None:
         return None, None
@@ -137,51 +170,7 @@ def _limits(deadline: Deadline) -> tuple[float | None, float | None]:
     return left, None
 
 
-def _wait(pid: int, pidfd: int, wait_for: float | None, extra: Sequence[int] = (),
-          on_readable: Callable[[int], None] | None = None, binary_first: bool = False
-          ) -> tuple[int, Any, bool]:
-    """Wait for the child (its pidfd), feeding readable ``extra`` fds to ``on_readable``;
-    at ``wait_for`` seconds: SIGTERM its group, SIGKILL after the grace. Returns (status,
-    rusage, stopped at the limit)."""
-    end = None if wait_for is None else time.monotonic() + wait_for
-    fds = [pidfd, *extra]
-    stopped = False
-    while True:
-        timeout = None if end is None else max(0.0, end - time.monotonic())
-        ready, _, _ = select.select(fds, [], [], timeout)
-        if pidfd in ready:
-            break
-        for fd in ready:
-            if on_readable is not None:
-                on_readable(fd)
-                if fd not in _OPEN:
-                    fds.remove(fd)
-        if not ready and end is not None:
-            stopped = True
-            _stop(pid, pidfd, binary_first)
-            break
-    _, status, usage = os.wait4(pid, 0)
-    return status, usage, stopped
-
-
-_OPEN: set[int] = set()  # extra fds still open while waiting (a pipe closes at its EOF)
-
-
-def _stop(pid: int, pidfd: int, binary_first: bool = False) -> None:
-    """SIGTERM the child's group; SIGKILL it after :data:`GRACE` seconds. With
-    ``binary_first`` (the child is GNU time running the binary) the binary alone gets the
-    SIGTERM first, so that time still reports its peak memory, then the group."""
-    kids = _children(pid) if binary_first else []
-    with contextlib.suppress(OSError):
-        for kid in kids:
-            os.kill(kid, signal.SIGTERM)
-        if not kids:
-            os.killpg(pid, signal.SIGTERM)
-    _ready, _, _ = select.select([pidfd], [], [], GRACE)
-    with contextlib.suppress(OSError):
-        os.killpg(pid, signal.SIGKILL)  # the whole group, even when its leader has exited
-
-
+# --- the process tree of a run --------------------------------------------------------------
 def _children(pid: int) -> list[int]:
     """The direct children of a process (Linux /proc), [] where unknown."""
     found: list[int] = []
@@ -194,19 +183,175 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def _finished(status: int, usage: Any, stopped: bool, memory_mb: float | None,
-              cpu_limit: float | None, stderr_tail: str = "",
-              report: tuple[float, int | None, int | None] | None = None) -> Finished:
+def _tree(roots: Sequence[int]) -> list[int]:
+    """``roots`` and all their descendants that are alive now."""
+    seen: list[int] = []
+    todo = list(roots)
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.append(pid)
+        todo += _children(pid)
+    return seen
+
+
+class _Run:
+    """The processes of one run: the child, its descendants, and the orphans they leave
+    behind (reparented to this process, a subreaper: they are its children that were not
+    there before the run)."""
+
+    def __init__(self, pid: int, before: set[int], skip_rss: int | None = None) -> None:
+        self.pid, self.before, self.skip_rss = pid, before, skip_rss
+        self.peak_kb = 0.0
+        self.orphan_cpu = 0.0  # CPU seconds of reaped orphans
+
+    def orphans(self) -> list[int]:
+        return [c for c in _children(os.getpid()) if c not in self.before and c != self.pid]
+
+    def pids(self) -> list[int]:
+        return _tree([self.pid, *self.orphans()])
+
+    def sample(self) -> float:
+        """Resident kB of the whole tree now (the launcher GNU time left out); the peak is
+        kept."""
+        total = 0
+        for pid in self.pids():
+            if pid == self.skip_rss:
+                continue
+            total += _rss_kb(pid)
+        self.peak_kb = max(self.peak_kb, total)
+        return total
+
+    def reap_orphans(self) -> None:
+        """Kill and reap what the run left behind; their CPU time counts."""
+        for _ in range(100):  # a fork bomb refills the tree: sweep until it is empty
+            left = self.orphans()
+            if not left:
+                return
+            _kill_tree(left)
+            for pid in left:
+                with contextlib.suppress(ChildProcessError, OSError):
+                    _, _, usage = os.wait4(pid, 0)
+                    self.orphan_cpu += usage.ru_utime + usage.ru_stime
+
+
+def _kill_tree(roots: Sequence[int]) -> None:
+    """SIGKILL ``roots`` and their descendants, stopping each first so none forks on."""
+    for _ in range(100):
+        pids = _tree(roots)
+        alive = [p for p in pids if _alive(p)]
+        if not alive:
+            return
+        for pid in alive:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGSTOP)
+        for pid in alive:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        roots = [p for p in pids if _alive(p)] or []
+        if not roots:
+            return
+
+
+def _alive(pid: int) -> bool:
+    """Running or stopped (not a zombie, not gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            state = fh.read().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in (b"Z", b"X")
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as fh:
+            return int(fh.read().split()[1]) * _PAGE_KB
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+_PAGE_KB = resource.getpagesize() // 1024
+
+
+# --- waiting ---------------------------------------------------------------------------------
+def _wait(run: _Run, pidfd: int, wait_for: float | None, memory_kb: float | None,
+          extra: Sequence[int] = (), on_readable: Callable[[int], None] | None = None,
+          binary_first: bool = False) -> tuple[int, Any, str | None]:
+    """Wait for the child (its pidfd), feeding readable ``extra`` fds to ``on_readable`` and
+    sampling the tree's memory every :data:`POLL` seconds; at ``wait_for`` seconds or past
+    ``memory_kb``: SIGTERM its group, SIGKILL after the grace. Returns (status, rusage, the
+    limit that stopped it: TIMELIMIT, MEMLIMIT or None)."""
+    start = time.monotonic()
+    end = None if wait_for is None else start + wait_for
+    fds = [pidfd, *extra]
+    stopped: str | None = None
+    next_poll = start
+    while True:
+        now = time.monotonic()
+        if now >= next_poll:
+            used = run.sample()
+            next_poll = now + POLL
+            if memory_kb is not None and used > memory_kb:
+                stopped = MEMLIMIT
+                _stop(run, pidfd, binary_first)
+                break
+        timeout = max(0.0, next_poll - now)
+        if end is not None:
+            timeout = min(timeout, max(0.0, end - now))
+        ready, _, _ = select.select(fds, [], [], timeout)
+        if pidfd in ready:
+            break
+        for fd in ready:
+            if on_readable is not None:
+                on_readable(fd)
+                if fd not in _OPEN:
+                    fds.remove(fd)
+        if end is not None and time.monotonic() >= end:
+            stopped = TIMELIMIT
+            _stop(run, pidfd, binary_first)
+            break
+    _, status, usage = os.wait4(run.pid, 0)
+    return status, usage, stopped
+
+
+_OPEN: set[int] = set()  # extra fds still open while waiting (a pipe closes at its EOF)
+
+
+def _stop(run: _Run, pidfd: int, binary_first: bool = False) -> None:
+    """SIGTERM the child's group; SIGKILL it and every process of the run after
+    :data:`GRACE` seconds. With ``binary_first`` (the child is GNU time running the binary)
+    the binary alone gets the SIGTERM first, so that time still reports its peak memory."""
+    kids = _children(run.pid) if binary_first else []
+    with contextlib.suppress(OSError):
+        for kid in kids:
+            os.kill(kid, signal.SIGTERM)
+        if not kids:
+            os.killpg(run.pid, signal.SIGTERM)
+    _ready, _, _ = select.select([pidfd], [], [], GRACE)
+    with contextlib.suppress(OSError):
+        os.killpg(run.pid, signal.SIGKILL)  # the whole group, even when its leader has exited
+    _kill_tree([run.pid, *run.orphans()])
+
+
+def _finished(status: int, usage: Any, stopped: str | None, memory_mb: float | None,
+              cpu_limit: float | None, run: _Run, stderr_tail: str = "",
+              report: tuple[float, int | None, int | None] | None = None,
+              wall: float = 0.0) -> Finished:
     """How a child ended. ``report`` is (peak kB, exit code, signal) of the binary as GNU time
-    saw it (its own process, not the launcher's), when there is one."""
-    cpu = usage.ru_utime + usage.ru_stime
-    rss = usage.ru_maxrss / 1024  # kB on Linux
+    saw it (its own process, not the launcher's), when there is one; the peak is the larger
+    of it and the tree's sampled peak."""
+    cpu = usage.ru_utime + usage.ru_stime + run.orphan_cpu
+    rss_kb = max(run.peak_kb, 0.0 if report is not None else usage.ru_maxrss)  # kB on Linux
     code: int | None = os.waitstatus_to_exitcode(status)
     sig = -code if code is not None and code < 0 else None
     if report is not None:
-        rss, code, sig = report[0] / 1024, report[1], report[2]
-    if stopped or sig == signal.SIGXCPU or (sig is not None and cpu_limit is not None
-                                             and cpu >= cpu_limit):
+        rss_kb, code, sig = max(report[0], run.peak_kb), report[1], report[2]
+    if stopped is not None:
+        term = stopped
+    elif sig == signal.SIGXCPU or (sig is not None and cpu_limit is not None
+                                   and cpu >= cpu_limit):
         term = TIMELIMIT
     elif (memory_mb is not None and code not in (0, 10, 20)
           and any(w in stderr_tail.lower() for w in _MEMORY_WORDS)):
@@ -215,40 +360,71 @@ def _finished(status: int, usage: Any, stopped: bool, memory_mb: float | None,
         term = f"signal {sig}"
     else:
         term = EXIT
-    return Finished(ChildUsage(cpu, rss, term), None if sig is not None else code, sig,
-                    stopped)
+    return Finished(ChildUsage(cpu, rss_kb / 1024, term, BASIC, wall),
+                    None if sig is not None else code, sig, stopped is not None)
 
 
-def run_command(argv: Sequence[str], deadline: Deadline, memory_mb: float | None,
-                stdout_path: str, stderr_path: str) -> Finished:
-    """Run a binary from an argument list (never a shell) with the limits; its output goes to
-    the two files. The group is killed whatever happens (an exception, a signal)."""
-    wait_for, cpu_limit = _limits(deadline)
-    _guard_sigterm()
+def run_command(argv: Sequence[str], deadline: Deadline, limits: RunLimits,
+                on_stdout: Callable[[bytes], None], stderr_path: str) -> Finished:
+    """Run a binary from an argument list (never a shell) under ``limits``: its stdout goes to
+    ``on_stdout`` in pieces as it comes, its stderr to a file. The run's whole tree is killed
+    whatever happens (an exception, a signal), and at its end."""
+    wait_for, cpu_limit = wall_budget(deadline)
+    guard_sigterm()
+    become_subreaper()
     report_path = stderr_path + ".rusage"
     with contextlib.suppress(FileNotFoundError):
         os.remove(report_path)
-    wrapped = _launcher(memory_mb, cpu_limit, report_path)
-    with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
-        if wrapped is not None:  # posix_spawn (vfork + exec)
-            pid = os.posix_spawnp(wrapped[0], [*wrapped, *argv], os.environ, file_actions=[
-                (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-                (os.POSIX_SPAWN_DUP2, out.fileno(), 1), (os.POSIX_SPAWN_DUP2, err.fileno(), 2),
-            ], setpgroup=0)
-        else:
-            pid = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=out,
-                                   stderr=err, process_group=0, close_fds=True,
-                                   preexec_fn=lambda: _limit_child(memory_mb, cpu_limit)).pid
+    wrapped = _launcher(cpu_limit, report_path)
+    before = set(_children(os.getpid()))
+    read_fd, write_fd = os.pipe()
+    try:
+        with open(stderr_path, "wb") as err:
+            if wrapped is not None:  # posix_spawn (vfork + exec)
+                pid = os.posix_spawnp(wrapped[0], [*wrapped, *argv], os.environ, file_actions=[
+                    (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                    (os.POSIX_SPAWN_DUP2, write_fd, 1), (os.POSIX_SPAWN_DUP2, err.fileno(), 2),
+                    (os.POSIX_SPAWN_CLOSE, read_fd),
+                ], setpgroup=0)
+            else:
+                pid = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=write_fd,
+                                       stderr=err, process_group=0, close_fds=True,
+                                       preexec_fn=lambda: _limit_child(cpu_limit)).pid
+    except BaseException:
+        os.close(read_fd)
+        raise
+    finally:
+        os.close(write_fd)
     _LIVE.add(pid)
     pidfd = os.pidfd_open(pid)
+    timed = wrapped is not None and "-o" in wrapped
+    run = _Run(pid, before, skip_rss=pid if timed else None)
+    memory_kb = None if limits.memory_mb is None else limits.memory_mb * 1024
+    _OPEN.add(read_fd)
+
+    def read(fd: int) -> None:
+        data = os.read(fd, 1 << 20)
+        if data:
+            on_stdout(data)
+        else:
+            _OPEN.discard(fd)
+
+    start = time.monotonic()
     try:
-        status, usage, stopped = _wait(pid, pidfd, wait_for,
-                                       binary_first=wrapped is not None and "-o" in wrapped)
+        status, usage, stopped = _wait(run, pidfd, wait_for, memory_kb, [read_fd], read,
+                                       binary_first=timed)
+        wall = time.monotonic() - start
+        run.reap_orphans()  # what the run left behind (an escaped process) ends with it
+        while read_fd in _OPEN:  # what is left in the pipe (the writers are gone)
+            read(read_fd)
     finally:
+        _OPEN.discard(read_fd)
         _kill_group(pid)
+        run.reap_orphans()
         os.close(pidfd)
-    return _finished(status, usage, stopped, memory_mb, cpu_limit, last_line(stderr_path, 4),
-                     _time_report(report_path))
+        os.close(read_fd)
+    return _finished(status, usage, stopped, limits.memory_mb, cpu_limit, run,
+                     last_line(stderr_path, 4), _time_report(report_path), wall)
 
 
 #: GNU time's report format: a marker, the peak resident kB and the exit status.
@@ -279,21 +455,17 @@ def _tools() -> tuple[str | None, str | None, str | None]:
     return shutil.which("setpriv"), shutil.which("prlimit"), time_bin
 
 
-def _launcher(memory_mb: float | None, cpu_limit: float | None, report: str
-              ) -> list[str] | None:
+def _launcher(cpu_limit: float | None, report: str) -> list[str] | None:
     """The programs started in front of a binary, all by posix_spawn (no copy of this
-    process): util-linux's ``setpriv --pdeathsig KILL`` (dies with this process) and
-    ``prlimit`` (the rlimits), then GNU ``time``, which runs the binary as its own small
+    process): util-linux's ``setpriv --pdeathsig KILL`` (dies with this process) and, on the
+    CPU clock, ``prlimit --cpu``, then GNU ``time``, which runs the binary as its own small
     child and reports its peak memory (a process started from this one inherits this one's peak
     as its ``ru_maxrss``; the binary started from ``time`` does not), and ``setpriv`` again so
     the binary dies with ``time``. Without setpriv/prlimit (None) a ``preexec_fn`` does the
-    same in a forked copy of this process; without GNU time the peak is ``wait4``'s, at least
-    this process's own peak (the known error docs/solvers.md states)."""
+    same in a forked copy of this process; without GNU time the peak is the tree's sampled
+    peak, or ``wait4``'s (at least this process's own peak)."""
     setpriv, prlimit, time_bin = _tools()
     limits = []
-    if memory_mb is not None:
-        size = int(memory_mb * 1024 * 1024)
-        limits.append(f"--as={size}:{size}")
     if cpu_limit is not None:
         soft = max(1, math.ceil(cpu_limit))
         limits.append(f"--cpu={soft}:{soft + 1}")
@@ -308,14 +480,17 @@ def _launcher(memory_mb: float | None, cpu_limit: float | None, report: str
     return out
 
 
-def run_forked(func: Callable[[], Any], deadline: Deadline, memory_mb: float | None
+def run_forked(func: Callable[[], Any], deadline: Deadline, limits: RunLimits
                ) -> tuple[Any, Finished]:
-    """Run ``func()`` in a forked child under the limits; returns (its pickled return value,
-    or None when it did not finish; how it ended). The child may grow ``memory_mb`` beyond
-    the address space it inherits; a MemoryError in it is reported as the memory limit."""
-    wait_for, cpu_limit = _limits(deadline)
-    _guard_sigterm()
-    base = address_space() if memory_mb is not None else 0
+    """Run ``func()`` in a forked child under ``limits``; returns (its pickled return value,
+    or None when it did not finish; how it ended). The child may grow ``limits.memory_mb``
+    beyond the resident memory it starts with (this process's, shared); a MemoryError in it is
+    reported as the memory limit."""
+    wait_for, cpu_limit = wall_budget(deadline)
+    guard_sigterm()
+    become_subreaper()
+    base_kb = _rss_kb(os.getpid())
+    before = set(_children(os.getpid()))
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
@@ -323,7 +498,7 @@ def run_forked(func: Callable[[], Any], deadline: Deadline, memory_mb: float | N
         try:
             os.close(read_fd)
             os.setpgid(0, 0)
-            _limit_child(memory_mb, cpu_limit, base)
+            _limit_child(cpu_limit)
             try:
                 payload = pickle.dumps(("ok", func()))
             except MemoryError:
@@ -339,6 +514,8 @@ def run_forked(func: Callable[[], Any], deadline: Deadline, memory_mb: float | N
         os.setpgid(pid, pid)  # both sides set it: no race with a signal to the group
     _LIVE.add(pid)
     pidfd = os.pidfd_open(pid)
+    run = _Run(pid, before)
+    memory_kb = None if limits.memory_mb is None else base_kb + limits.memory_mb * 1024
     chunks: list[bytes] = []
     _OPEN.add(read_fd)
 
@@ -349,18 +526,21 @@ def run_forked(func: Callable[[], Any], deadline: Deadline, memory_mb: float | N
         else:
             _OPEN.discard(fd)
 
+    start = time.monotonic()
     try:
-        status, usage, stopped = _wait(pid, pidfd, wait_for, [read_fd], read)
-        while read_fd in _OPEN and not stopped:  # what is left in the pipe after the exit
+        status, usage, stopped = _wait(run, pidfd, wait_for, memory_kb, [read_fd], read)
+        wall = time.monotonic() - start
+        while read_fd in _OPEN and stopped is None:  # what is left in the pipe after the exit
             read(read_fd)
     finally:
         _OPEN.discard(read_fd)
         _kill_group(pid)
+        run.reap_orphans()
         os.close(pidfd)
         os.close(read_fd)
-    done = _finished(status, usage, stopped, memory_mb, cpu_limit)
+    done = _finished(status, usage, stopped, limits.memory_mb, cpu_limit, run, wall=wall)
     value = None
-    if not stopped and chunks:
+    if stopped is None and chunks:
         kind, value = pickle.loads(b"".join(chunks))
         if kind == "memout":
             done.usage.termination = MEMLIMIT

@@ -5,8 +5,10 @@ chunks, reading the clock between chunks (a 36x36 Sudoku has millions of clauses
 can take longer than the limit), then search through ``solve_limited(expect_interrupt=True)``
 with a watchdog thread that calls ``interrupt()`` at the deadline. python-sat's CaDiCaL raises
 NotImplementedError on ``interrupt()`` and would run past the limit, so it runs in a forked
-child process (:func:`satdoku.solvers.process.run_forked`: its own group, killed at the
-deadline, never outliving its parent). The adapters only translate: the solve path times the
+child process (:func:`satdoku.solvers.measurement.run_forked`: a cgroup of its own under
+BenchExec, its own group under the basic launcher; killed at the deadline, never outliving its
+parent). Which backend is which is its registry record's ``limit`` (``interrupt`` or
+``process``), handed to the factory. The adapters only translate: the solve path times the
 instance, measures it and turns exceptions into ERROR.
 """
 
@@ -26,11 +28,13 @@ from satdoku.solvers.base import (
     UNSAT,
     Deadline,
     Result,
+    RunLimits,
 )
 from satdoku.solvers.interrupts import searching
 
-#: Backends that honour interrupt(); the others get a process-level deadline.
-INTERRUPTIBLE = {"minisat22", "glucose4", "glucose3", "minisat-gh", "maplechrono", "lingeling"}
+#: How a backend's limit is enforced (its registry record's ``limit``): it honours
+#: ``interrupt()``, or its process is killed.
+INTERRUPT, PROCESS = "interrupt", "process"
 #: Clauses added between two looks at the clock while loading (~5-10 ms of python-sat work).
 LOAD_CHUNK = 20_000
 
@@ -138,7 +142,8 @@ def _status(answer: bool | None) -> str:
     return SAT if answer is True else UNSAT if answer is False else TIMEOUT
 
 
-def _solve_in_process(backend: str, cnf: Cnf, deadline: Deadline) -> Result:
+def _solve_in_process(backend: str, cnf: Cnf, deadline: Deadline, interruptible: bool
+                      ) -> Result:
     """Build a python-sat solver, load the clauses, solve, all before the deadline."""
     from pysat.solvers import Solver
 
@@ -146,22 +151,23 @@ def _solve_in_process(backend: str, cnf: Cnf, deadline: Deadline) -> Result:
         if not load_clauses(s, cnf.clauses, deadline):
             return Result(TIMEOUT, message="time limit reached while loading clauses")
         t1 = time.perf_counter()
-        answer = solve_limited(s, deadline) if backend in INTERRUPTIBLE else s.solve()
+        answer = solve_limited(s, deadline) if interruptible else s.solve()
         t2 = time.perf_counter()
         model = s.get_model() if answer is True else None
         return Result(_status(answer), model=model, stats=_stats(s), solve_seconds=t2 - t1)
 
 
-def _solve_with_deadline(backend: str, cnf: Cnf, deadline: Deadline,
-                         memory_mb: float | None) -> Result:
+def _solve_with_deadline(backend: str, cnf: Cnf, deadline: Deadline, limits: RunLimits
+                         ) -> Result:
     """Solve in a forked child (which loads the clauses too), killed at the deadline; its
     resource use goes to ``Result.child``."""
-    from satdoku.solvers.process import limit_result, run_forked
+    from satdoku.solvers.measurement import run_forked
+    from satdoku.solvers.process import limit_result
 
-    result, done = run_forked(lambda: _solve_in_process(backend, cnf, Deadline.never()),
-                              deadline, memory_mb)
+    result, done = run_forked(
+        lambda: _solve_in_process(backend, cnf, Deadline.never(), False), deadline, limits)
     if result is None:
-        result = limit_result(done, deadline, memory_mb)
+        result = limit_result(done, deadline, limits.memory_mb)
     if result is None:
         raise RuntimeError(f"solver process died ({done.usage.termination}, exit code "
                            f"{done.returncode})")
@@ -181,6 +187,7 @@ class PysatSolver:
     backend: str
     name: str = ""
     options: dict[str, Any] = field(default_factory=dict)
+    limit: str = INTERRUPT  # its registry record's: INTERRUPT or PROCESS
     _inc: Any = field(default=None, repr=False)
     _inc_rules: Any = field(default=None, repr=False)
 
@@ -189,25 +196,26 @@ class PysatSolver:
         unknown = set(self.options) - {"incremental"}
         if unknown:
             raise ValueError(f"solver {self.name}: unknown option(s) {', '.join(sorted(unknown))}")
-        if self.incremental and self.backend not in INTERRUPTIBLE:
-            raise ValueError(
-                f"solver {self.name}: incremental mode needs an interruptible "
-                f"backend ({', '.join(sorted(INTERRUPTIBLE))})"
-            )
+        if self.incremental and not self.interruptible:
+            raise ValueError(f"solver {self.name}: incremental mode needs a backend that "
+                             "honours interrupt() (registry limit 'interrupt')")
 
     @property
     def incremental(self) -> bool:
         return bool(self.options.get("incremental"))
 
+    @property
+    def interruptible(self) -> bool:
+        return self.limit == INTERRUPT
+
     def solve_cnf(self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None,
-                  memory_mb: float | None = None) -> Result:
-        """Decide ``cnf``: in this process, or (a backend that ignores interrupts, under a
-        limit) in a forked child killed at the deadline, with ``memory_mb`` as its RLIMIT_AS."""
+                  limits: RunLimits | None = None) -> Result:
+        """Decide ``cnf``: in this process, or (a backend that ignores interrupts) in a forked
+        child under ``limits``, killed at the deadline."""
         try:
-            if self.backend not in INTERRUPTIBLE and (deadline.limit is not None
-                                                      or memory_mb is not None):
-                return _solve_with_deadline(self.backend, cnf, deadline, memory_mb)
-            return _solve_in_process(self.backend, cnf, deadline)
+            if not self.interruptible and limits is not None:
+                return _solve_with_deadline(self.backend, cnf, deadline, limits)
+            return _solve_in_process(self.backend, cnf, deadline, self.interruptible)
         except Exception as exc:
             if "keyboard interrupt" in str(exc).lower():  # python-sat's own SIGINT handler
                 raise KeyboardInterrupt from None  # the user stopped the run: not an ERROR
@@ -247,5 +255,7 @@ class PysatSolver:
         )
 
 
-def make_pysat(backend: str, name: str = "", **options: Any) -> PysatSolver:
-    return PysatSolver(backend, name, options)
+def make_pysat(backend: str, name: str = "", limit: str = INTERRUPT, **options: Any
+               ) -> PysatSolver:
+    """Factory used by the registry (``limit``: the record's, INTERRUPT or PROCESS)."""
+    return PysatSolver(backend, name, options, limit)

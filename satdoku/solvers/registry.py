@@ -26,7 +26,9 @@ from satdoku.solvers.dpll import HEURISTICS
 OURS, REFERENCE = "ours", "reference"
 CNF, PUZZLE = "cnf", "puzzle"
 #: How a solver's deadline is enforced: it stops itself by reading the clock between slices of
-#: work ("clock"), a watchdog interrupts it ("interrupt"), or its process is killed ("process").
+#: work ("clock"), a watchdog interrupts it ("interrupt"), or its process is killed ("process":
+#: it runs in a child process under the measurement backend). The one place this is said: a
+#: factory with a ``limit`` parameter gets its record's.
 LIMIT_KINDS = ("clock", "interrupt", "process")
 
 #: How a solver takes its instance: formulas in memory, or a DIMACS file the solve path writes
@@ -286,10 +288,16 @@ def origin(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = 
 def make_solver(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None
                 ) -> Any:
     """An instance of the solver ``name`` (a registered name or a configured variant)."""
+    import inspect
+
     base, options = resolve(name, variants)
-    module, func = SOLVERS[base].factory.split(":")
+    record = SOLVERS[base]
+    module, func = record.factory.split(":")
     factory = getattr(importlib.import_module(module), func)
-    return factory(name=name, **{k: v for k, v in options.items() if k not in PATH_OPTIONS})
+    kwargs = {k: v for k, v in options.items() if k not in PATH_OPTIONS}
+    if "limit" in inspect.signature(factory).parameters:  # how its deadline is enforced
+        kwargs["limit"] = record.limit
+    return factory(name=name, **kwargs)
 
 
 def solver_version(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None

@@ -5,15 +5,16 @@ set's shard files. Columns:
 
 - SatOutputTimes: ``id line instance_hash status solve_seconds total_seconds check_seconds
   decisions conflicts propagations restarts learnt load1 wall_seconds cpu_seconds max_rss_mb
-  termination message`` (statistics empty where a solver does not report them;
-  ``check_seconds`` is the answer's check, apart from the solver's time; the resource figures
-  are the solve path's measurement of the run, see docs/solvers.md);
+  termination measurement cores ... message`` (statistics empty where a solver does not report
+  them; ``check_seconds`` is the answer's check, apart from the solver's time; the resource
+  figures are the solve path's measurement of the run, ``measurement`` the backend that made
+  it and ``cores`` the CPU cores it was pinned to, see docs/solvers.md);
 - SatSols: ``id line instance_hash status verified solution detail`` (``verified`` is ``yes``,
   ``proof``, ``FAILED`` or ``-``; ``solution`` the board in the input's notation or the text
   users know from the original systems: ``Instance Timeout``, ``Instance Unsatisfiable``, ...);
 - ``instance_hash`` (:mod:`satdoku.identity`) is empty for an INVALID instance, and readers
-  accept files written before the ``instance_hash``, ``check_seconds`` or resource columns
-  existed (a missing cell reads as None);
+  accept files written before the ``instance_hash``, ``check_seconds``, resource,
+  ``measurement`` or ``cores`` columns existed (a missing cell reads as None);
 - uniqueness: ``id line solutions verdict seconds``;
 - CNF sizes: ``id family encoding vars clauses bytes``.
 """
@@ -39,7 +40,8 @@ from satdoku.solvers.base import (
 )
 
 #: The resource columns of SatOutputTimes (what the solve path measured of each run).
-RESOURCE_COLUMNS = ("wall_seconds", "cpu_seconds", "max_rss_mb", "termination")
+RESOURCE_COLUMNS = ("wall_seconds", "cpu_seconds", "max_rss_mb", "termination", "measurement",
+                    "cores")
 #: Time columns a repeated solve (``repeats: k``) reports as the median of its k runs, each
 #: with its spread in ``<column>_min`` / ``<column>_max``.
 REPEATED = ("total_seconds", "solve_seconds", "cpu_seconds")
@@ -105,6 +107,7 @@ def times_row(ident: str, line: int | str, result: Result, load1: float,
         "load1": f"{load1:.2f}", "message": _clean(result.message),
         "wall_seconds": f"{result.wall_seconds:.6f}", "cpu_seconds": f"{result.cpu_seconds:.6f}",
         "max_rss_mb": f"{result.max_rss_mb:.1f}", "termination": result.termination,
+        "measurement": result.measurement, "cores": result.cores,
     }
     for k in STAT_KEYS:
         row[k] = result.stats.get(k, "")

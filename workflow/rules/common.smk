@@ -277,12 +277,18 @@ def unique_runtime(wildcards):
 
 def solve_memory_limit(wildcards):
     """MB each run of a solver on a set may use (satdoku.config.run_limits)."""
-    return run_limits(config, wildcards.set, wildcards.solver)[0]
+    return run_limits(config, wildcards.set, wildcards.solver).memory_mb
 
 
 def solve_limit_clock(wildcards):
     """The clock a set's time limit is read on: wall or cpu (satdoku.config.run_limits)."""
-    return run_limits(config, wildcards.set, wildcards.solver)[1]
+    return run_limits(config, wildcards.set, wildcards.solver).clock
+
+
+def solve_measurement(wildcards):
+    """How solver processes are limited and measured: auto, benchexec or basic
+    (satdoku.config.run_limits)."""
+    return run_limits(config, wildcards.set, wildcards.solver).measurement
 
 
 def solve_mem_mb(wildcards):

@@ -75,6 +75,7 @@ rule solve_cnf:
         memory_limit=solve_memory_limit,
         limit_clock=solve_limit_clock,
         verify_time_limit=set_verify_time_limit,
+        measurement=solve_measurement,
         repeats=REPEATS,
     shell:
         "satdoku pipeline solve {input.instances:q} --bundle {input.bundle:q} "
@@ -82,6 +83,7 @@ rule solve_cnf:
         "--variants {params.variant:q} --time-limit {params.time_limit:q} "
         "--memory-limit {params.memory_limit:q} --limit-clock {params.limit_clock:q} "
         "--verify-time-limit {params.verify_time_limit:q} --repeats {params.repeats:q} "
+        "--measurement {params.measurement:q} --cores {threads:q} "
         "--output {output.out:q} --times {output.times:q} --sols {output.sols:q} "
         "> {log:q} 2>&1"
 
@@ -111,11 +113,13 @@ rule solve_puzzle:
         repeats=REPEATS,
         memory_limit=solve_memory_limit,
         limit_clock=solve_limit_clock,
+        measurement=solve_measurement,
     shell:
         "satdoku pipeline solve {input:q} --solver {wildcards.solver:q} "
         "--encoding {wildcards.encoding:q} --variants {params.variant:q} "
         "--time-limit {params.time_limit:q} --repeats {params.repeats:q} "
         "--memory-limit {params.memory_limit:q} --limit-clock {params.limit_clock:q} "
+        "--measurement {params.measurement:q} --cores {threads:q} "
         "--times {output.times:q} --sols {output.sols:q} > {log:q} 2>&1"
 
 

@@ -232,28 +232,28 @@ def _file_data(path: str | Path) -> Any:
     return data
 
 
-def limits_of_file(path: str | Path) -> dict[str, int]:
-    """The ``limits`` section of a configuration file (for ``satdoku solve --configfile``),
-    checked against the fields of :class:`satdoku.limits.Limits`: one line naming an unknown
-    key or a value that is not a whole number >= 1. Empty when the file sets none."""
+def size_limits_of_file(path: str | Path) -> dict[str, int]:
+    """The ``size_limits`` section of a configuration file (for ``satdoku solve --configfile``),
+    checked against the fields of :class:`satdoku.size_limits.SizeLimits`: one line naming an
+    unknown key or a value that is not a whole number >= 1. Empty when the file sets none."""
     from dataclasses import fields
 
-    from satdoku.limits import Limits
+    from satdoku.size_limits import SizeLimits
 
     data = _file_data(path)
-    limits = data.get("limits") if isinstance(data, dict) else None
+    limits = data.get("size_limits") if isinstance(data, dict) else None
     if limits is None:
         return {}
     if not isinstance(limits, dict):
-        raise ConfigError(f"config: {path}: limits: not a mapping")
-    known = {f.name for f in fields(Limits)}
+        raise ConfigError(f"config: {path}: size_limits: not a mapping")
+    known = {f.name for f in fields(SizeLimits)}
     unknown = sorted(str(k) for k in limits if k not in known)
     if unknown:
-        raise ConfigError(f"config: {path}: limits: unknown key(s) {', '.join(unknown)} "
+        raise ConfigError(f"config: {path}: size_limits: unknown key(s) {', '.join(unknown)} "
                           f"(known: {', '.join(sorted(known))})")
     for key, value in limits.items():
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ConfigError(f"config: {path}: limits.{key}: {value!r} is not a whole "
+            raise ConfigError(f"config: {path}: size_limits.{key}: {value!r} is not a whole "
                               "number >= 1")
     return dict(limits)
 
@@ -379,6 +379,9 @@ def check(config: Mapping[str, Any], schema: str | Path | Mapping[str, Any],
           basedir: Path | None = None, check_paths: bool = True) -> dict[str, Any]:
     """The validated configuration with defaults filled in (ConfigError: one line)."""
     check_size(config)
+    if "limits" in config and "size_limits" not in config:
+        raise ConfigError("config: limits: renamed size_limits (the readers' size guard); "
+                          "rename the key")
     data = copy.deepcopy(dict(config))
     schema_dict = load_schema(schema) if isinstance(schema, (str, Path)) else schema
     _finite(data)

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.identity import record_hash
-from satdoku.limits import TooLarge
+from satdoku.size_limits import TooLarge
 from satdoku.solvers.base import (
     CPU,
     ERROR,

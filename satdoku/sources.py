@@ -4,7 +4,7 @@
   FIFO is refused with a one-line :class:`InputError` naming the file (nothing hangs).
 - Compression is recognised by its magic bytes (gzip, xz, bz2), whatever the file is called;
   a truncated or corrupt archive is an :class:`InputError` naming the file.
-- At most :attr:`satdoku.limits.Limits.max_input_bytes` are read (after decompression).
+- At most :attr:`satdoku.size_limits.SizeLimits.max_input_bytes` are read (after decompression).
 - A UTF-8 byte-order mark is dropped; UTF-16 text with its BOM is converted; LF, CRLF and
   old CR-only line ends, and any mix of them, each end a line.
 - Text is decoded line by line: a line that is not UTF-8 is named (line and byte offset) in
@@ -14,7 +14,7 @@
 A :class:`Snapshot` is one read of a file: its content and the sha256 of its raw bytes, so
 detection, sharding and parsing share one read and a run can tell when the file changed under it
 (compare :attr:`Snapshot.sha256` with :func:`file_sha256` later). This module imports nothing
-of ours but :mod:`satdoku.limits`.
+of ours but :mod:`satdoku.size_limits`.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import IO, BinaryIO
 
-from satdoku.limits import default_limits
+from satdoku.size_limits import default_size_limits
 
 STDIN = "-"
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -100,7 +100,7 @@ def _decompressor(kind: str, raw: BinaryIO) -> BinaryIO:
 
 def _too_big(name: str, limit: int) -> InputError:
     return InputError(name, f"larger than {limit} bytes (the input limit, "
-                            "satdoku.limits.Limits.max_input_bytes)")
+                            "satdoku.size_limits.SizeLimits.max_input_bytes)")
 
 
 def _decompress(raw: bytes, kind: str, name: str, limit: int) -> bytes:
@@ -263,15 +263,15 @@ def _read_raw(path: str | Path, limit: int) -> bytes:
 
 def read_snapshot(path: str | Path, max_bytes: int | None = None) -> Snapshot:
     """Read a file once (``-`` is stdin): decompressed by magic bytes, at most ``max_bytes``
-    (default: the input limit of :mod:`satdoku.limits`), BOM dropped."""
-    limit = default_limits().max_input_bytes if max_bytes is None else max_bytes
+    (default: the input limit of :mod:`satdoku.size_limits`), BOM dropped."""
+    limit = default_size_limits().max_input_bytes if max_bytes is None else max_bytes
     return snapshot_from_bytes(_read_raw(path, limit), str(path), limit)
 
 
 def snapshot_from_bytes(raw: bytes, source: str = "<bytes>",
                         max_bytes: int | None = None) -> Snapshot:
     """A snapshot of bytes already in memory (same rules as :func:`read_snapshot`)."""
-    limit = default_limits().max_input_bytes if max_bytes is None else max_bytes
+    limit = default_size_limits().max_input_bytes if max_bytes is None else max_bytes
     if len(raw) > limit:
         raise _too_big(source, limit)
     kind = compression_of(raw[:10])
@@ -360,7 +360,7 @@ def count_lines(path: str | Path, max_bytes: int | None = None) -> int:
     """Number of lines of a file's content, exactly as :attr:`Snapshot.num_lines` counts them
     (decompressed, BOM dropped, CR-only line ends), streamed in blocks: what sharding needs,
     without holding the file. The same errors as :func:`read_snapshot`."""
-    limit = default_limits().max_input_bytes if max_bytes is None else max_bytes
+    limit = default_size_limits().max_input_bytes if max_bytes is None else max_bytes
     p = check_file(path)
     name = str(path)
     if p.stat().st_size > limit:

@@ -42,7 +42,7 @@ def run_dir(tmp_path_factory, public_data: Path) -> Path:
     config = {"sets": {"satlib": "data/cnf", "tiny9": "data/mixed9.txt",
                        "big16": "data/big16.txt"},
               "solvers": {**{s: {} for s in SOLVERS}, "cpsat": {}},
-              "time_limit": 20, "shard_size": 3, "limits": {"max_cells": 100}}
+              "time_limit": 20, "shard_size": 3, "size_limits": {"max_cells": 100}}
     (d / "config.yaml").write_text(yaml.safe_dump(config))
     run_snakemake(d)
     return d

@@ -145,12 +145,14 @@ def test_configfile_replaces_the_default_config(tmp_path: Path) -> None:
 def test_limits_defaults_equal_the_size_guard() -> None:
     from dataclasses import asdict
 
-    from satdoku.limits import Limits
+    from satdoku.size_limits import SizeLimits
 
     cfg = check(_base(), SCHEMA)
-    assert cfg["limits"] == asdict(Limits())
-    with pytest.raises(ConfigError, match="limits: unknown key"):
-        check(_base(limits={"max_cels": 5}), SCHEMA)
+    assert cfg["size_limits"] == asdict(SizeLimits())
+    with pytest.raises(ConfigError, match="size_limits: unknown key"):
+        check(_base(size_limits={"max_cels": 5}), SCHEMA)
+    with pytest.raises(ConfigError, match="limits: renamed size_limits"):
+        check(_base(limits={"max_cells": 5}), SCHEMA)
 
 
 def _bomb(levels: int = 9) -> str:

@@ -20,7 +20,7 @@ import pytest
 from satdoku.cnf.dimacs import DimacsError, read_dimacs
 from satdoku.cnf.dimacs_fast import read_dimacs_arrays
 from satdoku.formats import FormatError, read_records
-from satdoku.limits import Limits
+from satdoku.size_limits import SizeLimits
 from satdoku.sources import InputError, read_snapshot
 
 INPUTS = Path(__file__).parent / "data" / "inputs"
@@ -335,7 +335,7 @@ def test_unreadable_files_are_one_line_errors(tmp_path: Path, case: str) -> None
 
     def attempt() -> None:
         try:
-            read_records(path, limits=Limits(max_input_bytes=1000))
+            read_records(path, limits=SizeLimits(max_input_bytes=1000))
         except InputError as exc:
             done.append(exc)
 
@@ -616,15 +616,15 @@ def test_solve_configfile_limits_hold_as_in_the_workflow(tmp_path: Path) -> None
     cfg.write_text(yaml.safe_dump(base))
     plain = _solve_cli(str(puzzles), "--solver", "cdcl", "--configfile", str(cfg))
     assert plain.returncode == 0 and plain.stdout == "2 3241142343122134\n", plain.stderr
-    cfg.write_text(yaml.safe_dump({**base, "limits": {"max_clauses": 10}}))
+    cfg.write_text(yaml.safe_dump({**base, "size_limits": {"max_clauses": 10}}))
     guarded = _solve_cli(str(puzzles), "--solver", "cdcl", "--configfile", str(cfg))
     assert guarded.returncode == 0, guarded.stderr
     assert guarded.stdout.startswith("Instance Invalid: too large to encode")
-    assert "the limit is 10 (limits.max_clauses" in guarded.stdout
-    for bad, words in (({"max_clauses": 0}, "limits.max_clauses: 0 is not a whole number"),
-                       ({"max_clauses": "10"}, "limits.max_clauses: '10' is not"),
-                       ({"max_clause": 10}, "limits: unknown key(s) max_clause")):
-        cfg.write_text(yaml.safe_dump({**base, "limits": bad}))
+    assert "the limit is 10 (size_limits.max_clauses" in guarded.stdout
+    for bad, words in (({"max_clauses": 0}, "size_limits.max_clauses: 0 is not a whole number"),
+                       ({"max_clauses": "10"}, "size_limits.max_clauses: '10' is not"),
+                       ({"max_clause": 10}, "size_limits: unknown key(s) max_clause")):
+        cfg.write_text(yaml.safe_dump({**base, "size_limits": bad}))
         refused = _solve_cli(str(puzzles), "--solver", "cdcl", "--configfile", str(cfg))
         assert refused.returncode == 2 and refused.stdout == ""
         assert len(refused.stderr.splitlines()) == 1 and words in refused.stderr, refused.stderr
@@ -644,7 +644,7 @@ def test_orders_49_and_64_are_refused_before_anything_is_built(tmp_path: Path, n
     line, status, _ = proc.stdout.strip().split("\t")
     assert status == "INVALID" and line.startswith(
         f"Instance Invalid: too large to encode: sudoku-{n} under extended needs ")
-    assert "the limit is 5000000 (limits.max_clauses" in line
+    assert "the limit is 5000000 (size_limits.max_clauses" in line
     normalize(path, tmp_path / "i.jsonl", 0, 1000)
     encode_shard(tmp_path / "i.jsonl", tmp_path / "b.cnfs", "big", "extended")
     (entry,) = read_bundle(tmp_path / "b.cnfs")

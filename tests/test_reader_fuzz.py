@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from satdoku.cnf.dimacs import parse_dimacs
 from satdoku.cnf.dimacs_fast import DimacsError, parse_dimacs_bytes
 from satdoku.formats import FORMATS, format_board, parse_board, read_records
-from satdoku.limits import Limits
 from satdoku.puzzle import futoshiki, latin, sudoku, sudoku3d
+from satdoku.size_limits import SizeLimits
 from satdoku.sources import InputError, count_lines, read_snapshot, snapshot_from_bytes
 
 #: examples per fuzz test; SATDOKU_FUZZ_EXAMPLES=5000 fuzzes deeper (minutes)
@@ -28,7 +28,7 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 ALL_FORMATS = sorted(FORMATS)
 #: small limits, so that random sizes hit the guard instead of building huge layouts
-SMALL = Limits(max_input_bytes=1 << 20, max_cells=2_000, max_domain=64, max_values=20_000,
+SMALL = SizeLimits(max_input_bytes=1 << 20, max_cells=2_000, max_domain=64, max_values=20_000,
                max_cnf_vars=1_000)
 
 # text made of what the readers look for: digits, symbols, signs, brackets, separators

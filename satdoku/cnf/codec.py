@@ -14,8 +14,8 @@ from satdoku.cnf.decode import decode_model
 from satdoku.cnf.encode import Deadline, check_encoding_size, formula
 from satdoku.cnf.encodings import Encoding, get
 from satdoku.cnf.formula import Formula
-from satdoku.limits import Limits
 from satdoku.puzzle import Puzzle
+from satdoku.size_limits import SizeLimits
 
 
 @dataclass(frozen=True)
@@ -33,8 +33,9 @@ class Codec:
         rules stops at ``deadline`` (RulesTimeout)."""
         return formula(puzzle, self.encoding, deadline)
 
-    def check_size(self, puzzle: Puzzle, limits: Limits | None = None) -> None:
-        """TooLarge when the puzzle's formula is beyond the memory guard (limits.max_clauses)."""
+    def check_size(self, puzzle: Puzzle, limits: SizeLimits | None = None) -> None:
+        """TooLarge when the puzzle's formula is beyond the memory guard
+        (size_limits.max_clauses)."""
         check_encoding_size(puzzle.layout, self.encoding, limits)
 
     def decode(self, model: Iterable[int], puzzle: Puzzle) -> tuple[int, ...]:

@@ -23,7 +23,7 @@ from satdoku.cnf.dimacs_fast import (
     read_dimacs_buffer,
 )
 from satdoku.cnf.formula import Cnf
-from satdoku.limits import Limits
+from satdoku.size_limits import SizeLimits
 from satdoku.sources import open_text
 
 __all__ = [
@@ -33,7 +33,8 @@ __all__ = [
 ]
 
 
-def read_dimacs(path: str | Path, clause_tolerance: int = 0, limits: Limits | None = None) -> Cnf:
+def read_dimacs(path: str | Path, clause_tolerance: int = 0,
+                limits: SizeLimits | None = None) -> Cnf:
     """Read a DIMACS CNF file (``-`` is stdin; gzip/xz/bz2 by magic bytes) into clause lists:
     the rules and errors of :mod:`satdoku.cnf.dimacs_fast`."""
     buf = read_dimacs_buffer(path, clause_tolerance, limits)
@@ -41,7 +42,7 @@ def read_dimacs(path: str | Path, clause_tolerance: int = 0, limits: Limits | No
 
 
 def parse_dimacs(lines: Iterable[str], source: str = "<cnf>", clause_tolerance: int = 0,
-                 limits: Limits | None = None, engine: str = "auto") -> Cnf:
+                 limits: SizeLimits | None = None, engine: str = "auto") -> Cnf:
     """Parse DIMACS text lines (with or without their newlines; line numbers in errors count
     from the first). ``clause_tolerance`` is how far the clause count may differ from the
     header before the text is rejected (0: exact, as the format asks)."""

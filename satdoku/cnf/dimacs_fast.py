@@ -18,7 +18,7 @@ lists, all through the same engines. The rules: comments anywhere, SATLIB's doub
 :class:`DimacsError` (defined here, re-exported by :mod:`satdoku.cnf.dimacs`) naming the line.
 Files are read through :mod:`satdoku.sources` (regular files only, any compression by magic
 bytes, a size cap); the header is checked against the file's size and the variable cap of
-:mod:`satdoku.limits` before anything is allocated for it.
+:mod:`satdoku.size_limits` before anything is allocated for it.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from satdoku.cnf.formula import split_lits
-from satdoku.limits import Limits, default_limits
+from satdoku.size_limits import SizeLimits, default_size_limits
 from satdoku.sources import UTF8_BOM, InputError, read_snapshot
 
 if TYPE_CHECKING:
@@ -64,15 +64,15 @@ class DimacsArrays(NamedTuple):
 
 def read_dimacs_arrays(
     path: str | Path, clause_tolerance: int = 0, engine: str = "auto",
-    limits: Limits | None = None,
+    limits: SizeLimits | None = None,
 ) -> DimacsArrays:
     """Read a DIMACS file (``-`` is stdin; gzip/xz/bz2 by magic bytes) into flat arrays (see
     :func:`parse_dimacs_bytes`). Every problem, the file's own included, is a DimacsError."""
-    lim = limits or default_limits()
+    lim = limits or default_size_limits()
     return parse_dimacs_bytes(_read(path, lim), str(path), clause_tolerance, engine, lim)
 
 
-def _read(path: str | Path, limits: Limits) -> bytes:
+def _read(path: str | Path, limits: SizeLimits) -> bytes:
     """A file's bytes through :mod:`satdoku.sources`; its problems as DimacsError."""
     try:
         return read_snapshot(path, limits.max_input_bytes).data
@@ -92,16 +92,16 @@ class DimacsBuffer(NamedTuple):
 
 
 def read_dimacs_buffer(
-    path: str | Path, clause_tolerance: int = 0, limits: Limits | None = None,
+    path: str | Path, clause_tolerance: int = 0, limits: SizeLimits | None = None,
     engine: str = "auto",
 ) -> DimacsBuffer:
     """Read a DIMACS file into int32 bytes (see :func:`parse_dimacs_buffer`)."""
-    lim = limits or default_limits()
+    lim = limits or default_size_limits()
     return parse_dimacs_buffer(_read(path, lim), str(path), clause_tolerance, lim, engine)
 
 
 def parse_dimacs_buffer(
-    data: bytes, source: str = "<cnf>", clause_tolerance: int = 0, limits: Limits | None = None,
+    data: bytes, source: str = "<cnf>", clause_tolerance: int = 0, limits: SizeLimits | None = None,
     engine: str = "auto",
 ) -> DimacsBuffer:
     """Parse DIMACS bytes into int32 bytes, without importing numpy. ``engine`` is ``auto``
@@ -137,7 +137,7 @@ def _token_at(data: bytes, pos: int) -> str:
 
 
 def parse_header_line(text: str, source: str, lineno: int,
-                      limits: Limits | None = None) -> tuple[int, int]:
+                      limits: SizeLimits | None = None) -> tuple[int, int]:
     """(variables, clauses) of a ``p cnf V C`` line; DimacsError when malformed, negative or
     declaring more variables than ``limits.max_cnf_vars``."""
     parts = text.split()
@@ -149,15 +149,16 @@ def parse_header_line(text: str, source: str, lineno: int,
         raise DimacsError(source, lineno, f"bad header numbers in {text[:60]!r}") from None
     if num_vars < 0 or num_clauses < 0:
         raise DimacsError(source, lineno, "negative count in header")
-    cap = min((limits or default_limits()).max_cnf_vars, 2**31 - 2)
+    cap = min((limits or default_size_limits()).max_cnf_vars, 2**31 - 2)
     if num_vars > cap:
         raise DimacsError(source, lineno, f"header declares {num_vars} variables, above the "
-                                          f"limit of {cap} (satdoku.limits.Limits.max_cnf_vars)")
+                                          f"limit of {cap} "
+                                          "(satdoku.size_limits.SizeLimits.max_cnf_vars)")
     return num_vars, num_clauses
 
 
 def _header(data: bytes, source: str, clause_tolerance: int = 0,
-            limits: Limits | None = None) -> tuple[int, int, int, int, list[str]]:
+            limits: SizeLimits | None = None) -> tuple[int, int, int, int, list[str]]:
     """Scan comment lines up to ``p cnf``: (num_vars, num_clauses, body offset, line, comments).
 
     The header is checked against the file: a file of B bytes cannot hold more than (B + 1) / 2
@@ -212,7 +213,7 @@ def has_c_engine() -> bool:
 
 def parse_dimacs_bytes(
     data: bytes, source: str = "<cnf>", clause_tolerance: int = 0, engine: str = "auto",
-    limits: Limits | None = None,
+    limits: SizeLimits | None = None,
 ) -> DimacsArrays:
     """Parse DIMACS bytes into a numpy array (see :func:`parse_dimacs_buffer`)."""
     import numpy as np

@@ -45,8 +45,8 @@ from satdoku.cnf.encodings import (  # noqa: F401  (ENCODINGS: re-exported, ever
     resolve,
 )
 from satdoku.cnf.formula import Cnf, Formula
-from satdoku.limits import Limits, TooLarge, default_limits
 from satdoku.puzzle import Layout, Puzzle
+from satdoku.size_limits import SizeLimits, TooLarge, default_size_limits
 
 NO_RULES = "-"  # rules key of formulas that share no rules block
 
@@ -260,16 +260,16 @@ def rules_clause_count(layout: Layout, encoding: str | Encoding) -> int:
 
 
 def check_encoding_size(layout: Layout, encoding: str | Encoding,
-                        limits: Limits | None = None) -> None:
+                        limits: SizeLimits | None = None) -> None:
     """Raise TooLarge when a layout's rules under ``encoding`` would have more clauses than
-    ``limits.max_clauses`` (the memory guard: a 49x49 Sudoku's extended rules are 11 million
+    ``size_limits.max_clauses`` (the memory guard: a 49x49 Sudoku's extended rules are 11 million
     clauses, several GB in memory), before anything is built."""
-    lim = limits or default_limits()
+    lim = limits or default_size_limits()
     enc = resolve(encoding)
     count = rules_clause_count(layout, enc)
     if count > lim.max_clauses:
         raise TooLarge(f"too large to encode: {layout.key} under {enc.name} needs {count} "
-                       f"clauses, the limit is {lim.max_clauses} (limits.max_clauses; the "
+                       f"clauses, the limit is {lim.max_clauses} (size_limits.max_clauses; the "
                        "_seq encodings need far fewer)")
 
 

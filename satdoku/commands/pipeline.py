@@ -33,16 +33,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--strict", action="store_true", help="fail on the first malformed instance")
     s.add_argument("--sha256", default=None,
                    help="checksum the workflow planned with: fail if the input changed since")
-    s.add_argument("--limits", default="{}",
-                   help="JSON of size limits (satdoku.limits.Limits fields, e.g. max_cells)")
+    s.add_argument("--size-limits", default="{}",
+                   help="JSON of size limits (satdoku.size_limits.SizeLimits fields, e.g. "
+                   "max_cells)")
 
     s = sub.add_parser("encode", help="Instances shard -> CNF bundle (SatInput)")
     s.add_argument("instances")
     s.add_argument("output")
     s.add_argument("--set", dest="set_name", required=True)
     s.add_argument("--encoding", default="extended")
-    s.add_argument("--limits", default="{}", help="JSON of size limits (satdoku.limits.Limits "
-                   "fields; max_clauses: the memory guard of the encoding)")
+    s.add_argument("--size-limits", default="{}", help="JSON of size limits "
+                   "(satdoku.size_limits.SizeLimits fields; max_clauses: the memory guard of "
+                   "the encoding)")
 
     s = sub.add_parser("solve", help="run one solver over a shard: SatOutput (SAT solvers), "
                        "SatOutputTimes and verified SatSols")
@@ -133,10 +135,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    if getattr(args, "limits", None):
-        from satdoku.limits import Limits, set_default_limits
+    if getattr(args, "size_limits", None):
+        from satdoku.size_limits import SizeLimits, set_default_size_limits
 
-        set_default_limits(Limits(**json.loads(args.limits)))
+        set_default_size_limits(SizeLimits(**json.loads(args.size_limits)))
     if args.stage == "normalize":
         from satdoku.pipeline.instances import normalize
 

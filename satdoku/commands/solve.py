@@ -35,7 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "the time limit); a check that runs out leaves the answer unchecked (-)")
     add_limit_arguments(p)
     p.add_argument("--configfile", help="a configuration file whose solvers (variants, "
-                   "external binaries) --solver may name, and whose limits: (size guard) hold")
+                   "external binaries) --solver may name, and whose size_limits: (size guard) hold")
     p.add_argument("--command", help="run this solver binary, e.g. \"cadical -q {cnf}\" (split "
                    "like a shell word list, never run by a shell; see docs/solvers.md)")
     p.add_argument("--format", default="auto", help="force a reader (line, ndigits, csv, ...)")
@@ -118,10 +118,10 @@ def _variants(args: argparse.Namespace) -> dict:  # type: ignore[type-arg]
 
     variants = solvers_of_file(args.configfile) if args.configfile else {}
     if args.configfile:  # the file's size guard holds here as in the workflow
-        from satdoku.config import limits_of_file
-        from satdoku.limits import Limits, set_default_limits
+        from satdoku.config import size_limits_of_file
+        from satdoku.size_limits import SizeLimits, set_default_size_limits
 
-        set_default_limits(Limits(**limits_of_file(args.configfile)))
+        set_default_size_limits(SizeLimits(**size_limits_of_file(args.configfile)))
     if args.command is not None:  # an empty --command is a usage error, never the default
         entry = {"solver": "external", "command": args.command}
         check_options(entry)

@@ -19,7 +19,7 @@ from pathlib import Path
 from satdoku.formats.record import CnfFile, Record
 from satdoku.formats.symbols import ints_text
 from satdoku.identity import cnf_hash_bytes
-from satdoku.limits import Limits, default_limits
+from satdoku.size_limits import SizeLimits, default_size_limits
 from satdoku.sources import InputError, Snapshot, read_snapshot
 
 NOTATION = "dimacs"
@@ -59,11 +59,11 @@ def looks_like_dimacs(path: Path, head: list[tuple[int, str]]) -> bool:
 
 
 def cnf_file_record(path: str | Path, snapshot: Snapshot | None = None,
-                    limits: Limits | None = None) -> Record:
+                    limits: SizeLimits | None = None) -> Record:
     """The record of one DIMACS file: checked with the fast reader, counted, not kept."""
     from satdoku.cnf.dimacs_fast import DimacsError, parse_dimacs_buffer
 
-    lim = limits or default_limits()
+    lim = limits or default_size_limits()
     source, name = str(path), Path(path).name
     try:
         snap = snapshot or read_snapshot(path, lim.max_input_bytes)
@@ -90,7 +90,7 @@ def cnf_set_files(directory: str | Path) -> list[Path]:
             and not p.is_dir()]
 
 
-def read_cnf_set(directory: Path, limits: Limits | None = None) -> Iterator[Record]:
+def read_cnf_set(directory: Path, limits: SizeLimits | None = None) -> Iterator[Record]:
     """One record per DIMACS file of a directory (see the module doc); an InputError at once
     when the directory holds none."""
     files = cnf_set_files(directory)
@@ -100,7 +100,7 @@ def read_cnf_set(directory: Path, limits: Limits | None = None) -> Iterator[Reco
     return (cnf_file_record(path, limits=limits) for path in files)
 
 
-def read_cnf_file(snapshot: Snapshot, limits: Limits | None = None) -> Iterator[Record]:
+def read_cnf_file(snapshot: Snapshot, limits: SizeLimits | None = None) -> Iterator[Record]:
     """The one record of a single DIMACS file given as a set."""
     yield cnf_file_record(snapshot.source, snapshot, limits)
 

@@ -19,8 +19,8 @@ from pathlib import Path
 from satdoku.formats.lines import MAX_NAME, sudoku_from_symbols, write_line_boards
 from satdoku.formats.record import Record
 from satdoku.formats.symbols import ALPHABET, ascii_int, parse_board_chars
-from satdoku.limits import Limits
 from satdoku.puzzle import Puzzle
+from satdoku.size_limits import SizeLimits
 
 PUZZLE_COLUMNS = ("puzzle", "puzzles", "quizzes", "quiz", "board", "sudoku", "grid")
 SOLUTION_COLUMNS = ("solution", "solutions")
@@ -57,7 +57,7 @@ def header_lines(head: list[tuple[int, str]]) -> int:
     return int(bool(head) and is_header_line(head[0][1]))
 
 
-def _headerless(fields: list[str], source: str, lineno: int, limits: Limits | None) -> Record:
+def _headerless(fields: list[str], source: str, lineno: int, limits: SizeLimits | None) -> Record:
     cells = _cells_text(fields) if len(fields) > 1 else None
     text = cells if cells is not None else fields[0].strip() if fields else ""
     puzzle, reason = sudoku_from_symbols(text, limits=limits)
@@ -76,7 +76,7 @@ def _headerless(fields: list[str], source: str, lineno: int, limits: Limits | No
 
 
 def read_csv_boards(lines: Iterable[tuple[int, str]], source: str,
-                    limits: Limits | None = None) -> Iterator[Record]:
+                    limits: SizeLimits | None = None) -> Iterator[Record]:
     """Reader for CSV files; ``lines`` are the non-blank, non-comment (lineno, text) pairs."""
     it = iter(lines)
     first_line = next(it, None)

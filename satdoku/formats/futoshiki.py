@@ -25,8 +25,8 @@ from pathlib import Path
 
 from satdoku.formats.record import Record
 from satdoku.formats.symbols import ascii_int, ints_of
-from satdoku.limits import Limits, TooLarge, check_puzzle_size
 from satdoku.puzzle import FUTOSHIKI, LATIN, Puzzle, futoshiki
+from satdoku.size_limits import SizeLimits, TooLarge, check_puzzle_size
 
 _SIGN_ROW = re.compile(r"^[\sv^]*[v^][\sv^]*$")
 _CELL_TOKEN = re.compile(r"[<>]|[^\s<>]+")
@@ -42,7 +42,7 @@ def has_inequality(text: str) -> bool:
     return bool(re.search(r"\S\s*[<>]\s*\S", text))
 
 
-def _size_error(n: int, limits: Limits | None) -> str:
+def _size_error(n: int, limits: SizeLimits | None) -> str:
     try:
         check_puzzle_size(n * n, n, limits)
     except TooLarge as exc:
@@ -80,7 +80,7 @@ def _head(text: str) -> tuple[int, int] | None:
     return (vals[0], vals[1]) if vals is not None and len(vals) == 2 and vals[0] >= 1 else None
 
 
-def _plausible_head(items: list[tuple[int, str]], i: int, limits: Limits | None) -> bool:
+def _plausible_head(items: list[tuple[int, str]], i: int, limits: SizeLimits | None) -> bool:
     """Line i opens a puzzle: ``d r`` followed by d rows of d integers."""
     head = _head(items[i][1])
     if head is None or _size_error(head[0], limits) or i + head[0] >= len(items):
@@ -90,7 +90,7 @@ def _plausible_head(items: list[tuple[int, str]], i: int, limits: Limits | None)
 
 
 def read_futoshiki_dat(lines: Iterable[tuple[int, str]], source: str,
-                       limits: Limits | None = None) -> Iterator[Record]:
+                       limits: SizeLimits | None = None) -> Iterator[Record]:
     """Reader for the futoshiki_usp ``.dat`` layout (count line, then puzzles).
 
     A malformed ``d r`` line is one INVALID record; reading resumes at the next line that opens
@@ -280,7 +280,7 @@ class _GridBuilder:
     def complete(self) -> bool:
         return bool(self.rows) and len(self.rows) >= self.n
 
-    def record(self, source: str, limits: Limits | None = None) -> Record:
+    def record(self, source: str, limits: SizeLimits | None = None) -> Record:
         n = self.n
         self.error = self.error or _size_error(n, limits)
         if self.error:
@@ -296,7 +296,7 @@ class _GridBuilder:
 
 
 def read_futoshiki_grid(lines: Iterable[tuple[int, str]], source: str,
-                        limits: Limits | None = None) -> Iterator[Record]:
+                        limits: SizeLimits | None = None) -> Iterator[Record]:
     """Reader for Futoshiki text grids (``<``/``>`` in rows, ``v``/``^`` rows between)."""
     cur: _GridBuilder | None = None
     name = ""

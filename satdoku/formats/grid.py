@@ -9,8 +9,8 @@ from pathlib import Path
 
 from satdoku.formats.record import Record
 from satdoku.formats.symbols import ints_of, ints_text, parse_board_chars
-from satdoku.limits import Limits, TooLarge, check_puzzle_size
 from satdoku.puzzle import SUDOKU, Puzzle, box_order_for, sudoku
+from satdoku.size_limits import SizeLimits, TooLarge, check_puzzle_size
 
 
 def _row_values(text: str) -> list[int] | None:
@@ -21,7 +21,7 @@ def _row_values(text: str) -> list[int] | None:
 
 
 def _finish(rows: list[list[int]], start: int, name: str, source: str,
-            limits: Limits | None) -> Record:
+            limits: SizeLimits | None) -> Record:
     side = len(rows[0])
     if any(len(r) != side for r in rows):
         return Record(source, start, 0, "grid", name=name,
@@ -75,7 +75,7 @@ def square_grids(lines: Iterable[tuple[int, str]], source: str, fmt: str,
 
 
 def read_grids(lines: Iterable[tuple[int, str]], source: str,
-               limits: Limits | None = None) -> Iterator[Record]:
+               limits: SizeLimits | None = None) -> Iterator[Record]:
     """Reader for integer grids; a grid ends when it has as many rows as its first row has cells."""
     def finish(rows: list[list[int]], start: int, name: str) -> Record:
         return _finish(rows, start, name, source, limits)

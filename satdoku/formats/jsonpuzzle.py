@@ -19,7 +19,7 @@ An optional ``name`` names the instance; ``solution`` (same form as ``givens``) 
 
 Every field is checked before anything is built: integers must be integers (``"box": 2.7`` is
 refused, ``3.0`` is 3, ``1e400`` is refused), cells and relations must lie inside the grid, and
-the declared size must pass the size guard of :mod:`satdoku.limits`. Anything wrong makes the
+the declared size must pass the size guard of :mod:`satdoku.size_limits`. Anything wrong makes the
 object one INVALID record naming the field; other objects of the file still read.
 """
 
@@ -34,7 +34,6 @@ from typing import Any
 
 from satdoku.formats.record import Record
 from satdoku.formats.symbols import ALPHABET, board_chars, parse_board_chars
-from satdoku.limits import Limits, TooLarge, capped_product, check_puzzle_size, default_limits
 from satdoku.puzzle import (
     CUSTOM,
     FUTOSHIKI,
@@ -47,6 +46,13 @@ from satdoku.puzzle import (
     latin,
     sudoku,
     sudoku3d,
+)
+from satdoku.size_limits import (
+    SizeLimits,
+    TooLarge,
+    capped_product,
+    check_puzzle_size,
+    default_size_limits,
 )
 
 KINDS = (SUDOKU, LATIN, FUTOSHIKI, SUDOKU3D, CUSTOM)
@@ -160,7 +166,7 @@ def _no_relations(d: dict[str, Any], kind: str) -> None:
 
 
 # --- kinds ----------------------------------------------------------------------------------
-def _sudoku3d(d: dict[str, Any], limits: Limits) -> Puzzle:
+def _sudoku3d(d: dict[str, Any], limits: SizeLimits) -> Puzzle:
     order = as_int(_field(d, "order"), "order", 1, 1_000)
     n = order * order
     domain = as_int(d["domain"], "domain", n) if d.get("domain") is not None else None
@@ -212,7 +218,7 @@ def _sudoku3d(d: dict[str, Any], limits: Limits) -> Puzzle:
     return p
 
 
-def _custom(d: dict[str, Any], limits: Limits) -> Puzzle:
+def _custom(d: dict[str, Any], limits: SizeLimits) -> Puzzle:
     raw_shape = _field(d, "shape")
     dims = [raw_shape] if not isinstance(raw_shape, list) else raw_shape
     if not dims:
@@ -222,7 +228,7 @@ def _custom(d: dict[str, Any], limits: Limits) -> Puzzle:
     ncells = capped_product(shape, limits.max_cells)
     if ncells > limits.max_cells:
         raise TooLarge(f"too large: shape {_show(dims)} has more than {limits.max_cells} cells "
-                       "(satdoku.limits.Limits.max_cells)")
+                       "(satdoku.size_limits.SizeLimits.max_cells)")
     check_puzzle_size(ncells, domain, limits)
 
     def cell(c: Any, what: str) -> int | tuple[int, ...]:
@@ -246,11 +252,11 @@ def _custom(d: dict[str, Any], limits: Limits) -> Puzzle:
     return p
 
 
-def puzzle_from_json(d: dict[str, Any], limits: Limits | None = None) -> Puzzle:
+def puzzle_from_json(d: dict[str, Any], limits: SizeLimits | None = None) -> Puzzle:
     """A puzzle from a JSON object of any kind; ValueError names the first bad field."""
     if not isinstance(d, dict):
         raise ValueError(f"expected a JSON object, got {_show(d)}")
-    lim = limits or default_limits()
+    lim = limits or default_size_limits()
     kind = d.get("kind")
     if kind == SUDOKU3D:
         return _sudoku3d(d, lim)
@@ -339,7 +345,7 @@ def _objects(lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, Any, str]]
 
 
 def read_json_puzzles(lines: Iterable[tuple[int, str]], source: str,
-                      limits: Limits | None = None) -> Iterator[Record]:
+                      limits: SizeLimits | None = None) -> Iterator[Record]:
     """Reader for JSON puzzle objects (any kind; the format of 3-D and custom instances)."""
     for lineno, d, err in _objects(lines):
         if err:

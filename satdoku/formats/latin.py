@@ -19,11 +19,11 @@ from pathlib import Path
 from satdoku.formats.grid import square_grids
 from satdoku.formats.record import Record
 from satdoku.formats.symbols import ints_of, ints_text
-from satdoku.limits import Limits, TooLarge, check_puzzle_size
 from satdoku.puzzle import LATIN, Puzzle, latin
+from satdoku.size_limits import SizeLimits, TooLarge, check_puzzle_size
 
 
-def latin_from_rows(rows: object, limits: Limits | None = None) -> tuple[Puzzle | None, str]:
+def latin_from_rows(rows: object, limits: SizeLimits | None = None) -> tuple[Puzzle | None, str]:
     """(Puzzle, '') from a list of n rows of n ints, or (None, reason)."""
     if not isinstance(rows, list) or not rows or not all(isinstance(r, list) for r in rows):
         return None, "expected a list of rows (a list of lists of integers)"
@@ -42,7 +42,7 @@ def latin_from_rows(rows: object, limits: Limits | None = None) -> tuple[Puzzle 
 
 
 def read_latin_lists(lines: Iterable[tuple[int, str]], source: str,
-                     limits: Limits | None = None) -> Iterator[Record]:
+                     limits: SizeLimits | None = None) -> Iterator[Record]:
     """Reader for one list-of-lists Latin square per line."""
     for lineno, raw in lines:
         text = raw.strip()
@@ -61,7 +61,7 @@ def read_latin_lists(lines: Iterable[tuple[int, str]], source: str,
 
 
 def read_latin_grids(lines: Iterable[tuple[int, str]], source: str,
-                     limits: Limits | None = None) -> Iterator[Record]:
+                     limits: SizeLimits | None = None) -> Iterator[Record]:
     """Reader for Latin squares as integer grids (one row per line)."""
     def finish(rows: list[list[int]], start: int, name: str) -> Record:
         puzzle, reason = latin_from_rows(rows, limits)

@@ -22,8 +22,8 @@ from satdoku.formats.symbols import (
     parse_board_chars,
     parse_ints,
 )
-from satdoku.limits import Limits, TooLarge, check_puzzle_size
 from satdoku.puzzle import SUDOKU, Puzzle, box_order_for, sudoku
+from satdoku.size_limits import SizeLimits, TooLarge, check_puzzle_size
 
 _NDIGITS = re.compile(r"^(\d+)\s+(\S+)\s*$", re.ASCII)
 _NDIGITS_LINE = re.compile(r"^\d+\s+[0-9A-Za-z.\-]{16,}\s*$", re.ASCII)
@@ -32,7 +32,7 @@ MAX_NAME = 200
 
 
 def sudoku_from_symbols(text: str, box: int | None = None,
-                        limits: Limits | None = None) -> tuple[Puzzle | None, str]:
+                        limits: SizeLimits | None = None) -> tuple[Puzzle | None, str]:
     """(Puzzle, '') from a string of cell symbols, or (None, reason)."""
     ncells = len(text)
     side = box_order_for(ncells)
@@ -66,7 +66,7 @@ def split_name(text: str) -> tuple[str, str]:
 
 
 def read_line_boards(lines: Iterable[tuple[int, str]], source: str,
-                     limits: Limits | None = None) -> Iterator[Record]:
+                     limits: SizeLimits | None = None) -> Iterator[Record]:
     """Reader for N²-symbol lines with an optional name after TAB or space."""
     for lineno, raw in lines:
         text = raw.strip()
@@ -80,7 +80,7 @@ def read_line_boards(lines: Iterable[tuple[int, str]], source: str,
 
 
 def read_ndigit_lines(lines: Iterable[tuple[int, str]], source: str,
-                      limits: Limits | None = None) -> Iterator[Record]:
+                      limits: SizeLimits | None = None) -> Iterator[Record]:
     """Reader for ``<n> <n⁴ symbols>`` lines (n = box order)."""
     for lineno, raw in lines:
         m = _NDIGITS.match(raw.strip())

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from satdoku.formats.record import Record
 from satdoku.formats.registry import FORMATS, Format, by_priority, get_format
-from satdoku.limits import Limits, default_limits
+from satdoku.size_limits import SizeLimits, default_size_limits
 from satdoku.sources import STDIN, InputError, Snapshot, read_snapshot
 
 #: content lines format detection reads
@@ -68,7 +68,7 @@ def detect_format(path: str | Path, lines: list[tuple[int, str]]) -> str:
 class _Repair:
     """Applies undecodable lines and the record-by-record fallback to one reader's records."""
 
-    def __init__(self, fmt: Format, snap: Snapshot, limits: Limits) -> None:
+    def __init__(self, fmt: Format, snap: Snapshot, limits: SizeLimits) -> None:
         self.fmt, self.snap, self.limits = fmt, snap, limits
         self.bad = snap.bad_lines
         self.fallbacks = [f for f in by_priority() if f.fallback and f is not fmt]
@@ -157,7 +157,7 @@ def _spans(records: Iterable[Record], snap: Snapshot) -> Iterator[tuple[Record, 
         yield prev, span(prev.line, None)
 
 
-def _indexed(fmt: Format, snap: Snapshot, limits: Limits, start: int,
+def _indexed(fmt: Format, snap: Snapshot, limits: SizeLimits, start: int,
              stop: int | None) -> Iterator[tuple[int, Record]]:
     """(index in the whole file, record) of a snapshot read with ``fmt``."""
     source = snap.source
@@ -182,7 +182,7 @@ def _indexed(fmt: Format, snap: Snapshot, limits: Limits, start: int,
     yield from enumerate(repaired, 1)
 
 
-def _walled(fmt: Format, snap: Snapshot, limits: Limits) -> Iterator[Record]:
+def _walled(fmt: Format, snap: Snapshot, limits: SizeLimits) -> Iterator[Record]:
     """The records of a multi-line format, each line that is not text a wall: one INVALID
     record of its own, and the lines on each side read apart, so that no record spans it (a
     stray line between two grids costs neither grid, and a record it cuts is INVALID, never
@@ -211,7 +211,7 @@ def _walled(fmt: Format, snap: Snapshot, limits: Limits) -> Iterator[Record]:
 RESYNC_SKIPS = 3
 
 
-def _resynced(fmt: Format, lines: list[tuple[int, str]], source: str, limits: Limits,
+def _resynced(fmt: Format, lines: list[tuple[int, str]], source: str, limits: SizeLimits,
               skips: int = RESYNC_SKIPS) -> list[Record]:
     """The records of a multi-line format, re-synchronised after stray lines: where a run of
     INVALID records starts, its first line is read as one INVALID record of its own and the
@@ -262,7 +262,7 @@ def _numbered(indexed: Iterable[tuple[int, Record]], strict: bool, start: int,
 def read_records(path: str | Path, fmt: str = "auto", strict: bool = False,
                  start_line: int = 1, stop_line: int | None = None, *,
                  snapshot: Snapshot | None = None,
-                 limits: Limits | None = None) -> Iterator[Record]:
+                 limits: SizeLimits | None = None) -> Iterator[Record]:
     """Every instance of a file (or of a CNF set directory) in order, numbered from 1 across
     the whole file.
 
@@ -274,7 +274,7 @@ def read_records(path: str | Path, fmt: str = "auto", strict: bool = False,
     the format chosen at the call: InputError (missing file, directory, device, corrupt
     archive, over the size limit) and FormatError are raised here, not when iterating.
     """
-    lim = limits or default_limits()
+    lim = limits or default_size_limits()
     chosen = None if fmt == "auto" else get_format(fmt)
     name = str(path)
     p = Path(path)

@@ -25,12 +25,12 @@ import satdoku.formats.latin as latin
 import satdoku.formats.lines as lines
 from satdoku.formats.record import Record
 from satdoku.formats.symbols import format_ints, format_symbols, parse_ints, parse_symbols
-from satdoku.limits import Limits
 from satdoku.puzzle import Puzzle
+from satdoku.size_limits import SizeLimits
 from satdoku.sources import Snapshot
 
 #: (lines as (number, text) pairs, source name, limits) -> records
-LineReader = Callable[[Iterable[tuple[int, str]], str, Limits | None], Iterator[Record]]
+LineReader = Callable[[Iterable[tuple[int, str]], str, SizeLimits | None], Iterator[Record]]
 #: (path, first content lines) -> is this format plausible for the file?
 Detector = Callable[[Path, list[tuple[int, str]]], bool]
 #: (board, side, empty symbol) -> one line of text
@@ -70,8 +70,8 @@ class Format:
     format_board: BoardFormatter
     parse_board: BoardParser
     read: LineReader | None = None
-    read_file: Callable[[Snapshot, Limits | None], Iterator[Record]] | None = None
-    read_dir: Callable[[Path, Limits | None], Iterator[Record]] | None = None
+    read_file: Callable[[Snapshot, SizeLimits | None], Iterator[Record]] | None = None
+    read_dir: Callable[[Path, SizeLimits | None], Iterator[Record]] | None = None
     detect: Detector | None = None
     priority: int = 0
     one_line: bool = False

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from satdoku.cnf.encode import NO_RULES, check_encoding_size, formula, rules_key
-from satdoku.limits import TooLarge
+from satdoku.size_limits import TooLarge
 from satdoku.stagefiles.bundles import write_instance, write_invalid, write_rules
 from satdoku.stagefiles.instances import read_instances
 

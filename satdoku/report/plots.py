@@ -98,10 +98,10 @@ def _style_key(runs, variants: Mapping[str, Mapping] | None = None) -> list:
 
 
 #: Time limits of a figure: one number, or {limit: the sets it is the limit of}.
-Limits = float | None | Mapping[float, Sequence[str]]
+SizeLimits = float | None | Mapping[float, Sequence[str]]
 
 
-def _limit_map(time_limit: Limits) -> dict[float, list[str]]:
+def _limit_map(time_limit: SizeLimits) -> dict[float, list[str]]:
     if not time_limit:
         return {}
     if isinstance(time_limit, Mapping):
@@ -109,7 +109,7 @@ def _limit_map(time_limit: Limits) -> dict[float, list[str]]:
     return {float(time_limit): []}
 
 
-def _limit_line(ax, time_limit: Limits, horizontal: bool = True,
+def _limit_line(ax, time_limit: SizeLimits, horizontal: bool = True,
                 vertical: bool = False) -> None:
     """One line per time limit of the figure (horizontal, and vertical too for a scatter),
     labelled with its sets when they differ."""
@@ -192,7 +192,7 @@ def time_per_instance(set_name: str, times: Mapping[str, Sequence[Mapping[str, s
 
 
 def cactus(title: str, solved_times: Mapping[str, Sequence[float]], out: str | Path,
-           total: int, time_limit: Limits = None,
+           total: int, time_limit: SizeLimits = None,
            variants: Mapping[str, Mapping] | None = None, time_column: str = "total_seconds"):
     """Cactus plot: for each run, instances solved (x) within a per-instance time (y, s, log);
     a virtual best solver (run ``VBS/*``) as a dashed black line; one line per set limit.
@@ -232,7 +232,7 @@ _FAMILY_MARKERS = ["o", "s", "^", "D", "v", "P", "*", "X"]
 
 
 def scatter(ours: str, reference: str, points: Sequence[tuple[float | None, float | None, str]],
-            out: str | Path, time_limit: Limits = None,
+            out: str | Path, time_limit: SizeLimits = None,
             variants: Mapping[str, Mapping] | None = None, time_column: str = "total_seconds",
             note: str = ""):
     """Log-log scatter of per-instance times: a reference solver (x) against ours (y).

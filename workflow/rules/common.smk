@@ -18,7 +18,7 @@ from satdoku.config import (
     set_time_limits,
     with_preset,
 )
-from satdoku.limits import Limits, set_default_limits
+from satdoku.size_limits import SizeLimits, set_default_size_limits
 from satdoku.pipeline.sets import SetError, plan
 from satdoku.solvers import registry
 from satdoku.stagefiles import paths as stage
@@ -39,8 +39,8 @@ try:
 except ConfigError as exc:
     sys.exit(str(exc))
 
-set_default_limits(
-    Limits(**config["limits"])
+set_default_size_limits(
+    SizeLimits(**config["size_limits"])
 )  # the readers' size guard, for planning too
 SOLVERS = {name: dict(opts or {}) for name, opts in config["solvers"].items()}
 ENCODINGS = list(config["encodings"])
@@ -238,7 +238,7 @@ def strict_flag(wildcards):
     return ["--strict"] if SETS[wildcards.set].get("strict", config["strict"]) else []
 
 
-LIMITS_JSON = json.dumps(config["limits"], sort_keys=True)
+SIZE_LIMITS_JSON = json.dumps(config["size_limits"], sort_keys=True)
 
 
 def config_json(wildcards=None):

@@ -22,11 +22,11 @@ rule normalize:
         fmt=set_format,
         strict=strict_flag,
         sha256=set_sha256,
-        limits=LIMITS_JSON,
+        size_limits=SIZE_LIMITS_JSON,
     shell:
         "satdoku pipeline normalize --shard {wildcards.shard:q} "
         "--shard-size {params.shard_size:q} --format {params.fmt:q} {params.strict:q} "
-        "--sha256 {params.sha256:q} --limits {params.limits:q} "
+        "--sha256 {params.sha256:q} --size-limits {params.size_limits:q} "
         "-- {input:q} {output:q} > {log:q} 2>&1"
 
 
@@ -43,10 +43,10 @@ rule encode:
         mem_mb=2000,
         runtime=30,
     params:
-        limits=LIMITS_JSON,
+        size_limits=SIZE_LIMITS_JSON,
     shell:
         "satdoku pipeline encode {input:q} {output:q} --set {wildcards.set:q} "
-        "--encoding {wildcards.encoding:q} --limits {params.limits:q} > {log:q} 2>&1"
+        "--encoding {wildcards.encoding:q} --size-limits {params.size_limits:q} > {log:q} 2>&1"
 
 
 rule solve_cnf:

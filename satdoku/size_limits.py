@@ -8,7 +8,7 @@ minutes of work later; a DIMACS header declaring more variables than the limit i
 of order 4 (4,096 cells; 262,144 values with the original's domain n³ = 64).
 
 Every reader takes a ``limits`` argument; without one it uses the module default, which
-:func:`set_default_limits` replaces (the CLI or the workflow can set it once per process).
+:func:`set_default_size_limits` replaces (the CLI or the workflow can set it once per process).
 This module imports nothing of ours.
 """
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
-class Limits:
+class SizeLimits:
     """Bounds on one input file and on one instance read from it."""
 
     max_input_bytes: int = 1 << 30  #: bytes of one input file after decompression
@@ -33,15 +33,15 @@ class Limits:
     max_clauses: int = 5_000_000
 
 
-_default = Limits()
+_default = SizeLimits()
 
 
-def default_limits() -> Limits:
+def default_size_limits() -> SizeLimits:
     """The limits readers use when given none."""
     return _default
 
 
-def set_default_limits(limits: Limits) -> Limits:
+def set_default_size_limits(limits: SizeLimits) -> SizeLimits:
     """Make ``limits`` the process-wide default; returns the previous default."""
     global _default
     previous, _default = _default, limits
@@ -63,16 +63,16 @@ def capped_product(factors: Iterable[int], cap: int) -> int:
     return out
 
 
-def check_puzzle_size(ncells: int, domain: int, limits: Limits | None = None) -> None:
+def check_puzzle_size(ncells: int, domain: int, limits: SizeLimits | None = None) -> None:
     """Raise :class:`TooLarge` when a puzzle of ``ncells`` cells with values 1..``domain`` is
     beyond ``limits``: call it with the declared sizes before building a layout."""
     lim = limits or _default
     if ncells > lim.max_cells:
         raise TooLarge(f"too large: {ncells} cells, the limit is {lim.max_cells} "
-                       "(satdoku.limits.Limits.max_cells)")
+                       "(satdoku.size_limits.SizeLimits.max_cells)")
     if domain > lim.max_domain:
         raise TooLarge(f"too large: domain {domain}, the limit is {lim.max_domain} "
-                       "(satdoku.limits.Limits.max_domain)")
+                       "(satdoku.size_limits.SizeLimits.max_domain)")
     if ncells * domain > lim.max_values:
         raise TooLarge(f"too large: {ncells} cells x domain {domain} = {ncells * domain} values, "
-                       f"the limit is {lim.max_values} (satdoku.limits.Limits.max_values)")
+                       f"the limit is {lim.max_values} (satdoku.size_limits.SizeLimits.max_values)")

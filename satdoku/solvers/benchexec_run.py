@@ -33,7 +33,16 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from satdoku.solvers.base import EXIT, MEMLIMIT, TIMELIMIT, ChildUsage, Deadline, RunLimits
-from satdoku.solvers.process import _ON_TERM, GRACE, Finished, guard_sigterm, wall_budget
+from satdoku.solvers.process import (
+    _ON_TERM,
+    GRACE,
+    Finished,
+    become_subreaper,
+    children_now,
+    guard_sigterm,
+    reap_new_children,
+    wall_budget,
+)
 
 #: Tasks (processes and threads) one run may have at most: a fork bomb stops here.
 PIDS_LIMIT = 4096
@@ -178,7 +187,9 @@ def run_command(argv: Sequence[str], deadline: Deadline, limits: RunLimits,
         timer = threading.Timer(max(wall_wait, 0.0), stop)
         timer.daemon = True
     guard_sigterm()
+    become_subreaper()  # the run's processes, killed, come back here to be reaped
     _ON_TERM.add(ex.stop)
+    before = children_now()
     with _LOCK, _quiet():
         try:
             if timer is not None:
@@ -191,6 +202,7 @@ def run_command(argv: Sequence[str], deadline: Deadline, limits: RunLimits,
                 timer.cancel()
             _ON_TERM.discard(ex.stop)
             ex.PROCESS_KILLED = False
+            reap_new_children(before)  # orphans that came back to a subreaper
     try:
         with open(stdout_path, "rb") as fh:
             while chunk := fh.read(CHUNK):

@@ -236,6 +236,17 @@ class _Run:
                     self.orphan_cpu += usage.ru_utime + usage.ru_stime
 
 
+def children_now() -> set[int]:
+    """This process's children now (to tell a run's orphans from what was there before)."""
+    return set(_children(os.getpid()))
+
+
+def reap_new_children(before: set[int]) -> None:
+    """Kill and reap children of this process that were not there ``before`` (orphans of a
+    run that came back to this subreaper, e.g. from a cgroup BenchExec killed)."""
+    _Run(-1, before).reap_orphans()
+
+
 def _kill_tree(roots: Sequence[int]) -> None:
     """SIGKILL ``roots`` and their descendants, stopping each first so none forks on."""
     for _ in range(100):

@@ -248,3 +248,12 @@ def test_open_text_streams_compressed_files_and_names_errors(tmp_path):
     path.write_bytes(b"ok\n\xff\n")
     with pytest.raises(InputError, match=r"proof: not UTF-8 text"), open_text(path) as fh:
         list(fh)
+
+
+def test_an_absurd_ndigits_order_is_named_as_the_file_writes_it() -> None:
+    """The reason names the file's number, not a capped one (10^18 was shown for 10^23-1)."""
+    from satdoku.formats.lines import read_ndigit_lines
+
+    (rec,) = read_ndigit_lines([(1, "99999999999999999999999 0240100340020130")], "f.txt")
+    assert rec.error == ("order 99999999999999999999999 needs more digits than any file "
+                         "holds, line has 16")

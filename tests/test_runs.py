@@ -67,6 +67,19 @@ def test_record_store_and_listing(tmp_path: Path) -> None:
     assert runs[0]["manifest"]["machine"] == m["machine"]
 
 
+def test_a_corrupt_stored_run_is_named_and_skipped(tmp_path: Path, capsys) -> None:
+    fx.build(tmp_path)
+    m = _record(tmp_path, "2026-01-02T03:04:05+00:00")
+    bad = tmp_path / "results" / "runs" / "20250101T000000Z-broken.parquet"
+    bad.write_bytes(b"PAR1 not really a parquet file")
+    assert main(["runs", "--results", str(tmp_path / "results")]) == 0
+    out, err = capsys.readouterr()
+    assert m["run_id"] in out and "45 rows" in out  # the good run is still listed
+    assert len(err.splitlines()) == 1 and err.startswith(f"satdoku runs: skipped {bad}: ")
+    assert "Traceback" not in err and "_duckdb" not in err
+    assert m["measurement"]["setting"] == "auto" and m["measurement"]["host"]
+
+
 def test_instances_wide(tmp_path: Path) -> None:
     fx.build(tmp_path)
     _record(tmp_path, "2026-01-02T03:04:05+00:00")

@@ -4,6 +4,7 @@ with their time, machine, versions, sets and solvers."""
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -13,7 +14,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from satdoku.runs.store import list_runs
 
-    runs = list_runs(args.results)
+    skipped: list[str] = []
+    runs = list_runs(args.results, skipped)
+    for bad in skipped:  # named, skipped; the others are listed
+        print(f"satdoku runs: skipped {bad}", file=sys.stderr)
     if not runs:
         print(f"no stored runs under {args.results}/runs/")
         return 0

@@ -92,8 +92,9 @@ def read_ndigit_lines(lines: Iterable[tuple[int, str]], source: str,
         board = m.group(2)
         if box < 2 or box**4 != len(board):
             need = f"{box**4} digits" if box < 100 else "more digits than any file holds"
-            yield Record(source, lineno, 0, "ndigits",
-                         error=f"order {box} needs {need}, line has {len(board)}")
+            order = m.group(1) if len(m.group(1)) <= 40 else m.group(1)[:37] + "..."
+            yield Record(source, lineno, 0, "ndigits",  # the order as the file writes it
+                         error=f"order {order} needs {need}, line has {len(board)}")
             continue
         puzzle, reason = sudoku_from_symbols(board, box, limits)
         yield Record(source, lineno, 0, "ndigits", puzzle=puzzle, error=reason or None,

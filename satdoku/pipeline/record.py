@@ -18,8 +18,22 @@ def record_run(files: Sequence[str | Path], config: Mapping[str, Any], results: 
                manifest_out: str | Path, wide_out: str | Path) -> dict[str, Any]:
     """Write the manifest, the stored run and the wide CSV of the gathered stage files
     ``files`` of a run of ``config``; returns the manifest."""
-    manifest = build_manifest(config, start=started(results))
-    table = run_table(files, manifest["run_id"], manifest)
+    import json
+
+    import pyarrow as pa
+
+    from satdoku.runs.store import META_KEY
+
+    table = run_table(files)  # read once; its run id and manifest are set below
+    backends: dict[str, int] = {}
+    if "measurement" in table.column_names:
+        for value in table.column("measurement").to_pylist():
+            if value:
+                backends[value] = backends.get(value, 0) + 1
+    manifest = build_manifest(config, start=started(results), backends=backends)
+    table = table.set_column(table.column_names.index("run_id"), "run_id",
+                             pa.array([manifest["run_id"]] * table.num_rows, type=pa.string()))
+    table = table.replace_schema_metadata({META_KEY: json.dumps(manifest)})
     write_run(results, table)
     write_wide(table, wide_out)
     write_manifest_file(manifest_out, manifest)

@@ -109,8 +109,24 @@ def run_id(start: str, config_sha256: str) -> str:
     return f"{stamp}-{config_sha256[:8]}"
 
 
+def measurement(config: Mapping[str, Any], backends: Mapping[str, int] | None = None
+                ) -> dict[str, Any]:
+    """The run's measurement: the configured setting, what it means on the host writing the
+    manifest (``benchexec 3.35``, ``basic (auto: why)``), and how many rows each backend
+    measured (``backends``: the rows' ``measurement`` values counted)."""
+    from satdoku.solvers.measurement import MeasurementError, describe
+
+    setting = str(config.get("measurement", "auto"))
+    try:
+        host = describe(setting)
+    except MeasurementError as exc:
+        host = str(exc)
+    return {"setting": setting, "host": host, "rows": dict(sorted((backends or {}).items()))}
+
+
 def build_manifest(config: Mapping[str, Any], start: str | None = None,
-                   end: str | None = None) -> dict[str, Any]:
+                   end: str | None = None, backends: Mapping[str, int] | None = None
+                   ) -> dict[str, Any]:
     """The manifest of a run of ``config`` (a checked configuration: ``solvers`` and ``sets``
     as the workflow has them). ``start`` defaults to ``end``, ``end`` to now."""
     import sys
@@ -131,6 +147,7 @@ def build_manifest(config: Mapping[str, Any], start: str | None = None,
         "config_sha256": digest,
         "solvers": solvers(variants),
         "sets": list(config.get("sets") or {}),
+        "measurement": measurement(config, backends),
     }
 
 

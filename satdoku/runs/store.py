@@ -185,17 +185,27 @@ def manifest_of(table) -> dict[str, Any] | None:  # type: ignore[no-untyped-def]
     return json.loads(raw) if raw else None
 
 
-def list_runs(results: str | Path) -> list[dict[str, Any]]:
+def list_runs(results: str | Path, skipped: list[str] | None = None
+              ) -> list[dict[str, Any]]:
     """Every stored run under ``results/runs/``, oldest first: its manifest, file and number of
-    rows, read with one DuckDB query over the store's Parquet files."""
+    rows, read with one DuckDB query over the store's Parquet files. A file that is not a
+    readable Parquet file (corrupt, truncated) is left out and named in ``skipped`` (``FILE:
+    why``), so one bad file never hides the good ones."""
     import duckdb
 
     folder = sp.stage_path(sp.RUNS_STORE, results, run="x").parent
     files = sorted(folder.glob("*.parquet"))
-    if not files:
-        return []
-    names = [str(f) for f in files]
     con = duckdb.connect()
+    names = []
+    for f in files:
+        try:
+            con.execute("SELECT count(*) FROM parquet_metadata($f)", {"f": str(f)}).fetchall()
+            names.append(str(f))
+        except duckdb.Error as exc:
+            if skipped is not None:
+                skipped.append(f"{f}: {str(exc).splitlines()[0]}")
+    if not names:
+        return []
     meta = con.execute(
         "SELECT file_name, decode(value) FROM parquet_kv_metadata($files) "
         "WHERE decode(key) = $key", {"files": names, "key": META_KEY}).fetchall()

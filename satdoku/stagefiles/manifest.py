@@ -5,7 +5,9 @@ here, by the summary, the explorer and ``satdoku runs``. Fields: ``run_id``, ``s
 (ISO 8601, UTC), ``satdoku`` (version: ``git describe`` in a checkout), ``python``, ``packages``
 (distribution -> version), ``machine`` (``cpu``, ``cores``, ``memory_mb``, ``os``,
 ``hostname``), ``config_sha256``, ``solvers`` (one object per configured solver: ``name``,
-``solver`` (its registry base), ``options``, ``version``), ``sets``.
+``solver`` (its registry base), ``options``, ``version``), ``sets``, ``measurement``
+(``setting``: auto, benchexec or basic; ``host``: what it means where the manifest was
+written, e.g. ``benchexec 3.35``; ``rows``: rows per backend that measured them).
 """
 
 from __future__ import annotations
@@ -48,5 +50,10 @@ def describe(m: dict[str, Any]) -> list[str]:
         f"{mach.get('memory_mb', '?')} MB, {mach.get('os', '?')}",
         f"config sha256 {str(m.get('config_sha256', '?'))[:16]}",
     ]
+    meas = m.get("measurement")
+    if isinstance(meas, dict):
+        rows = ", ".join(f"{k} {v} rows" for k, v in (meas.get("rows") or {}).items())
+        lines.append(f"measurement: {meas.get('setting', '?')} ({meas.get('host', '?')})"
+                     + (f"; {rows}" if rows else ""))
     lines += [f"solver {s.get('name')}: {s.get('version')}" for s in m.get("solvers", [])]
     return lines

@@ -231,6 +231,7 @@ def time_stages(src: Path, shard_size: int, names: list[str], work: Path,
     from satdoku.pipeline.encode import encode_shard
     from satdoku.pipeline.instances import normalize
     from satdoku.pipeline.solve import solve_shard
+    from satdoku.solvers.base import RunLimits
 
     work.mkdir(parents=True, exist_ok=True)
     inst, bundle = work / "i.jsonl", work / "b.cnfs"
@@ -241,7 +242,8 @@ def time_stages(src: Path, shard_size: int, names: list[str], work: Path,
     for name in names:
         stages.append((f"solve {name}", lambda name=name: solve_shard(
             inst, name, "extended", work / f"{name}.tsv", work / f"{name}.sols", bundle=bundle,
-            output=work / f"{name}.out", variants={name: PATHS[name]}, time_limit=10.0)))
+            output=work / f"{name}.out", variants={name: PATHS[name]},
+            limits=RunLimits(time_limit=10.0))))
     out = []
     for label, fn in stages:
         prof = cProfile.Profile() if profile else None

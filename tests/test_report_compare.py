@@ -158,6 +158,7 @@ def test_repeated_solves_record_the_median_and_spread(tmp_path):
 
     from satdoku.pipeline.instances import normalize
     from satdoku.pipeline.solve import solve_shard
+    from satdoku.solvers.base import RunLimits
     from satdoku.stagefiles.tables import read_tsv
 
     shard = tmp_path / "results/Instances/t4/00000.jsonl"
@@ -167,7 +168,8 @@ def test_repeated_solves_record_the_median_and_spread(tmp_path):
     sols = tmp_path / "results/SatSols/csp-mac-mrv/direct/t4.tsv"
     for p in (times, sols):
         p.parent.mkdir(parents=True)
-    counts = solve_shard(shard, "csp-mac-mrv", "direct", times, sols, time_limit=5, repeats=3)
+    counts = solve_shard(shard, "csp-mac-mrv", "direct", times, sols,
+                         limits=RunLimits(time_limit=5), repeats=3)
     assert counts == {"SAT": 6, "UNSAT": 1}
     rows = read_tsv(times)
     for r in rows:

@@ -16,6 +16,7 @@ from satdoku.cli import main
 from satdoku.config import set_time_limits
 from satdoku.formats.record import CnfFile, Record
 from satdoku.solve import open_solver, read_formula, solve
+from satdoku.solvers.base import RunLimits
 from satdoku.sources import read_snapshot
 from satdoku.stagefiles.tables import PROOF, TIMES_COLUMNS, UNCHECKED, read_tsv
 
@@ -33,8 +34,8 @@ def _solve(path: Path, solver: str, **kw: object):  # type: ignore[no-untyped-de
                     cnf=CnfFile(str(path), formula.num_vars, formula.num_clauses,
                                 snapshot.sha256))
     spec = {"solver": "dpll"} if solver == "dpll" else {"solver": "cdcl"}
-    return solve(record, open_solver("x", {"x": spec}), "dimacs", formula=formula,
-                 **kw)  # type: ignore[arg-type]
+    return solve(record, open_solver("x", {"x": spec}), "dimacs", RunLimits(**kw),
+                 formula=formula)
 
 
 @pytest.mark.parametrize("solver", ["cdcl", "dpll"])

@@ -263,6 +263,12 @@ def test_an_input_changed_during_a_run_is_a_clear_failure(tmp_path: Path, monkey
                          capture_output=True, text=True, timeout=120)
     assert cli.returncode == 1 and "changed since the workflow planned" in cli.stderr
     assert "Traceback" not in cli.stderr
+    gone = tmp_path / "deleted meanwhile.txt"  # the workflow planned it, then it was deleted
+    cli = subprocess.run([sys.executable, "-m", "satdoku", "pipeline", "normalize", str(gone),
+                          str(tmp_path / "g.jsonl"), "--sha256", planned],
+                         capture_output=True, text=True, timeout=120)
+    assert cli.returncode == 1 and cli.stderr.count("\n") == 1, cli.stderr
+    assert f"{gone}: deleted since the workflow planned this run" in cli.stderr
 
     real_solve = solve_module.solve
     calls = []

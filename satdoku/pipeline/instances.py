@@ -46,7 +46,12 @@ def normalize(source: str | Path, out: str | Path, shard: int, shard_size: int,
     """Write shard ``shard`` (0-based) of a set; returns counts of instances and invalid ones.
 
     ``expect_sha256`` is the checksum the workflow planned with: a different input (edited or
-    truncated since) is a :class:`SetError` naming the file."""
+    truncated since) is a :class:`SetError` naming the file, and so is an input deleted since
+    (the workflow hands the path as a parameter, not a Snakemake input, so this job says so
+    instead of Snakemake waiting for the file as for filesystem latency)."""
+    if expect_sha256 and not Path(source).exists():
+        raise SetError(str(source), "deleted since the workflow planned this run (no such file "
+                                    "or directory)")
     cnf = is_cnf_set(source, fmt)
     snapshot = None if cnf else read_snapshot(source)
     sha = fingerprint(cnf_files(source)) if snapshot is None else snapshot.sha256

@@ -5,9 +5,10 @@
 # command as single words, never as shell code (input functions: common.smk).
 
 
+# The set's path is a parameter, not an input: the planned checksum (sha256) reruns the job when
+# the file changes, and a file deleted during the run is the job's one-line error naming it
+# (as an input, Snakemake would wait for it as for filesystem latency and name no cause).
 rule normalize:
-    input:
-        set_path,
     output:
         INSTANCES,
     log:
@@ -18,6 +19,7 @@ rule normalize:
         mem_mb=1000,
         runtime=30,
     params:
+        path=set_path,
         shard_size=set_shard_size,
         fmt=set_format,
         strict=strict_flag,
@@ -27,7 +29,7 @@ rule normalize:
         "satdoku pipeline normalize --shard {wildcards.shard:q} "
         "--shard-size {params.shard_size:q} --format {params.fmt:q} {params.strict:q} "
         "--sha256 {params.sha256:q} --size-limits {params.size_limits:q} "
-        "-- {input:q} {output:q} > {log:q} 2>&1"
+        "-- {params.path:q} {output:q} > {log:q} 2>&1"
 
 
 rule encode:

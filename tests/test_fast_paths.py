@@ -92,8 +92,10 @@ def test_unit_clause_fast_path_takes_what_encode_writes() -> None:
     assert bundles._unit_clauses(body) == (729, 11748, [[5], [-17], [729]])
     assert bundles._unit_clauses(["c x", "p cnf 729 11745"]) == (729, 11745, [])
     for bad in (["c x", "p cnf 729 3", "+5 0"], ["c x", "p cnf 729 3", "5 6 0"],
-                ["c x", "p cnf 9 3", "10 0"], ["c x", "p cnf 9 3", "5"]):
+                ["c x", "p cnf 9 3", "10 0"], ["c x", "p cnf 9 3", "5"],
+                ["c x", "p cnf 729 2", "5\xa00 5\xa00"]):  # a no-break space is no DIMACS space
         assert bundles._unit_clauses(bad) is None
+    assert bundles._own_clauses(["c x", "p cnf 9 1", "\uff15 0"]) is None  # a fullwidth 5
 
 
 @st.composite

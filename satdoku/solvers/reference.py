@@ -210,10 +210,12 @@ class PysatSolver:
 
     def solve_cnf(self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None,
                   limits: RunLimits | None = None) -> Result:
-        """Decide ``cnf``: in this process, or (a backend that ignores interrupts) in a forked
-        child under ``limits``, killed at the deadline."""
+        """Decide ``cnf``: in this process, or (a backend that ignores interrupts, whenever
+        the deadline can pass) in a forked child under ``limits`` (without them: the
+        deadline's own limit and clock), killed at the deadline."""
         try:
-            if not self.interruptible and limits is not None:
+            if not self.interruptible and deadline.at is not None:
+                limits = limits or RunLimits(time_limit=deadline.limit, clock=deadline.clock)
                 return _solve_with_deadline(self.backend, cnf, deadline, limits)
             return _solve_in_process(self.backend, cnf, deadline, self.interruptible)
         except Exception as exc:

@@ -195,7 +195,10 @@ def _unit_clauses(body: list[str]) -> tuple[int, int, list[list[int]]] | None:
     if len(words) != 4 or not all(w.isascii() and w.isdigit() for w in words[2:]):
         return None
     num_vars = int(words[2])
-    tokens = " ".join(body[2:]).split()
+    text = " ".join(body[2:])
+    if not text.isascii():  # str.split() also splits at non-ASCII spaces (U+00A0, ...), which
+        return None  # DIMACS does not: the general parser reads (and rejects) such a block
+    tokens = text.split()
     half = len(tokens) // 2
     if len(tokens) % 2 or tokens[1::2].count("0") != half or num_vars > _TABLE_VARS:
         return None
@@ -212,6 +215,8 @@ def _own_clauses(body: list[str]) -> Cnf | None:
     then reads and, if malformed, rejects naming the line."""
     if len(body) < 2 or not body[0].startswith("c ") or not body[1].startswith("p cnf "):
         return None
+    if not all(line.isascii() for line in body[1:]):  # int() and str.split() take non-ASCII
+        return None  # digits and spaces that DIMACS does not: the general parser decides
     try:
         num_vars = int(body[1].split()[2])
         clauses = []

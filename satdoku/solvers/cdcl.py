@@ -11,6 +11,12 @@ that make the same decisions in the same order, behind one interface (``Kernel``
 * ``python`` — :mod:`satdoku.solvers.cdcl_reference`, the same search written for people: the
   tests' oracle, and the fallback where the C kernel was not built (slow).
 
+Both kernels preprocess the formula at the first solve unless ``simplify=False`` (MiniSat 2's
+SimpSolver in the spirit of SatELite: bounded variable elimination, subsumption and
+self-subsuming strengthening, logged in the proof; :mod:`satdoku.solvers.cdcl_simplify`): a
+model gets the eliminated variables' values rebuilt, and a variable that later calls may assume
+must be frozen (``frozen``; the first call's assumptions are frozen by themselves).
+
 ``backend="auto"`` takes ``c`` when built (environment variable ``SATDOKU_CDCL_BACKEND``
 overrides). This driver picks the kernel, loads the clauses and runs it before a
 :class:`Deadline`, and turns its answers into a status, a DIMACS model, statistics and a DRUP
@@ -21,7 +27,7 @@ from __future__ import annotations
 
 import os
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -83,9 +89,11 @@ def policy(
     params: Mapping[str, int] | None = None,
     reduce_first: int | None = None,
     reduce_inc: int | None = None,
+    simplify: bool | None = None,
 ) -> list[int]:
     """The kernel's policy parameters (``cdcl_params.P_*`` order): the defaults, overridden by
-    ``params`` (names are the ``P_*`` constants in lower case, e.g. ``luby_unit``)."""
+    ``params`` (names are the ``P_*`` constants in lower case, e.g. ``luby_unit``), then by the
+    named arguments given."""
     from satdoku.solvers.cdcl_params import DEFAULTS, PARAM_NAMES
 
     values = list(DEFAULTS)
@@ -94,6 +102,8 @@ def policy(
         given["reduce_first"] = reduce_first
     if reduce_inc is not None:
         given["reduce_inc"] = reduce_inc
+    if simplify is not None:
+        given["simplify"] = int(simplify)
     for name, value in given.items():
         if name not in PARAM_NAMES:
             raise ValueError(f"unknown cdcl parameter {name!r}; known: {', '.join(PARAM_NAMES)}")
@@ -115,7 +125,10 @@ class Cdcl:
 
     With a ``deadline`` loading reads the clock between chunks of clauses and, once it has
     passed, stops: :attr:`status` is then TIMEOUT and :meth:`solve` answers TIMEOUT (millions
-    of clauses take a noticeable fraction of a second even compiled)."""
+    of clauses take a noticeable fraction of a second even compiled).
+
+    ``simplify`` preprocesses at the first solve; ``frozen`` (DIMACS variables) are kept by it,
+    so that later calls may assume them."""
 
     def __init__(
         self,
@@ -131,6 +144,8 @@ class Cdcl:
         deadline: Deadline | None = None,
         backend: str = "auto",
         params: Mapping[str, int] | None = None,
+        simplify: bool = True,
+        frozen: Iterable[int] | None = None,
     ) -> None:
         if restarts not in RESTARTS:
             raise ValueError(f"unknown restart policy {restarts!r}; choose from {list(RESTARTS)}")
@@ -145,7 +160,9 @@ class Cdcl:
             formula = memoryview(formula).cast("i")
         self._kernel = kernel_type(self.backend)(
             num_vars, RESTARTS[restarts], phase == "negative", decay, proof,
-            policy(params, reduce_first, reduce_inc))  # fmt: skip
+            policy(params, reduce_first, reduce_inc, simplify))  # fmt: skip
+        if frozen is not None:
+            self.freeze(frozen)
         cpu_clock = deadline is not None and deadline.clock == CPU
         if self._kernel.load(formula, None if cpu_clock else _remaining(deadline)):
             self.status = TIMEOUT  # (on the CPU clock loading runs whole: solve() then looks)
@@ -190,6 +207,15 @@ class Cdcl:
             self.status = status
         return status, self._kernel.model() if status == SAT else None
 
+    def freeze(self, variables: Iterable[int]) -> None:
+        """Keep these DIMACS variables through preprocessing (later calls may assume them)."""
+        internal = []
+        for v in variables:
+            if not 0 < v <= self.n:
+                raise ValueError(f"frozen variable {v} outside variables 1..{self.n}")
+            internal.append(v - 1)
+        self._kernel.freeze(internal)
+
     def _assumptions(self, assumptions: Sequence[int]) -> list[int] | None:
         """Internal literals (2 * var + sign) of the distinct assumptions; None if two
         contradict."""
@@ -205,7 +231,8 @@ class Cdcl:
     def stats(self) -> dict[str, int]:
         """Search counters: decisions, conflicts, propagations, restarts, learnt, max_level,
         deleted, reductions, collections, minimised_literals, blocked_restarts,
-        mode_switches."""
+        mode_switches; preprocessing's eliminated_vars, subsumed_clauses,
+        strengthened_clauses, resolvents."""
         return self._kernel.stats()
 
     def _proof_log(self) -> list[int]:

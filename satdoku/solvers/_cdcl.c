@@ -1705,10 +1705,11 @@ static PyObject *Kernel_solve(Kernel *k, PyObject *args) {
         if (simplify_now) {
             k->frozen[assumps[i] >> 1] = 1;
         } else if (k->elim[assumps[i] >> 1]) {
+            int32_t v = (assumps[i] >> 1) + 1;
             free(assumps);
             return PyErr_Format(PyExc_ValueError,
                                 "assumption on variable %d, which preprocessing eliminated "
-                                "(freeze it before the first solve)", (assumps[i] >> 1) + 1);
+                                "(freeze it before the first solve)", v);
         }
     }
     if (set_deadline(k, seconds)) {
@@ -1775,6 +1776,25 @@ static PyObject *Kernel_stats(Kernel *k, PyObject *Py_UNUSED(ignored)) {
         (long long)k->switches, "eliminated_vars", (long long)k->s_eliminated,
         "subsumed_clauses", (long long)k->s_subsumed, "strengthened_clauses",
         (long long)k->s_strengthened, "resolvents", (long long)k->s_resolvents);
+}
+
+/* first_eliminated(literals): the first 0-based variable of these internal literals that
+ * preprocessing eliminated, or -1. */
+static PyObject *Kernel_first_eliminated(Kernel *k, PyObject *lits) {
+    PyObject *seq = PySequence_Fast(lits, "literals must be a sequence of ints");
+    if (!seq) return NULL;
+    long found = -1;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq) && found < 0; i++) {
+        long lit = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if ((lit == -1 && PyErr_Occurred()) || lit < 0 || lit >= 2 * (long)k->n) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "literal out of range");
+            return NULL;
+        }
+        if (k->elim[lit >> 1]) found = lit >> 1;
+    }
+    Py_DECREF(seq);
+    return PyLong_FromLong(found);
 }
 
 /* freeze(variables): 0-based variables that preprocessing must keep (later assumptions). */
@@ -1853,6 +1873,8 @@ static PyMethodDef Kernel_methods[] = {
      "end the search in progress at its next look at the clock (UNKNOWN)"},
     {"model", (PyCFunction)Kernel_model, METH_NOARGS, "the assignment as DIMACS literals"},
     {"stats", (PyCFunction)Kernel_stats, METH_NOARGS, "search counters"},
+    {"first_eliminated", (PyCFunction)Kernel_first_eliminated, METH_O,
+     "first_eliminated(literals): the first eliminated variable among them (0-based), or -1"},
     {"freeze", (PyCFunction)Kernel_freeze, METH_O,
      "freeze(variables): 0-based variables preprocessing must not eliminate"},
     {"proof_buffer", (PyCFunction)Kernel_proof_buffer, METH_NOARGS, "the proof log as bytes"},

@@ -128,7 +128,9 @@ class Cdcl:
     of clauses take a noticeable fraction of a second even compiled).
 
     ``simplify`` preprocesses at the first solve; ``frozen`` (DIMACS variables) are kept by it,
-    so that later calls may assume them."""
+    and so are the first call's assumptions. A later call that assumes a variable preprocessing
+    eliminated gets a fresh kernel: the formula is loaded again with every variable assumed so
+    far frozen (what was learnt is lost; freeze such variables up front to keep it)."""
 
     def __init__(
         self,
@@ -158,13 +160,23 @@ class Cdcl:
         self.status = ""
         if isinstance(formula, (bytes, bytearray)):  # int32 bytes, as the C reader gives
             formula = memoryview(formula).cast("i")
-        self._kernel = kernel_type(self.backend)(
-            num_vars, RESTARTS[restarts], phase == "negative", decay, proof,
-            policy(params, reduce_first, reduce_inc, simplify))  # fmt: skip
+        self._formula = formula
+        self._settings = (num_vars, RESTARTS[restarts], phase == "negative", decay, proof,
+                          policy(params, reduce_first, reduce_inc, simplify))  # fmt: skip
+        self._frozen: set[int] = set()  # 0-based: given, or assumed in some call
         if frozen is not None:
-            self.freeze(frozen)
+            for v in frozen:
+                if not 0 < v <= num_vars:
+                    raise ValueError(f"frozen variable {v} outside variables 1..{num_vars}")
+                self._frozen.add(v - 1)
+        self._load(deadline)
+
+    def _load(self, deadline: Deadline | None) -> None:
+        """A new kernel with the formula loaded and the frozen variables frozen."""
+        self._kernel = kernel_type(self.backend)(*self._settings)
+        self._kernel.freeze(sorted(self._frozen))
         cpu_clock = deadline is not None and deadline.clock == CPU
-        if self._kernel.load(formula, None if cpu_clock else _remaining(deadline)):
+        if self._kernel.load(self._formula, None if cpu_clock else _remaining(deadline)):
             self.status = TIMEOUT  # (on the CPU clock loading runs whole: solve() then looks)
         elif _CODES.get(self._kernel.status) == UNSAT:
             self.status = UNSAT
@@ -193,6 +205,11 @@ class Cdcl:
             deadline = None
         if deadline is not None and deadline.expired():
             return TIMEOUT, None
+        self._frozen.update(lit >> 1 for lit in lits)
+        if lits and self._kernel.first_eliminated(lits) >= 0:
+            self._load(deadline)  # preprocessing removed an assumed variable: start afresh
+            if self.status == TIMEOUT:
+                return TIMEOUT, None
         while True:
             with searching(self._kernel):  # Ctrl-C stops the search (solvers.interrupts)
                 code = self._kernel.solve(lits, _remaining(deadline),
@@ -206,15 +223,6 @@ class Cdcl:
         if status in (SAT, UNSAT) and not (status == SAT and assumptions):
             self.status = status
         return status, self._kernel.model() if status == SAT else None
-
-    def freeze(self, variables: Iterable[int]) -> None:
-        """Keep these DIMACS variables through preprocessing (later calls may assume them)."""
-        internal = []
-        for v in variables:
-            if not 0 < v <= self.n:
-                raise ValueError(f"frozen variable {v} outside variables 1..{self.n}")
-            internal.append(v - 1)
-        self._kernel.freeze(internal)
 
     def _assumptions(self, assumptions: Sequence[int]) -> list[int] | None:
         """Internal literals (2 * var + sign) of the distinct assumptions; None if two

@@ -703,6 +703,11 @@ class Kernel:
             return UNSAT
         return UNKNOWN
 
+    def first_eliminated(self, lits: Sequence[int]) -> int:
+        """The first variable of these internal literals that preprocessing eliminated, or
+        -1."""
+        return next((lit >> 1 for lit in lits if self.eliminated[lit >> 1]), -1)
+
     def freeze(self, variables: Sequence[int]) -> None:
         """0-based variables preprocessing must not eliminate (later assumptions)."""
         for v in variables:

@@ -162,12 +162,19 @@ def flat_colouring(vertices: int, edges: int, seed: int) -> Cnf:
 
 
 def quasigroup_with_holes(order: int, holes: float, seed: int) -> Cnf:
-    """A random Latin square of ``order`` with a fraction ``holes`` of its cells emptied, to
-    complete (satdoku's Latin encoding): SAT."""
+    """A Latin square of ``order`` (the cyclic one with rows, columns and symbols permuted at
+    random) with a fraction ``holes`` of its cells emptied, to complete (satdoku's Latin
+    encoding, the rest as units): SAT."""
     from satdoku.cnf.encode import encode
-    from satdoku.generate import completion_instance
+    from satdoku.puzzle import latin
 
-    return encode(completion_instance("latin", order, seed, holes=holes))
+    rng = random.Random(seed)
+    rows, cols = rng.sample(range(order), order), rng.sample(range(order), order)
+    symbols = rng.sample(range(1, order + 1), order)
+    board = [symbols[(rows[r] + cols[c]) % order] for r in range(order) for c in range(order)]
+    for cell in rng.sample(range(order * order), round(holes * order * order)):
+        board[cell] = 0
+    return encode(latin(board, order))
 
 
 _PRIMES = [p for p in range(2, 1 << 15) if all(p % d for d in range(2, int(p**0.5) + 1))]
@@ -205,28 +212,31 @@ SCALES = ("small", "default")
 
 def family_instances(scale: str = "default") -> dict[str, list[tuple[str, Callable[[], Cnf]]]]:
     """Per family, (instance name, builder) pairs: five or six instances a family at
-    ``default`` (a few seconds each for the minisat binary at most), tiny ones at ``small``."""
+    ``default`` (from a tenth of a second to a few seconds each for the minisat binary), tiny
+    ones at ``small``."""
     small = scale == "small"
     fams: dict[str, list[tuple[str, Callable[[], Cnf]]]] = {}
-    fams["factor"] = [(name, (lambda c=cnf: c)) for name, cnf in
-                      _factor_cases(5 if small else 11, 6, 29)]  # fmt: skip
+    cases = (_factor_cases(5, 2, 29) if small
+             else _factor_cases(13, 3, 29) + _factor_cases(14, 3, 31))  # fmt: skip
+    fams["factor"] = [(name, (lambda c=cnf: c)) for name, cnf in cases]
     fams["php"] = [(f"php{h}", (lambda h=h: pigeonhole(h)))
-                   for h in ((3, 4, 5) if small else (6, 7, 8, 9))]  # fmt: skip
+                   for h in ((3, 4, 5) if small else (6, 7, 8))]  # fmt: skip
     fams["parity"] = [(f"xorchain{k}", (lambda k=k: xor_chain(k)))
-                      for k in ((8, 12) if small else (200, 400, 800))]  # fmt: skip
+                      for k in ((8, 12) if small else (400, 800, 1600))]  # fmt: skip
     fams["parity"] += [(f"xorsys{n}-s{s}", (lambda n=n, s=s: xor_system(n, n, 4, s)))
-                       for n, s in (((12, 1), (14, 2)) if small else ((60, 1), (70, 2), (80, 3)))]
-    bmc = ((3, 4, 4), (3, 4, 5)) if small else ((7, 60, 60), (7, 60, 61), (8, 100, 100),
-                                               (8, 100, 101), (8, 140, 141))
+                       for n, s in (((12, 1), (14, 2)) if small else ((100, 1), (120, 2),
+                                                                     (140, 3)))]
+    bmc = ((3, 4, 4), (3, 4, 5)) if small else ((8, 100, 100), (8, 140, 141), (9, 200, 201),
+                                               (9, 250, 250), (9, 300, 301))
     fams["bmc"] = [(f"counter{b}-t{t}-v{v}", (lambda b=b, t=t, v=v: counter_bmc(b, t, v)))
                    for b, t, v in bmc]  # fmt: skip
-    colour = ((20, 40, 1), (30, 60, 2)) if small else ((500, 1000, 1), (1000, 2000, 2),
-                                                      (2000, 4000, 3), (2000, 4400, 4),
-                                                      (300, 700, 5))
+    colour = ((20, 40, 1), (30, 60, 2)) if small else ((600, 1400, 1), (600, 1400, 2),
+                                                      (600, 1400, 3), (1000, 2300, 4),
+                                                      (2000, 4400, 5))
     fams["colour"] = [(f"flat{v}-{e}-s{s}", (lambda v=v, e=e, s=s: flat_colouring(v, e, s)))
                       for v, e, s in colour]  # fmt: skip
-    qwh = ((5, 0.4, 1), (6, 0.5, 2)) if small else ((25, 0.42, 1), (30, 0.42, 2),
-                                                   (35, 0.42, 3), (40, 0.42, 4), (30, 0.6, 5))
+    qwh = ((5, 0.4, 1), (6, 0.5, 2)) if small else ((20, 0.42, 1), (25, 0.42, 2),
+                                                   (30, 0.42, 3))
     fams["qwh"] = [(f"qwh{o}-h{round(100 * h)}-s{s}",
                     (lambda o=o, h=h, s=s: quasigroup_with_holes(o, h, s))) for o, h, s in qwh]
     return fams

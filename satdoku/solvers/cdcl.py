@@ -127,7 +127,7 @@ class Cdcl:
     passed, stops: :attr:`status` is then TIMEOUT and :meth:`solve` answers TIMEOUT (millions
     of clauses take a noticeable fraction of a second even compiled).
 
-    ``simplify`` preprocesses at the first solve; ``frozen`` (DIMACS variables) are kept by it,
+    ``simplify`` (default: ``params``' ``simplify``, on) preprocesses at the first solve; ``frozen`` (DIMACS variables) are kept by it,
     and so are the first call's assumptions. A later call that assumes a variable preprocessing
     eliminated gets a fresh kernel: the formula is loaded again with every variable assumed so
     far frozen (what was learnt is lost; freeze such variables up front to keep it)."""
@@ -146,7 +146,7 @@ class Cdcl:
         deadline: Deadline | None = None,
         backend: str = "auto",
         params: Mapping[str, int] | None = None,
-        simplify: bool = True,
+        simplify: bool | None = None,
         frozen: Iterable[int] | None = None,
     ) -> None:
         if restarts not in RESTARTS:

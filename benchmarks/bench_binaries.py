@@ -4,7 +4,9 @@ Per file, each side is one fresh process timed from start to exit (wall clock), 
 runs it:
 
 * ``satdoku`` — ``satdoku dpll --mode cdcl --no-model FILE`` (start-up, reading, preprocessing,
-  search, the model checked against every clause of the file);
+  search, and the answer's check: a model against every clause of the file, an UNSAT answer's
+  DRUP proof by our checker; the check's own time, its ``c check_seconds`` line, is also
+  reported apart);
 * ``nosimp`` — the same with ``--no-simplify`` (the search alone, ``cdcl-nosimp``);
 * ``minisat`` — Debian's ``minisat FILE`` (MiniSat 2.2 with its SatELite-style preprocessing;
   prints no model);
@@ -54,15 +56,19 @@ def commands(satdoku: str) -> dict[str, list[str]]:
     }
 
 
-def run_process(argv: list[str], timeout: float) -> tuple[float, str]:
-    """(wall seconds, status) of one whole process; TIMEOUT past ``timeout``."""
+def run_process(argv: list[str], timeout: float) -> tuple[float, str, float]:
+    """(wall seconds, status, the answer check's seconds from a ``c check_seconds`` line or 0)
+    of one whole process; TIMEOUT past ``timeout``."""
     start = time.perf_counter()
     try:
-        done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                               timeout=timeout, check=False)  # fmt: skip
     except subprocess.TimeoutExpired:
-        return timeout, "TIMEOUT"
-    return time.perf_counter() - start, STATUS.get(done.returncode, f"exit{done.returncode}")
+        return timeout, "TIMEOUT", 0.0
+    seconds = time.perf_counter() - start
+    check = next((float(line.split()[2]) for line in done.stdout.splitlines()
+                  if line.startswith(b"c check_seconds ")), 0.0)  # fmt: skip
+    return seconds, STATUS.get(done.returncode, f"exit{done.returncode}"), check
 
 
 def search_times(path: Path) -> dict[str, object]:
@@ -95,12 +101,15 @@ def measure(files: list[tuple[str, Path]], repeat: int, timeout: float, search: 
     rows = []
     for family, path in files:
         times: dict[str, list[float]] = {side: [] for side in SIDES}
+        checks: list[float] = []
         statuses: dict[str, set[str]] = {side: set() for side in SIDES}
         for rep in range(repeat):
             order = SIDES[rep % len(SIDES):] + SIDES[:rep % len(SIDES)]
             for side in order:
-                seconds, status = run_process([*argvs[side], str(path)], timeout)
+                seconds, status, check = run_process([*argvs[side], str(path)], timeout)
                 times[side].append(seconds)
+                if side == "satdoku":
+                    checks.append(check)
                 statuses[side].add(status)
         answers = {s for side in SIDES for s in statuses[side] if s != "TIMEOUT"}
         if len(answers) > 1:
@@ -110,6 +119,7 @@ def measure(files: list[tuple[str, Path]], repeat: int, timeout: float, search: 
         for side in SIDES:
             row[side] = round(statistics.median(times[side]), 4)
             row[f"{side}_timeouts"] = sum(t >= timeout for t in times[side])
+        row["satdoku_check"] = round(statistics.median(checks), 4)
         if search:
             row.update({key: round(value, 4) if isinstance(value, float) else value
                         for key, value in search_times(path).items()})  # fmt: skip
@@ -125,9 +135,10 @@ def ratio(a: float, b: float) -> str:
 
 def table(rows: list[dict[str, object]], search: bool) -> list[str]:
     """Per family and overall: seconds summed over files (each a median), and the ratios."""
-    head = ("| family | files | satdoku s | nosimp s | minisat s | cadical s | satdoku / minisat "
-            "| satdoku / cadical | nosimp / minisat |")
-    rule = "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+    head = ("| family | files | satdoku s | of which check s | nosimp s | minisat s | cadical s "
+            "| satdoku / minisat | satdoku / cadical | nosimp / minisat "
+            "| satdoku without check / minisat |")
+    rule = "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     if search:
         head += " search ours / Minisat22 |"
         rule += "---:|"
@@ -136,11 +147,13 @@ def table(rows: list[dict[str, object]], search: bool) -> list[str]:
     for family in [*families, "all"]:
         group = [r for r in rows if family in ("all", r["family"])]
         total = {side: sum(float(r[side]) for r in group) for side in SIDES}  # type: ignore[arg-type]
-        line = (f"| {family} | {len(group)} | {total['satdoku']:.2f} | {total['nosimp']:.2f} | "
-                f"{total['minisat']:.2f} | {total['cadical']:.2f} | "
+        check = sum(float(r["satdoku_check"]) for r in group)  # type: ignore[arg-type]
+        line = (f"| {family} | {len(group)} | {total['satdoku']:.2f} | {check:.2f} | "
+                f"{total['nosimp']:.2f} | {total['minisat']:.2f} | {total['cadical']:.2f} | "
                 f"{ratio(total['satdoku'], total['minisat'])} | "
                 f"{ratio(total['satdoku'], total['cadical'])} | "
-                f"{ratio(total['nosimp'], total['minisat'])} |")
+                f"{ratio(total['nosimp'], total['minisat'])} | "
+                f"{ratio(total['satdoku'] - check, total['minisat'])} |")
         if search:
             ours = sum(float(r["search_ours"]) for r in group)  # type: ignore[arg-type]
             theirs = sum(float(r["search_minisat22"]) for r in group)  # type: ignore[arg-type]

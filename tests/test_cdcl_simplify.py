@@ -20,6 +20,8 @@ from satdoku.solvers.cdcl import Cdcl
 from satdoku.solvers.own import make_cdcl
 from satdoku.solvers.registry import SOLVERS, make_solver
 
+#: preprocessing before the search (by default it waits for the search's first 2000 conflicts)
+NOW = {"simp_delay": 0}
 PREPROCESSING = ("eliminated_vars", "subsumed_clauses", "strengthened_clauses", "resolvents")
 
 
@@ -57,7 +59,9 @@ def minisat_says(cnf: Cnf, assumptions: list[int] | None = None) -> str:
 
 def both(cnf: Cnf, **options: object) -> tuple:  # type: ignore[type-arg]
     """The C kernel and the Python reference on one formula (proof logged): equal answers,
-    statistics and proofs, which are returned."""
+    statistics and proofs, which are returned. Preprocessing runs before the search unless
+    ``params`` say otherwise (by default it waits for 2000 conflicts)."""
+    options.setdefault("params", NOW)
     runs = []
     for backend in ("c", "python"):
         solver = Cdcl(cnf.num_vars, cnf.clauses, proof=True, backend=backend, **options)  # type: ignore[arg-type]
@@ -105,10 +109,21 @@ def test_random_formulas_agree_with_minisat_with_checked_models_and_proofs() -> 
     both kernels agree step for step, models satisfy the original formula, proofs check."""
     rng = random.Random(29)
     seen = set()
-    for _ in range(250):
+    for k in range(250):
         cnf = random_cnf(rng, rng.randint(1, 14), rng.randint(0, 60), (1, 5))
-        seen.add(checked(cnf, both(cnf)))
+        seen.add(checked(cnf, both(cnf, params={"simp_delay": k % 3})))
     assert seen == {"SAT", "UNSAT"}
+
+
+def test_preprocessing_after_the_first_conflicts() -> None:
+    """With a delay, preprocessing starts at level 0 in the middle of the search: the long
+    learnt clauses are deleted (in the proof too), the binary ones kept as clauses, and both
+    kernels go on to the same search; the answers check."""
+    for cnf, delay in ((php(7, 6), 150), (random_cnf(random.Random(4), 90, 385, (3, 3)), 20)):
+        run = both(cnf, reduce_first=60, reduce_inc=20, params={"simp_delay": delay})
+        checked(cnf, run)
+        assert run[1]["conflicts"] > delay and run[1]["eliminated_vars"] > 0
+    assert both(php(5, 4), params={"simp_delay": 10**6})[1]["eliminated_vars"] == 0
 
 
 def test_bounds_change_what_is_eliminated_not_the_answers() -> None:
@@ -117,7 +132,7 @@ def test_bounds_change_what_is_eliminated_not_the_answers() -> None:
     full = both(cnf)[1]["eliminated_vars"]
     for params in ({"elim_grow": 4}, {"elim_clause_lim": 3}, {"subsume_lim": 3},
                    {"simp_effort": 50}):  # fmt: skip
-        run = both(cnf, params=params)
+        run = both(cnf, params={"simp_delay": 0, **params})
         checked(cnf, run)
         if "simp_effort" in params:
             assert run[1]["eliminated_vars"] < full
@@ -129,7 +144,7 @@ def test_simplify_false_is_the_search_alone() -> None:
     cnf = php(6, 5)
     run = both(cnf, simplify=False)
     assert all(run[1][key] == 0 for key in PREPROCESSING)
-    assert run == both(cnf, params={"simplify": 0})
+    assert run == both(cnf, params={"simplify": 0, "simp_delay": 0})
     assert run[2][0] != both(cnf)[2][0]  # preprocessing's first step is not the first lemma
     checked(cnf, run)
 
@@ -142,7 +157,7 @@ def test_frozen_variables_are_kept_and_assumed_ones_frozen() -> None:
     cnf = Cnf(cnf.num_vars, cnf.clauses[:-2])  # the two chains, not asserted: SAT
     gates = list(range(9, cnf.num_vars + 1))
     for backend in ("c", "python"):
-        solver = Cdcl(cnf.num_vars, cnf.clauses, backend=backend, frozen=gates)
+        solver = Cdcl(cnf.num_vars, cnf.clauses, backend=backend, frozen=gates, params=NOW)
         assert solver.solve()[0] == "SAT"
         assert solver.stats["eliminated_vars"] > 0
         kernel = solver._kernel
@@ -151,7 +166,7 @@ def test_frozen_variables_are_kept_and_assumed_ones_frozen() -> None:
         assert status == "UNSAT" and solver._kernel is kernel  # no reload
         status, model = solver.solve(assumptions=[gates[6], gates[-1]])
         assert status == "SAT" and model is not None and cnf.satisfied_by(model) == []
-        first = Cdcl(cnf.num_vars, cnf.clauses, backend=backend)
+        first = Cdcl(cnf.num_vars, cnf.clauses, backend=backend, params=NOW)
         assert first.solve(assumptions=[3, -5])[0] == "SAT"
         assert first._kernel.first_eliminated([4, 9]) == -1
 
@@ -163,7 +178,7 @@ def test_assuming_an_eliminated_variable_reloads_and_answers_right() -> None:
     reloads = 0
     for _ in range(60):
         cnf = random_cnf(rng, 12, rng.randint(10, 45), (2, 4))
-        solver = Cdcl(cnf.num_vars, cnf.clauses)
+        solver = Cdcl(cnf.num_vars, cnf.clauses, params=NOW)
         solver.solve()
         for _ in range(4):
             assumptions = sorted({rng.choice((-1, 1)) * rng.randint(1, 12) for _ in range(3)},
@@ -181,7 +196,7 @@ def test_assuming_an_eliminated_variable_reloads_and_answers_right() -> None:
 
 def test_kernel_refuses_bad_use_after_elimination() -> None:
     for backend in ("c", "python"):
-        solver = Cdcl(4, [[1, 2], [-1, 3], [2, 4]], backend=backend)
+        solver = Cdcl(4, [[1, 2], [-1, 3], [2, 4]], backend=backend, params=NOW)
         solver.solve()
         kernel = solver._kernel
         eliminated = kernel.first_eliminated([0, 2, 4, 6])
@@ -197,7 +212,8 @@ def test_kernel_refuses_bad_use_after_elimination() -> None:
 def test_a_deadline_at_the_first_call_then_a_later_call_finishes() -> None:
     cnf = php(6, 5)
     for backend in ("c", "python"):
-        solver = Cdcl(cnf.num_vars, cnf.clauses, backend=backend, proof=True)
+        solver = Cdcl(cnf.num_vars, cnf.clauses, backend=backend, proof=True,
+                      params={"simp_delay": 0})
         assert solver._kernel.solve([], 0.0) == 0  # preprocessing ran, then the clock stopped it
         assert solver.stats["eliminated_vars"] > 0 and solver.stats["conflicts"] == 0
         assert solver.solve()[0] == "UNSAT"
@@ -210,7 +226,7 @@ def test_registry_variant_and_adapter_options(public_data: Path, tmp_path: Path)
     assert nosimp.options["simplify"] is False and default.options["simplify"] is True
     from satdoku.solvers.base import Deadline
 
-    cnf = php(6, 5)
+    cnf = php(8, 7)  # past the default delay of 2000 conflicts
     for solver in (nosimp, default):
         result = solver.solve_cnf(cnf, Deadline(None), str(tmp_path / f"{solver.name}.drup"))
         assert result.status == "UNSAT"
@@ -230,4 +246,4 @@ def test_cli_no_simplify(tmp_path: Path) -> None:
         assert res.returncode == 20, res.stderr
         outs[bool(flag)] = res.stdout
     assert "kernel, preprocessing)" in outs[False] and "kernel)" in outs[True]
-    assert "c eliminated_vars 0\n" in outs[True] and "c eliminated_vars 0\n" not in outs[False]
+    assert all("c eliminated_vars " in out and "c resolvents " in out for out in outs.values())

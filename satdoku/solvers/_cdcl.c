@@ -47,7 +47,7 @@
 enum {
     P_LUBY_UNIT, P_LBDQ_LEN, P_GLUCOSE_K_PCT, P_BLOCK_R_PCT, P_TRAILQ_LEN, P_BLOCK_MIN,
     P_REDUCE_FIRST, P_REDUCE_INC, P_KEEP_LBD, P_SWITCH, P_SIMPLIFY, P_ELIM_CLAUSE_LIM,
-    P_ELIM_GROW, P_SUBSUME_LIM, P_SIMP_EFFORT, P_SIZE
+    P_ELIM_GROW, P_SUBSUME_LIM, P_SIMP_EFFORT, P_SIMP_DELAY, P_SIZE
 };
 
 #define CLOCK_EVERY 20000 /* watch visits between two looks at the clock (well under 1 ms) */
@@ -1174,13 +1174,9 @@ static int s_reattach(Kernel *k, Simp *s) {
         if (at < 0 || watch_push(k, c[0], at, c[1]) || watch_push(k, c[1], at, c[0])) return -1;
     }
     k->heap_size = 0;
-    for (int32_t v = 0; v < k->n; v++) {
-        k->hpos[v] = -1;
-        if (!k->elim[v] && k->lval[2 * v] == 0) {
-            k->heap[k->heap_size] = v;
-            k->hpos[v] = (int32_t)k->heap_size++;
-        }
-    }
+    for (int32_t v = 0; v < k->n; v++) k->hpos[v] = -1;
+    for (int32_t v = 0; v < k->n; v++)
+        if (!k->elim[v] && k->lval[2 * v] == 0) heap_insert(k, v);
     k->qhead = k->trail_size;
     return 0;
 }
@@ -1188,6 +1184,7 @@ static int s_reattach(Kernel *k, Simp *s) {
 /* The preprocessing pass (at level 0, before the first search). Returns 0, UNSAT or -1. */
 static int simplify(Kernel *k) {
     k->simplified = 1;
+    backtrack(k, 0);
     int32_t confl = propagate(k);
     if (confl == OUT_OF_MEMORY) return -1;
     if (confl != NO_CONFLICT) {
@@ -1195,6 +1192,15 @@ static int simplify(Kernel *k) {
         k->status = UNSAT;
         return UNSAT;
     }
+    /* long learnt clauses go (binary ones stay as clauses of the formula: they are implied);
+     * level-0 literals need no reason, and the old ones would point into the old arena */
+    for (int64_t i = 0; i < k->nlearnts; i++) {
+        int32_t cref = k->learnts[i];
+        if (k->proof_on && proof_log(k, 2, k->arena + cref + HDR, k->arena[cref])) return -1;
+        k->arena[cref + 1] |= DELETED;
+    }
+    k->nlearnts = 0;
+    for (int64_t i = 0; i < k->trail_size; i++) k->reason[k->trail[i] >> 1] = NO_REASON;
     int64_t n = k->n;
     Simp s;
     memset(&s, 0, sizeof s);
@@ -1341,6 +1347,11 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
             k->lbdq[k->lbdq_head] = lbd;
             k->lbdq_sum += lbd;
             k->lbdq_head = (k->lbdq_head + 1) % qlen;
+            continue;
+        }
+        if (P[P_SIMPLIFY] && !k->simplified && k->conflicts >= P[P_SIMP_DELAY]) {
+            int r = simplify(k); /* at level 0; the assumptions are placed again below */
+            if (r != 0) return r;
             continue;
         }
         int restart = 0;
@@ -1700,9 +1711,8 @@ static PyObject *Kernel_solve(Kernel *k, PyObject *args) {
         assumps[i] = (int32_t)lit;
     }
     Py_DECREF(seq);
-    int simplify_now = k->P[P_SIMPLIFY] && !k->simplified;
     for (Py_ssize_t i = 0; i < na; i++) { /* assumed variables are never eliminated */
-        if (simplify_now) {
+        if (!k->simplified) {
             k->frozen[assumps[i] >> 1] = 1;
         } else if (k->elim[assumps[i] >> 1]) {
             int32_t v = (assumps[i] >> 1) + 1;
@@ -1721,8 +1731,7 @@ static PyObject *Kernel_solve(Kernel *k, PyObject *args) {
     k->stop = 0;
     Py_BEGIN_ALLOW_THREADS
     backtrack(k, 0);
-    status = simplify_now ? simplify(k) : 0;
-    if (status == 0) status = search(k, assumps, na, max_conflicts < 0 ? INT64_MAX : max_conflicts);
+    status = search(k, assumps, na, max_conflicts < 0 ? INT64_MAX : max_conflicts);
     Py_END_ALLOW_THREADS
     k->busy = 0;
     free(assumps);

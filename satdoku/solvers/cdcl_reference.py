@@ -44,6 +44,7 @@ from satdoku.solvers.cdcl_params import (
     P_LUBY_UNIT,
     P_REDUCE_FIRST,
     P_REDUCE_INC,
+    P_SIMP_DELAY,
     P_SIMPLIFY,
     P_SWITCH,
     P_TRAILQ_LEN,
@@ -133,12 +134,11 @@ class VarOrder:
         self._place(v, i)
 
     def refill(self, variables: list[int]) -> None:
-        """The heap holds exactly ``variables`` (in this order: all activities are still 0 when
-        preprocessing calls this, so it is a heap)."""
+        """The heap holds exactly ``variables``, inserted in this order."""
         self.pos = [-1] * len(self.pos)
-        self.heap = list(variables)
-        for i, v in enumerate(self.heap):
-            self.pos[v] = i
+        self.heap = []
+        for v in variables:
+            self.insert(v)
 
     def insert(self, v: int) -> None:
         """Put ``v`` back (after backtracking unassigned it); no-op if it is in the heap."""
@@ -574,6 +574,11 @@ class Kernel:
                     self.block_restart()
                 self.learn(conflict, seen)
                 continue
+            if (self.P[P_SIMPLIFY] and not self.simplified
+                    and counts["conflicts"] >= self.P[P_SIMP_DELAY]):  # fmt: skip
+                if self.simplify() == UNSAT:
+                    return UNSAT
+                continue  # at level 0: the assumptions are placed again below
             self.switch_phase()
             if self.restart_due():
                 self.backtrack(1 if assumptions else 0)  # keep the assumptions' level
@@ -675,29 +680,35 @@ class Kernel:
         for lit in assumptions:
             if not 0 <= lit < 2 * self.num_vars:
                 raise ValueError("assumption out of range")
-        simplify_now = bool(self.P[P_SIMPLIFY]) and not self.simplified
         for lit in assumptions:  # assumed variables are never eliminated
-            if simplify_now:
+            if not self.simplified:
                 self.frozen[lit >> 1] = True
             elif self.eliminated[lit >> 1]:
                 raise ValueError(f"assumption on variable {(lit >> 1) + 1}, which preprocessing "
                                  "eliminated (freeze it before the first solve)")
         self._set_deadline(seconds)
         self.backtrack(0)
-        if simplify_now and self.simplify() == UNSAT:
-            return UNSAT
         return self.search(list(assumptions), max_conflicts if max_conflicts >= 0 else 1 << 62)
 
     def simplify(self) -> int:
-        """The preprocessing pass (:mod:`satdoku.solvers.cdcl_simplify`) after propagating the
-        level-0 units; UNSAT when it refutes the formula, else UNKNOWN."""
+        """The preprocessing pass (:mod:`satdoku.solvers.cdcl_simplify`) at level 0, after
+        propagating the level-0 units; the long learnt clauses go first (binary ones stay, as
+        clauses of the formula: they are implied). UNSAT when it refutes the formula, else
+        UNKNOWN."""
         from satdoku.solvers.cdcl_simplify import Simplifier
 
         self.simplified = True
+        self.backtrack(0)
         if self.propagate() is not None:
             self.log(1, [])
             self.status = UNSAT
             return UNSAT
+        for clause in self.learnts:
+            self.log(2, clause.lits)
+            clause.deleted = True
+        self.learnts = []
+        for lit in self.trail:  # level 0 needs no reasons (and they name dropped clauses)
+            self.reason[lit >> 1] = None
         if Simplifier(self).run() == UNSAT:
             self.status = UNSAT
             return UNSAT

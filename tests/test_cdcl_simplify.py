@@ -42,7 +42,7 @@ def xor_chain(k: int) -> Cnf:
         left = xor(left, i)
     for i in range(k - 1, 0, -1):
         right = xor(right, i)
-    return Cnf(top, clauses + [[left], [-right]])
+    return Cnf(top, [*clauses, [left], [-right]])
 
 
 def random_cnf(rng: random.Random, n: int, m: int, width: tuple[int, int] = (1, 4)) -> Cnf:

@@ -108,7 +108,7 @@ typedef struct {
     int64_t *lbdq, lbdq_n, lbdq_head, lbdq_sum; /* recent LBDs */
     int64_t *trailq, trailq_n, trailq_head, trailq_sum; /* recent trail sizes */
     /* mixed restarts: focused (glucose) and stable (Luby) phases alternate */
-    /* preprocessing: done at the first solve; frozen variables are never eliminated */
+    /* preprocessing: done once, after P_SIMP_DELAY conflicts; frozen variables are kept */
     int simplified;
     int8_t *frozen, *elim;
     int32_t *elimclauses; /* MiniSat's elimclauses: clause (eliminated literal first), size */
@@ -718,9 +718,10 @@ static int attach_staged(Kernel *k, Staging *st) {
 }
 
 /* --- preprocessing (= cdcl_reference.py's Simplifier) ---------------------------------------- */
-/* MiniSat 2's SimpSolver in the spirit of SatELite, run once at the first solve: bounded
- * variable elimination, backward subsumption and self-subsuming strengthening over occurrence
- * lists, level-0 units propagated through the same lists. Read the Python class for the
+/* MiniSat 2's SimpSolver in the spirit of SatELite, run once (search calls it at level 0 after
+ * P_SIMP_DELAY conflicts): bounded variable elimination, backward subsumption and
+ * self-subsuming strengthening over occurrence lists, level-0 units propagated through the
+ * same lists. Read the Python class for the
  * algorithm. C-specific: the clauses live in a store of their own while the kernel's watches
  * are cleared (header: size, capacity, flags, abstraction), occurrence lists are growable
  * vectors per variable whose deleted clauses go lazily, the elimination heap is indexed. Every
@@ -1719,7 +1720,7 @@ static PyObject *Kernel_solve(Kernel *k, PyObject *args) {
             free(assumps);
             return PyErr_Format(PyExc_ValueError,
                                 "assumption on variable %d, which preprocessing eliminated "
-                                "(freeze it before the first solve)", v);
+                                "(freeze it before the search starts)", v);
         }
     }
     if (set_deadline(k, seconds)) {

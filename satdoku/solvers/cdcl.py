@@ -11,11 +11,12 @@ that make the same decisions in the same order, behind one interface (``Kernel``
 * ``python`` — :mod:`satdoku.solvers.cdcl_reference`, the same search written for people: the
   tests' oracle, and the fallback where the C kernel was not built (slow).
 
-Both kernels preprocess the formula at the first solve unless ``simplify=False`` (MiniSat 2's
-SimpSolver in the spirit of SatELite: bounded variable elimination, subsumption and
-self-subsuming strengthening, logged in the proof; :mod:`satdoku.solvers.cdcl_simplify`): a
-model gets the eliminated variables' values rebuilt, and a variable that later calls may assume
-must be frozen (``frozen``; the first call's assumptions are frozen by themselves).
+Both kernels preprocess the formula once the search has met a few conflicts (``simp_delay``,
+default 2000), unless ``simplify=False`` (MiniSat 2's SimpSolver in the spirit of SatELite:
+bounded variable elimination, subsumption and self-subsuming strengthening, logged in the proof;
+:mod:`satdoku.solvers.cdcl_simplify`): a model gets the eliminated variables' values rebuilt,
+and a variable that later calls may assume should be frozen (``frozen``; the assumptions of the
+calls before it are frozen by themselves).
 
 ``backend="auto"`` takes ``c`` when built (environment variable ``SATDOKU_CDCL_BACKEND``
 overrides). This driver picks the kernel, loads the clauses and runs it before a
@@ -127,8 +128,9 @@ class Cdcl:
     passed, stops: :attr:`status` is then TIMEOUT and :meth:`solve` answers TIMEOUT (millions
     of clauses take a noticeable fraction of a second even compiled).
 
-    ``simplify`` (default: ``params``' ``simplify``, on) preprocesses at the first solve; ``frozen`` (DIMACS variables) are kept by it,
-    and so are the first call's assumptions. A later call that assumes a variable preprocessing
+    ``simplify`` (default: ``params``' ``simplify``, on) preprocesses once the search has met
+    ``simp_delay`` conflicts; ``frozen`` (DIMACS variables) are kept by it, and so are the
+    assumptions of the calls before it. A later call that assumes a variable preprocessing
     eliminated gets a fresh kernel: the formula is loaded again with every variable assumed so
     far frozen (what was learnt is lost; freeze such variables up front to keep it)."""
 

@@ -14,11 +14,11 @@ glucose restarts first, then stable Luby restarts, alternating) lasts k * P_SWIT
 Preprocessing (MiniSat 2's SimpSolver, SatELite style; run once): on when P_SIMPLIFY is 1, at
 level 0 once the search has met P_SIMP_DELAY conflicts (0: before it starts), so a formula the
 search decides at once (a 9x9 Sudoku with its givens) pays nothing for it; the long learnt
-clauses of those first conflicts are dropped then; a variable is eliminated only when its non-tautological resolvents number at
-most its clauses + P_ELIM_GROW and none is longer than P_ELIM_CLAUSE_LIM literals; backward
-subsumption skips candidate clauses longer than P_SUBSUME_LIM; P_SIMP_EFFORT bounds the whole
-pass in steps (literals visited by resolution and subsumption checks), so a huge formula gets a
-bounded pass rather than a long one.
+clauses of those first conflicts are dropped then; a variable is eliminated only when its non-
+tautological resolvents number at most its clauses + P_ELIM_GROW and none is longer than
+P_ELIM_CLAUSE_LIM literals; backward subsumption skips candidate clauses longer than
+P_SUBSUME_LIM; P_SIMP_EFFORT bounds the whole pass in steps (literals visited by resolution and
+subsumption checks), so a huge formula gets a bounded pass rather than a long one.
 """
 
 from __future__ import annotations

@@ -225,7 +225,7 @@ class Kernel:
         self.implied: list[list[int]] = [[] for _ in range(2 * n)]
         self.originals: list[Clause] = []  # the long clauses of the formula, in load order
         self.learnts: list[Clause] = []
-        # preprocessing (cdcl_simplify), done at the first solve when P_SIMPLIFY is on
+        # preprocessing (cdcl_simplify): once, after P_SIMP_DELAY conflicts, when P_SIMPLIFY
         self.simplified = False
         self.frozen = [False] * n  # never eliminated (assumptions)
         self.eliminated = [False] * n
@@ -685,7 +685,7 @@ class Kernel:
                 self.frozen[lit >> 1] = True
             elif self.eliminated[lit >> 1]:
                 raise ValueError(f"assumption on variable {(lit >> 1) + 1}, which preprocessing "
-                                 "eliminated (freeze it before the first solve)")
+                                 "eliminated (freeze it before the search starts)")
         self._set_deadline(seconds)
         self.backtrack(0)
         return self.search(list(assumptions), max_conflicts if max_conflicts >= 0 else 1 << 62)

@@ -6,10 +6,11 @@ The C kernel (``satdoku/solvers/_cdcl.c``, functions ``simplify`` and ``s_*``) d
 steps in the same order, so both kernels go on to the same search (tests compare their
 statistics and proofs step for step). The pass, at decision level 0:
 
-1. the kernel backtracks to level 0 and propagates its units over its watches; the long
-   learnt clauses of the first conflicts are deleted (binary ones stay as clauses of the
-   formula: they are implied); then every clause goes into a store of its own (binary clauses from the smaller literal's list, then the long ones in load
-   order): satisfied clauses are deleted and false literals dropped;
+1. the kernel backtracks to level 0 and propagates its units over its watches; the long learnt
+   clauses of the first conflicts are deleted (binary ones stay as clauses of the formula: they
+   are implied); then every clause goes into a store of its own (binary clauses from the smaller
+   literal's list, then the long ones in load order): satisfied clauses are deleted and false
+   literals dropped;
 2. **backward subsumption** (a first-in first-out queue, every clause at first): a queued
    clause deletes each clause it subsumes and strengthens each clause it subsumes with one of
    its literals negated (self-subsuming resolution drops that negated literal); candidates are

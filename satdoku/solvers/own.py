@@ -90,8 +90,9 @@ class CdclSolver:
     time, else its readable Python form (slow; ``pure=True`` asks for it). With
     ``incremental=True`` the solve path calls :meth:`solve_incremental`: a shard's rules are
     loaded once and each puzzle's givens are assumptions. ``simplify`` (default on) runs the
-    kernel's preprocessing at the first solve; in incremental mode every variable of the rules
-    is frozen (a given may name any of them), so there it only subsumes and strengthens.
+    kernel's preprocessing (after the search's first 2000 conflicts); in incremental mode every
+    variable of the rules is frozen (a given may name any of them), so there it only subsumes
+    and strengthens.
     """
 
     def __init__(

@@ -116,8 +116,8 @@ _CDCL_OPTIONS: dict[str, Any] = {
     "pure": {**_BOOL, "description": "run the kernel as plain Python (slow; cross-checks)"},
     "max_conflicts": {"type": ["integer", "null"], "minimum": 1},
     "incremental": {**_BOOL, "description": "load a shard's rules once, givens as assumptions"},
-    "simplify": {**_BOOL, "description": "preprocess after the first conflicts (variable elimination, "
-                 "subsumption); false: the search alone"},
+    "simplify": {**_BOOL, "description": "preprocess after the first conflicts (variable "
+                 "elimination, subsumption); false: the search alone"},
 }
 _DPLL_CODE = ("satdoku.solvers.own", "satdoku.solvers.dpll")
 _CDCL_CODE = ("satdoku.solvers.own", "satdoku.solvers.cdcl", "satdoku.solvers.cdcl_reference",

@@ -12,7 +12,9 @@ runs it:
   prints no model);
 * ``cadical`` — Debian's ``cadical -q -n FILE`` (no model printed either).
 
-The sides run interleaved per file (their order rotating between repeats), ``--repeat`` times,
+Each process's CPU seconds (user + system, from the children's rusage) are measured too: on a
+shared machine wall time also counts waiting for a core, CPU time does not. The sides run
+interleaved per file (their order rotating between repeats), ``--repeat`` times,
 and each file's median is kept, so machine load falls on all sides alike. Every status must
 agree across the sides (our exit code 1 would mean a model that failed its check). With
 ``--search`` the same files are also solved in this process by our ``Cdcl`` and python-sat's
@@ -30,6 +32,7 @@ Usage: python benchmarks/bench_binaries.py [--scale default|small] [--repeat 3]
 from __future__ import annotations
 
 import argparse
+import resource
 import shutil
 import statistics
 import subprocess
@@ -56,19 +59,27 @@ def commands(satdoku: str) -> dict[str, list[str]]:
     }
 
 
-def run_process(argv: list[str], timeout: float) -> tuple[float, str, float]:
-    """(wall seconds, status, the answer check's seconds from a ``c check_seconds`` line or 0)
-    of one whole process; TIMEOUT past ``timeout``."""
+def children_cpu() -> float:
+    """CPU seconds (user + system) of this process's finished children so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_process(argv: list[str], timeout: float) -> tuple[float, float, str, float]:
+    """(wall seconds, CPU seconds, status, the answer check's seconds from a ``c check_seconds``
+    line or 0) of one whole process; TIMEOUT past ``timeout``."""
+    cpu = children_cpu()
     start = time.perf_counter()
     try:
         done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                               timeout=timeout, check=False)  # fmt: skip
     except subprocess.TimeoutExpired:
-        return timeout, "TIMEOUT", 0.0
+        return timeout, timeout, "TIMEOUT", 0.0
     seconds = time.perf_counter() - start
     check = next((float(line.split()[2]) for line in done.stdout.splitlines()
                   if line.startswith(b"c check_seconds ")), 0.0)  # fmt: skip
-    return seconds, STATUS.get(done.returncode, f"exit{done.returncode}"), check
+    status = STATUS.get(done.returncode, f"exit{done.returncode}")
+    return seconds, children_cpu() - cpu, status, check
 
 
 def search_times(path: Path) -> dict[str, object]:
@@ -101,13 +112,15 @@ def measure(files: list[tuple[str, Path]], repeat: int, timeout: float, search: 
     rows = []
     for family, path in files:
         times: dict[str, list[float]] = {side: [] for side in SIDES}
+        cpus: dict[str, list[float]] = {side: [] for side in SIDES}
         checks: list[float] = []
         statuses: dict[str, set[str]] = {side: set() for side in SIDES}
         for rep in range(repeat):
             order = SIDES[rep % len(SIDES):] + SIDES[:rep % len(SIDES)]
             for side in order:
-                seconds, status, check = run_process([*argvs[side], str(path)], timeout)
+                seconds, cpu, status, check = run_process([*argvs[side], str(path)], timeout)
                 times[side].append(seconds)
+                cpus[side].append(cpu)
                 if side == "satdoku":
                     checks.append(check)
                 statuses[side].add(status)
@@ -118,6 +131,7 @@ def measure(files: list[tuple[str, Path]], repeat: int, timeout: float, search: 
                                   "status": answers.pop() if answers else "TIMEOUT"}
         for side in SIDES:
             row[side] = round(statistics.median(times[side]), 4)
+            row[f"{side}_cpu"] = round(statistics.median(cpus[side]), 4)
             row[f"{side}_timeouts"] = sum(t >= timeout for t in times[side])
         row["satdoku_check"] = round(statistics.median(checks), 4)
         if search:
@@ -137,8 +151,8 @@ def table(rows: list[dict[str, object]], search: bool) -> list[str]:
     """Per family and overall: seconds summed over files (each a median), and the ratios."""
     head = ("| family | files | satdoku s | of which check s | nosimp s | minisat s | cadical s "
             "| satdoku / minisat | satdoku / cadical | nosimp / minisat "
-            "| satdoku without check / minisat |")
-    rule = "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+            "| satdoku without check / minisat | CPU: satdoku / minisat | CPU: satdoku / cadical |")
+    rule = "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     if search:
         head += " search ours / Minisat22 |"
         rule += "---:|"
@@ -147,13 +161,16 @@ def table(rows: list[dict[str, object]], search: bool) -> list[str]:
     for family in [*families, "all"]:
         group = [r for r in rows if family in ("all", r["family"])]
         total = {side: sum(float(r[side]) for r in group) for side in SIDES}  # type: ignore[arg-type]
+        cpu = {side: sum(float(r[f"{side}_cpu"]) for r in group) for side in SIDES}  # type: ignore[arg-type]
         check = sum(float(r["satdoku_check"]) for r in group)  # type: ignore[arg-type]
         line = (f"| {family} | {len(group)} | {total['satdoku']:.2f} | {check:.2f} | "
                 f"{total['nosimp']:.2f} | {total['minisat']:.2f} | {total['cadical']:.2f} | "
                 f"{ratio(total['satdoku'], total['minisat'])} | "
                 f"{ratio(total['satdoku'], total['cadical'])} | "
                 f"{ratio(total['nosimp'], total['minisat'])} | "
-                f"{ratio(total['satdoku'] - check, total['minisat'])} |")
+                f"{ratio(total['satdoku'] - check, total['minisat'])} | "
+                f"{ratio(cpu['satdoku'], cpu['minisat'])} | "
+                f"{ratio(cpu['satdoku'], cpu['cadical'])} |")
         if search:
             ours = sum(float(r["search_ours"]) for r in group)  # type: ignore[arg-type]
             theirs = sum(float(r["search_minisat22"]) for r in group)  # type: ignore[arg-type]

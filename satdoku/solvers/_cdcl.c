@@ -947,6 +947,7 @@ static int s_propagate(Kernel *k, Simp *s) {
             int32_t *c = s_lits(s, cref), size = s->c[cref], holds = 0;
             s->ticks += size;
             for (int32_t j = 0; j < size; j++) holds |= c[j] == u;
+            /* LRAT: a strengthened clause from itself and the unit u */
             if (holds ? s_remove(k, s, cref, 1) : s_strengthen(k, s, cref, u ^ 1)) return -1;
         }
         s->occ[u >> 1].len = 0;
@@ -1001,7 +1002,7 @@ static int s_subsume(Kernel *k, Simp *s) {
             if (l == -1) {
                 k->s_subsumed++;
                 if (s_remove(k, s, d, 1)) return -1;
-            } else if (l >= 0) {
+            } else if (l >= 0) { /* LRAT: d's new form from d and cref */
                 if (s_strengthen(k, s, d, l ^ 1) || s_propagate(k, s)) return -1;
             }
         }

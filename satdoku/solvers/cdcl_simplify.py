@@ -217,7 +217,7 @@ class Simplifier:
                 self.ticks += len(clause.lits)
                 if u in clause.lits:
                     self.remove(index)
-                else:
+                else:  # LRAT: from the clause and the unit u
                     self.strengthen(index, u ^ 1)
             self.occ[u >> 1] = []
 
@@ -263,7 +263,7 @@ class Simplifier:
                 if found == -1:
                     k.counts["subsumed_clauses"] += 1
                     self.remove(other)
-                elif found >= 0:
+                elif found >= 0:  # LRAT: d's new form from d and c
                     self.strengthen(other, found ^ 1)
                     self.propagate()
             if self.qhead == len(self.queue):

@@ -118,8 +118,16 @@ class ConfiguredSolver:
     spec: SolverSpec
     options: dict[str, Any]
     impl: Any
-    version: str = ""
+    variants: Mapping[str, Mapping[str, Any] | None] | None = None
     _baseline: int | None = None  # address space before the first guarded instance (bytes)
+
+    @property
+    def version(self) -> str:
+        """What identifies the solver's behaviour (:func:`satdoku.solvers.registry.
+        solver_version`): computed when asked, since it hashes the solver's source files."""
+        from satdoku.solvers.registry import solver_version
+
+        return solver_version(self.name, self.variants)
 
     @property
     def level(self) -> str:
@@ -146,14 +154,14 @@ def open_solver(name: str, variants: Mapping[str, Mapping[str, Any] | None] | No
     """Make the solver ``name`` (registered, or a configured variant); KeyError/ValueError name
     an unknown solver or bad option. A solver with a kernel to load does so here, outside
     every instance's time."""
-    from satdoku.solvers.registry import make_solver, solver_version
+    from satdoku.solvers.registry import make_solver
 
     base, options = resolve(name, variants)
     impl = make_solver(name, variants)
     warm_up = getattr(impl, "warm_up", None)  # optional (solvers/base.py: WarmUp)
     if warm_up is not None:
         warm_up()
-    return ConfiguredSolver(name, SOLVERS[base], options, impl, solver_version(name, variants))
+    return ConfiguredSolver(name, SOLVERS[base], options, impl, variants)
 
 
 def assign_cores(limits: RunLimits, count: int = 1) -> RunLimits:

@@ -62,6 +62,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="cdcl restart policy (default mixed: glucose and Luby phases alternating)",
     )
     parser.add_argument(
+        "--no-simplify",
+        action="store_true",
+        help="cdcl: skip the preprocessing (variable elimination, subsumption) before the "
+        "search (the solver cdcl-nosimp)",
+    )
+    parser.add_argument(
         "--time-limit",
         type=float,
         default=None,
@@ -182,7 +188,8 @@ def _options(args: argparse.Namespace, heuristic: str) -> dict:  # type: ignore[
     if args.mode == "dpll":
         return {"solver": "dpll", "heuristic": heuristic, "pure_literals": args.pure_literals,
                 "seed": args.seed}
-    return {"solver": "cdcl"} | ({} if args.restarts is None else {"restarts": args.restarts})
+    return ({"solver": "cdcl"} | ({} if args.restarts is None else {"restarts": args.restarts})
+            | ({"simplify": False} if args.no_simplify else {}))
 
 
 def _label(args: argparse.Namespace, heuristic: str) -> str:
@@ -190,7 +197,8 @@ def _label(args: argparse.Namespace, heuristic: str) -> str:
         return f"dpll ({heuristic})"
     from satdoku.solvers.cdcl import choose_backend
 
-    return f"cdcl (vsids, {choose_backend()} kernel)"
+    simplify = "" if args.no_simplify else ", preprocessing"
+    return f"cdcl (vsids, {choose_backend()} kernel{simplify})"
 
 
 def _summary(codes: list[int]) -> int:

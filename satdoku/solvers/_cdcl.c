@@ -46,7 +46,8 @@
  * (defaults included) come from Python at construction: cdcl_params.py is their one source */
 enum {
     P_LUBY_UNIT, P_LBDQ_LEN, P_GLUCOSE_K_PCT, P_BLOCK_R_PCT, P_TRAILQ_LEN, P_BLOCK_MIN,
-    P_REDUCE_FIRST, P_REDUCE_INC, P_KEEP_LBD, P_SWITCH, P_SIZE
+    P_REDUCE_FIRST, P_REDUCE_INC, P_KEEP_LBD, P_SWITCH, P_SIMPLIFY, P_ELIM_CLAUSE_LIM,
+    P_ELIM_GROW, P_SUBSUME_LIM, P_SIMP_EFFORT, P_SIMP_DELAY, P_SIZE
 };
 
 #define CLOCK_EVERY 20000 /* watch visits between two looks at the clock (well under 1 ms) */
@@ -107,9 +108,15 @@ typedef struct {
     int64_t *lbdq, lbdq_n, lbdq_head, lbdq_sum; /* recent LBDs */
     int64_t *trailq, trailq_n, trailq_head, trailq_sum; /* recent trail sizes */
     /* mixed restarts: focused (glucose) and stable (Luby) phases alternate */
+    /* preprocessing: done once, after P_SIMP_DELAY conflicts; frozen variables are kept */
+    int simplified;
+    int8_t *frozen, *elim;
+    int32_t *elimclauses; /* MiniSat's elimclauses: clause (eliminated literal first), size */
+    int64_t etop, ecap;
     /* statistics */
     int64_t conflicts, decisions, props, restarts, learnt, max_level, deleted, reduces;
     int64_t collects, minimised, blocked;
+    int64_t s_eliminated, s_subsumed, s_strengthened, s_resolvents;
     /* clock */
     double deadline; /* CLOCK_MONOTONIC seconds; <0: none */
     int64_t ticks, next_check;
@@ -710,6 +717,560 @@ static int attach_staged(Kernel *k, Staging *st) {
     return 0;
 }
 
+/* --- preprocessing (= cdcl_reference.py's Simplifier) ---------------------------------------- */
+/* MiniSat 2's SimpSolver in the spirit of SatELite, run once (search calls it at level 0 after
+ * P_SIMP_DELAY conflicts): bounded variable elimination, backward subsumption and
+ * self-subsuming strengthening over occurrence lists, level-0 units propagated through the
+ * same lists. Read the Python class for the
+ * algorithm. C-specific: the clauses live in a store of their own while the kernel's watches
+ * are cleared (header: size, capacity, flags, abstraction), occurrence lists are growable
+ * vectors per variable whose deleted clauses go lazily, the elimination heap is indexed. Every
+ * proof step goes through proof_log: resolvents before their antecedents are deleted, a
+ * strengthened clause added before the old one is deleted. */
+#define S_HDR 4
+#define S_DEAD 1
+#define S_QUEUED 2
+#define S_CLOCK_EVERY 65536 /* simplifier steps between two looks at the clock */
+
+typedef struct {
+    int32_t *c; /* the clause store */
+    int64_t top, cap;
+    Vec *occ;      /* per variable: the clauses holding it (dead ones dropped lazily) */
+    int32_t *nocc; /* per literal: live clauses holding it */
+    int32_t *queue;
+    int64_t qhead, qlen, qcap; /* clauses to try as subsumers, first in first out */
+    int32_t *heap, *hpos;
+    int64_t hsize; /* elimination candidates, least (cost, variable) first */
+    int32_t *snap, *psnap;
+    int64_t snapcap, psnapcap; /* copies of the occurrence lists being walked (subsumption,
+                                  propagation) */
+    int32_t *pos, *neg;
+    int64_t poscap, negcap;
+    int32_t *res;
+    int64_t rtop, rcap; /* the resolvents of one elimination: size, literals, ... */
+    int32_t *tmp;       /* one clause */
+    int64_t *lmark;     /* per literal: stamp */
+    int64_t stamp;
+    int64_t ticks, budget, next_clock;
+    int64_t thead; /* trail entries already propagated through the store */
+    int unsat, stopped;
+} Simp;
+
+static inline int32_t *s_lits(Simp *s, int32_t cref) { return s->c + cref + S_HDR; }
+
+static inline int s_log(Kernel *k, int32_t tag, const int32_t *lits, int64_t n) {
+    return k->proof_on ? proof_log(k, tag, lits, n) : 0;
+}
+
+/* Has the pass run out of effort or time? Then no new work starts. */
+static int s_spent(Kernel *k, Simp *s) {
+    if (s->stopped) return 1;
+    if (s->ticks > s->budget) s->stopped = 1;
+    if (s->ticks >= s->next_clock) {
+        s->next_clock = s->ticks + S_CLOCK_EVERY;
+        if (k->stop || (k->deadline >= 0 && now_seconds() >= k->deadline)) s->stopped = 1;
+    }
+    return s->stopped;
+}
+
+/* the elimination heap: a variable's cost is (clauses with v) * (clauses with -v) */
+static inline int s_before(Simp *s, int32_t a, int32_t b) {
+    int64_t ca = (int64_t)s->nocc[2 * a] * s->nocc[2 * a + 1];
+    int64_t cb = (int64_t)s->nocc[2 * b] * s->nocc[2 * b + 1];
+    return ca < cb || (ca == cb && a < b);
+}
+
+static void s_up(Simp *s, int64_t i) {
+    int32_t v = s->heap[i];
+    while (i > 0) {
+        int64_t parent = (i - 1) >> 1;
+        if (!s_before(s, v, s->heap[parent])) break;
+        s->heap[i] = s->heap[parent];
+        s->hpos[s->heap[i]] = (int32_t)i;
+        i = parent;
+    }
+    s->heap[i] = v;
+    s->hpos[v] = (int32_t)i;
+}
+
+static void s_down(Simp *s, int64_t i) {
+    int32_t v = s->heap[i];
+    for (;;) {
+        int64_t child = 2 * i + 1;
+        if (child >= s->hsize) break;
+        if (child + 1 < s->hsize && s_before(s, s->heap[child + 1], s->heap[child])) child++;
+        if (!s_before(s, s->heap[child], v)) break;
+        s->heap[i] = s->heap[child];
+        s->hpos[s->heap[i]] = (int32_t)i;
+        i = child;
+    }
+    s->heap[i] = v;
+    s->hpos[v] = (int32_t)i;
+}
+
+/* v's occurrence counts changed: move it in the heap, or put it (back) in when it may be
+ * eliminated (MiniSat's updateElimHeap) */
+static void s_touch(Kernel *k, Simp *s, int32_t v) {
+    if (s->hpos[v] >= 0) {
+        s_up(s, s->hpos[v]);
+        s_down(s, s->hpos[v]);
+    } else if (!k->frozen[v] && !k->elim[v] && k->lval[2 * v] == 0) {
+        s->heap[s->hsize] = v;
+        s->hpos[v] = (int32_t)s->hsize;
+        s_up(s, s->hsize++);
+    }
+}
+
+static int32_t s_pop(Simp *s) {
+    int32_t v = s->heap[0];
+    s->hpos[v] = -1;
+    if (--s->hsize > 0) {
+        s->heap[0] = s->heap[s->hsize];
+        s->hpos[s->heap[0]] = 0;
+        s_down(s, 0);
+    }
+    return v;
+}
+
+static int s_enqueue_clause(Simp *s, int32_t cref) {
+    if (s->c[cref + 2] & S_QUEUED) return 0;
+    if (grow((void **)&s->queue, &s->qcap, s->qlen + 1, sizeof(int32_t))) return -1;
+    s->queue[s->qlen++] = cref;
+    s->c[cref + 2] |= S_QUEUED;
+    return 0;
+}
+
+static uint32_t s_abstraction(const int32_t *lits, int32_t n) {
+    uint32_t a = 0;
+    for (int32_t i = 0; i < n; i++) a |= 1u << ((lits[i] >> 1) & 31);
+    return a;
+}
+
+/* Store a clause of two or more unassigned literals (already in the proof) and queue it. */
+static int s_add(Kernel *k, Simp *s, const int32_t *lits, int32_t n) {
+    if (grow((void **)&s->c, &s->cap, s->top + S_HDR + n, sizeof(int32_t))) return -1;
+    int32_t cref = (int32_t)s->top;
+    int32_t *h = s->c + cref;
+    h[0] = n;
+    h[1] = n;
+    h[2] = 0;
+    h[3] = (int32_t)s_abstraction(lits, n);
+    memcpy(h + S_HDR, lits, (size_t)n * sizeof(int32_t));
+    s->top += S_HDR + n;
+    for (int32_t i = 0; i < n; i++) {
+        Vec *o = &s->occ[lits[i] >> 1];
+        if (o->len == o->cap && vec_reserve(o, 1, 1)) return -1;
+        o->data[o->len++] = cref;
+        s->nocc[lits[i]]++;
+        s_touch(k, s, lits[i] >> 1);
+    }
+    return s_enqueue_clause(s, cref);
+}
+
+/* Delete a stored clause (logged unless it lives on as a unit on the trail). */
+static int s_remove(Kernel *k, Simp *s, int32_t cref, int log) {
+    int32_t *h = s->c + cref;
+    int32_t n = h[0];
+    h[2] |= S_DEAD;
+    if (log && s_log(k, 2, h + S_HDR, n)) return -1;
+    for (int32_t i = 0; i < n; i++) {
+        s->nocc[h[S_HDR + i]]--;
+        s_touch(k, s, h[S_HDR + i] >> 1);
+    }
+    return 0;
+}
+
+/* A unit derived while simplifying: on the trail at level 0 (propagated later by
+ * s_propagate), or the empty clause when it is false. The unit is in the proof already. */
+static int s_unit(Kernel *k, Simp *s, int32_t lit) {
+    if (k->lval[lit] == -1) {
+        s->unsat = 1;
+        return s_log(k, 1, s->tmp, 0);
+    }
+    if (k->lval[lit] == 0) enqueue(k, lit, NO_REASON);
+    return 0;
+}
+
+/* Drop literal l from a stored clause: the shorter clause is added, then the old one deleted;
+ * a clause left with one literal becomes a unit on the trail. */
+static int s_strengthen(Kernel *k, Simp *s, int32_t cref, int32_t l) {
+    int32_t *h = s->c + cref;
+    int32_t n = h[0], m = 0;
+    int32_t *c = h + S_HDR;
+    for (int32_t i = 0; i < n; i++)
+        if (c[i] != l) s->tmp[m++] = c[i];
+    if (s_log(k, 1, s->tmp, m) || s_log(k, 2, c, n)) return -1;
+    k->s_strengthened++;
+    memcpy(c, s->tmp, (size_t)m * sizeof(int32_t));
+    h[0] = m;
+    h[3] = (int32_t)s_abstraction(c, m);
+    s->nocc[l]--;
+    Vec *o = &s->occ[l >> 1];
+    int32_t j = 0;
+    for (int32_t i = 0; i < o->len; i++)
+        if (o->data[i] != cref) o->data[j++] = o->data[i];
+    o->len = j;
+    s_touch(k, s, l >> 1);
+    if (m == 1) {
+        h[2] |= S_DEAD;
+        s->nocc[c[0]]--;
+        s_touch(k, s, c[0] >> 1);
+        return s_unit(k, s, c[0]);
+    }
+    return s_enqueue_clause(s, cref);
+}
+
+/* The live clauses of occ[v] (dead ones are dropped from it now), copied into *buf (the walk
+ * may change the list); their number, or -1. */
+static int64_t s_snapshot(Simp *s, int32_t v, int32_t **buf, int64_t *cap) {
+    Vec *o = &s->occ[v];
+    int32_t j = 0;
+    for (int32_t i = 0; i < o->len; i++)
+        if (!(s->c[o->data[i] + 2] & S_DEAD)) o->data[j++] = o->data[i];
+    o->len = j;
+    if (grow((void **)buf, cap, j + 1, sizeof(int32_t))) return -1;
+    memcpy(*buf, o->data, (size_t)j * sizeof(int32_t));
+    return j;
+}
+
+/* Level-0 units through the store: clauses they satisfy are deleted, their false literals
+ * dropped (the kernel's watches are not attached while simplifying). */
+static int s_propagate(Kernel *k, Simp *s) {
+    while (s->thead < k->trail_size && !s->unsat) {
+        int32_t u = k->trail[s->thead++];
+        int64_t n = s_snapshot(s, u >> 1, &s->psnap, &s->psnapcap);
+        if (n < 0) return -1;
+        int32_t *snap = s->psnap;
+        for (int64_t i = 0; i < n && !s->unsat; i++) {
+            int32_t cref = snap[i];
+            if (s->c[cref + 2] & S_DEAD) continue;
+            int32_t *c = s_lits(s, cref), size = s->c[cref], holds = 0;
+            s->ticks += size;
+            for (int32_t j = 0; j < size; j++) holds |= c[j] == u;
+            /* LRAT: a strengthened clause from itself and the unit u */
+            if (holds ? s_remove(k, s, cref, 1) : s_strengthen(k, s, cref, u ^ 1)) return -1;
+        }
+        s->occ[u >> 1].len = 0;
+    }
+    return 0;
+}
+
+/* Does clause c subsume d (-1), or c with one literal l negated subsume d (l: then d can
+ * drop -l), or neither (-2)? */
+static int32_t s_subsumes(Simp *s, int32_t c, int32_t d) {
+    int32_t nc = s->c[c], nd = s->c[d];
+    s->ticks += nd;
+    if (nc > nd || ((uint32_t)s->c[c + 3] & ~(uint32_t)s->c[d + 3])) return -2;
+    int64_t stamp = ++s->stamp;
+    const int32_t *dl = s_lits(s, d), *cl = s_lits(s, c);
+    for (int32_t i = 0; i < nd; i++) s->lmark[dl[i]] = stamp;
+    int32_t ret = -1;
+    for (int32_t i = 0; i < nc; i++) {
+        int32_t lit = cl[i];
+        if (s->lmark[lit] == stamp) continue;
+        if (ret == -1 && s->lmark[lit ^ 1] == stamp) {
+            ret = lit;
+            continue;
+        }
+        return -2;
+    }
+    return ret;
+}
+
+/* Backward subsumption: every queued clause deletes the clauses it subsumes and strengthens
+ * those it subsumes with one literal negated (candidates: the clauses of its variable with
+ * the fewest occurrences). */
+static int s_subsume(Kernel *k, Simp *s) {
+    while (s->qhead < s->qlen && !s->unsat) {
+        int32_t cref = s->queue[s->qhead++];
+        s->c[cref + 2] &= ~S_QUEUED;
+        if ((s->c[cref + 2] & S_DEAD) || s_spent(k, s)) continue;
+        int32_t *c = s_lits(s, cref), size = s->c[cref];
+        int32_t best = c[0] >> 1;
+        for (int32_t i = 1; i < size; i++) {
+            int32_t v = c[i] >> 1;
+            if (s->nocc[2 * v] + s->nocc[2 * v + 1] < s->nocc[2 * best] + s->nocc[2 * best + 1])
+                best = v;
+        }
+        int64_t n = s_snapshot(s, best, &s->snap, &s->snapcap);
+        if (n < 0) return -1;
+        for (int64_t i = 0; i < n && !s->unsat; i++) {
+            if (s->c[cref + 2] & S_DEAD) break;
+            int32_t d = s->snap[i];
+            if (d == cref || (s->c[d + 2] & S_DEAD) || s->c[d] > k->P[P_SUBSUME_LIM]) continue;
+            int32_t l = s_subsumes(s, cref, d);
+            if (l == -1) {
+                k->s_subsumed++;
+                if (s_remove(k, s, d, 1)) return -1;
+            } else if (l >= 0) { /* LRAT: d's new form from d and cref */
+                if (s_strengthen(k, s, d, l ^ 1) || s_propagate(k, s)) return -1;
+            }
+        }
+        if (s->qhead == s->qlen) s->qhead = s->qlen = 0;
+    }
+    if (s->unsat) { /* the queue is dropped: nothing more is simplified */
+        for (int64_t i = s->qhead; i < s->qlen; i++) s->c[s->queue[i] + 2] &= ~S_QUEUED;
+        s->qhead = s->qlen = 0;
+    }
+    return 0;
+}
+
+/* The resolvent of clauses p (holding v) and q (holding -v) on v into out (when non-null);
+ * returns its size, or -1 for a tautology. Literals: p's (but v) in order, then q's new ones. */
+static int32_t s_merge(Simp *s, int32_t p, int32_t q, int32_t v, int32_t *out) {
+    int32_t np = s->c[p], nq = s->c[q], m = 0;
+    const int32_t *pl = s_lits(s, p), *ql = s_lits(s, q);
+    int64_t stamp = ++s->stamp;
+    s->ticks += np + nq;
+    for (int32_t i = 0; i < np; i++) {
+        if ((pl[i] >> 1) == v) continue;
+        s->lmark[pl[i]] = stamp;
+        if (out) out[m] = pl[i];
+        m++;
+    }
+    for (int32_t i = 0; i < nq; i++) {
+        int32_t lit = ql[i];
+        if ((lit >> 1) == v || s->lmark[lit] == stamp) continue;
+        if (s->lmark[lit ^ 1] == stamp) return -1;
+        if (out) out[m] = lit;
+        m++;
+    }
+    return m;
+}
+
+/* MiniSat's elimclauses: the clause with v's literal first, then its size. */
+static int s_keep(Kernel *k, const int32_t *lits, int32_t n, int32_t v) {
+    if (grow((void **)&k->elimclauses, &k->ecap, k->etop + n + 1, sizeof(int32_t))) return -1;
+    int32_t *e = k->elimclauses + k->etop;
+    memcpy(e, lits, (size_t)n * sizeof(int32_t));
+    for (int32_t i = 0; i < n; i++)
+        if ((e[i] >> 1) == v) {
+            int32_t t = e[0];
+            e[0] = e[i];
+            e[i] = t;
+            break;
+        }
+    e[n] = n;
+    k->etop += n + 1;
+    return 0;
+}
+
+/* Eliminate v by clause distribution when that does not grow the formula: its resolvents
+ * replace the clauses holding it (which are kept for the model). */
+static int s_eliminate(Kernel *k, Simp *s, int32_t v) {
+    int64_t n = s_snapshot(s, v, &s->snap, &s->snapcap);
+    if (n < 0) return -1;
+    if (grow((void **)&s->pos, &s->poscap, n + 1, sizeof(int32_t)) ||
+        grow((void **)&s->neg, &s->negcap, n + 1, sizeof(int32_t)))
+        return -1;
+    int64_t np = 0, nn = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int32_t cref = s->snap[i], *c = s_lits(s, cref);
+        for (int32_t j = 0; j < s->c[cref]; j++)
+            if ((c[j] >> 1) == v) {
+                if (c[j] & 1) s->neg[nn++] = cref;
+                else s->pos[np++] = cref;
+                break;
+            }
+    }
+    int64_t count = 0;
+    for (int64_t i = 0; i < np; i++)
+        for (int64_t j = 0; j < nn; j++) {
+            int32_t size = s_merge(s, s->pos[i], s->neg[j], v, NULL);
+            if (size < 0) continue;
+            if (++count > np + nn + k->P[P_ELIM_GROW] || size > k->P[P_ELIM_CLAUSE_LIM]) return 0;
+        }
+    k->elim[v] = 1;
+    k->s_eliminated++;
+    s->rtop = 0;
+    for (int64_t i = 0; i < np; i++)
+        for (int64_t j = 0; j < nn; j++) {
+            int32_t np_ = s->c[s->pos[i]], nq_ = s->c[s->neg[j]];
+            if (grow((void **)&s->res, &s->rcap, s->rtop + np_ + nq_ + 1, sizeof(int32_t)))
+                return -1;
+            int32_t *r = s->res + s->rtop;
+            int32_t size = s_merge(s, s->pos[i], s->neg[j], v, r + 1);
+            if (size < 0) continue;
+            r[0] = size;
+            s->rtop += size + 1;
+            k->s_resolvents++;
+            if (s_log(k, 1, r + 1, size)) return -1; /* LRAT: from pos[i] and neg[j] */
+        }
+    /* the smaller side is kept for the model, then the default for v */
+    int32_t *kept = np > nn ? s->neg : s->pos;
+    int64_t nkept = np > nn ? nn : np;
+    for (int64_t i = 0; i < nkept; i++)
+        if (s_keep(k, s_lits(s, kept[i]), s->c[kept[i]], v)) return -1;
+    int32_t unit = 2 * v + (np > nn ? 0 : 1);
+    if (s_keep(k, &unit, 1, v)) return -1;
+    for (int64_t i = 0; i < np; i++)
+        if (s_remove(k, s, s->pos[i], 1)) return -1;
+    for (int64_t i = 0; i < nn; i++)
+        if (s_remove(k, s, s->neg[i], 1)) return -1;
+    s->occ[v].len = 0;
+    for (int64_t at = 0; at < s->rtop && !s->unsat;) {
+        int32_t size = s->res[at], *r = s->res + at + 1, m = 0, sat = 0;
+        at += size + 1;
+        for (int32_t i = 0; i < size; i++) {
+            if (k->lval[r[i]] == 1) sat = 1;
+            else if (k->lval[r[i]] == 0) s->tmp[m++] = r[i];
+        }
+        if (sat) {
+            if (s_log(k, 2, r, size)) return -1;
+            continue;
+        }
+        if (m < size && (s_log(k, 1, s->tmp, m) || s_log(k, 2, r, size))) return -1;
+        if (m == 0) {
+            s->unsat = 1;
+        } else if (m == 1) {
+            if (s_unit(k, s, s->tmp[0]) || s_propagate(k, s)) return -1;
+        } else if (s_add(k, s, s->tmp, m)) {
+            return -1;
+        }
+    }
+    return s_subsume(k, s);
+}
+
+/* A clause of the loaded formula into the store: satisfied ones are deleted, false literals
+ * dropped (the kernel propagated the level-0 units before). */
+static int s_gather(Kernel *k, Simp *s, const int32_t *lits, int32_t n) {
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++) {
+        if (k->lval[lits[i]] == 1) return s_log(k, 2, lits, n);
+        if (k->lval[lits[i]] == 0) s->tmp[m++] = lits[i];
+    }
+    if (m < n && (s_log(k, 1, s->tmp, m) || s_log(k, 2, lits, n))) return -1;
+    if (m == 0) {
+        s->unsat = 1;
+        return 0;
+    }
+    if (m == 1) return s_unit(k, s, s->tmp[0]);
+    return s_add(k, s, s->tmp, m);
+}
+
+static void s_free(Simp *s, int64_t n) {
+    if (s->occ)
+        for (int64_t v = 0; v < n; v++) free(s->occ[v].data);
+    void *bufs[] = {s->c,   s->occ, s->nocc, s->queue, s->heap, s->hpos,  s->snap,
+                    s->psnap, s->pos, s->neg, s->res, s->tmp, s->lmark};
+    for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) free(bufs[i]);
+}
+
+/* The simplified formula back into the kernel: watches, implication lists and the arena are
+ * rebuilt in store order; the decision heap holds the variables still to assign. */
+static int s_reattach(Kernel *k, Simp *s) {
+    for (int64_t lit = 0; lit < 2 * (int64_t)k->n; lit++) {
+        k->bins[lit].len = 0;
+        k->watches[lit].len = 0;
+    }
+    k->atop = 0;
+    k->wasted = 0;
+    for (int64_t cref = 0; cref < s->top; cref += S_HDR + s->c[cref + 1]) {
+        if (s->c[cref + 2] & S_DEAD) continue;
+        int32_t *c = s_lits(s, (int32_t)cref), size = s->c[cref];
+        if (size == 2) {
+            if (bin_push(k, c[0], c[1])) return -1;
+            continue;
+        }
+        int32_t at = add_clause(k, c, size, 0, 0);
+        if (at < 0 || watch_push(k, c[0], at, c[1]) || watch_push(k, c[1], at, c[0])) return -1;
+    }
+    k->heap_size = 0;
+    for (int32_t v = 0; v < k->n; v++) k->hpos[v] = -1;
+    for (int32_t v = 0; v < k->n; v++)
+        if (!k->elim[v] && k->lval[2 * v] == 0) heap_insert(k, v);
+    k->qhead = k->trail_size;
+    return 0;
+}
+
+/* The preprocessing pass (at level 0, before the first search). Returns 0, UNSAT or -1. */
+static int simplify(Kernel *k) {
+    k->simplified = 1;
+    backtrack(k, 0);
+    int32_t confl = propagate(k);
+    if (confl == OUT_OF_MEMORY) return -1;
+    if (confl != NO_CONFLICT) {
+        if (k->proof_on && proof_log(k, 1, k->out, 0)) return -1;
+        k->status = UNSAT;
+        return UNSAT;
+    }
+    /* long learnt clauses go (binary ones stay as clauses of the formula: they are implied);
+     * level-0 literals need no reason, and the old ones would point into the old arena */
+    for (int64_t i = 0; i < k->nlearnts; i++) {
+        int32_t cref = k->learnts[i];
+        if (k->proof_on && proof_log(k, 2, k->arena + cref + HDR, k->arena[cref])) return -1;
+        k->arena[cref + 1] |= DELETED;
+    }
+    k->nlearnts = 0;
+    for (int64_t i = 0; i < k->trail_size; i++) k->reason[k->trail[i] >> 1] = NO_REASON;
+    int64_t n = k->n;
+    Simp s;
+    memset(&s, 0, sizeof s);
+    s.occ = calloc((size_t)n + 1, sizeof(Vec));
+    s.nocc = calloc((size_t)(2 * n + 2), sizeof(int32_t));
+    s.heap = malloc(((size_t)n + 1) * sizeof(int32_t));
+    s.hpos = malloc(((size_t)n + 1) * sizeof(int32_t));
+    s.tmp = malloc(((size_t)n + 1) * sizeof(int32_t));
+    s.lmark = calloc((size_t)(2 * n + 2), sizeof(int64_t));
+    s.cap = k->atop + 1024;
+    s.c = malloc((size_t)s.cap * sizeof(int32_t));
+    int rc = -1;
+    if (!s.occ || !s.nocc || !s.heap || !s.hpos || !s.tmp || !s.lmark || !s.c) goto done;
+    for (int64_t v = 0; v < n; v++) s.hpos[v] = -1;
+    s.budget = k->P[P_SIMP_EFFORT];
+    s.next_clock = S_CLOCK_EVERY;
+    s.thead = k->trail_size;
+    /* binary clauses (from the smaller literal's list), then the long ones in load order */
+    for (int32_t lit = 0; lit < 2 * k->n && !s.unsat; lit++) {
+        Vec *b = &k->bins[lit];
+        for (int32_t i = 0; i < b->len && !s.unsat; i++) {
+            int32_t pair[2] = {lit, b->data[i]};
+            if (pair[1] > lit && s_gather(k, &s, pair, 2)) goto done;
+        }
+    }
+    for (int64_t cref = 0; cref < k->atop && !s.unsat; cref += HDR + k->arena[cref])
+        if (!(k->arena[cref + 1] & (DELETED | LEARNT)) &&
+            s_gather(k, &s, k->arena + cref + HDR, k->arena[cref]))
+            goto done;
+    for (int32_t v = 0; v < k->n; v++) s_touch(k, &s, v);
+    if (s_propagate(k, &s)) goto done;
+    if (s_subsume(k, &s)) goto done;
+    while (s.hsize > 0 && !s.unsat) {
+        int32_t v = s_pop(&s);
+        if (k->elim[v] || k->frozen[v] || k->lval[2 * v] != 0 || s_spent(k, &s)) continue;
+        if (s_eliminate(k, &s, v)) goto done;
+    }
+    if (s.unsat) {
+        k->status = UNSAT;
+        rc = UNSAT;
+        goto done;
+    }
+    rc = s_reattach(k, &s) ? -1 : 0;
+done:
+    s_free(&s, n);
+    if (rc == -1) return -1;
+    return rc;
+}
+
+/* The model, with the eliminated variables' values rebuilt (MiniSat's extendModel): walking
+ * the kept clauses from the last, a clause none of whose other literals is true makes its
+ * first literal (of the eliminated variable) true. val: per variable 1 / -1 / 0 (unset). */
+static void extend_model(Kernel *k, int8_t *val) {
+    int64_t at = k->etop;
+    while (at > 0) {
+        int32_t size = k->elimclauses[at - 1];
+        int64_t start = at - 1 - size;
+        const int32_t *c = k->elimclauses + start;
+        int sat = 0;
+        for (int32_t i = 1; i < size && !sat; i++) {
+            int8_t x = val[c[i] >> 1];
+            sat = x != 0 && (x == 1) == !(c[i] & 1);
+        }
+        if (!sat) val[c[0] >> 1] = (c[0] & 1) ? -1 : 1;
+        at = start;
+    }
+}
+
 /* --- the search ------------------------------------------------------------------------------ */
 static int64_t luby(int64_t i) {
     int64_t size = 1, seq = 0;
@@ -790,6 +1351,11 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
             k->lbdq_head = (k->lbdq_head + 1) % qlen;
             continue;
         }
+        if (P[P_SIMPLIFY] && !k->simplified && k->conflicts >= P[P_SIMP_DELAY]) {
+            int r = simplify(k); /* at level 0; the assumptions are placed again below */
+            if (r != 0) return r;
+            continue;
+        }
         int restart = 0;
         if (k->restart_mode == RESTART_MIXED && k->conflicts >= k->switch_at) {
             k->stable = !k->stable;
@@ -863,7 +1429,8 @@ static void Kernel_free_buffers(Kernel *k) {
     void *bufs[] = {k->lval,  k->level, k->reason, k->trail,  k->trail_lim, k->phase,
                     k->act,   k->heap,  k->hpos,   k->arena,  k->watches,   k->bins,
                     k->learnts, k->seen, k->out,   k->stack,  k->toclear,   k->stamp,
-                    k->mark,  k->tmp,   k->proof,  k->lbdq,   k->trailq};
+                    k->mark,  k->tmp,   k->proof,  k->lbdq,   k->trailq,    k->frozen,
+                    k->elim,  k->elimclauses};
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) free(bufs[i]);
 }
 
@@ -933,6 +1500,8 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
     k->stamp = calloc((size_t)(n + 2), sizeof(int64_t));
     k->mark = calloc((size_t)(n + 1), sizeof(int64_t));
     k->tmp = calloc((size_t)(n + 1), sizeof(int32_t));
+    k->frozen = calloc((size_t)(n + 1), 1);
+    k->elim = calloc((size_t)(n + 1), 1);
     k->lbdq = calloc((size_t)k->P[P_LBDQ_LEN], sizeof(int64_t));
     k->trailq = calloc((size_t)k->P[P_TRAILQ_LEN], sizeof(int64_t));
     k->acap = 1024;
@@ -944,7 +1513,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
     if (!k->lval || !k->level || !k->reason || !k->trail || !k->trail_lim || !k->phase ||
         !k->act || !k->heap || !k->hpos || !k->watches || !k->bins || !k->seen || !k->out ||
         !k->stack || !k->toclear || !k->stamp || !k->mark || !k->tmp || !k->arena ||
-        !k->learnts || !k->proof || !k->lbdq || !k->trailq) {
+        !k->learnts || !k->proof || !k->lbdq || !k->trailq || !k->frozen || !k->elim) {
         PyErr_NoMemory();
         return -1;
     }
@@ -1013,6 +1582,11 @@ static PyObject *Kernel_load(Kernel *k, PyObject *args) {
     if (in_use(k)) return NULL;
     if (!PyArg_ParseTuple(args, "O|O", &clauses, &seconds)) return NULL;
     if (k->error) return PyErr_NoMemory();
+    if (k->s_eliminated) {
+        PyErr_SetString(PyExc_RuntimeError, "no clauses can be added once preprocessing has "
+                                            "eliminated variables");
+        return NULL;
+    }
     if (set_deadline(k, seconds)) return NULL;
     if (expired(k)) return PyLong_FromLong(1);
     Staging st = {NULL, 0, 0, k->atop};
@@ -1139,6 +1713,17 @@ static PyObject *Kernel_solve(Kernel *k, PyObject *args) {
         assumps[i] = (int32_t)lit;
     }
     Py_DECREF(seq);
+    for (Py_ssize_t i = 0; i < na; i++) { /* assumed variables are never eliminated */
+        if (!k->simplified) {
+            k->frozen[assumps[i] >> 1] = 1;
+        } else if (k->elim[assumps[i] >> 1]) {
+            int32_t v = (assumps[i] >> 1) + 1;
+            free(assumps);
+            return PyErr_Format(PyExc_ValueError,
+                                "assumption on variable %d, which preprocessing eliminated "
+                                "(freeze it before the search starts)", v);
+        }
+    }
     if (set_deadline(k, seconds)) {
         free(assumps);
         return NULL;
@@ -1168,28 +1753,82 @@ static PyObject *Kernel_interrupt(Kernel *k, PyObject *Py_UNUSED(ignored)) {
 
 static PyObject *Kernel_model(Kernel *k, PyObject *Py_UNUSED(ignored)) {
     if (in_use(k)) return NULL;
+    int8_t *val = malloc((size_t)k->n + 1);
+    if (!val) return PyErr_NoMemory();
+    for (int32_t v = 0; v < k->n; v++) val[v] = k->lval[2 * v];
+    extend_model(k, val);
     PyObject *list = PyList_New(k->n);
-    if (!list) return NULL;
+    if (!list) {
+        free(val);
+        return NULL;
+    }
     for (int32_t v = 0; v < k->n; v++) {
-        PyObject *x = PyLong_FromLong(k->lval[2 * v] == 1 ? v + 1 : -(v + 1));
+        PyObject *x = PyLong_FromLong(val[v] == 1 ? v + 1 : -(v + 1));
         if (!x) {
+            free(val);
             Py_DECREF(list);
             return NULL;
         }
         PyList_SET_ITEM(list, v, x);
     }
+    free(val);
     return list;
 }
 
 static PyObject *Kernel_stats(Kernel *k, PyObject *Py_UNUSED(ignored)) {
     return Py_BuildValue(
-        "{s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L}", "decisions", (long long)k->decisions,
+        "{s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L}", "decisions",
+        (long long)k->decisions,
         "conflicts", (long long)k->conflicts, "propagations", (long long)k->props, "restarts",
         (long long)k->restarts, "learnt", (long long)k->learnt, "max_level",
         (long long)k->max_level, "deleted", (long long)k->deleted, "reductions",
         (long long)k->reduces, "collections", (long long)k->collects, "minimised_literals",
         (long long)k->minimised, "blocked_restarts", (long long)k->blocked, "mode_switches",
-        (long long)k->switches);
+        (long long)k->switches, "eliminated_vars", (long long)k->s_eliminated,
+        "subsumed_clauses", (long long)k->s_subsumed, "strengthened_clauses",
+        (long long)k->s_strengthened, "resolvents", (long long)k->s_resolvents);
+}
+
+/* first_eliminated(literals): the first 0-based variable of these internal literals that
+ * preprocessing eliminated, or -1. */
+static PyObject *Kernel_first_eliminated(Kernel *k, PyObject *lits) {
+    PyObject *seq = PySequence_Fast(lits, "literals must be a sequence of ints");
+    if (!seq) return NULL;
+    long found = -1;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq) && found < 0; i++) {
+        long lit = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if ((lit == -1 && PyErr_Occurred()) || lit < 0 || lit >= 2 * (long)k->n) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "literal out of range");
+            return NULL;
+        }
+        if (k->elim[lit >> 1]) found = lit >> 1;
+    }
+    Py_DECREF(seq);
+    return PyLong_FromLong(found);
+}
+
+/* freeze(variables): 0-based variables that preprocessing must keep (later assumptions). */
+static PyObject *Kernel_freeze(Kernel *k, PyObject *vars) {
+    if (in_use(k)) return NULL;
+    PyObject *seq = PySequence_Fast(vars, "variables must be a sequence of ints");
+    if (!seq) return NULL;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if ((v == -1 && PyErr_Occurred()) || v < 0 || v >= k->n) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "variable out of range");
+            return NULL;
+        }
+        if (k->elim[v]) {
+            Py_DECREF(seq);
+            return PyErr_Format(PyExc_ValueError,
+                                "variable %ld was eliminated by preprocessing", v + 1);
+        }
+        k->frozen[v] = 1;
+    }
+    Py_DECREF(seq);
+    Py_RETURN_NONE;
 }
 
 /* The proof buffer (tag, size, DIMACS literals ...) as bytes of int32. */
@@ -1245,6 +1884,10 @@ static PyMethodDef Kernel_methods[] = {
      "end the search in progress at its next look at the clock (UNKNOWN)"},
     {"model", (PyCFunction)Kernel_model, METH_NOARGS, "the assignment as DIMACS literals"},
     {"stats", (PyCFunction)Kernel_stats, METH_NOARGS, "search counters"},
+    {"first_eliminated", (PyCFunction)Kernel_first_eliminated, METH_O,
+     "first_eliminated(literals): the first eliminated variable among them (0-based), or -1"},
+    {"freeze", (PyCFunction)Kernel_freeze, METH_O,
+     "freeze(variables): 0-based variables preprocessing must not eliminate"},
     {"proof_buffer", (PyCFunction)Kernel_proof_buffer, METH_NOARGS, "the proof log as bytes"},
     {"write_proof", (PyCFunction)Kernel_write_proof, METH_VARARGS, "write the DRUP proof"},
     {NULL, NULL, 0, NULL},

@@ -11,6 +11,13 @@ that make the same decisions in the same order, behind one interface (``Kernel``
 * ``python`` — :mod:`satdoku.solvers.cdcl_reference`, the same search written for people: the
   tests' oracle, and the fallback where the C kernel was not built (slow).
 
+Both kernels preprocess the formula once the search has met a few conflicts (``simp_delay``,
+default 2000), unless ``simplify=False`` (MiniSat 2's SimpSolver in the spirit of SatELite:
+bounded variable elimination, subsumption and self-subsuming strengthening, logged in the proof;
+:mod:`satdoku.solvers.cdcl_simplify`): a model gets the eliminated variables' values rebuilt,
+and a variable that later calls may assume should be frozen (``frozen``; the assumptions of the
+calls before it are frozen by themselves).
+
 ``backend="auto"`` takes ``c`` when built (environment variable ``SATDOKU_CDCL_BACKEND``
 overrides). This driver picks the kernel, loads the clauses and runs it before a
 :class:`Deadline`, and turns its answers into a status, a DIMACS model, statistics and a DRUP
@@ -21,7 +28,7 @@ from __future__ import annotations
 
 import os
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -83,9 +90,11 @@ def policy(
     params: Mapping[str, int] | None = None,
     reduce_first: int | None = None,
     reduce_inc: int | None = None,
+    simplify: bool | None = None,
 ) -> list[int]:
     """The kernel's policy parameters (``cdcl_params.P_*`` order): the defaults, overridden by
-    ``params`` (names are the ``P_*`` constants in lower case, e.g. ``luby_unit``)."""
+    ``params`` (names are the ``P_*`` constants in lower case, e.g. ``luby_unit``), then by the
+    named arguments given."""
     from satdoku.solvers.cdcl_params import DEFAULTS, PARAM_NAMES
 
     values = list(DEFAULTS)
@@ -94,6 +103,8 @@ def policy(
         given["reduce_first"] = reduce_first
     if reduce_inc is not None:
         given["reduce_inc"] = reduce_inc
+    if simplify is not None:
+        given["simplify"] = int(simplify)
     for name, value in given.items():
         if name not in PARAM_NAMES:
             raise ValueError(f"unknown cdcl parameter {name!r}; known: {', '.join(PARAM_NAMES)}")
@@ -115,7 +126,13 @@ class Cdcl:
 
     With a ``deadline`` loading reads the clock between chunks of clauses and, once it has
     passed, stops: :attr:`status` is then TIMEOUT and :meth:`solve` answers TIMEOUT (millions
-    of clauses take a noticeable fraction of a second even compiled)."""
+    of clauses take a noticeable fraction of a second even compiled).
+
+    ``simplify`` (default: ``params``' ``simplify``, on) preprocesses once the search has met
+    ``simp_delay`` conflicts; ``frozen`` (DIMACS variables) are kept by it, and so are the
+    assumptions of the calls before it. A later call that assumes a variable preprocessing
+    eliminated gets a fresh kernel: the formula is loaded again with every variable assumed so
+    far frozen (what was learnt is lost; freeze such variables up front to keep it)."""
 
     def __init__(
         self,
@@ -131,6 +148,8 @@ class Cdcl:
         deadline: Deadline | None = None,
         backend: str = "auto",
         params: Mapping[str, int] | None = None,
+        simplify: bool | None = None,
+        frozen: Iterable[int] | None = None,
     ) -> None:
         if restarts not in RESTARTS:
             raise ValueError(f"unknown restart policy {restarts!r}; choose from {list(RESTARTS)}")
@@ -143,11 +162,23 @@ class Cdcl:
         self.status = ""
         if isinstance(formula, (bytes, bytearray)):  # int32 bytes, as the C reader gives
             formula = memoryview(formula).cast("i")
-        self._kernel = kernel_type(self.backend)(
-            num_vars, RESTARTS[restarts], phase == "negative", decay, proof,
-            policy(params, reduce_first, reduce_inc))  # fmt: skip
+        self._formula = formula
+        self._settings = (num_vars, RESTARTS[restarts], phase == "negative", decay, proof,
+                          policy(params, reduce_first, reduce_inc, simplify))  # fmt: skip
+        self._frozen: set[int] = set()  # 0-based: given, or assumed in some call
+        if frozen is not None:
+            for v in frozen:
+                if not 0 < v <= num_vars:
+                    raise ValueError(f"frozen variable {v} outside variables 1..{num_vars}")
+                self._frozen.add(v - 1)
+        self._load(deadline)
+
+    def _load(self, deadline: Deadline | None) -> None:
+        """A new kernel with the formula loaded and the frozen variables frozen."""
+        self._kernel = kernel_type(self.backend)(*self._settings)
+        self._kernel.freeze(sorted(self._frozen))
         cpu_clock = deadline is not None and deadline.clock == CPU
-        if self._kernel.load(formula, None if cpu_clock else _remaining(deadline)):
+        if self._kernel.load(self._formula, None if cpu_clock else _remaining(deadline)):
             self.status = TIMEOUT  # (on the CPU clock loading runs whole: solve() then looks)
         elif _CODES.get(self._kernel.status) == UNSAT:
             self.status = UNSAT
@@ -176,6 +207,11 @@ class Cdcl:
             deadline = None
         if deadline is not None and deadline.expired():
             return TIMEOUT, None
+        self._frozen.update(lit >> 1 for lit in lits)
+        if lits and self._kernel.first_eliminated(lits) >= 0:
+            self._load(deadline)  # preprocessing removed an assumed variable: start afresh
+            if self.status == TIMEOUT:
+                return TIMEOUT, None
         while True:
             with searching(self._kernel):  # Ctrl-C stops the search (solvers.interrupts)
                 code = self._kernel.solve(lits, _remaining(deadline),
@@ -205,7 +241,8 @@ class Cdcl:
     def stats(self) -> dict[str, int]:
         """Search counters: decisions, conflicts, propagations, restarts, learnt, max_level,
         deleted, reductions, collections, minimised_literals, blocked_restarts,
-        mode_switches."""
+        mode_switches; preprocessing's eliminated_vars, subsumed_clauses,
+        strengthened_clauses, resolvents."""
         return self._kernel.stats()
 
     def _proof_log(self) -> list[int]:

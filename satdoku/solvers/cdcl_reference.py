@@ -44,6 +44,8 @@ from satdoku.solvers.cdcl_params import (
     P_LUBY_UNIT,
     P_REDUCE_FIRST,
     P_REDUCE_INC,
+    P_SIMP_DELAY,
+    P_SIMPLIFY,
     P_SWITCH,
     P_TRAILQ_LEN,
 )
@@ -131,6 +133,13 @@ class VarOrder:
             i = child
         self._place(v, i)
 
+    def refill(self, variables: list[int]) -> None:
+        """The heap holds exactly ``variables``, inserted in this order."""
+        self.pos = [-1] * len(self.pos)
+        self.heap = []
+        for v in variables:
+            self.insert(v)
+
     def insert(self, v: int) -> None:
         """Put ``v`` back (after backtracking unassigned it); no-op if it is in the heap."""
         if self.pos[v] >= 0:
@@ -214,7 +223,13 @@ class Kernel:
         # clauses
         self.watches: list[list[tuple[Clause, int]]] = [[] for _ in range(2 * n)]
         self.implied: list[list[int]] = [[] for _ in range(2 * n)]
+        self.originals: list[Clause] = []  # the long clauses of the formula, in load order
         self.learnts: list[Clause] = []
+        # preprocessing (cdcl_simplify): once, after P_SIMP_DELAY conflicts, when P_SIMPLIFY
+        self.simplified = False
+        self.frozen = [False] * n  # never eliminated (assumptions)
+        self.eliminated = [False] * n
+        self.elimclauses: list[int] = []  # MiniSat's: clause (eliminated literal first), size
         # heuristics
         self.order = VarOrder(n, decay)
         self.restart_mode = restart_mode
@@ -237,7 +252,8 @@ class Kernel:
         self.counts = dict.fromkeys(
             ("decisions", "conflicts", "propagations", "restarts", "learnt", "max_level",
              "deleted", "reductions", "collections", "minimised_literals", "blocked_restarts",
-             "mode_switches"), 0)  # fmt: skip
+             "mode_switches", "eliminated_vars", "subsumed_clauses", "strengthened_clauses",
+             "resolvents"), 0)  # fmt: skip
 
     # --- assignment -----------------------------------------------------------------------------
     @property
@@ -444,9 +460,16 @@ class Kernel:
         self.watches[lits[0]].append((clause, lits[1]))
         self.watches[lits[1]].append((clause, lits[0]))
         self.arena_words += _HEADER_WORDS + len(lits)
-        if learnt:
-            self.learnts.append(clause)
+        (self.learnts if learnt else self.originals).append(clause)
         return clause
+
+    def detach_all(self) -> None:
+        """Forget every clause (preprocessing attaches the simplified formula again)."""
+        n = self.num_vars
+        self.watches = [[] for _ in range(2 * n)]
+        self.implied = [[] for _ in range(2 * n)]
+        self.originals, self.learnts = [], []
+        self.arena_words = self.wasted_words = 0
 
     def reduce_db(self) -> None:
         """Delete half of the learnt clauses, the worst first (highest LBD, then longest; ties
@@ -551,6 +574,11 @@ class Kernel:
                     self.block_restart()
                 self.learn(conflict, seen)
                 continue
+            if (self.P[P_SIMPLIFY] and not self.simplified
+                    and counts["conflicts"] >= self.P[P_SIMP_DELAY]):  # fmt: skip
+                if self.simplify() == UNSAT:
+                    return UNSAT
+                continue  # at level 0: the assumptions are placed again below
             self.switch_phase()
             if self.restart_due():
                 self.backtrack(1 if assumptions else 0)  # keep the assumptions' level
@@ -599,6 +627,9 @@ class Kernel:
         on level 0 (not propagated yet); an empty clause, or two opposite units, refute the
         formula. Returns 1 when the deadline passed before the end (the formula is
         incomplete), else 0."""
+        if self.counts["eliminated_vars"]:
+            raise RuntimeError("no clauses can be added once preprocessing has eliminated "
+                               "variables")
         self._set_deadline(seconds)
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             return 1
@@ -649,9 +680,53 @@ class Kernel:
         for lit in assumptions:
             if not 0 <= lit < 2 * self.num_vars:
                 raise ValueError("assumption out of range")
+        for lit in assumptions:  # assumed variables are never eliminated
+            if not self.simplified:
+                self.frozen[lit >> 1] = True
+            elif self.eliminated[lit >> 1]:
+                raise ValueError(f"assumption on variable {(lit >> 1) + 1}, which preprocessing "
+                                 "eliminated (freeze it before the search starts)")
         self._set_deadline(seconds)
         self.backtrack(0)
         return self.search(list(assumptions), max_conflicts if max_conflicts >= 0 else 1 << 62)
+
+    def simplify(self) -> int:
+        """The preprocessing pass (:mod:`satdoku.solvers.cdcl_simplify`) at level 0, after
+        propagating the level-0 units; the long learnt clauses go first (binary ones stay, as
+        clauses of the formula: they are implied). UNSAT when it refutes the formula, else
+        UNKNOWN."""
+        from satdoku.solvers.cdcl_simplify import Simplifier
+
+        self.simplified = True
+        self.backtrack(0)
+        if self.propagate() is not None:
+            self.log(1, [])
+            self.status = UNSAT
+            return UNSAT
+        for clause in self.learnts:
+            self.log(2, clause.lits)
+            clause.deleted = True
+        self.learnts = []
+        for lit in self.trail:  # level 0 needs no reasons (and they name dropped clauses)
+            self.reason[lit >> 1] = None
+        if Simplifier(self).run() == UNSAT:
+            self.status = UNSAT
+            return UNSAT
+        return UNKNOWN
+
+    def first_eliminated(self, lits: Sequence[int]) -> int:
+        """The first variable of these internal literals that preprocessing eliminated, or
+        -1."""
+        return next((lit >> 1 for lit in lits if self.eliminated[lit >> 1]), -1)
+
+    def freeze(self, variables: Sequence[int]) -> None:
+        """0-based variables preprocessing must not eliminate (later assumptions)."""
+        for v in variables:
+            if not 0 <= v < self.num_vars:
+                raise ValueError("variable out of range")
+            if self.eliminated[v]:
+                raise ValueError(f"variable {v + 1} was eliminated by preprocessing")
+            self.frozen[v] = True
 
     def interrupt(self) -> None:
         """End the search in progress at its next look at the clock, as the C type does (a
@@ -660,8 +735,14 @@ class Kernel:
         self.props_at_check = 0
 
     def model(self) -> list[int]:
-        """The assignment as DIMACS literals, every variable (unassigned ones negative)."""
-        return [v + 1 if self.value[2 * v] == TRUE else -(v + 1) for v in range(self.num_vars)]
+        """The assignment as DIMACS literals, every variable (unassigned ones negative), with
+        the values of eliminated variables rebuilt."""
+        value = [self.value[2 * v] for v in range(self.num_vars)]
+        if self.elimclauses:
+            from satdoku.solvers.cdcl_simplify import extend_model
+
+            extend_model(value, self.elimclauses)
+        return [v + 1 if value[v] == TRUE else -(v + 1) for v in range(self.num_vars)]
 
     def stats(self) -> dict[str, int]:
         return dict(self.counts)

@@ -89,7 +89,10 @@ class CdclSolver:
     """Our CDCL (:mod:`satdoku.solvers.cdcl`) as a CnfSolver: the C kernel built at install
     time, else its readable Python form (slow; ``pure=True`` asks for it). With
     ``incremental=True`` the solve path calls :meth:`solve_incremental`: a shard's rules are
-    loaded once and each puzzle's givens are assumptions.
+    loaded once and each puzzle's givens are assumptions. ``simplify`` (default on) runs the
+    kernel's preprocessing (after the search's first 2000 conflicts); in incremental mode every
+    variable of the rules is frozen (a given may name any of them), so there it only subsumes
+    and strengthens.
     """
 
     def __init__(
@@ -100,6 +103,7 @@ class CdclSolver:
         pure: bool = False,
         max_conflicts: int | None = None,
         incremental: bool = False,
+        simplify: bool = True,
         name: str | None = None,
     ) -> None:
         from satdoku.solvers.cdcl import PHASES, RESTARTS
@@ -115,6 +119,7 @@ class CdclSolver:
             "pure": pure,
             "max_conflicts": max_conflicts,
             "incremental": incremental,
+            "simplify": simplify,
         }
         self.name = name or "cdcl"
         self._warm = False
@@ -152,7 +157,9 @@ class CdclSolver:
             if self._inc_rules is not rules:
                 self._inc, self._inc_rules = None, None
                 solver = Cdcl(rules.num_vars, rules.clauses, deadline=deadline,
-                              params=INCREMENTAL_PARAMS, **self._kernel_options())  # fmt: skip
+                              params=INCREMENTAL_PARAMS,
+                              frozen=range(1, rules.num_vars + 1),
+                              **self._kernel_options())  # fmt: skip
                 if solver.status == "TIMEOUT":
                     return Result("TIMEOUT", message="stopped while loading the rules")
                 self._inc, self._inc_rules = solver, rules
@@ -182,7 +189,7 @@ class CdclSolver:
 
     def _kernel_options(self) -> dict[str, Any]:
         opts = self.options
-        return {k: opts[k] for k in ("restarts", "phase", "decay", "pure")}
+        return {k: opts[k] for k in ("restarts", "phase", "decay", "pure", "simplify")}
 
     def solve_cnf(
         self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None

@@ -116,10 +116,13 @@ _CDCL_OPTIONS: dict[str, Any] = {
     "pure": {**_BOOL, "description": "run the kernel as plain Python (slow; cross-checks)"},
     "max_conflicts": {"type": ["integer", "null"], "minimum": 1},
     "incremental": {**_BOOL, "description": "load a shard's rules once, givens as assumptions"},
+    "simplify": {**_BOOL, "description": "preprocess after the first conflicts (variable "
+                 "elimination, subsumption); false: the search alone"},
 }
 _DPLL_CODE = ("satdoku.solvers.own", "satdoku.solvers.dpll")
 _CDCL_CODE = ("satdoku.solvers.own", "satdoku.solvers.cdcl", "satdoku.solvers.cdcl_reference",
-              "satdoku.solvers.cdcl_params", "satdoku/solvers/_cdcl.c")
+              "satdoku.solvers.cdcl_simplify", "satdoku.solvers.cdcl_params",
+              "satdoku/solvers/_cdcl.c")
 _CSP_OPTIONS: dict[str, Any] = {
     "inference": {"enum": list(INFERENCES)},
     "ordering": {"enum": list(ORDERINGS)},
@@ -155,6 +158,11 @@ for _h, _colour in zip(HEURISTICS[:-1], ("#e377c2", "#f7b6d2", "#c49c94", "#ff98
         f"our DPLL, branching heuristic {_h}", proofs=True, option_schema=_DPLL_OPTIONS,
         code=_DPLL_CODE,
     ))
+register(SolverSpec(
+    "cdcl-nosimp", "satdoku.solvers.own:make_cdcl", {"simplify": False}, CNF, OURS, "#c5b0d5",
+    "our CDCL without preprocessing (the search alone, for teaching and comparison)",
+    proofs=True, incremental=True, option_schema=_CDCL_OPTIONS, code=_CDCL_CODE,
+))
 register(SolverSpec(
     "cdcl-luby", "satdoku.solvers.own:make_cdcl", {"restarts": "luby"}, CNF, OURS, "#ffbb78",
     "our CDCL with Luby restarts", proofs=True, incremental=True, option_schema=_CDCL_OPTIONS,

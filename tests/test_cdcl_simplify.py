@@ -1,0 +1,249 @@
+"""Preprocessing in our CDCL (bounded variable elimination, subsumption, self-subsuming
+strengthening; satdoku.solvers.cdcl_simplify and the C kernel's simplify): both kernels take
+the same steps, models of formulas with eliminated variables satisfy the original formula,
+UNSAT proofs with the preprocessing steps check, frozen and assumed variables are kept,
+``simplify: false`` is the search alone."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import php
+
+from satdoku.cnf.drat import check_proof, check_proof_python
+from satdoku.cnf.formula import Cnf
+from satdoku.solvers.cdcl import Cdcl
+from satdoku.solvers.own import make_cdcl
+from satdoku.solvers.registry import SOLVERS, make_solver
+
+#: preprocessing before the search (by default it waits for the search's first 2000 conflicts)
+NOW = {"simp_delay": 0}
+PREPROCESSING = ("eliminated_vars", "subsumed_clauses", "strengthened_clauses", "resolvents")
+
+
+def xor_chain(k: int) -> Cnf:
+    """x1 ^ ... ^ xk computed left to right and right to left, asserted different: UNSAT,
+    and every gate variable can be eliminated."""
+    clauses: list[list[int]] = []
+    top = k
+
+    def xor(a: int, b: int) -> int:
+        nonlocal top
+        top += 1
+        clauses.extend([[-top, a, b], [-top, -a, -b], [top, -a, b], [top, a, -b]])
+        return top
+
+    left, right = 1, k
+    for i in range(2, k + 1):
+        left = xor(left, i)
+    for i in range(k - 1, 0, -1):
+        right = xor(right, i)
+    return Cnf(top, [*clauses, [left], [-right]])
+
+
+def random_cnf(rng: random.Random, n: int, m: int, width: tuple[int, int] = (1, 4)) -> Cnf:
+    return Cnf(n, [[rng.choice((-1, 1)) * rng.randint(1, n) for _ in range(rng.randint(*width))]
+                   for _ in range(m)])  # fmt: skip
+
+
+def minisat_says(cnf: Cnf, assumptions: list[int] | None = None) -> str:
+    from pysat.solvers import Minisat22
+
+    with Minisat22(bootstrap_with=cnf.clauses) as m:
+        return "SAT" if m.solve(assumptions=assumptions or []) else "UNSAT"
+
+
+def both(cnf: Cnf, **options: object) -> tuple:  # type: ignore[type-arg]
+    """The C kernel and the Python reference on one formula (proof logged): equal answers,
+    statistics and proofs, which are returned. Preprocessing runs before the search unless
+    ``params`` say otherwise (by default it waits for 2000 conflicts)."""
+    options.setdefault("params", NOW)
+    runs = []
+    for backend in ("c", "python"):
+        solver = Cdcl(cnf.num_vars, cnf.clauses, proof=True, backend=backend, **options)  # type: ignore[arg-type]
+        runs.append((solver.solve(), solver.stats, solver.proof_lines()))
+    assert runs[0] == runs[1], [r[:2] for r in runs]
+    return runs[0]
+
+
+def checked(cnf: Cnf, run: tuple) -> str:  # type: ignore[type-arg]
+    """The answer of a run, its model checked against the original formula or its proof by
+    both checkers, and MiniSat's answer agreeing."""
+    (status, model), _, proof = run
+    assert status == minisat_says(cnf)
+    if status == "SAT":
+        assert model is not None and len(model) == cnf.num_vars
+        assert cnf.satisfied_by(model) == []
+    else:
+        for check in (check_proof(cnf, proof), check_proof_python(cnf, "".join(proof).encode())):
+            assert check.ok, check.message
+    return status
+
+
+def test_both_kernels_take_the_same_preprocessing_steps(public_data: Path) -> None:
+    """Elimination, subsumption and strengthening happen, identically in both kernels, and
+    every answer checks (a Sudoku with its givens as units included)."""
+    from satdoku.cnf.encode import encode
+    from satdoku.formats import read_records
+
+    path = public_data / "tdoku_benchmarks" / "puzzles6_forum_hardest_1106.txt"
+    record = next(iter(read_records(path)))
+    cases = [php(5, 4), xor_chain(10), encode(record.puzzle),
+             random_cnf(random.Random(3), 40, 150, (2, 4))]  # fmt: skip
+    totals = dict.fromkeys(PREPROCESSING, 0)
+    for cnf in cases:
+        run = both(cnf, reduce_first=30, reduce_inc=10)
+        checked(cnf, run)
+        for key in PREPROCESSING:
+            totals[key] += run[1][key]
+    assert all(totals.values()), totals
+    assert both(xor_chain(10))[1]["conflicts"] == 0  # eliminated down to a contradiction
+
+
+def test_random_formulas_agree_with_minisat_with_checked_models_and_proofs() -> None:
+    """Seeded small formulas of every shape (units, duplicates, tautologies, long clauses):
+    both kernels agree step for step, models satisfy the original formula, proofs check."""
+    rng = random.Random(29)
+    seen = set()
+    for k in range(250):
+        cnf = random_cnf(rng, rng.randint(1, 14), rng.randint(0, 60), (1, 5))
+        seen.add(checked(cnf, both(cnf, params={"simp_delay": k % 3})))
+    assert seen == {"SAT", "UNSAT"}
+
+
+def test_preprocessing_after_the_first_conflicts() -> None:
+    """With a delay, preprocessing starts at level 0 in the middle of the search: the long
+    learnt clauses are deleted (in the proof too), the binary ones kept as clauses, and both
+    kernels go on to the same search; the answers check."""
+    for cnf, delay in ((php(7, 6), 150), (random_cnf(random.Random(4), 90, 385, (3, 3)), 20)):
+        run = both(cnf, reduce_first=60, reduce_inc=20, params={"simp_delay": delay})
+        checked(cnf, run)
+        assert run[1]["conflicts"] > delay and run[1]["eliminated_vars"] > 0
+    assert both(php(5, 4), params={"simp_delay": 10**6})[1]["eliminated_vars"] == 0
+
+
+def test_bounds_change_what_is_eliminated_not_the_answers() -> None:
+    rng = random.Random(5)
+    cnf = random_cnf(rng, 60, 230, (3, 3))
+    full = both(cnf)[1]["eliminated_vars"]
+    for params in ({"elim_grow": 4}, {"elim_clause_lim": 3}, {"subsume_lim": 3},
+                   {"simp_effort": 50}):  # fmt: skip
+        run = both(cnf, params={"simp_delay": 0, **params})
+        checked(cnf, run)
+        if "simp_effort" in params:
+            assert run[1]["eliminated_vars"] < full
+
+
+def test_simplify_false_is_the_search_alone() -> None:
+    """cdcl-nosimp: no preprocessing step, no deletion before the search, and the search of
+    ``params={'simplify': 0}`` (one switch)."""
+    cnf = php(6, 5)
+    run = both(cnf, simplify=False)
+    assert all(run[1][key] == 0 for key in PREPROCESSING)
+    assert run == both(cnf, params={"simplify": 0, "simp_delay": 0})
+    assert run[2][0] != both(cnf)[2][0]  # preprocessing's first step is not the first lemma
+    checked(cnf, run)
+
+
+def test_frozen_variables_are_kept_and_assumed_ones_frozen() -> None:
+    """A frozen variable is never eliminated, so later calls may assume it without reloading
+    (the learnt clauses stay: conflicts accumulate); the first call's assumptions are frozen by
+    themselves."""
+    cnf = xor_chain(8)
+    cnf = Cnf(cnf.num_vars, cnf.clauses[:-2])  # the two chains, not asserted: SAT
+    gates = list(range(9, cnf.num_vars + 1))
+    for backend in ("c", "python"):
+        solver = Cdcl(cnf.num_vars, cnf.clauses, backend=backend, frozen=gates, params=NOW)
+        assert solver.solve()[0] == "SAT"
+        assert solver.stats["eliminated_vars"] > 0
+        kernel = solver._kernel
+        assert kernel.first_eliminated([2 * (v - 1) for v in gates]) == -1
+        status, model = solver.solve(assumptions=[gates[6], -gates[-1]])
+        assert status == "UNSAT" and solver._kernel is kernel  # no reload
+        status, model = solver.solve(assumptions=[gates[6], gates[-1]])
+        assert status == "SAT" and model is not None and cnf.satisfied_by(model) == []
+        first = Cdcl(cnf.num_vars, cnf.clauses, backend=backend, params=NOW)
+        assert first.solve(assumptions=[3, -5])[0] == "SAT"
+        assert first._kernel.first_eliminated([4, 9]) == -1
+
+
+def test_assuming_an_eliminated_variable_reloads_and_answers_right() -> None:
+    """Calls under assumptions the first call did not name: each answer agrees with MiniSat's
+    (a variable eliminated at the first call gets a fresh kernel with it frozen)."""
+    rng = random.Random(8)
+    reloads = 0
+    for _ in range(60):
+        cnf = random_cnf(rng, 12, rng.randint(10, 45), (2, 4))
+        solver = Cdcl(cnf.num_vars, cnf.clauses, params=NOW)
+        solver.solve()
+        for _ in range(4):
+            assumptions = sorted({rng.choice((-1, 1)) * rng.randint(1, 12) for _ in range(3)},
+                                 key=abs)  # fmt: skip
+            if len({abs(a) for a in assumptions}) < len(assumptions):
+                continue
+            before = solver._kernel
+            status, model = solver.solve(assumptions=assumptions)
+            reloads += solver._kernel is not before
+            assert status == minisat_says(cnf, assumptions)
+            if status == "SAT":
+                assert cnf.satisfied_by(model) == [] and set(assumptions) <= set(model)
+    assert reloads > 0
+
+
+def test_kernel_refuses_bad_use_after_elimination() -> None:
+    for backend in ("c", "python"):
+        solver = Cdcl(4, [[1, 2], [-1, 3], [2, 4]], backend=backend, params=NOW)
+        solver.solve()
+        kernel = solver._kernel
+        eliminated = kernel.first_eliminated([0, 2, 4, 6])
+        assert eliminated >= 0
+        with pytest.raises(RuntimeError, match="eliminated"):
+            kernel.load([[1, 2]])
+        with pytest.raises(ValueError, match="eliminated"):
+            kernel.freeze([eliminated])
+        with pytest.raises(ValueError, match="eliminated"):
+            kernel.solve([2 * eliminated])
+
+
+def test_a_deadline_at_the_first_call_then_a_later_call_finishes() -> None:
+    cnf = php(6, 5)
+    for backend in ("c", "python"):
+        solver = Cdcl(cnf.num_vars, cnf.clauses, backend=backend, proof=True,
+                      params={"simp_delay": 0})
+        assert solver._kernel.solve([], 0.0) == 0  # preprocessing ran, then the clock stopped it
+        assert solver.stats["eliminated_vars"] > 0 and solver.stats["conflicts"] == 0
+        assert solver.solve()[0] == "UNSAT"
+        assert check_proof(cnf, solver.proof_lines()).ok
+
+
+def test_registry_variant_and_adapter_options(public_data: Path, tmp_path: Path) -> None:
+    assert SOLVERS["cdcl-nosimp"].options == {"simplify": False}
+    nosimp, default = make_solver("cdcl-nosimp"), make_cdcl()
+    assert nosimp.options["simplify"] is False and default.options["simplify"] is True
+    from satdoku.solvers.base import Deadline
+
+    cnf = php(8, 7)  # past the default delay of 2000 conflicts
+    for solver in (nosimp, default):
+        result = solver.solve_cnf(cnf, Deadline(None), str(tmp_path / f"{solver.name}.drup"))
+        assert result.status == "UNSAT"
+        assert (result.stats["eliminated_vars"] == 0) == (solver is nosimp)
+        assert check_proof(cnf, Path(result.proof).read_text().splitlines(True)).ok
+
+
+def test_cli_no_simplify(tmp_path: Path) -> None:
+    path = tmp_path / "php.cnf"
+    cnf = php(5, 4)
+    path.write_text(f"p cnf {cnf.num_vars} {len(cnf.clauses)}\n"
+                    + "".join(" ".join(map(str, c)) + " 0\n" for c in cnf.clauses))
+    outs = {}
+    for flag in ([], ["--no-simplify"]):
+        res = subprocess.run([sys.executable, "-m", "satdoku.cli", "dpll", "--mode", "cdcl",
+                              *flag, str(path)], capture_output=True, text=True)  # fmt: skip
+        assert res.returncode == 20, res.stderr
+        outs[bool(flag)] = res.stdout
+    assert "kernel, preprocessing)" in outs[False] and "kernel)" in outs[True]
+    assert all("c eliminated_vars " in out and "c resolvents " in out for out in outs.values())

@@ -72,6 +72,8 @@ typedef struct {
     int32_t *level, *reason, *trail, *trail_lim;
     int64_t trail_size, qhead, dl;
     int8_t *phase;
+    int8_t *model; /* the assignment of the last SAT answer (model() returns it) */
+    int has_model;
     /* VSIDS */
     double *act;
     double var_inc, decay;
@@ -1430,7 +1432,7 @@ static void Kernel_free_buffers(Kernel *k) {
                     k->act,   k->heap,  k->hpos,   k->arena,  k->watches,   k->bins,
                     k->learnts, k->seen, k->out,   k->stack,  k->toclear,   k->stamp,
                     k->mark,  k->tmp,   k->proof,  k->lbdq,   k->trailq,    k->frozen,
-                    k->elim,  k->elimclauses};
+                    k->elim,  k->elimclauses, k->model};
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) free(bufs[i]);
 }
 
@@ -1488,6 +1490,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
     k->trail = calloc((size_t)(n + 1), sizeof(int32_t));
     k->trail_lim = calloc((size_t)(n + 1), sizeof(int32_t));
     k->phase = malloc((size_t)(n + 1));
+    k->model = calloc((size_t)(n + 1), 1);
     k->act = calloc((size_t)(n + 1), sizeof(double));
     k->heap = malloc((size_t)(n + 1) * sizeof(int32_t));
     k->hpos = malloc((size_t)(n + 1) * sizeof(int32_t));
@@ -1510,7 +1513,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
     k->learnts = malloc((size_t)k->learnts_cap * sizeof(int32_t));
     k->pcap = proof ? 4096 : 16;
     k->proof = malloc((size_t)k->pcap * sizeof(int32_t));
-    if (!k->lval || !k->level || !k->reason || !k->trail || !k->trail_lim || !k->phase ||
+    if (!k->lval || !k->level || !k->reason || !k->trail || !k->trail_lim || !k->phase || !k->model ||
         !k->act || !k->heap || !k->hpos || !k->watches || !k->bins || !k->seen || !k->out ||
         !k->stack || !k->toclear || !k->stamp || !k->mark || !k->tmp || !k->arena ||
         !k->learnts || !k->proof || !k->lbdq || !k->trailq || !k->frozen || !k->elim) {
@@ -1569,7 +1572,8 @@ static PyObject *loaded(Kernel *k, Staging *st, int stopped) {
 }
 
 /* load(clauses, seconds=None) -> 0 loaded, 1 deadline passed (formula incomplete).
- * clauses: a sequence of sequences of DIMACS ints, or a buffer of int32 0-terminated clauses. */
+ * clauses: a sequence of sequences of DIMACS ints, or a buffer of int32 0-terminated clauses.
+ * After a search it adds clauses for the later calls (incremental use). */
 /* Methods refuse to run while another thread searches with this kernel. */
 static int in_use(Kernel *k) {
     if (!k->busy) return 0;
@@ -1589,6 +1593,10 @@ static PyObject *Kernel_load(Kernel *k, PyObject *args) {
     }
     if (set_deadline(k, seconds)) return NULL;
     if (expired(k)) return PyLong_FromLong(1);
+    /* clauses added after a search: back to level 0, where every clause is propagated again
+     * (qhead 0), so a new clause meets the literals already fixed there */
+    backtrack(k, 0);
+    k->qhead = 0;
     Staging st = {NULL, 0, 0, k->atop};
     int32_t n = k->n;
     int64_t done = 0;
@@ -1741,6 +1749,11 @@ static PyObject *Kernel_solve(Kernel *k, PyObject *args) {
         k->error = 1;
         return PyErr_NoMemory();
     }
+    if (status == SAT) { /* kept: later calls change the assignment, not this answer */
+        for (int32_t v = 0; v < k->n; v++) k->model[v] = k->lval[2 * v];
+        extend_model(k, k->model); /* eliminated variables get their values back */
+        k->has_model = 1;
+    }
     return PyLong_FromLong(status);
 }
 
@@ -1751,27 +1764,19 @@ static PyObject *Kernel_interrupt(Kernel *k, PyObject *Py_UNUSED(ignored)) {
     Py_RETURN_NONE;
 }
 
+/* model(): the model of the last SAT answer, [] before one. */
 static PyObject *Kernel_model(Kernel *k, PyObject *Py_UNUSED(ignored)) {
     if (in_use(k)) return NULL;
-    int8_t *val = malloc((size_t)k->n + 1);
-    if (!val) return PyErr_NoMemory();
-    for (int32_t v = 0; v < k->n; v++) val[v] = k->lval[2 * v];
-    extend_model(k, val);
-    PyObject *list = PyList_New(k->n);
-    if (!list) {
-        free(val);
-        return NULL;
-    }
-    for (int32_t v = 0; v < k->n; v++) {
-        PyObject *x = PyLong_FromLong(val[v] == 1 ? v + 1 : -(v + 1));
+    PyObject *list = PyList_New(k->has_model ? k->n : 0);
+    if (!list) return NULL;
+    for (int32_t v = 0; k->has_model && v < k->n; v++) {
+        PyObject *x = PyLong_FromLong(k->model[v] == 1 ? v + 1 : -(v + 1));
         if (!x) {
-            free(val);
             Py_DECREF(list);
             return NULL;
         }
         PyList_SET_ITEM(list, v, x);
     }
-    free(val);
     return list;
 }
 
@@ -1882,7 +1887,8 @@ static PyMethodDef Kernel_methods[] = {
      "solve(assumptions, seconds=None, max_conflicts=-1) -> status code"},
     {"interrupt", (PyCFunction)Kernel_interrupt, METH_NOARGS,
      "end the search in progress at its next look at the clock (UNKNOWN)"},
-    {"model", (PyCFunction)Kernel_model, METH_NOARGS, "the assignment as DIMACS literals"},
+    {"model", (PyCFunction)Kernel_model, METH_NOARGS,
+     "the model of the last SAT answer as DIMACS literals ([] before one)"},
     {"stats", (PyCFunction)Kernel_stats, METH_NOARGS, "search counters"},
     {"first_eliminated", (PyCFunction)Kernel_first_eliminated, METH_O,
      "first_eliminated(literals): the first eliminated variable among them (0-based), or -1"},

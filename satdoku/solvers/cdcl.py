@@ -166,6 +166,7 @@ class Cdcl:
         self._settings = (num_vars, RESTARTS[restarts], phase == "negative", decay, proof,
                           policy(params, reduce_first, reduce_inc, simplify))  # fmt: skip
         self._frozen: set[int] = set()  # 0-based: given, or assumed in some call
+        self._added: list[list[int]] = []  # clauses added between calls
         if frozen is not None:
             for v in frozen:
                 if not 0 < v <= num_vars:
@@ -174,13 +175,18 @@ class Cdcl:
         self._load(deadline)
 
     def _load(self, deadline: Deadline | None) -> None:
-        """A new kernel with the formula loaded and the frozen variables frozen."""
+        """A new kernel with the formula (and the clauses added since) loaded and the frozen
+        variables frozen; it knows no answer yet."""
+        self.status = ""
         self._kernel = kernel_type(self.backend)(*self._settings)
         self._kernel.freeze(sorted(self._frozen))
         cpu_clock = deadline is not None and deadline.clock == CPU
         if self._kernel.load(self._formula, None if cpu_clock else _remaining(deadline)):
             self.status = TIMEOUT  # (on the CPU clock loading runs whole: solve() then looks)
-        elif _CODES.get(self._kernel.status) == UNSAT:
+            return
+        if self._added:
+            self._kernel.load(self._added, None)
+        if _CODES.get(self._kernel.status) == UNSAT:
             self.status = UNSAT
 
     def solve(
@@ -199,6 +205,7 @@ class Cdcl:
         if self.status == TIMEOUT:  # loading was cut short: the formula is incomplete
             return TIMEOUT, None
         if self.status == UNSAT or (self.status == SAT and not assumptions):
+            # the kernel's model is its last SAT answer's, whatever came after it
             return self.status, self._kernel.model() if self.status == SAT else None
         lits = self._assumptions(assumptions)
         if lits is None:  # an assumption and its negation
@@ -225,6 +232,24 @@ class Cdcl:
         if status in (SAT, UNSAT) and not (status == SAT and assumptions):
             self.status = status
         return status, self._kernel.model() if status == SAT else None
+
+    def add_clauses(self, clauses: Iterable[Sequence[int]]) -> None:
+        """Add clauses (DIMACS literals of variables 1..n) for every later call: what was
+        learnt stays valid, a SAT answer is asked again. Once preprocessing has eliminated
+        variables the formula and every added clause go into a fresh kernel (as for an
+        assumption on an eliminated variable)."""
+        if self.status == TIMEOUT:
+            raise ValueError("loading stopped at the deadline: this formula is incomplete")
+        new = [list(c) for c in clauses]
+        self._added.extend(new)
+        if self._kernel.stats().get("eliminated_vars"):
+            self._load(None)
+            return
+        self._kernel.load(new, None)
+        if _CODES.get(self._kernel.status) == UNSAT:
+            self.status = UNSAT
+        elif self.status == SAT:
+            self.status = ""
 
     def _assumptions(self, assumptions: Sequence[int]) -> list[int] | None:
         """Internal literals (2 * var + sign) of the distinct assumptions; None if two

@@ -220,6 +220,7 @@ class Kernel:
         self.trail_lim: list[int] = []  # trail length when each decision level began
         self.qhead = 0  # trail[:qhead] has been propagated
         self.phase = [1 if negative_phase else 0] * n  # saved sign of each variable
+        self.last_model: list[int] = []  # the model of the last SAT answer (DIMACS literals)
         # clauses
         self.watches: list[list[tuple[Clause, int]]] = [[] for _ in range(2 * n)]
         self.implied: list[list[int]] = [[] for _ in range(2 * n)]
@@ -626,13 +627,20 @@ class Kernel:
         0-terminated clauses. Repeated literals are dropped, tautologies skipped, units queued
         on level 0 (not propagated yet); an empty clause, or two opposite units, refute the
         formula. Returns 1 when the deadline passed before the end (the formula is
-        incomplete), else 0."""
+        incomplete), else 0.
+
+        After a search it adds clauses for the later calls (incremental use): the search goes
+        back to level 0, and every literal there is propagated again (``qhead`` 0), so that a
+        new clause whose watched literals are already false there is seen. Once preprocessing
+        has eliminated variables no clause can be added (the driver loads afresh instead)."""
         if self.counts["eliminated_vars"]:
             raise RuntimeError("no clauses can be added once preprocessing has eliminated "
                                "variables")
         self._set_deadline(seconds)
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             return 1
+        self.backtrack(0)
+        self.qhead = 0
         paused = gc.isenabled()
         gc.disable()  # many small acyclic objects: a collection here would walk them all
         try:
@@ -688,7 +696,16 @@ class Kernel:
                                  "eliminated (freeze it before the search starts)")
         self._set_deadline(seconds)
         self.backtrack(0)
-        return self.search(list(assumptions), max_conflicts if max_conflicts >= 0 else 1 << 62)
+        code = self.search(list(assumptions), max_conflicts if max_conflicts >= 0 else 1 << 62)
+        if code == SAT:  # kept: later calls change the assignment, not this answer
+            value = [self.value[2 * v] for v in range(self.num_vars)]
+            if self.elimclauses:  # eliminated variables get their values back
+                from satdoku.solvers.cdcl_simplify import extend_model
+
+                extend_model(value, self.elimclauses)
+            self.last_model = [v + 1 if value[v] == TRUE else -(v + 1)
+                               for v in range(self.num_vars)]  # fmt: skip
+        return code
 
     def simplify(self) -> int:
         """The preprocessing pass (:mod:`satdoku.solvers.cdcl_simplify`) at level 0, after
@@ -735,14 +752,10 @@ class Kernel:
         self.props_at_check = 0
 
     def model(self) -> list[int]:
-        """The assignment as DIMACS literals, every variable (unassigned ones negative), with
-        the values of eliminated variables rebuilt."""
-        value = [self.value[2 * v] for v in range(self.num_vars)]
-        if self.elimclauses:
-            from satdoku.solvers.cdcl_simplify import extend_model
-
-            extend_model(value, self.elimclauses)
-        return [v + 1 if value[v] == TRUE else -(v + 1) for v in range(self.num_vars)]
+        """The model of the last SAT answer as DIMACS literals, every variable, eliminated
+        ones' values rebuilt ([] before one). Not the current assignment: a later call (an
+        UNSAT under assumptions, a budget spent) leaves the trail somewhere else."""
+        return list(self.last_model)
 
     def stats(self) -> dict[str, int]:
         return dict(self.counts)

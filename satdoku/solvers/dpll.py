@@ -128,6 +128,7 @@ class Dpll:
         self.activity = [0.0] * (num_vars + 1)
         self.bump = 1.0
         self.empty_clause = False
+        self.refuted = False  # an UNSAT answer is final: a later solve() answers it again
         self.timed_out = False
         self._deadline: Deadline | None = None  # read by long scans during solve()
         units: list[int] = []
@@ -370,6 +371,8 @@ class Dpll:
         self, deadline: Deadline | None, max_decisions: int | None
     ) -> tuple[str, list[int] | None]:
         stats = self.stats
+        if self.refuted:  # the trail of a refutation is left mid-conflict: never search it
+            return UNSAT, None
         if self.empty_clause:
             return self._unsat()
         for lit in self.units:
@@ -419,6 +422,7 @@ class Dpll:
 
     def _unsat(self, refuted: bool = False) -> tuple[str, None]:
         """UNSAT; unless the search already wrote it, the proof gets its empty clause."""
+        self.refuted = True
         if not refuted:
             self.levels.clear()
             self.refute_stack()

@@ -526,7 +526,11 @@ def _verify_cnf_model(record: Record, result: Result, cnf: Cnf | None) -> Answer
         return Answer(result, FAILED, "status SAT without a model")
     if cnf is None:
         cnf = formula_of(record, "").whole()
-    unsatisfied = cnf.satisfied_by(set(result.model))
+    true = set(result.model)
+    both = next((abs(x) for x in true if -x in true), None)
+    if both is not None:  # a model naming every literal both ways satisfies every clause
+        return Answer(result, FAILED, f"model sets variable {both} both true and false")
+    unsatisfied = cnf.satisfied_by(true)
     if unsatisfied:
         return Answer(result, FAILED, f"model leaves {len(unsatisfied)} clauses unsatisfied "
                                       f"(first: clause {unsatisfied[0] + 1})")

@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "largest-n": ("largest_n", "CSP experiment: largest n each puzzle solver solves in a limit"),
     "compare": ("compare", "run B against run A: status changes, SAT/UNSAT flips, time ratios"),
     "runs": ("runs", "list the stored runs (results/runs/*.parquet): time, machine, versions"),
+    "fuzz": ("fuzz", "fuzz a solver (any binary too) through the solve path; failures shrunk"),
 }
 
 

@@ -251,6 +251,11 @@ class Cdcl:
         elif self.status == SAT:
             self.status = ""
 
+    def interrupt(self) -> None:
+        """End the search in progress (in another thread) at its next look at the clock: that
+        call answers TIMEOUT, a later one resumes."""
+        self._kernel.interrupt()
+
     def _assumptions(self, assumptions: Sequence[int]) -> list[int] | None:
         """Internal literals (2 * var + sign) of the distinct assumptions; None if two
         contradict."""

@@ -26,7 +26,14 @@ from satdoku.fuzz import cases as fc
 from satdoku.fuzz.cases import Case, Failure
 from satdoku.fuzz.formulas import generate
 from satdoku.fuzz.oracles import answer
-from satdoku.fuzz.puzzles import brute_count, brute_solutions, small_puzzle
+from satdoku.fuzz.puzzles import (
+    brute_count,
+    brute_solutions,
+    puzzle_make,
+    shrink_puzzle,
+    small_puzzle,
+    write_puzzle,
+)
 from satdoku.fuzz.shrink import Budget, ddmin, shrink_case
 from satdoku.fuzz.targets import Target, write_cnf_case
 from satdoku.puzzle import Puzzle
@@ -35,39 +42,6 @@ from satdoku.puzzle import Puzzle
 SOLUTION_LIMIT = 24
 #: solutions counted per puzzle by every counter
 COUNT_LIMIT = 6
-
-
-# --- puzzles as cases ----------------------------------------------------------------------------
-def puzzle_make(rng: random.Random, kind: str = "puzzles") -> Puzzle:
-    return small_puzzle(rng)
-
-
-def shrink_puzzle(puzzle: Puzzle, fails: Callable[[Any], bool], budget: Budget) -> Puzzle:
-    """Fewer givens (ddmin over the filled cells), then fewer ``<`` relations."""
-    filled = [(c, v) for c, v in enumerate(puzzle.givens) if v]
-
-    def with_givens(kept: list[tuple[int, int]]) -> Puzzle:
-        board = [0] * puzzle.ncells
-        for c, v in kept:
-            board[c] = v
-        return replace(puzzle, givens=tuple(board))
-
-    puzzle = with_givens(ddmin(filled, lambda k: fails(with_givens(k)), budget))
-    if puzzle.less_than:
-        less = ddmin(puzzle.less_than, lambda ls: fails(replace(puzzle, less_than=tuple(ls))),
-                     budget)  # fmt: skip
-        puzzle = replace(puzzle, less_than=tuple(less))
-    return puzzle
-
-
-def write_puzzle(prefix: str, puzzle: Puzzle, comments: list[str]) -> list[str]:
-    """The puzzle in the JSON format (any family), one object on one line."""
-    from satdoku.formats.registry import FORMATS
-
-    path = prefix + ".json"
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(FORMATS["json"].write([puzzle]))  # type: ignore[misc]
-    return [path]
 
 
 # --- the DRAT checker ----------------------------------------------------------------------------

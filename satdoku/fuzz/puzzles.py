@@ -9,14 +9,20 @@ appear too.
 value after value, checking only the rules as written (every group all-different, every
 ``<`` between filled cells). It shares no code with the CSP engine, the encoders or the SAT
 counter it judges, and it stops at a limit, so the puzzles stay small.
+
+A puzzle is also a fuzz case: :func:`shrink_puzzle` takes givens, then relations away while
+it still fails; :func:`write_puzzle` writes it in the JSON format.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import Any
 
 from satdoku import generate as gen
+from satdoku.fuzz.shrink import Budget, ddmin
 from satdoku.puzzle import FUTOSHIKI, LATIN, SUDOKU, SUDOKU3D, Puzzle, futoshiki, sudoku3d
 
 #: the families the fuzzer draws from (3-D: order 2, a 4x4x4 cube)
@@ -98,3 +104,36 @@ def brute_solutions(puzzle: Puzzle, limit: int | None = None) -> Iterator[tuple[
 def brute_count(puzzle: Puzzle, limit: int) -> int:
     """Solutions of ``puzzle`` up to ``limit`` (``limit`` means "at least")."""
     return sum(1 for _ in brute_solutions(puzzle, limit))
+
+
+# --- puzzles as fuzz cases ---------------------------------------------------------------------
+def puzzle_make(rng: random.Random, kind: str = "puzzles") -> Puzzle:
+    return small_puzzle(rng)
+
+
+def shrink_puzzle(puzzle: Puzzle, fails: Callable[[Any], bool], budget: Budget) -> Puzzle:
+    """Fewer givens (ddmin over the filled cells), then fewer ``<`` relations."""
+    filled = [(c, v) for c, v in enumerate(puzzle.givens) if v]
+
+    def with_givens(kept: list[tuple[int, int]]) -> Puzzle:
+        board = [0] * puzzle.ncells
+        for c, v in kept:
+            board[c] = v
+        return replace(puzzle, givens=tuple(board))
+
+    puzzle = with_givens(ddmin(filled, lambda k: fails(with_givens(k)), budget))
+    if puzzle.less_than:
+        less = ddmin(puzzle.less_than, lambda ls: fails(replace(puzzle, less_than=tuple(ls))),
+                     budget)  # fmt: skip
+        puzzle = replace(puzzle, less_than=tuple(less))
+    return puzzle
+
+
+def write_puzzle(prefix: str, puzzle: Puzzle, comments: list[str]) -> list[str]:
+    """The puzzle in the JSON format (any family), one object on one line."""
+    from satdoku.formats.registry import FORMATS
+
+    path = prefix + ".json"
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(FORMATS["json"].write([puzzle]))  # type: ignore[misc]
+    return [path]

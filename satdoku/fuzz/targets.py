@@ -256,7 +256,7 @@ def solver_target(name: str, variants: Mapping[str, Any] | None, workdir: str,
         variants[name] = {**entry, "incremental": True}
     path = SolvePath(name, variants, workdir, against, time_limit, drat_trim)
     if level(name, variants) == PUZZLE:
-        from satdoku.fuzz.checks import puzzle_make, shrink_puzzle, write_puzzle
+        from satdoku.fuzz.puzzles import puzzle_make, shrink_puzzle, write_puzzle
 
         return Target(name, f"{name} on small puzzles (solve path)", ("puzzles",),
                       puzzle_make, path.puzzle, shrink_puzzle, write_puzzle, replay)
@@ -283,7 +283,7 @@ class Drawn:
 
 def shrink_drawn(drawn: Drawn, fails: Callable[[Any], bool], budget: Budget) -> Drawn:
     """Shrink the case of a drawn one, what it runs under kept."""
-    from satdoku.fuzz.checks import shrink_puzzle
+    from satdoku.fuzz.puzzles import shrink_puzzle
 
     shrink = shrink_case if isinstance(drawn.case, Case) else shrink_puzzle
     return replace(drawn, case=shrink(drawn.case, lambda c: fails(replace(drawn, case=c)),
@@ -291,7 +291,7 @@ def shrink_drawn(drawn: Drawn, fails: Callable[[Any], bool], budget: Budget) -> 
 
 
 def write_drawn(prefix: str, drawn: Drawn, comments: list[str]) -> list[str]:
-    from satdoku.fuzz.checks import write_puzzle
+    from satdoku.fuzz.puzzles import write_puzzle
 
     more = [f"options {dict(drawn.options)}"]
     if drawn.time_limit is not None:

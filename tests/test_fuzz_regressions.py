@@ -68,6 +68,20 @@ def test_dpll_solved_again_after_a_refutation(heuristic: str) -> None:
         ["UNSAT"] * 4
 
 
+@pytest.mark.parametrize("heuristic", ["first", "random"])
+def test_dpll_never_branches_on_variables_of_no_clause(heuristic: str) -> None:
+    """DPLL's first and random heuristics branched on the 39 variables no clause holds, and
+    chronological backtracking flipped each of those decisions before the conflict's real
+    cause: a 10-clause UNSAT formula timed out after 60 s where every other heuristic needs
+    one decision (dpll target, seed 2025, edges/273, the case as written)."""
+    clauses = [[-32, 47, -10], [-35, -2, -8], [-47, 35, -10], [-47, -45, -35], [-8, 47, -17],
+               [10], [8, 45, -47], [2, -8, -10], [47, 32, 17], [-17, -10, 8]]
+    solver = Dpll(47, clauses, heuristic, seed=11)
+    assert solver.solve(max_decisions=200)[0] == "UNSAT"
+    assert Dpll(50, [[3], [-3, 7]], heuristic).solve()[1] == [
+        -1, -2, 3, *(-v for v in range(4, 7)), 7, *(-v for v in range(8, 51))]
+
+
 def test_a_model_naming_a_variable_both_ways_fails_verification(tmp_path: Path) -> None:
     """The solve path checked a binary's model clause by clause only: ``v 1 -1 2 -2 0``
     satisfies every clause, and a lying binary passed (planted-bug test of satdoku fuzz,

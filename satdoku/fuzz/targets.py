@@ -31,7 +31,7 @@ from typing import Any
 from satdoku.fuzz import cases as fc
 from satdoku.fuzz.cases import Case, Failure
 from satdoku.fuzz.formulas import KINDS, calls, generate
-from satdoku.fuzz.oracles import answer, model_problem
+from satdoku.fuzz.oracles import BRUTE_VARS, answer, model_problem
 from satdoku.fuzz.shrink import Budget, shrink_case
 
 #: variables of the formulas the pure-Python DPLL object gets (it has no learning)
@@ -302,6 +302,10 @@ def write_drawn(prefix: str, drawn: Drawn, comments: list[str]) -> list[str]:
 
 #: time limits a family's case may get instead of its target's (TIMEOUT then no failure)
 SHORT_LIMITS = (0.002, 0.02)
+#: families that search without learning (chronological backtracking): exponential on some
+#: formulas MiniSat decides in milliseconds by design, so their TIMEOUT counts as a failure
+#: only where at most BRUTE_VARS variables occur (a complete search has 2^14 leaves at most)
+NO_LEARNING = ("dpll",)
 
 
 @dataclass
@@ -328,6 +332,9 @@ class _Family:
         schema = SOLVERS[self.name].option_schema
         limited = drawn.time_limit is not None or any(is_limit(schema[k])
                                                       for k in drawn.options)  # fmt: skip
+        if self.name in NO_LEARNING and isinstance(drawn.case, Case):
+            used = {abs(x) for clause in drawn.case.clauses for x in clause}
+            limited = limited or len(used) > BRUTE_VARS
         run = self.path.puzzle if self.puzzles else self.path.one_shot
         return run(drawn.case, drawn.options, limited, drawn.time_limit)
 

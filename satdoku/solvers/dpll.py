@@ -150,6 +150,10 @@ class Dpll:
                 activity[var] += count
             for lit in units:
                 activity[abs(lit)] += 1.0
+        # the variables some clause holds: only these are branched on by first and random (a
+        # decision on a variable of no clause is pointless, and chronological backtracking
+        # would flip every such decision before a conflict's real cause: 2^k times)
+        self.occurring = sorted(set(occurrences) | {abs(lit) for lit in units})
         self.units = units
 
     def _load_chunk(self, chunk: list[Iterable[int]], units: list[int]) -> None:
@@ -251,13 +255,13 @@ class Dpll:
 
     def _first(self) -> int | None:
         value = self.value
-        for var in range(1, self.n + 1):
+        for var in self.occurring:
             if value[var] == UNSET:
                 return var
         return None
 
     def _random(self) -> int | None:
-        free = [var for var in range(1, self.n + 1) if self.value[var] == UNSET]
+        free = [var for var in self.occurring if self.value[var] == UNSET]
         if not free:
             return None
         var = self.rng.choice(free)

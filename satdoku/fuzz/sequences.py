@@ -187,6 +187,7 @@ class PathSession:
         from satdoku.cnf.formula import Formula
         from satdoku.formats import CnfFile, Record
         from satdoku.solve import solve
+        from satdoku.solvers.base import RunLimits
         from satdoku.stagefiles.tables import FAILED
 
         own = [[x] for x in call.assumptions]
@@ -194,8 +195,9 @@ class PathSession:
         record = Record("fuzz", 1, 1, "dimacs",
                         cnf=CnfFile("fuzz.cnf", self.num_vars, len(self.rules.clauses), ""))
         limit = PATH_LIMIT if call.op == SOLVE else self.rng.uniform(1e-4, 5e-3)  # short
-        done = solve(record, self.solver, "extended", limit, formula=formula,
-                     workdir=self.workdir, verify_time_limit=30.0)
+        done = solve(record, self.solver, "extended",
+                     RunLimits(time_limit=limit, verify_time_limit=PATH_LIMIT), formula=formula,
+                     workdir=self.workdir)
         result = done.result
         if done.verified == FAILED:
             return Reply(result.status, result.model, (BAD_MODEL, done.detail))

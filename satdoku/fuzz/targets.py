@@ -191,6 +191,7 @@ class SolvePath:
         from satdoku.cnf.formula import Formula
         from satdoku.formats import CnfFile, Record
         from satdoku.solve import solve
+        from satdoku.solvers.base import RunLimits
 
         solver = self.solvers.get(self.name, options or {}, self.variants)
         cnf = case.cnf()
@@ -200,9 +201,9 @@ class SolvePath:
         proof = os.path.join(self.workdir, "proof") if solver.proofs else None
         record = Record("fuzz.cnf", 1, 1, "dimacs",
                         cnf=CnfFile("fuzz.cnf", cnf.num_vars, cnf.num_clauses, ""))
-        done = solve(record, solver, "extended", time_limit or self.time_limit,
-                     formula=Formula.of(cnf),
-                     workdir=self.workdir, proof_path=proof, verify_time_limit=60.0)
+        limits = RunLimits(time_limit=time_limit or self.time_limit, verify_time_limit=60.0)
+        done = solve(record, solver, "extended", limits, formula=Formula.of(cnf),
+                     workdir=self.workdir, proof_path=proof)
         failure = classify(done, expected, ref_seconds, limited=limited)
         if failure is None and done.status == "SAT":
             bad = model_problem(cnf.clauses, done.result.model, num_vars=cnf.num_vars)

@@ -96,8 +96,8 @@ class CdclSession:
 
         self.options = dict(options)
         self.rng = random.Random(seed)
-        self.clauses = [list(c) for c in case.clauses]
-        self.solver = Cdcl(case.num_vars, self.clauses, **self.options)
+        self.clauses = [list(c) for c in case.clauses]  # grows; the solver keeps its own
+        self.solver = Cdcl(case.num_vars, [list(c) for c in case.clauses], **self.options)
 
     def add(self, clauses: Sequence[Sequence[int]]) -> None:
         self.clauses.extend(list(c) for c in clauses)

@@ -385,7 +385,8 @@ def own_targets(workdir: str, against: str = "minisat22", drat_trim: str | None 
 def cdcl_api_target(against: str = "minisat22") -> Target:
     """Our Cdcl object under API sequences: both kernels (the Python one on small formulas),
     every restart policy and phase, proofs on or off, small clause-database schedules so that
-    reductions happen within a few conflicts."""
+    reductions happen within a few conflicts, preprocessing off, before the search or after
+    its first conflicts."""
     from satdoku.fuzz.sequences import CdclSession, run_sequence
     from satdoku.solvers.cdcl import BACKENDS, PHASES, RESTARTS
 
@@ -395,7 +396,8 @@ def cdcl_api_target(against: str = "minisat22") -> Target:
         options = {"backend": rng.choice(backends), "restarts": rng.choice(list(RESTARTS)),
                    "phase": rng.choice(PHASES), "proof": rng.random() < 0.5,
                    "decay": rng.choice((0.8, 0.95)), "reduce_first": rng.choice((None, 3, 20)),
-                   "reduce_inc": rng.choice((None, 2))}  # fmt: skip
+                   "reduce_inc": rng.choice((None, 2)), "simplify": rng.random() < 0.7,
+                   "params": {"simp_delay": rng.choice((0, 0, 3, 2000))}}  # fmt: skip
         return Drawn(case, options, rng.randrange(1 << 30))
 
     def run(drawn: Drawn) -> Failure | None:

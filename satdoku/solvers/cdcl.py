@@ -132,7 +132,8 @@ class Cdcl:
     ``simp_delay`` conflicts; ``frozen`` (DIMACS variables) are kept by it, and so are the
     assumptions of the calls before it. A later call that assumes a variable preprocessing
     eliminated gets a fresh kernel: the formula is loaded again with every variable assumed so
-    far frozen (what was learnt is lost; freeze such variables up front to keep it)."""
+    far frozen (what was learnt is lost; freeze such variables up front to keep it). The
+    formula is kept for that, not copied: do not change it afterwards (add_clauses adds)."""
 
     def __init__(
         self,

@@ -209,7 +209,8 @@ class SolvePath:
             bad = model_problem(cnf.clauses, done.result.model, num_vars=cnf.num_vars)
             if bad is not None:  # the solve path let it through: our own check did not
                 failure = Failure(fc.BAD_MODEL, f"{bad} (the solve path verified it)")
-        if (failure is None and done.status == "UNSAT" and proof is not None
+        drat = str(solver.options.get("proof", "drat")).lower() in ("drat", "drup")
+        if (failure is None and done.status == "UNSAT" and proof is not None and drat
                 and self.drat_trim is not None and os.path.exists(proof)):
             from satdoku.fuzz.oracles import drat_trim
 

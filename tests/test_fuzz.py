@@ -185,15 +185,23 @@ def test_a_fixed_seed_campaign_over_every_target_finds_nothing(tmp_path: Path) -
 
 # --- planted bugs --------------------------------------------------------------------------------
 def _old_model(self):  # type: ignore[no-untyped-def]
-    """The reference kernel's model() before the fix: the live assignment."""
-    return [v + 1 if self.value[2 * v] == 1 else -(v + 1) for v in range(self.num_vars)]
+    """The reference kernel's model() before the fix: the live assignment (eliminated
+    variables rebuilt), not the last SAT answer's."""
+    from satdoku.solvers.cdcl_simplify import extend_model
+
+    value = [self.value[2 * v] for v in range(self.num_vars)]
+    if self.elimclauses:
+        extend_model(value, self.elimclauses)
+    return [v + 1 if value[v] == 1 else -(v + 1) for v in range(self.num_vars)]
 
 
 def test_the_kernel_bug_of_issue_25_is_found_and_shrunk(monkeypatch: pytest.MonkeyPatch,
                                                         tmp_path: Path) -> None:
-    """With the reference kernel's old model() planted back, the cdcl-api target finds the
-    wrong model within a few cases and shrinks it to a formula of at most two clauses and
-    three calls, the last a plain solve after an UNSAT one under assumptions."""
+    """With the reference kernel's old model() planted back (preprocessing off: a call
+    assuming an eliminated variable starts a fresh kernel, which hides it), the cdcl-api
+    target finds the wrong model within a few cases and shrinks it to a formula of at most
+    two clauses and three calls, the last a plain solve after an UNSAT one under
+    assumptions."""
     from satdoku.solvers import cdcl_reference
 
     monkeypatch.setattr(cdcl_reference.Kernel, "model", _old_model)
@@ -203,7 +211,7 @@ def test_the_kernel_bug_of_issue_25_is_found_and_shrunk(monkeypatch: pytest.Monk
 
     def python_kernel(rng: random.Random, kind: str):  # type: ignore[no-untyped-def]
         drawn = make(rng, kind)
-        return replace(drawn, options={**drawn.options, "backend": "python"})
+        return replace(drawn, options={**drawn.options, "backend": "python", "simplify": False})
 
     target.make = python_kernel
     campaign = Campaign([target], seed=7, kinds=["random"], out=tmp_path, max_failures=1)

@@ -286,7 +286,9 @@ def test_usage_errors_are_one_line(tmp_path: Path) -> None:
                         (["--solver", "no-such", "--out", "x"], "unknown solver"),
                         (["--solver", "dpll", "--incremental", "--out", "x"],
                          "no incremental use"),
-                        (["--target", "nope", "--out", "x"], "unknown target 'nope'")):
+                        (["--target", "nope", "--out", "x"], "unknown target 'nope'"),
+                        (["--solver", "cdcl", "--against", "nope", "--out", "x"],
+                         "not a python-sat solver")):
         done = _fuzz(*args, timeout=60)
         assert done.returncode == 2, done.stderr
         assert words in done.stderr and "Traceback" not in done.stderr

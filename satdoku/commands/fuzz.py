@@ -80,6 +80,12 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"--kinds: unknown kind {(unknown or [''])[0]!r}; known: {', '.join(KINDS)}")
     if args.out is None and args.replay is None and args.target != "list":
         return fail("--out DIR is needed (where failures are written)")
+    try:
+        from satdoku.fuzz.oracles import Reference
+
+        Reference((), args.against).close()
+    except Exception as exc:  # python-sat's own error for a name it does not know
+        return fail(f"--against {args.against!r}: not a python-sat solver ({exc})")
     with tempfile.TemporaryDirectory(prefix="satdoku-fuzz-") as workdir:
         try:
             targets = _targets(args, workdir, drat_trim_path(args.drat_trim))

@@ -132,9 +132,13 @@ class Dpll:
         # (branch literal, flipped?, trail length, LRAT: id of the refutation of the branch's
         # first side when flipped, else 0)
         self.levels: list[tuple[int, bool, int, int]] = []
+        # proof text of the stack below each level, made once per level: the negated branch
+        # literals, and the LRAT hints of the trail before the level's branch literal
+        self.stack_text: list[tuple[str, str]] = []
         # LRAT: the formula's clause ids as text: of each long clause (by index), of each
         # binary clause ((a, b), a < b), of each long clause by id() of its list; of each
-        # trail literal the id of its reason ('' for a branch literal)
+        # trail literal the id of its reason ('' for a branch literal); each id is followed
+        # by a space, so that a chain is one join
         self.lrat = proof is not None and proof_format == "lrat"
         self.clause_hint: list[str] = []
         self.binary_hint: dict[tuple[int, int], str] = {}
@@ -144,7 +148,7 @@ class Dpll:
         self.empty_hint = ""  # the formula's first empty clause
         self.loaded = 0  # clauses read (the next clause written has id loaded + 1)
         if self.lrat:
-            self.assign = self._assign_lrat  # type: ignore[method-assign]
+            self.assign = self._lrat_assign()  # type: ignore[method-assign]
         self.watches: list[list[int]] = [[] for _ in range(2 * num_vars + 1)]
         self.clauses: list[list[int]] = []  # clauses of three or more literals (watched)
         # two-literal clauses, flat (a1, b1, a2, b2, ...): one list, not one object per clause
@@ -206,20 +210,20 @@ class Dpll:
                 self.binaries += clause
                 if lrat:  # the first of equal binary clauses stands
                     a, b = clause
-                    self.binary_hint.setdefault((a, b) if a < b else (b, a), str(self.loaded))
+                    self.binary_hint.setdefault((a, b) if a < b else (b, a), f"{self.loaded} ")
             elif size > 2:
                 watches[clause[0]].append(len(kept))
                 watches[clause[1]].append(len(kept))
                 kept.append(clause)
                 if lrat:
-                    self.clause_hint.append(str(self.loaded))
+                    self.clause_hint.append(f"{self.loaded} ")
                     self.hint_of_list[id(clause)] = self.clause_hint[-1]
             elif size == 1:
                 units.append(clause[0])
-                self.unit_hints.append(str(self.loaded))
+                self.unit_hints.append(f"{self.loaded} ")
             elif not self.empty_clause:
                 self.empty_clause = True
-                self.empty_hint = str(self.loaded)
+                self.empty_hint = f"{self.loaded} "
 
     # --- assignment and unit propagation ----------------------------------------------------
     def assign(self, lit: int, reason: int = -1) -> None:
@@ -229,18 +233,25 @@ class Dpll:
         self.value[-lit] = FALSE
         self.trail.append(lit)
 
-    def _assign_lrat(self, lit: int, reason: int = -1) -> None:
-        """:meth:`assign` writing LRAT: the reason's id goes beside the literal. A binary
-        reason is (the literal being propagated now, false, ``lit``)."""
-        self.value[lit] = TRUE
-        self.value[-lit] = FALSE
-        trail = self.trail
-        if reason >= 0:
-            self.trail_hints.append(self.clause_hint[reason])
-        else:
-            a = -trail[self.qhead - 1]
-            self.trail_hints.append(self.binary_hint[(a, lit) if a < lit else (lit, a)])
-        trail.append(lit)
+    def _lrat_assign(self) -> Callable[[int, int], None]:
+        """:meth:`assign` for a search writing LRAT: the reason's id goes beside the literal
+        (a binary reason is the clause of the literal being propagated now, false, and
+        ``lit``). A closure over the lists it touches: it runs once per implied literal."""
+        value, trail, qhead_of = self.value, self.trail, self
+        clause_hint, binary_hint = self.clause_hint, self.binary_hint
+        push, add = self.trail_hints.append, trail.append
+
+        def assign(lit: int, reason: int = -1) -> None:
+            value[lit] = TRUE
+            value[-lit] = FALSE
+            if reason >= 0:
+                push(clause_hint[reason])
+            else:
+                a = -trail[qhead_of.qhead - 1]
+                push(binary_hint[(a, lit) if a < lit else (lit, a)])
+            add(lit)
+
+        return assign
 
     def place(self, lit: int, hint: str = "") -> None:
         """Make ``lit`` true without a reason clause: a branch literal (decided or flipped),
@@ -281,13 +292,29 @@ class Dpll:
     # --- proof --------------------------------------------------------------------------------
     def refute_stack(self, hints: str = "") -> int:
         """Write the clause saying the current branch literals cannot all hold, with its LRAT
-        ``hints``; returns its id."""
+        ``hints`` (ids, each followed by a space); returns its id."""
         ident = self.next_id
         self.next_id += 1
         if self.proof is not None:
-            lits = "".join(f"{-b} " for b, _, _, _ in self.levels)
-            self.proof.write(f"{ident} {lits}0 {hints} 0\n" if self.lrat else f"{lits}0\n")
+            lits = self.stack_text[-1][0] if self.stack_text else ""
+            self.proof.write(f"{ident} {lits}0 {hints}0\n" if self.lrat else f"{lits}0\n")
         return ident
+
+    def push_level(self, lit: int, flipped: bool, trail_length: int, first: int) -> None:
+        """Open a decision level (branch literal ``lit``, not assigned yet) and, while a proof
+        is written, its text: the stack's negated literals, the hints of the trail so far."""
+        self.levels.append((lit, flipped, trail_length, first))
+        if self.proof is not None:
+            lits, hints = self.stack_text[-1] if self.stack_text else ("", "")
+            if self.lrat:
+                below = self.levels[-2][2] if len(self.levels) > 1 else 0
+                hints += "".join(self.trail_hints[below:trail_length])
+            self.stack_text.append((f"{lits}{-lit} ", hints))
+
+    def pop_level(self) -> tuple[int, bool, int, int]:
+        if self.proof is not None:
+            self.stack_text.pop()
+        return self.levels.pop()
 
     def refute_conflict(self, conflict: list[int] | str) -> int:
         """Write the refutation of the current branch literals by propagation into
@@ -303,12 +330,18 @@ class Dpll:
             last = self.binary_hint[(a, b) if a < b else (b, a)]
         else:
             last = self.hint_of_list[id(conflict)]
-        return self.refute_stack(" ".join(filter(None, self.trail_hints)) + " " + last)
+        hints = ""
+        if self.levels:  # the trail below the last branch literal, made at its level's start
+            hints = self.stack_text[-1][1]
+            start = self.levels[-1][2]
+        else:
+            start = 0
+        return self.refute_stack(hints + "".join(self.trail_hints[start:]) + last)
 
     def refute_both(self, first: int, second: int) -> int:
         """Write the refutation of the branch literals below a level both of whose sides
         were refuted (clauses ``first`` and ``second``), then delete those two."""
-        ident = self.refute_stack(f"{first} {second}")
+        ident = self.refute_stack(f"{first} {second} ")
         if self.lrat:
             self.proof.write(f"{ident} d {first} {second} 0\n")  # type: ignore[union-attr]
         return ident
@@ -489,7 +522,7 @@ class Dpll:
             stats.decisions += 1
             if max_decisions is not None and stats.decisions > max_decisions:
                 return TIMEOUT, None
-            self.levels.append((lit, False, len(self.trail), 0))
+            self.push_level(lit, False, len(self.trail), 0)
             stats.max_level = max(stats.max_level, len(self.levels))
             self.place(lit)
 
@@ -500,12 +533,12 @@ class Dpll:
         """
         refuted = self.refute_conflict(conflict)
         while self.levels:
-            lit, flipped, trail_length, first = self.levels.pop()
+            lit, flipped, trail_length, first = self.pop_level()
             self.backtrack(trail_length)
             if flipped:  # both branches of this level failed: the smaller stack is refuted too
                 refuted = self.refute_both(first, refuted)
                 continue
-            self.levels.append((-lit, True, trail_length, refuted))
+            self.push_level(-lit, True, trail_length, refuted)
             self.place(-lit)
             return True
         return False

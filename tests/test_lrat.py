@@ -27,6 +27,7 @@ needs_c = pytest.mark.skipif(not lrat.has_c_checker(), reason="compiled checker 
 ENGINES = ["python", pytest.param("c", marks=needs_c)]
 #: lrat-check of drat-trim's repository, when a benchmark machine has it (tests never need it)
 LRAT_CHECK = os.environ.get("LRAT_CHECK", "/work/ref/drat-trim/lrat-check")
+DRAT_TRIM = os.environ.get("DRAT_TRIM", "/work/ref/drat-trim/drat-trim")
 
 
 def both(cnf: Cnf, proof: list[str] | bytes) -> tuple[str, str]:
@@ -313,3 +314,25 @@ def test_lrat_check_agrees(tmp_path: Path) -> None:
                 out = subprocess.run([LRAT_CHECK, str(path), str(proof)], capture_output=True,
                                      text=True, timeout=60).stdout
                 assert ("c VERIFIED" in out) == (verdict == VERIFIED), out[-500:]
+
+
+@pytest.mark.skipif(not os.access(DRAT_TRIM, os.X_OK), reason="drat-trim not available")
+def test_drat_trims_lrat_output_checks(tmp_path: Path) -> None:
+    """drat-trim turns a DRAT proof it verified into LRAT (-L): LRAT written by another tool
+    checks with ours; the same proof with a hint changed does not."""
+    for n, cnf in enumerate((php(6, 5), Cnf(100, random_3sat(100, 2, 4.6)))):
+        path, drup, out = tmp_path / f"f{n}.cnf", tmp_path / "p.drat", tmp_path / "p.lrat"
+        with open(path, "w", encoding="utf-8") as fh:
+            write_dimacs(cnf, fh)
+        solver = Cdcl(cnf.num_vars, cnf.clauses, proof="drat")
+        assert solver.solve()[0] == "UNSAT"
+        solver.write_proof(drup)
+        run = subprocess.run([DRAT_TRIM, str(path), str(drup), "-L", str(out)],
+                             capture_output=True, text=True, timeout=60)
+        assert "s VERIFIED" in run.stdout
+        lines = out.read_text().splitlines()
+        assert both(cnf, lines)[0] == VERIFIED
+        i = next(i for i, ln in enumerate(lines) if " d " not in ln)
+        tokens = lines[i].split()  # its last hint, the conflict, dropped
+        cut = [*lines[:i], " ".join([*tokens[:-2], "0"]), *lines[i + 1:]]
+        assert both(cnf, cut)[0] == REJECTED

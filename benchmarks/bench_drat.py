@@ -14,7 +14,8 @@ budget so each proof is checked only here; both runs make the same search). The 
 checked by:
 
 * ``c``: :func:`satdoku.cnf.drat.check_proof` with the compiled backward checker (wall time of
-  the call: reading the proof file and checking; the formula is already in memory);
+  the call: reading the proof file and checking; the formula is already in memory, as the
+  solve path holds a CNF file: the flat literal buffer the DIMACS reader made of it);
 * ``c_binary``: the same proof in drat-trim's binary format;
 * ``python``: the pure-Python forward reference, capped at ``--python-cap`` seconds (``>cap``:
   out of budget);
@@ -69,6 +70,7 @@ from satdoku.cnf.dimacs import read_dimacs, write_dimacs  # noqa: E402
 from satdoku.cnf.drat import check_proof, to_binary  # noqa: E402
 from satdoku.cnf.formula import Cnf  # noqa: E402
 from satdoku.cnf.lrat import check_lrat  # noqa: E402
+from satdoku.solve import read_formula  # noqa: E402
 
 COLUMNS = ("family", "instance", "mode", "vars", "clauses", "proof_steps", "proof_bytes",
            "search_seconds", "c_seconds", "c_binary_seconds", "c_checked", "python_seconds",
@@ -219,11 +221,12 @@ def run_one(family: str, name: str, mode: str, cnf: Cnf, work: Path, drat_trim: 
     text = proof.read_bytes()
     row["proof_steps"] = text.count(b"\n")
     row["proof_bytes"] = len(text)
-    c = check_proof(cnf, proof, engine="c")
+    flat = read_formula(path.read_bytes(), str(path))  # as the solve path holds a CNF file
+    c = check_proof(flat, proof, engine="c")
     row["c_seconds"], row["c_checked"] = round(c.seconds, 4), c.checked
     binary = work / f"{name}.bdrat"
     binary.write_bytes(to_binary(text.decode().splitlines()))
-    cb = check_proof(cnf, binary, engine="c")
+    cb = check_proof(flat, binary, engine="c")
     row["c_binary_seconds"] = round(cb.seconds, 4)
     py = check_proof(cnf, proof, engine="python", time_limit=python_cap)
     row["python_seconds"] = round(py.seconds, 3) if py.status != "out of budget" \
@@ -243,7 +246,7 @@ def run_one(family: str, name: str, mode: str, cnf: Cnf, work: Path, drat_trim: 
         status.append("verified" if "s VERIFIED" in out else "drat-trim: not verified")
     if code == 20:
         cpu0 = time.process_time()
-        lc = check_lrat(cnf, lrat)
+        lc = check_lrat(flat, lrat)
         row["lrat_cpu"] = round(time.process_time() - cpu0, 4)
         row["lrat_seconds"] = round(lc.seconds, 4)
         status.append(lc.status if lc.ok else f"LRAT: {lc.message}")

@@ -9,8 +9,12 @@
  * One pass: each step is parsed and checked at once (the first empty clause that checks ends
  * the check). An added clause's literals are set false, then each hint is visited once: a
  * clause with one literal not false sets it true, one with none ends the check of the step.
- * The work is linear in the size of the proof plus the clauses its hints name. Literals are
- * 2*v + (negative); clause id -> offset of its size word in one arena, -1 when not live.
+ * The work is linear in the size of the proof plus the clauses its hints name: the formula's
+ * clauses are read where they are (clause id -> offset of its first literal in the formula
+ * buffer, 0-terminated; repeated literals need no copy, a hint counts a literal once), added
+ * clauses go to one arena, 0-terminated too (ids above the formula's: offset in the arena);
+ * -1 marks a clause that is not live. Literals are DIMACS ints; val points into the middle of
+ * its array, so val[-v] and val[v] are both there.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -30,13 +34,15 @@ enum { GO_ON = 0, DONE = 1 };
 typedef struct { int32_t *a; int64_t n, cap; } Ints;
 
 typedef struct {
-    Ints arena;     /* per clause: size, then its encoded literals */
-    int64_t *off;   /* clause id -> offset of its size word in the arena, -1 when not live */
+    const int32_t *formula; /* the formula's clauses, each 0-terminated */
+    int64_t nformula;       /* their number: ids 1..nformula */
+    Ints arena;     /* added clauses: their distinct literals, then 0 */
+    int64_t *off;   /* clause id -> offset of its first literal (formula or arena), -1: dead */
     int64_t nids, capids;
     int64_t last;   /* the largest clause id so far */
     int nvars;
-    signed char *val;  /* per encoded literal: 1 true, -1 false, 0 unassigned */
-    int64_t *stamp;    /* per encoded literal: repeated literals of one clause */
+    signed char *val;  /* per literal (val[-v] .. val[v]): 1 true, -1 false, 0 unassigned */
+    int64_t *stamp;    /* per literal (the same way): repeated literals of one clause */
     int64_t stamp_id;
     int32_t *assigned; /* literals set during one step's check, to undo */
     Ints lemma, hints; /* the step being read */
@@ -71,9 +77,6 @@ static int push(L *s, Ints *v, int32_t x) {
     return 1;
 }
 
-static inline int32_t enc(int32_t lit) { return lit > 0 ? 2 * lit : -2 * lit + 1; }
-static inline int32_t dec(int32_t l) { return (l & 1) ? -(l >> 1) : (l >> 1); }
-
 /* Room for clause id ``id`` in the id table (new slots not live). */
 static int room_for(L *s, int64_t id) {
     if (id < s->capids) {
@@ -90,23 +93,19 @@ static int room_for(L *s, int64_t id) {
     return 1;
 }
 
-/* Store clause ``id`` with the distinct literals of lits[0..n) (encoded). */
+/* Store added clause ``id``: its distinct literals lits[0..n), then 0. */
 static int store(L *s, int64_t id, const int32_t *lits, int64_t n) {
     if (!room_for(s, id)) return 0;
     int64_t at = s->arena.n;
+    for (int64_t i = 0; i < n; i++)
+        if (!push(s, &s->arena, lits[i])) return 0;
     if (!push(s, &s->arena, 0)) return 0;
-    int64_t stamp = ++s->stamp_id;
-    int32_t size = 0;
-    for (int64_t i = 0; i < n; i++) {
-        int32_t l = lits[i];
-        if (s->stamp[l] == stamp) continue;
-        s->stamp[l] = stamp;
-        if (!push(s, &s->arena, l)) return 0;
-        size++;
-    }
-    s->arena.a[at] = size;
     s->off[id] = at;
     return 1;
+}
+
+static inline const int32_t *clause_of(L *s, int64_t id) {
+    return id <= s->nformula ? s->formula + s->off[id] : s->arena.a + s->off[id];
 }
 
 /* ---- the check of one added clause (lemma and hints read into s->lemma, s->hints) ---- */
@@ -114,7 +113,7 @@ static int store(L *s, int64_t id, const int32_t *lits, int64_t n) {
 static void undo(L *s, int64_t count) {
     for (int64_t i = 0; i < count; i++) {
         int32_t l = s->assigned[i];
-        s->val[l] = s->val[l ^ 1] = 0;
+        s->val[l] = s->val[-l] = 0;
     }
 }
 
@@ -128,7 +127,7 @@ static int follow(L *s, const int32_t *lem, int64_t n, char *why, size_t size) {
         int32_t l = lem[i];
         if (val[l] == 1) { ok = 1; goto done; } /* l and -l: true without hints */
         val[l] = -1;
-        val[l ^ 1] = 1;
+        val[-l] = 1;
         s->assigned[count++] = l;
     }
     for (int64_t k = 0; k < s->hints.n; k++) {
@@ -138,24 +137,24 @@ static int follow(L *s, const int32_t *lem, int64_t n, char *why, size_t size) {
             snprintf(why, size, "hint %d is not a live clause", h);
             goto done;
         }
-        const int32_t *c = s->arena.a + s->off[h];
-        int32_t csize = c[0], unit = -1;
-        c++;
-        s->ticks += (uint64_t)csize + 1;
-        for (int32_t i = 0; i < csize; i++) {
-            if (val[c[i]] != -1) {
-                if (unit >= 0) {
+        const int32_t *c = clause_of(s, h);
+        int32_t unit = 0;
+        for (; *c; c++) {
+            int32_t l = *c;
+            if (val[l] != -1 && l != unit) { /* a repeated literal counts once */
+                if (unit) {
                     snprintf(why, size, "hint %d is not unit (two literals not false)", h);
                     goto done;
                 }
-                unit = c[i];
+                unit = l;
             }
         }
-        if (unit < 0) { ok = 1; goto done; }
+        s->ticks += (uint64_t)(c - clause_of(s, h)) + 1;
+        if (!unit) { ok = 1; goto done; }
         if (val[unit] == 0) {
             val[unit] = 1;
-            val[unit ^ 1] = -1;
-            s->assigned[count++] = unit ^ 1;
+            val[-unit] = -1;
+            s->assigned[count++] = -unit;
         }
         if (s->ticks > (1u << 16)) {
             s->ticks = 0;
@@ -195,7 +194,6 @@ static int add_step(L *s, int *verdict) {
             *verdict = REJECTED;
             return DONE;
         }
-        s->lemma.a[i] = enc(lit);
     }
     /* the distinct literals, in order (in place) */
     int64_t stamp = ++s->stamp_id, m = 0;
@@ -389,22 +387,17 @@ static int parse_binary(L *s, const unsigned char *p, Py_ssize_t n) {
 
 /* ---- the formula ---- */
 
+/* Index the formula's clauses where they are (f[n-1] is 0: the caller made sure). */
 static int load_formula(L *s, const int32_t *f, Py_ssize_t n) {
-    Ints tmp = {NULL, 0, 0};
+    s->formula = f;
     int64_t id = 0;
-    Py_ssize_t i = 0;
-    while (i < n) {
-        tmp.n = 0;
-        while (i < n && f[i] != 0) {
-            if (!push(s, &tmp, enc(f[i]))) { free(tmp.a); return 0; }
-            i++;
-        }
-        i++; /* the 0 (a missing last 0 ends the clause all the same) */
-        if (!store(s, ++id, tmp.a, tmp.n)) { free(tmp.a); return 0; }
-        if ((id & 65535) == 0 && over(s)) { free(tmp.a); return 0; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!room_for(s, ++id)) return 0;
+        s->off[id] = i;
+        while (f[i] != 0) i++;
+        if ((id & 65535) == 0 && over(s)) return 0;
     }
-    free(tmp.a);
-    s->last = id;
+    s->nformula = s->last = id;
     return 1;
 }
 
@@ -429,14 +422,30 @@ static PyObject *check(PyObject *self, PyObject *args) {
     if (limit == 0) s.deadline = now() - 1.0;
     const int32_t *f = formula.buf;
     Py_ssize_t nf = formula.len / (Py_ssize_t)sizeof(int32_t);
+    int32_t *copy = NULL; /* a formula whose last clause lacks its 0: copied with one */
+    if (nf > 0 && f[nf - 1] != 0) {
+        copy = malloc((size_t)(nf + 1) * sizeof(int32_t));
+        if (!copy) {
+            PyBuffer_Release(&formula);
+            PyBuffer_Release(&proof);
+            return PyErr_NoMemory();
+        }
+        memcpy(copy, f, (size_t)nf * sizeof(int32_t));
+        copy[nf++] = 0;
+        f = copy;
+    }
     const unsigned char *p = proof.buf;
     Py_ssize_t plen = proof.len;
     int code = FAILED;
+    signed char *val = NULL;
+    int64_t *stamp = NULL;
     Py_BEGIN_ALLOW_THREADS
     s.nvars = formula_vars(f, nf, num_vars);
     size_t nl = 2 * ((size_t)s.nvars + 1), nv = (size_t)s.nvars + 1;
-    s.val = calloc(nl, 1);
-    s.stamp = calloc(nl, sizeof(int64_t));
+    val = calloc(nl, 1);
+    stamp = calloc(nl, sizeof(int64_t));
+    s.val = val ? val + nv : NULL; /* val[-v] .. val[v] */
+    s.stamp = stamp ? stamp + nv : NULL;
     s.assigned = malloc(nv * sizeof(int32_t));
     if (!s.val || !s.stamp || !s.assigned) {
         code = FAILED;
@@ -460,10 +469,11 @@ static PyObject *check(PyObject *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&formula);
     PyBuffer_Release(&proof);
+    free(copy);
     free(s.arena.a);
     free(s.off);
-    free(s.val);
-    free(s.stamp);
+    free(val);
+    free(stamp);
     free(s.assigned);
     free(s.lemma.a);
     free(s.hints.a);

@@ -68,6 +68,8 @@ def test_small_proofs() -> None:
     assert both(SQUARE, ["5 2 0 1 1 2 0", "6 0 5 3 4 0"])[0] == VERIFIED
     # deleting what is not live is ignored; the check ends at the empty clause
     assert both(SQUARE, ["5 d 9 0", "5 2 0 1 2 0", "6 0 5 3 4 0", "garbage"])[0] == VERIFIED
+    status, message = both(SQUARE, ["4 d 2 -1 0", "5 2 0 1 2 0", "6 0 5 3 4 0"])
+    assert status == REJECTED and message == "proof step 1: deletes -1, not a clause id"
     assert both(Cnf(1, [[1], [-1]]), ["3 0 1 2 0"])[0] == VERIFIED
     assert both(Cnf(1, [[1], []]), ["3 0 2 0"])[0] == VERIFIED
 

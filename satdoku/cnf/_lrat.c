@@ -223,24 +223,30 @@ static int add_step(L *s, int *verdict) {
     return GO_ON;
 }
 
-static void delete_step(L *s) {
+/* GO_ON, or DONE (a negative id: rejected, message set). */
+static int delete_step(L *s) {
+    for (int64_t k = 0; k < s->hints.n; k++) {
+        if (s->hints.a[k] < 0) {
+            snprintf(s->msg, sizeof s->msg, "proof step %lld: deletes %d, not a clause id",
+                     (long long)s->steps, s->hints.a[k]);
+            return DONE;
+        }
+    }
     for (int64_t k = 0; k < s->hints.n; k++) {
         int32_t x = s->hints.a[k];
-        if (x > 0 && x < s->nids && s->off[x] >= 0) {
+        if (x < s->nids && s->off[x] >= 0) {
             s->off[x] = -1;
             s->deletions++;
         }
     }
+    return GO_ON;
 }
 
 /* A step read: check it. Returns GO_ON or DONE (verdict set), -1 out of budget/memory. */
 static int step_read(L *s, int deleting, int *verdict) {
     s->steps++;
     if ((s->steps & 255) == 0 && over(s)) return -1;
-    if (deleting) {
-        delete_step(s);
-        return GO_ON;
-    }
+    if (deleting) return delete_step(s); /* the verdict stays REJECTED */
     return add_step(s, verdict);
 }
 

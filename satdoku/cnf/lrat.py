@@ -25,7 +25,7 @@ The check, the same in both engines (one verdict, one message):
   set true) until one has every literal false. A clause holding a literal and its negation
   needs no hint. A negative hint (a RAT step) is rejected: no solver we check writes one;
 * a deletion forgets live clauses; deleting an id that is not live is ignored (lrat-check
-  warns);
+  warns), a negative id rejects the proof;
 * a formula clause's repeated literals count once.
 
 Two engines: the compiled one (``satdoku.cnf._lrat``, built by setup.py beside the DRAT
@@ -285,8 +285,11 @@ def _check(cnf: Cnf, data: bytes, deadline: float | None) -> tuple[str, str, int
             raise _OutOfBudget
         deleting, ident, lits, hints = step
         if deleting:
+            bad = next((x for x in hints if x < 0), None)
+            if bad is not None:
+                return REJECTED, f"proof step {number}: deletes {bad}, not a clause id", lemmas
             for x in hints:
-                if 0 < x < len(clauses) and clauses[x] is not None:
+                if x < len(clauses) and clauses[x] is not None:
                     clauses[x] = None
                     deletions += 1
             continue

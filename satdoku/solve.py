@@ -143,7 +143,7 @@ class ConfiguredSolver:
     @property
     def proof_format(self) -> str:
         """The format of its proofs, ``drat`` or ``lrat``: its adapter's (our solvers' option
-        ``proof``, default lrat; an external binary's ``proof``)."""
+        ``proof``; an external binary's ``proof``)."""
         return str(getattr(self.impl, "proof_format", "") or "drat")
 
     @property

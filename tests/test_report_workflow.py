@@ -69,7 +69,7 @@ def test_tables_summary_and_plots_are_made(run_dir):
     assert len((top / "summary.csv").read_text().splitlines()) == 1 + 3 + 3 + 1
     assert sorted(p.name for p in (top / "cactus").glob("*.png")) == ["4x4.png", "9x9.png"]
     assert list((top / "scatter").glob("*.png")) == []  # only references configured
-    assert "9x9,extended,8,729," in (top / "encodings.csv").read_text()
+    assert "9x9,tiny9,extended,8,729," in (top / "encodings.csv").read_text()
 
 
 def _csv(path: Path) -> list[dict[str, str]]:

@@ -86,10 +86,10 @@ def analyze(records: Sequence[Record], set_name: str, encodings: Sequence[str] |
                              "(the same propagation)")
     out = Analysis()
     single: dict[int, Outcome] = {}
-    singles_seconds: dict[Layout, float] = {}
+    singles_cpu_seconds: dict[Layout, float] = {}
     if singles:
         for layout, idx in by_layout.items():
-            start = time.perf_counter()
+            start = time.process_time()
             with Progress(len(idx), f"analyze {layout.key}: singles", "puzzles",
                           mode=progress) as bar:
                 for first in range(0, len(idx), CHUNK):
@@ -98,14 +98,15 @@ def analyze(records: Sequence[Record], set_name: str, encodings: Sequence[str] |
                     for i, outcome in zip(chunk, found, strict=True):
                         single[i] = _checked(outcome, records[i], "singles")
                     bar.update(len(chunk))
-            singles_seconds[layout] = time.perf_counter() - start
+            singles_cpu_seconds[layout] = time.process_time() - start
     rows: dict[tuple[int, str], dict[str, object]] = {}
     for name in encodings:
         for layout, idx in by_layout.items():
             summary = _analyze_layout(records, idx, layout, name, probe, backend, progress,
                                       single, rows)
             if summary is not None:
-                summary.update(set=set_name, singles_seconds=_round(singles_seconds.get(layout)))
+                summary.update(set=set_name,
+                               singles_cpu_seconds=_round(singles_cpu_seconds.get(layout)))
                 out.summary.append(summary)
     cnf_idx = [i for i, rec in enumerate(records) if rec.cnf is not None]
     if cnf_idx:
@@ -133,18 +134,18 @@ def _analyze_layout(records: Sequence[Record], idx: list[int], layout: Layout, n
             rows[i, name] = _row(records[i], layout.key, name, detail=str(exc),
                                  singles=single.get(i))
         return None
-    start = time.perf_counter()
+    start = time.process_time()
     up = _in_chunks(prop, puzzles, False, f"analyze {layout.key} {name}: UP", progress)
-    up_seconds = time.perf_counter() - start
+    up_cpu = time.process_time() - start
     fl: dict[int, Outcome] = {}
-    fl_seconds = None
+    fl_cpu = None
     if probe:
-        start = time.perf_counter()
+        start = time.process_time()
         still = [k for k, o in enumerate(up) if o.status == OPEN]
         probed = _in_chunks(prop, [puzzles[k] for k in still], True,
                             f"analyze {layout.key} {name}: FL", progress)
         fl = {k: o for k, o in zip(still, probed, strict=True)}
-        fl_seconds = time.perf_counter() - start
+        fl_cpu = time.process_time() - start
     counts = dict.fromkeys(("up_solved", "up_refuted", "fl_solved", "fl_refuted",
                             "singles_solved"), 0)
     for k, i in enumerate(idx):
@@ -168,7 +169,7 @@ def _analyze_layout(records: Sequence[Record], idx: list[int], layout: Layout, n
                 "fl_refuted": counts["fl_refuted"]} if probe else {}),
             **({"singles_solved": counts["singles_solved"],
                 "singles_share": _share(counts["singles_solved"], n)} if single else {}),
-            "up_seconds": _round(up_seconds), "fl_seconds": _round(fl_seconds)}
+            "up_cpu_seconds": _round(up_cpu), "fl_cpu_seconds": _round(fl_cpu)}
 
 
 def _in_chunks(prop: Propagator, puzzles: list[Puzzle], probe: bool, desc: str,
@@ -196,14 +197,14 @@ def _analyze_cnf(records: Sequence[Record], idx: list[int], set_name: str, probe
             cnf = formula_of(records[i], DIMACS).whole()
             nvars += cnf.num_vars
             nclauses += cnf.num_clauses
-            start = time.perf_counter()
+            start = time.process_time()
             u = propagate_formula(cnf, False, backend)
-            seconds["up"] += time.perf_counter() - start
+            seconds["up"] += time.process_time() - start
             f = None
             if probe:
-                start = time.perf_counter()
+                start = time.process_time()
                 f = propagate_formula(cnf, True, backend) if u.status == OPEN else u
-                seconds["fl"] += time.perf_counter() - start
+                seconds["fl"] += time.process_time() - start
                 counts["fl_solved"] += f.status == SOLVED
                 counts["fl_refuted"] += f.status == REFUTED
             counts["up_solved"] += u.status == SOLVED
@@ -216,9 +217,9 @@ def _analyze_cnf(records: Sequence[Record], idx: list[int], set_name: str, probe
             "up_solved": counts["up_solved"], "up_share": _share(counts["up_solved"], n),
             "up_refuted": counts["up_refuted"],
             **({"fl_solved": counts["fl_solved"], "fl_share": _share(counts["fl_solved"], n),
-                "fl_refuted": counts["fl_refuted"], "fl_seconds": _round(seconds["fl"])}
+                "fl_refuted": counts["fl_refuted"], "fl_cpu_seconds": _round(seconds["fl"])}
                if probe else {}),
-            "up_seconds": _round(seconds["up"])}
+            "up_cpu_seconds": _round(seconds["up"])}
 
 
 def _checked(outcome: Outcome, rec: Record, what: str) -> Outcome:

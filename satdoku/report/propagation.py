@@ -23,7 +23,7 @@ _HEADINGS = (("layout", "layout"), ("encoding", "encoding"), ("instances", "inst
              ("variables", "variables"), ("clauses", "clauses"),
              ("up_solved", "UP solved"), ("fl_solved", "FL solved"),
              ("singles_solved", "singles solved"), ("up_refuted", "UP refuted"),
-             ("up_seconds", "UP s"), ("fl_seconds", "FL s"))
+             ("up_cpu_seconds", "UP CPU s"), ("fl_cpu_seconds", "FL CPU s"))
 
 
 def write_outputs(instances: Sequence[Mapping[str, object]],
@@ -60,12 +60,14 @@ def _cell(row: Mapping[str, object], col: str) -> str:
 
 
 def markdown(summary: Sequence[Mapping[str, object]], title: str = "") -> str:
-    """The per-encoding table: counts with their shares, refutations and the seconds (with
-    instances per second) each inference took over the set."""
+    """The per-encoding table: counts with their shares, refutations and the CPU seconds
+    (with instances per CPU second) each inference took over the set."""
     head = f"Propagation alone{f' on {title}' if title else ''}: instances each inference " \
            "solves (every cell decided) with no search. UP: unit propagation on the encoding " \
            "plus the givens; FL: UP with failed-literal probing to a fixpoint (run on what UP " \
-           "left open); singles: naked and hidden singles (satdoku.heuristics).\n\n"
+           "left open); singles: naked and hidden singles (satdoku.heuristics). CPU s: CPU " \
+           "seconds of each inference over the row, with the row's instances per CPU second " \
+           "(FL: over the puzzles UP left open).\n\n"
     if not summary:
         return head + "(no instances)\n"
     lines = ["| " + " | ".join(h for _, h in _HEADINGS) + " |",

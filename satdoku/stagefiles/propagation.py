@@ -4,10 +4,13 @@ A directory per analysed set holds:
 
 - ``propagation.csv``: one row per (layout, encoding): ``set layout encoding instances variables
   clauses up_solved up_share up_refuted fl_solved fl_share fl_refuted singles_solved
-  singles_share up_seconds fl_seconds singles_seconds``. ``variables`` and ``clauses`` count the
+  singles_share up_cpu_seconds fl_cpu_seconds singles_cpu_seconds``. ``variables`` and
+  ``clauses`` count the
   encoding's rules (without the givens' units; for a CNF set, encoding ``dimacs``, the mean
   formula); a share is solved / instances; the fl and singles columns are empty when that
-  inference was not run; the seconds are the wall time of each inference over the whole row;
+  inference was not run; the seconds are the CPU time of each inference over the whole row
+  (the process's, numpy's threads included: on a shared machine a steadier figure than the
+  wall clock; FL's counts only the puzzles UP left open);
 - ``propagation_instances.tsv``: one row per instance and encoding: ``id line layout encoding
   up up_open fl fl_open fl_failed singles singles_open detail``. A status is ``solved`` (every
   cell has a value), ``open`` (``*_open`` cells have none), ``refuted`` (a conflict: the givens
@@ -23,16 +26,21 @@ import csv
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from satdoku.stagefiles.paths import (
+    PROPAGATION_CHART,
+    PROPAGATION_INSTANCES,
+    PROPAGATION_SUMMARY,
+    PROPAGATION_TABLE,
+)
 from satdoku.stagefiles.tables import read_tsv, write_tsv
 
-SUMMARY_FILE = "propagation.csv"
-INSTANCES_FILE = "propagation_instances.tsv"
-TABLE_FILE = "propagation.md"
-CHART_FILE = "propagation.png"
+SUMMARY_FILE, INSTANCES_FILE, TABLE_FILE, CHART_FILE = (
+    Path(t).name for t in (PROPAGATION_SUMMARY, PROPAGATION_INSTANCES, PROPAGATION_TABLE,
+                           PROPAGATION_CHART))
 SUMMARY_COLUMNS = ("set", "layout", "encoding", "instances", "variables", "clauses",
                    "up_solved", "up_share", "up_refuted", "fl_solved", "fl_share", "fl_refuted",
-                   "singles_solved", "singles_share", "up_seconds", "fl_seconds",
-                   "singles_seconds")
+                   "singles_solved", "singles_share", "up_cpu_seconds", "fl_cpu_seconds",
+                   "singles_cpu_seconds")
 INSTANCE_COLUMNS = ("id", "line", "layout", "encoding", "up", "up_open", "fl", "fl_open",
                     "fl_failed", "singles", "singles_open", "detail")
 #: status words of the instance file besides the inference outcomes

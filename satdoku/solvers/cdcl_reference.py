@@ -10,7 +10,9 @@ The methods follow MiniSat's order: :meth:`Kernel.enqueue`, :meth:`~Kernel.propa
 :meth:`~Kernel.analyze` (with :meth:`~Kernel.lit_redundant`), :meth:`~Kernel.backtrack`,
 :meth:`~Kernel.pick_branch`, :meth:`~Kernel.reduce_db`, then the restart policies and
 :meth:`~Kernel.search`. :class:`Kernel` has the C type's interface (``load``, ``solve``,
-``model``, ``stats``, ``proof_buffer``, ``write_proof``, ``status``), so the driver
+``model``, ``stats``, ``proof_buffer``, ``write_proof``, ``status``, and
+``propagate_units``: propagation and failed-literal probing alone, for ``satdoku analyze``),
+so the driver
 (:mod:`satdoku.solvers.cdcl`) runs either without asking which.
 
 Conventions (MiniSat's):
@@ -869,6 +871,93 @@ class Kernel:
             if self.eliminated[v]:
                 raise ValueError(f"variable {v + 1} was eliminated by preprocessing")
             self.frozen[v] = True
+
+    # --- propagation alone (satdoku analyze) --------------------------------------------------
+    def propagate_units(self, groups: object, report: int, probe: bool = False
+                        ) -> tuple[bytes, bytes]:
+        """What propagation alone decides from the loaded formula plus each group of literals,
+        with no search. ``groups``: a buffer of int32 DIMACS literals, each group ended by 0.
+        Each group is asserted on decision level 1 and propagated; with ``probe``, failed
+        literals are probed to a fixpoint (:meth:`probe_failed_literals`); the values of
+        variables 1..``report`` are read, and everything is undone, so the loaded clauses
+        serve every group. Returns (outcomes, values): int32 bytes, per group -1 refuted (a
+        conflict: no model extends the group) or the number of failed literals found; int8
+        bytes, per group and variable 1 true, -1 false, 0 open (all 0 when refuted)."""
+        if not 0 <= report <= self.num_vars:
+            raise ValueError(f"report {report} outside 0..{self.num_vars} variables")
+        view = memoryview(groups)  # type: ignore[arg-type]
+        if view.itemsize != 4:
+            raise ValueError("expected a buffer of int32 literals")
+        flat = view.cast("B").cast("i").tolist()
+        if flat and flat[-1] != 0:
+            raise ValueError("each group of literals must end with 0")
+        if any(not -self.num_vars <= d <= self.num_vars for d in flat):
+            raise ValueError("literal out of range")
+        outcomes, values = array("i"), array("b")
+        self.backtrack(0)
+        if self.status != UNSAT and self.propagate() is not None:
+            self.status = UNSAT  # the formula alone is refuted: so is every group
+        stamp = [0] * (2 * self.num_vars)
+        epoch = 1
+        start = 0
+        for end, d in enumerate(flat):
+            if d:
+                continue
+            refuted = self.status == UNSAT
+            failed = 0
+            if not refuted:
+                self.trail_lim.append(len(self.trail))
+                for x in flat[start:end]:
+                    lit = 2 * (abs(x) - 1) + (x < 0)
+                    if self.value[lit] == FALSE:
+                        refuted = True
+                        break
+                    if self.value[lit] == UNASSIGNED:
+                        self.enqueue(lit, None)
+            if not refuted:
+                refuted = self.propagate() is not None
+            if not refuted and probe:
+                epoch += 1
+                refuted, failed, epoch = self.probe_failed_literals(stamp, epoch)
+            values.extend([0] * report if refuted
+                          else (self.value[2 * v] for v in range(report)))
+            outcomes.append(-1 if refuted else failed)
+            self.backtrack(0)
+            start = end + 1
+        return outcomes.tobytes(), values.tobytes()
+
+    def probe_failed_literals(self, stamp: list[int], epoch: int) -> tuple[bool, int, int]:
+        """Failed-literal probing on decision level 1 to a fixpoint: the literals are visited
+        in a cycle (positive ones by variable, then negative ones); each open one is tried on
+        level 2, and one whose propagation conflicts is negated on level 1 and propagated,
+        until a whole cycle finds no failed literal. A literal that a probe since the last
+        failure implied without a conflict is skipped (``stamp[lit] == epoch``): it cannot
+        fail, since unit propagation is monotone. Returns (level 1 refuted, failed literals
+        found, epoch)."""
+        n = self.num_vars
+        failed = pos = since = 0  # since: literals visited since the last failure
+        while since < 2 * n:
+            lit = 2 * pos if pos < n else 2 * (pos - n) + 1
+            pos = (pos + 1) % (2 * n)
+            since += 1
+            if self.value[lit] != UNASSIGNED or stamp[lit] == epoch:
+                continue
+            self.trail_lim.append(len(self.trail))
+            self.enqueue(lit, None)
+            conflict = self.propagate()
+            if conflict is None:
+                for implied in self.trail[self.trail_lim[1] + 1:]:
+                    stamp[implied] = epoch
+            self.backtrack(1)
+            if conflict is None:
+                continue
+            failed += 1
+            epoch += 1
+            since = 0
+            self.enqueue(lit ^ 1, None)
+            if self.propagate() is not None:
+                return True, failed, epoch
+        return False, failed, epoch
 
     def interrupt(self) -> None:
         """End the search in progress at its next look at the clock, as the C type does (a

@@ -28,7 +28,8 @@ $(STAMP): requirements.txt pyproject.toml setup.py
 	touch $(STAMP) $(KERNEL)
 
 # rebuild them when their sources change
-$(KERNEL): $(STAMP) satdoku/solvers/_cdcl.c satdoku/cnf/_dimacs.c satdoku/cnf/_drat.c
+$(KERNEL): $(STAMP) satdoku/solvers/_cdcl.c satdoku/cnf/_dimacs.c satdoku/cnf/_drat.c \
+		satdoku/cnf/_lrat.c
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(KERNEL)
 

@@ -1,11 +1,11 @@
 """Build step of satdoku: the compiled CDCL kernel (satdoku/solvers/_cdcl.c), the compiled
-pass of the DIMACS reader (satdoku/cnf/_dimacs.c) and the backward DRAT checker
-(satdoku/cnf/_drat.c).
+pass of the DIMACS reader (satdoku/cnf/_dimacs.c), the backward DRAT checker
+(satdoku/cnf/_drat.c) and the LRAT checker (satdoku/cnf/_lrat.c).
 
 Everything else is configured in pyproject.toml. The extensions are optional: without a C
 compiler or Python headers the install still succeeds and satdoku runs their Python forms
 (slower, the same results): satdoku/solvers/cdcl_reference.py, the DIMACS reader's Python
-engine, the Python checker in satdoku/cnf/drat.py.
+engine, the Python checkers in satdoku/cnf/drat.py and satdoku/cnf/lrat.py.
 """
 
 from setuptools import Extension, setup
@@ -24,6 +24,9 @@ setup(
                   optional=True),
         # the backward DRAT checker (twin: the pure-Python reference in satdoku/cnf/drat.py)
         Extension("satdoku.cnf._drat", ["satdoku/cnf/_drat.c"], extra_compile_args=["-O3"],
+                  optional=True),
+        # the linear-time LRAT checker (twin: the pure-Python reference in satdoku/cnf/lrat.py)
+        Extension("satdoku.cnf._lrat", ["satdoku/cnf/_lrat.c"], extra_compile_args=["-O3"],
                   optional=True),
     ]
 )

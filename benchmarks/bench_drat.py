@@ -1,17 +1,22 @@
-"""Proof checking on our own solvers' proofs: search time against check time, and our compiled
-checker against the Python reference and drat-trim.
+"""Proof checking on our own solvers' proofs: search time against check time, our compiled
+DRAT checker against the Python reference and drat-trim, and our LRAT proofs checked by our
+linear-time checker against drat-trim on the same formula's DRAT.
 
 Families (every formula UNSAT): random 3-SAT at the threshold (ratio 4.26) with 200 and 250
 variables, SATLIB uuf50-218 (data/public/satlib), 25x25 and 36x36 Sudoku with no solution
 (extended encoding; a board the solver finds satisfiable is reported and skipped),
 pigeonhole PHP(10,9), XOR chains (the parity of k inputs computed in two
 orders, asserted different) -- solved by ``satdoku dpll --mode cdcl`` -- and random 3-SAT
-(ratio 5) proofs of ``--mode dpll``. Each formula is written as DIMACS, solved by the real CLI
-with ``--proof`` (``search`` = its ``c solve_seconds``; the check inside the CLI is given a tiny
-budget so the proof is checked only here), then checked by:
+(ratio 5, and one 200-variable formula at 4.26 unless ``--quick``) proofs of ``--mode dpll``.
+Each formula is written as DIMACS and solved twice by the real CLI, with ``--proof`` in DRAT
+and in LRAT (``search`` = its ``c solve_seconds``; the check inside the CLI is given a tiny
+budget so each proof is checked only here; both runs make the same search: cdcl runs with
+``--no-simplify``, since its preprocessing is logged in DRAT only). The DRAT proof is
+checked by:
 
 * ``c``: :func:`satdoku.cnf.drat.check_proof` with the compiled backward checker (wall time of
-  the call: reading the proof file and checking; the formula is already in memory);
+  the call: reading the proof file and checking; the formula is already in memory, as the
+  solve path holds a CNF file: the flat literal buffer the DIMACS reader made of it);
 * ``c_binary``: the same proof in drat-trim's binary format;
 * ``python``: the pure-Python forward reference, capped at ``--python-cap`` seconds (``>cap``:
   out of budget);
@@ -22,11 +27,22 @@ budget so the proof is checked only here), then checked by:
   source (or a C compiler) the drat-trim column is empty and the rest still runs. drat-trim's
   code never enters this repository.
 
-``ratio`` is c / drat_trim per instance; the summary gives per family the median of each
-column and the largest ratio.
+The LRAT proof of the same search is checked by:
+
+* ``lrat``: :func:`satdoku.cnf.lrat.check_lrat`, the compiled checker (wall time of the call,
+  reading the proof included; ``lrat_cpu``: this process's CPU seconds for it);
+* ``lrat_check``: lrat-check of drat-trim's repository, built from the same checkout, as a
+  process (wall time, formula parsing included): an independent verdict.
+
+drat-trim and lrat-check also get their CPU seconds (``*_cpu``, the child's rusage), since the
+machine is shared: a ratio of CPU seconds is the steadier one. ``ratio`` is c / drat_trim per
+instance, ``lrat_ratio`` lrat / drat_trim (wall) and ``lrat_cpu_ratio`` lrat_cpu /
+drat_trim_cpu; the two sides of a ratio run back to back on the same formula. The summary gives
+per family the median of each column and the largest ratios.
 
 Usage: python benchmarks/bench_drat.py [--quick] [--drat-trim-src DIR] [--cache DIR]
-       [--python-cap 30] [--csv benchmarks/results/bench_drat.csv] [--markdown FILE]
+       [--python-cap 30] [--families a,b] [--csv benchmarks/results/bench_drat.csv]
+       [--markdown FILE]
 """
 
 from __future__ import annotations
@@ -34,6 +50,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -53,10 +70,14 @@ from conftest import php  # noqa: E402
 from satdoku.cnf.dimacs import read_dimacs, write_dimacs  # noqa: E402
 from satdoku.cnf.drat import check_proof, to_binary  # noqa: E402
 from satdoku.cnf.formula import Cnf  # noqa: E402
+from satdoku.cnf.lrat import check_lrat  # noqa: E402
+from satdoku.solve import read_formula  # noqa: E402
 
-COLUMNS = ("family", "instance", "mode", "vars", "clauses", "proof_steps", "search_seconds",
-           "c_seconds", "c_binary_seconds", "c_checked", "python_seconds", "drat_trim_seconds",
-           "ratio", "status")
+COLUMNS = ("family", "instance", "mode", "vars", "clauses", "proof_steps", "proof_bytes",
+           "search_seconds", "c_seconds", "c_binary_seconds", "c_checked", "python_seconds",
+           "drat_trim_seconds", "drat_trim_cpu", "ratio", "lrat_search_seconds", "lrat_bytes",
+           "lrat_seconds", "lrat_cpu", "lrat_check_seconds", "lrat_check_cpu", "lrat_ratio",
+           "lrat_cpu_ratio", "status")
 
 
 def xor_chain(k: int) -> Cnf:
@@ -140,20 +161,24 @@ def families(quick: bool, public: Path) -> list[tuple[str, str, str, Cnf]]:
     dpll_n = 60 if quick else 100
     rows += [(f"dpll-random3sat-{dpll_n}", name, "dpll", cnf)
              for name, cnf in unsat_random(dpll_n, 5.0, few, seed=7)]
+    if not quick:  # the pure-Python DPLL's search alone takes 20 s or more here
+        rows += [("dpll-random3sat-200", name, "dpll", cnf)
+                 for name, cnf in unsat_random(200, 4.26, 1)]
     return rows
 
 
-def build_drat_trim(src: str | None, cache: Path) -> str | None:
-    """drat-trim compiled from ``src`` (a checkout) into ``cache``; None when unavailable."""
-    if not src or not (Path(src) / "drat-trim.c").is_file() or shutil.which("cc") is None:
+def build_drat_trim(src: str | None, cache: Path, tool: str = "drat-trim") -> str | None:
+    """``tool`` (drat-trim or lrat-check) compiled from ``src`` (a checkout of drat-trim's
+    repository) into ``cache``; None when unavailable."""
+    if not src or not (Path(src) / f"{tool}.c").is_file() or shutil.which("cc") is None:
         return None
-    exe = cache / "drat-trim"
+    exe = cache / tool
     if not exe.exists():
         cache.mkdir(parents=True, exist_ok=True)
-        proc = subprocess.run(["cc", "-O2", "-o", str(exe), str(Path(src) / "drat-trim.c")],
+        proc = subprocess.run(["cc", "-O2", "-o", str(exe), str(Path(src) / f"{tool}.c")],
                               capture_output=True, text=True)
         if proc.returncode != 0:
-            print(f"drat-trim did not build: {proc.stderr[-500:]}", file=sys.stderr)
+            print(f"{tool} did not build: {proc.stderr[-500:]}", file=sys.stderr)
             return None
     return str(exe)
 
@@ -164,50 +189,90 @@ def _timed(fn: Callable[[], object]) -> tuple[float, object]:
     return time.perf_counter() - t, value
 
 
+def _child(argv: list[str]) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds, stdout) of a process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds, proc = _timed(lambda: subprocess.run(argv, capture_output=True, text=True))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds, cpu, proc.stdout  # type: ignore[attr-defined]
+
+
+def _solve(mode: str, path: Path, proof: Path, proof_format: str) -> tuple[int, dict[str, str]]:
+    """Run ``satdoku dpll`` writing a proof: (exit code, its ``c`` lines by key)."""
+    plain = ["--no-simplify"] if mode == "cdcl" else []  # the same search in both formats
+    proc = subprocess.run([sys.executable, "-m", "satdoku", "dpll", "--mode", mode, *plain,
+                           "--proof", str(proof), "--proof-format", proof_format,
+                           "--verify-time-limit", "1e-9", "--no-model", str(path)],
+                          capture_output=True, text=True)
+    return proc.returncode, dict(ln.split()[1:3] for ln in proc.stdout.splitlines()
+                                 if ln.startswith("c ") and len(ln.split()) >= 3)
+
+
 def run_one(family: str, name: str, mode: str, cnf: Cnf, work: Path, drat_trim: str | None,
-            python_cap: float) -> dict[str, object]:
+            python_cap: float, lrat_check: str | None = None) -> dict[str, object]:
     path = work / f"{name}.cnf"
     proof = work / f"{name}.drat"
     with open(path, "w", encoding="utf-8") as fh:
         write_dimacs(cnf, fh)
-    proc = subprocess.run([sys.executable, "-m", "satdoku", "dpll", "--mode", mode, "--proof",
-                           str(proof), "--verify-time-limit", "1e-9", "--no-model", str(path)],
-                          capture_output=True, text=True)
-    c_lines = dict(ln.split()[1:3] for ln in proc.stdout.splitlines()
-                   if ln.startswith("c ") and len(ln.split()) >= 3)
+    code, c_lines = _solve(mode, path, proof, "drat")
     row: dict[str, object] = {"family": family, "instance": name, "mode": mode,
                               "vars": cnf.num_vars, "clauses": cnf.num_clauses}
-    if proc.returncode != 20:
-        return row | {"status": f"not UNSAT (exit {proc.returncode})"}
+    if code != 20:
+        return row | {"status": f"not UNSAT (exit {code})"}
     row["search_seconds"] = float(c_lines["solve_seconds"])
     text = proof.read_bytes()
     row["proof_steps"] = text.count(b"\n")
-    c = check_proof(cnf, proof, engine="c")
+    row["proof_bytes"] = len(text)
+    flat = read_formula(path.read_bytes(), str(path))  # as the solve path holds a CNF file
+    c = check_proof(flat, proof, engine="c")
     row["c_seconds"], row["c_checked"] = round(c.seconds, 4), c.checked
     binary = work / f"{name}.bdrat"
     binary.write_bytes(to_binary(text.decode().splitlines()))
-    cb = check_proof(cnf, binary, engine="c")
+    cb = check_proof(flat, binary, engine="c")
     row["c_binary_seconds"] = round(cb.seconds, 4)
     py = check_proof(cnf, proof, engine="python", time_limit=python_cap)
     row["python_seconds"] = round(py.seconds, 3) if py.status != "out of budget" \
         else f">{python_cap:g}"
     status = [c.status, cb.status, py.status]
-    if drat_trim:
-        seconds, out = _timed(lambda: subprocess.run([drat_trim, str(path), str(proof)],
-                                                     capture_output=True, text=True))
-        row["drat_trim_seconds"] = round(seconds, 4)
+    lrat = work / f"{name}.lrat"
+    code, lrat_lines = _solve(mode, path, lrat, "lrat")
+    row["lrat_search_seconds"] = float(lrat_lines.get("solve_seconds", "nan"))
+    if code != 20:
+        status.append(f"LRAT run: exit {code}")
+    else:
+        row["lrat_bytes"] = lrat.stat().st_size
+    if drat_trim:  # drat-trim on the DRAT proof, then ours on the LRAT proof: back to back
+        seconds, cpu, out = _child([drat_trim, str(path), str(proof)])
+        row["drat_trim_seconds"], row["drat_trim_cpu"] = round(seconds, 4), round(cpu, 4)
         row["ratio"] = round(c.seconds / seconds, 2)
-        status.append("verified" if "s VERIFIED" in out.stdout else "drat-trim: not verified")
+        status.append("verified" if "s VERIFIED" in out else "drat-trim: not verified")
+    if code == 20:
+        cpu0 = time.process_time()
+        lc = check_lrat(flat, lrat)
+        row["lrat_cpu"] = round(time.process_time() - cpu0, 4)
+        row["lrat_seconds"] = round(lc.seconds, 4)
+        status.append(lc.status if lc.ok else f"LRAT: {lc.message}")
+        if drat_trim:
+            row["lrat_ratio"] = round(lc.seconds / float(row["drat_trim_seconds"]), 3)  # type: ignore[arg-type]
+            row["lrat_cpu_ratio"] = round(float(row["lrat_cpu"]) / max(1e-3, cpu), 3)  # type: ignore[arg-type]
+        if lrat_check:
+            seconds, cpu, out = _child([lrat_check, str(path), str(lrat)])
+            row["lrat_check_seconds"], row["lrat_check_cpu"] = round(seconds, 4), round(cpu, 4)
+            status.append("verified" if "c VERIFIED" in out else "lrat-check: not verified")
     row["status"] = ", ".join(dict.fromkeys(status))
-    for f in (path, proof, binary):
-        f.unlink()
+    for f in (path, proof, binary, lrat):
+        f.unlink(missing_ok=True)
     return row
 
 
 def summary(rows: list[dict[str, object]]) -> list[str]:
     """Markdown: per family, medians of search / check times and the largest c/drat-trim."""
     lines = ["| family | n | search (s) | c check (s) | c binary (s) | python (s) | "
-             "drat-trim (s) | c / drat-trim (max) |", "|---|---|---|---|---|---|---|---|"]
+             "drat-trim (s) | c / drat-trim (max) | LRAT search (s) | LRAT / DRAT bytes | "
+             "LRAT check (s) | lrat-check (s) | LRAT / drat-trim (max) | "
+             "LRAT / drat-trim, CPU (max) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     by: dict[str, list[dict[str, object]]] = {}
     for r in rows:
         by.setdefault(str(r["family"]), []).append(r)
@@ -220,12 +285,20 @@ def summary(rows: list[dict[str, object]]) -> list[str]:
             return str(max(vals, key=lambda v: float(str(v).lstrip(">"))))
         return f"{statistics.median(map(float, vals)):.3g}"  # type: ignore[arg-type]
 
+    def most(rs: list[dict[str, object]], key: str) -> str:
+        vals = [float(r[key]) for r in rs if r.get(key) not in (None, "")]  # type: ignore[arg-type]
+        return f"{max(vals):.3g}" if vals else ""
+
     for fam, rs in by.items():
-        ratios = [float(r["ratio"]) for r in rs if r.get("ratio") not in (None, "")]  # type: ignore[arg-type]
+        for r in rs:
+            if r.get("lrat_bytes") and r.get("proof_bytes"):
+                r["size_ratio"] = float(r["lrat_bytes"]) / float(r["proof_bytes"])  # type: ignore[arg-type]
         lines.append(f"| {fam} | {len(rs)} | {med(rs, 'search_seconds')} | {med(rs, 'c_seconds')} "
                      f"| {med(rs, 'c_binary_seconds')} | {med(rs, 'python_seconds')} | "
-                     f"{med(rs, 'drat_trim_seconds')} | "
-                     f"{max(ratios):.2f} |" if ratios else "|")
+                     f"{med(rs, 'drat_trim_seconds')} | {most(rs, 'ratio')} | "
+                     f"{med(rs, 'lrat_search_seconds')} | {med(rs, 'size_ratio')} | "
+                     f"{med(rs, 'lrat_seconds')} | {med(rs, 'lrat_check_seconds')} | "
+                     f"{most(rs, 'lrat_ratio')} | {most(rs, 'lrat_cpu_ratio')} |")
     return lines
 
 
@@ -238,18 +311,25 @@ def main(argv: list[str] | None = None) -> int:
                     help="where drat-trim is built (env SATDOKU_BENCH_CACHE; default: temp)")
     ap.add_argument("--python-cap", type=float, default=30.0,
                     help="budget of the Python reference per proof (seconds)")
+    ap.add_argument("--families", default=None,
+                    help="comma-separated family names to run (default: all)")
     ap.add_argument("--csv", default=str(ROOT / "benchmarks/results/bench_drat.csv"))
     ap.add_argument("--markdown", default=str(ROOT / "benchmarks/results/bench_drat.md"))
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-drat-") as tmp:
         cache = Path(args.cache) if args.cache else Path(tmp) / "cache"
         drat_trim = build_drat_trim(args.drat_trim_src, cache)
+        lrat_check = build_drat_trim(args.drat_trim_src, cache, "lrat-check")
         if drat_trim is None:
             print("drat-trim not available (no --drat-trim-src): its column stays empty",
                   file=sys.stderr)
+        chosen = set(args.families.split(",")) if args.families else None
         rows = []
         for family, name, mode, cnf in families(args.quick, ROOT / "data" / "public"):
-            row = run_one(family, name, mode, cnf, Path(tmp), drat_trim, args.python_cap)
+            if chosen is not None and family not in chosen:
+                continue
+            row = run_one(family, name, mode, cnf, Path(tmp), drat_trim, args.python_cap,
+                          lrat_check)
             print(row, flush=True)
             rows.append(row)
     write_csv(args.csv, rows, COLUMNS)

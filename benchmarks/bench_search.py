@@ -41,7 +41,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 from bench_common import write_csv  # noqa: E402
+from conftest import random_3sat  # noqa: E402  (the seeded generator the tests use too)
 
 
 @dataclass
@@ -51,15 +53,6 @@ class Instance:
     num_vars: int
     clauses: list[list[int]]
     expected: str | None = None  # known status (SATLIB folder names, planted colourings)
-
-
-def random_3sat(n: int, seed: int, ratio: float = 4.26) -> list[list[int]]:
-    """``round(ratio * n)`` clauses of 3 distinct variables of 1..n, random signs (seeded)."""
-    rng = random.Random(seed)
-    return [
-        [v if rng.random() < 0.5 else -v for v in rng.sample(range(1, n + 1), 3)]
-        for _ in range(round(ratio * n))
-    ]
 
 
 def flat_graph(n: int, edges: int, seed: int, colours: int = 3) -> list[tuple[int, int]]:

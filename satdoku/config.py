@@ -344,6 +344,16 @@ def _check_sets(config: dict[str, Any], basedir: Path | None) -> None:
             raise ConfigError(f"config: sets.{name}: {exc}") from None
 
 
+def propagation_on(config: Mapping[str, Any], name: str, cnf_set: bool, units: int) -> bool:
+    """Whether set ``name`` of a checked configuration gets the propagation analysis: its
+    ``propagation`` setting, else puzzle sets (not CNF sets) of fewer than
+    ``propagation_limit`` input lines (``units`` of its plan)."""
+    entry = set_entry(config, name)
+    if "propagation" in entry:
+        return bool(entry["propagation"])
+    return not cnf_set and units < int(config["propagation_limit"])
+
+
 def set_time_limits(config: Mapping[str, Any], name: str) -> tuple[float, float]:
     """(time limit, proof-check budget) of set ``name`` in a checked configuration: each the
     set's own, else the global one; the check budget defaults to the set's time limit."""

@@ -19,7 +19,8 @@ in one place:
    comes in one :class:`~satdoku.solvers.base.RunLimits` value;
 5. a SAT model is decoded with its encoding and verified against the puzzle (givens kept, every
    group a permutation, every relation holds) or, for a DIMACS instance, against every clause;
-   an UNSAT answer of a solver that writes proofs counts only once its DRAT proof checks;
+   an UNSAT answer of a solver that writes proofs counts only once its proof checks (DRAT, or
+   LRAT: what our own solvers write by default, checked in linear time);
 6. the solver's clock stops when it answers: the check of step 5 is timed apart
    (``check_seconds``), and a proof check is bounded by its own budget (``verify_time_limit``,
    default the time limit): one that runs out leaves UNSAT unchecked, never TIMEOUT or ERROR.
@@ -36,6 +37,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from satdoku.cnf.encodings import Unencodable
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.identity import record_hash
 from satdoku.size_limits import TooLarge
@@ -138,6 +140,12 @@ class ConfiguredSolver:
         """Writes a proof for every UNSAT answer: its record says so, or its options name a
         proof format (an external binary's ``proof: drat``)."""
         return self.spec.proofs or bool(self.options.get("proof"))
+
+    @property
+    def proof_format(self) -> str:
+        """The format of its proofs, ``drat`` or ``lrat``: its adapter's (our solvers' option
+        ``proof``; an external binary's ``proof``)."""
+        return str(getattr(self.impl, "proof_format", "") or "drat")
 
     @property
     def in_child(self) -> bool:
@@ -243,7 +251,7 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
         if formula is None:
             try:  # the memory guard, from the sizes alone, before anything is built
                 encoding.check_size(record.puzzle)
-            except TooLarge as exc:
+            except (TooLarge, Unencodable) as exc:  # (augmented without boxes: one line)
                 return Answer(Result(INVALID, message=str(exc)), detail=str(exc))
     if limits.memory_mb is None and solver.options.get("memory_limit") is not None:
         from dataclasses import replace
@@ -288,7 +296,8 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
         _enforce_limit(result, limits.time_limit, limits.clock)
         checking = time.perf_counter()  # the solver's time ends here; the check's begins
         if result.status == UNSAT and proof is not None and formula is not None:
-            _certify(formula, result, proof, proof_path is not None, limits.check_budget)
+            _certify(formula, result, proof, proof_path is not None, limits.check_budget,
+                     solver.proof_format)
         cnf = formula.whole() if record.cnf is not None and formula is not None else None
         answer = verify(record, encoding, result, cnf)
         result.check_seconds = time.perf_counter() - checking
@@ -441,9 +450,9 @@ def _proof_file(keep: str | None, workdir: str | None) -> Iterator[str]:
         return
     if workdir is None:
         with tempfile.TemporaryDirectory() as tmp:
-            yield os.path.join(tmp, "proof.drup")
+            yield os.path.join(tmp, "proof")
         return
-    path = os.path.join(workdir, "proof.drup")
+    path = os.path.join(workdir, "proof")
     if os.path.exists(path):
         os.remove(path)
     try:
@@ -454,15 +463,21 @@ def _proof_file(keep: str | None, workdir: str | None) -> Iterator[str]:
 
 
 def _certify(formula: Formula, result: Result, proof: str, keep: bool,
-             time_limit: float | None) -> None:
-    """Check the proof of an UNSAT answer within ``time_limit`` seconds: a missing or rejected
-    proof makes it ERROR; a check that runs out of its budget leaves it UNSAT, unchecked."""
+             time_limit: float | None, proof_format: str = "drat") -> None:
+    """Check the proof of an UNSAT answer (``proof_format`` drat or lrat) within
+    ``time_limit`` seconds: a missing or rejected proof makes it ERROR; a check that runs out
+    of its budget leaves it UNSAT, unchecked."""
     from satdoku.cnf.drat import OUT_OF_BUDGET, check_proof
 
     if not os.path.exists(proof):
         result.status, result.message = ERROR, "UNSAT without the proof this solver must write"
         return
-    check = check_proof(formula, proof, time_limit=time_limit)
+    if proof_format == "lrat":
+        from satdoku.cnf.lrat import check_lrat
+
+        check = check_lrat(formula, proof, time_limit=time_limit)
+    else:
+        check = check_proof(formula, proof, time_limit=time_limit)
     result.proof_checked = check.ok
     result.proof = proof if keep else None  # a temporary file is gone after the solve
     if check.status == OUT_OF_BUDGET:

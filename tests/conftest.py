@@ -111,3 +111,14 @@ def php(pigeons: int, holes: int):
         for k in range(i + 1, pigeons)
     ]
     return Cnf(pigeons * holes, clauses)
+
+
+def random_3sat(n: int, seed: int, ratio: float = 4.26) -> list[list[int]]:
+    """``round(ratio * n)`` clauses of 3 distinct variables of 1..n, random signs (seeded)."""
+    import random
+
+    rng = random.Random(seed)
+    return [
+        [v if rng.random() < 0.5 else -v for v in rng.sample(range(1, n + 1), 3)]
+        for _ in range(round(ratio * n))
+    ]

@@ -23,6 +23,7 @@ from satdoku.cnf.dimacs_fast import clauses_to_array
 from satdoku.cnf.drat import check_proof
 from satdoku.cnf.encode import encode
 from satdoku.cnf.formula import Cnf
+from satdoku.cnf.lrat import check_lrat
 from satdoku.solvers.base import Deadline
 from satdoku.solvers.cdcl import BACKENDS, Cdcl, choose_backend, native
 from satdoku.solvers.cdcl_params import DEFAULTS, PARAM_NAMES
@@ -78,12 +79,12 @@ def test_reduction_and_garbage_collection_keep_proofs_valid() -> None:
     assert any(line.startswith("d ") for line in solver.proof_lines())
 
 
-def _same_search(n: int, formula: object, **options: object) -> tuple:  # type: ignore[type-arg]
+def _same_search(n: int, formula: object, proof: str = "drat", **options: object) -> tuple:  # type: ignore[type-arg]
     """Run the C kernel and the Python reference on one formula; both runs, which must be
     equal: (answer, statistics, proof)."""
     runs = []
     for backend in ("c", "python"):
-        solver = Cdcl(n, formula, proof=True, backend=backend, **options)  # type: ignore[arg-type]
+        solver = Cdcl(n, formula, proof=proof, backend=backend, **options)  # type: ignore[arg-type]
         assert solver.backend == backend
         runs.append((solver.solve(), solver.stats, solver.proof_lines()))
     assert runs[0] == runs[1], [r[:2] for r in runs]
@@ -98,9 +99,10 @@ def test_every_backend_runs_the_same_search(public_data: Path) -> None:
     cases = [read_dimacs(sat / "uf50-218" / "uf50-01.cnf"),
              read_dimacs(sat / "uuf50-218" / "uuf50-02.cnf"), php(6, 5)]  # fmt: skip
     for cnf in cases:
-        run = _same_search(cnf.num_vars, clauses_to_array(cnf.clauses), reduce_first=30,
-                           reduce_inc=10)  # fmt: skip
-        assert run[1]["reductions"] > 0 or run[1]["conflicts"] < 30
+        for proof in ("drat", "lrat"):
+            run = _same_search(cnf.num_vars, clauses_to_array(cnf.clauses), proof,
+                               reduce_first=30, reduce_inc=10)  # fmt: skip
+            assert run[1]["reductions"] > 0 or run[1]["conflicts"] < 30
 
 
 @pytest.mark.slow
@@ -114,7 +116,8 @@ def test_c_and_reference_agree_on_long_searches() -> None:
         clauses = [[int(v) * int(s) for v, s in zip(rng.choice(np.arange(1, n + 1), 3, False),
                                                     rng.choice([-1, 1], 3), strict=True)]
                    for _ in range(int(4.26 * n))]  # fmt: skip
-        run = _same_search(n, clauses, restarts=restarts, reduce_first=200, reduce_inc=50,
+        run = _same_search(n, clauses, "lrat" if restarts == "mixed" else "drat",
+                           restarts=restarts, reduce_first=200, reduce_inc=50,
                            params={"switch": 200, "block_min": 500, "trailq_len": 500})
         assert restarts != "mixed" or run[1]["mode_switches"] >= 3
         assert run[1]["conflicts"] > 2000 and run[1]["collections"] > 0
@@ -133,19 +136,23 @@ policies = st.fixed_dictionaries({
 
 
 @settings(max_examples=150, deadline=None)
-@given(cnfs, policies, st.lists(st.integers(-10, 10).filter(bool), max_size=3))
+@given(cnfs, policies, st.lists(st.integers(-10, 10).filter(bool), max_size=3),
+       st.sampled_from(["drat", "lrat"]))
 def test_reference_is_the_oracle_on_random_formulas(cnf: Cnf, policy: dict,  # type: ignore[type-arg]
-                                                    assumptions: list[int]) -> None:
+                                                    assumptions: list[int], proof: str) -> None:
     """On any small formula, under any policy, the C kernel takes the Python reference's
-    decisions: same answer, model, statistics and proof; then the same again under
-    assumptions (a second call on the same solvers)."""
+    decisions: same answer, model, statistics and proof (DRAT or LRAT, which then checks);
+    then the same again under assumptions (a second call on the same solvers)."""
     assumptions = [x for x in assumptions if abs(x) <= cnf.num_vars]
     runs = []
     for backend in ("c", "python"):
-        solver = Cdcl(cnf.num_vars, cnf.clauses, proof=True, backend=backend, **policy)
+        solver = Cdcl(cnf.num_vars, cnf.clauses, proof=proof, backend=backend, **policy)
         first = solver.solve()
+        lines = solver.proof_lines()
         runs.append((first, solver.solve(assumptions=assumptions), solver.stats,
                      solver.proof_lines()))
+        if proof == "lrat" and first[0] == "UNSAT":
+            assert check_lrat(cnf, lines).ok
     assert runs[0] == runs[1]
 
 
@@ -290,10 +297,16 @@ def test_adapter_result_proof_and_version(public_data: Path, tmp_path: Path) -> 
     cnf = read_dimacs(path)
     solver = make_cdcl()
     assert SOLVERS["cdcl"].proofs and solver.name == "cdcl"
-    proof = tmp_path / "p.drup"
+    proof = tmp_path / "p.proof"
     result = solver.solve_cnf(cnf, Deadline(10), proof_path=str(proof))
     assert result.status == "UNSAT" and result.proof == str(proof)
-    assert check_proof(cnf, proof).ok
+    # preprocessing (on by default) logs DRAT only: DRAT by default, LRAT without it
+    assert solver.proof_format == "drat" and check_proof(cnf, proof).ok
+    for lrat in (make_cdcl(simplify=False), make_cdcl(simplify=False, proof="lrat"),
+                 make_cdcl(proof="lrat")):  # the last one runs without preprocessing
+        assert lrat.proof_format == "lrat"
+        done = lrat.solve_cnf(cnf, Deadline(10), proof_path=str(proof))
+        assert done.status == "UNSAT" and check_lrat(cnf, proof).ok
     assert {"decisions", "conflicts", "propagations", "restarts", "learnt"} <= set(result.stats)
     assert result.solve_seconds > 0 and result.total_seconds == 0  # the total: the solve path's
     from satdoku.solve import read_formula  # the file as a flat buffer, as the solve path reads it
@@ -310,7 +323,12 @@ def test_adapter_result_proof_and_version(public_data: Path, tmp_path: Path) -> 
     versions = {solver_version(name, variants) for name in ("cdcl", "luby", "dpll", "jw")}
     assert len(versions) == 4 and solver_version("cdcl") == solver_version("cdcl")
     dres = make_dpll(heuristic="dlis").solve_cnf(cnf, Deadline(None), proof_path=str(proof))
+    assert dres.status == "UNSAT" and check_lrat(cnf, proof).ok
+    dres = make_dpll(heuristic="dlis", proof="drat").solve_cnf(cnf, Deadline(None),
+                                                               proof_path=str(proof))
     assert dres.status == "UNSAT" and check_proof(cnf, proof).ok
+    with pytest.raises(ValueError, match="proof format"):
+        make_cdcl(proof="drup")
 
 
 def test_cli_cdcl_mode(public_data: Path, tmp_path: Path) -> None:
@@ -321,7 +339,11 @@ def test_cli_cdcl_mode(public_data: Path, tmp_path: Path) -> None:
                           "--restarts", "luby"], capture_output=True, text=True)  # fmt: skip
     assert res.returncode == 20, res.stderr
     assert "s UNSATISFIABLE" in res.stdout and "c conflicts " in res.stdout
-    assert check_proof(read_dimacs(sat / "uuf50-218" / "uuf50-07.cnf"), proof).ok
+    assert check_proof(read_dimacs(sat / "uuf50-218" / "uuf50-07.cnf"), proof).ok  # DRAT:
+    res = subprocess.run([*cmd, str(sat / "uuf50-218" / "uuf50-07.cnf"), "--proof", str(proof),
+                          "--no-simplify"], capture_output=True, text=True)  # preprocessing's
+    assert res.returncode == 20 and "c verified proof" in res.stdout  # default; LRAT without
+    assert check_lrat(read_dimacs(sat / "uuf50-218" / "uuf50-07.cnf"), proof).ok
     res = subprocess.run([*cmd, str(sat / "flat50-115" / "flat50-3.cnf")], capture_output=True,
                          text=True)  # fmt: skip
     assert res.returncode == 10
@@ -377,6 +399,9 @@ def test_cli_batch_form(public_data: Path, tmp_path: Path) -> None:
     assert "s SATISFIABLE" in blocks[0] and "s UNSATISFIABLE" in blocks[1]
     assert "v " in blocks[0] and "c summary 2 files: 1 SATISFIABLE, 1 UNSATISFIABLE" in blocks[1]
     assert check_proof(read_dimacs(b), tmp_path / "proofs" / "uuf50-03.cnf.drup").ok
+    assert run(a, b, extra=("--proof", str(tmp_path / "d"), "--proof-format", "lrat")
+               ).returncode == 30
+    assert check_lrat(read_dimacs(b), tmp_path / "d" / "uuf50-03.cnf.lrat").ok
     assert run(a, a).returncode == 10 and run(b, b, extra=("--no-model",)).returncode == 20
     res = run(a, bad, b)
     assert res.returncode == 1 and "bad.cnf:2: not a literal" in res.stderr
@@ -521,14 +546,15 @@ def test_every_backend_same_search_in_budgeted_calls() -> None:
     hard = php(6, 5)
     runs = []
     for backend in ("c", "python"):
-        solver = Cdcl(hard.num_vars, hard.clauses, proof=True, backend=backend, reduce_first=40,
-                      reduce_inc=10)  # fmt: skip
+        solver = Cdcl(hard.num_vars, hard.clauses, proof="lrat", backend=backend,
+                      reduce_first=40, reduce_inc=10)  # fmt: skip
         calls = []
         while not calls or calls[-1][0][0] == "TIMEOUT":
             calls.append((solver.solve(max_conflicts=20), solver.stats))
         runs.append((calls, solver.proof_lines()))
     assert runs[0] == runs[1]
     assert len(runs[0][0]) > 5 and runs[0][0][-1][0] == ("UNSAT", None)
+    assert check_lrat(hard, runs[0][1]).ok  # a proof written across calls
 
 
 def test_every_backend_same_search_under_assumptions(public_data: Path) -> None:
@@ -570,10 +596,11 @@ def test_incremental_adapter_matches_fresh_solving(public_data: Path, tmp_path: 
     bad = sudoku([1, 1] + [0] * 79)
     own = instance_clauses(bad, "extended")
     assert inc.solve_incremental(rules, own, Deadline(10)).status == "UNSAT"
-    proof = tmp_path / "p.drup"
+    proof = tmp_path / "p.lrat"
     res = inc.solve_incremental(rules, own, Deadline(10), proof_path=str(proof))
     assert res.status == "UNSAT" and res.proof == str(proof) and "proof" in res.message
-    assert check_proof(Cnf(729, rules.clauses + own), proof).ok
+    check = check_lrat if inc.proof_format == "lrat" else check_proof
+    assert check(Cnf(729, rules.clauses + own), proof).ok
     again = inc.solve_incremental(rules, instance_clauses(recs[0].puzzle, "extended"), Deadline(10))
     assert again.status == "SAT"  # still usable after an UNSAT
     # other rules: loaded afresh; a non-unit own clause: a fresh solve (no incremental label)

@@ -16,6 +16,7 @@ from conftest import php
 
 from satdoku.cnf.drat import check_proof, check_proof_python
 from satdoku.cnf.formula import Cnf
+from satdoku.cnf.lrat import check_lrat
 from satdoku.solvers.cdcl import Cdcl
 from satdoku.solvers.own import make_cdcl
 from satdoku.solvers.registry import SOLVERS, make_solver
@@ -231,7 +232,10 @@ def test_registry_variant_and_adapter_options(public_data: Path, tmp_path: Path)
         result = solver.solve_cnf(cnf, Deadline(None), str(tmp_path / f"{solver.name}.drup"))
         assert result.status == "UNSAT"
         assert (result.stats["eliminated_vars"] == 0) == (solver is nosimp)
-        assert check_proof(cnf, Path(result.proof).read_text().splitlines(True)).ok
+        # without preprocessing the proof is LRAT (every step with hints), with it DRAT
+        assert solver.proof_format == ("lrat" if solver is nosimp else "drat")
+        check = check_lrat if solver is nosimp else check_proof
+        assert check(cnf, Path(result.proof).read_text().splitlines(True)).ok
 
 
 def test_cli_no_simplify(tmp_path: Path) -> None:

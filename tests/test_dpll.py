@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from satdoku.cnf.dimacs import read_dimacs
 from satdoku.cnf.drat import check_proof
 from satdoku.cnf.formula import Cnf
+from satdoku.cnf.lrat import check_lrat
 from satdoku.solvers.base import Deadline
 from satdoku.solvers.dpll import HEURISTICS, Dpll
 
@@ -149,9 +150,13 @@ def test_cli_dpll_mode(public_data: Path, tmp_path: Path) -> None:
     assert any(line.startswith("c decisions ") for line in lines)
     model = [int(t) for line in lines if line.startswith("v ") for t in line[2:].split()][:-1]
     assert read_dimacs(sat / "uf20-91" / "uf20-01.cnf").satisfied_by(model) == []
-    res = run(sat / "uuf50-218" / "uuf50-01.cnf", "--proof", proof)
+    uuf = read_dimacs(sat / "uuf50-218" / "uuf50-01.cnf")
+    res = run(sat / "uuf50-218" / "uuf50-01.cnf", "--proof", proof)  # LRAT unless asked
     assert res.returncode == 20 and "s UNSATISFIABLE" in res.stdout
-    assert check_proof(read_dimacs(sat / "uuf50-218" / "uuf50-01.cnf"), proof).ok
+    assert "c verified proof" in res.stdout and check_lrat(uuf, proof).ok
+    res = run(sat / "uuf50-218" / "uuf50-01.cnf", "--proof", proof, "--proof-format", "drat")
+    assert res.returncode == 20 and "c verified proof" in res.stdout
+    assert check_proof(uuf, proof).ok
     bad = tmp_path / "bad.cnf"
     bad.write_text("p cnf 2 1\n1 x 0\n")
     res = run(bad)

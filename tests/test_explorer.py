@@ -247,3 +247,31 @@ def test_cactus_has_the_virtual_best_and_each_set_limit(built):
     best = sorted(nine.groupby("id")["seconds"].min())
     assert vbs["y"] == pytest.approx(best) and vbs["solved"] == len(best) == 5
     assert fam["limits"] == [[fx.TIME_LIMIT, ["nine"]]]
+
+
+def test_encodings_view_reads_the_propagation_analysis(tmp_path):
+    """The overview lists each analysed set's propagation rows with every run's share of
+    instances decided with zero decisions; an instance carries its UP / FL outcomes."""
+    from satdoku.stagefiles.paths import PROPAGATION_DIR
+    from satdoku.stagefiles.propagation import write_instances, write_summary
+
+    results = fx.build(tmp_path)
+    d = results / PROPAGATION_DIR.format(set="nine")
+    d.mkdir(parents=True)
+    write_summary([{"set": "nine", "layout": "sudoku-9", "encoding": "extended", "instances": 5,
+                    "up_solved": 2, "up_share": 0.4, "fl_solved": 5, "fl_share": 1.0}],
+                  d / "propagation.csv")
+    write_instances([{"id": str(i), "line": i, "layout": "sudoku-9", "encoding": "extended",
+                      "up": "solved" if i < 3 else "open", "up_open": 0 if i < 3 else 40,
+                      "fl": "solved", "fl_open": 0, "fl_failed": 1, "singles": "open",
+                      "singles_open": 40, "detail": ""} for i in range(1, 6)],
+                    d / "propagation_instances.tsv")
+    ov = ex.build_explorer(results, fx.SETS, fx.RUNS, fx.TIME_LIMIT, tmp_path / "out", chunk=10)
+    (row,) = ov["propagation"]
+    assert (row["set"], row["encoding"], row["up_solved"]) == ("nine", "extended", "2")
+    runs = {ov["runs"][int(k)]["run"]: v for k, v in row["zero"].items()}
+    assert runs == {"minisat22/extended": 0.0, "dpll/extended": 0.0, "cdcl/extended": 0.0}
+    _, chunk = load(tmp_path / "out/data/sets/nine/chunk0.js")
+    assert chunk[0]["pg"] == {"extended": ["solved", "0", "solved", "0"]}
+    assert chunk[3]["pg"]["extended"][:2] == ["open", "40"] and chunk[0]["sg"] == "open"
+    assert "pg" not in chunk[5]  # the INVALID line was not analysed

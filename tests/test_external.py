@@ -260,3 +260,32 @@ def test_binaries_through_the_workflow(tmp_path: Path) -> None:
     assert summary["cadical-bin"]["solved"] == "8"
     explorer = d / "reports/explorer"
     assert "minisat-bin" in "".join(p.read_text() for p in explorer.rglob("*.js"))
+
+
+@pytest.mark.parametrize("mode", ["dpll", "cdcl"])
+def test_a_binary_writing_lrat(public_data: Path, mode: str) -> None:
+    """`proof: lrat`: our own `satdoku dpll` as a binary that writes LRAT (Debian's cadical
+    writes only DRAT); its proofs check as LRAT, and a proof declared in the other format is
+    rejected."""
+    from satdoku.formats.record import CnfFile
+    from satdoku.solve import read_formula
+    from satdoku.sources import read_snapshot
+
+    path = public_data / "satlib" / "uuf50-218" / "uuf50-04.cnf"
+    snapshot = read_snapshot(path)
+    formula = read_formula(snapshot.data, str(path))
+    record = Record(str(path), 1, 1, "dimacs", name=path.name,
+                    cnf=CnfFile(str(path), formula.num_vars, formula.num_clauses,
+                                snapshot.sha256))
+    command = (f"{shlex.quote(sys.executable)} -m satdoku dpll --mode {mode} --no-model "
+               "--proof {proof} --proof-format %s {cnf}")
+    for written, declared, verdict in (("lrat", "lrat", "proof"), ("drat", "drat", "proof"),
+                                       ("lrat", "drat", "FAILED"), ("drat", "lrat", "FAILED")):
+        solver = open_solver("bin", _ext(command % written, proof=declared))
+        assert solver.proof_format == declared
+        for rec in (record, UNSAT_REC):
+            answer = solve(rec, solver, "extended", 60)
+            if verdict == "proof":
+                assert answer.status == "UNSAT" and answer.verified == "proof", answer
+            else:
+                assert answer.status == "ERROR" and "proof rejected" in answer.result.message

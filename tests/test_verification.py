@@ -27,33 +27,41 @@ def _uuf(public_data: Path, n: int = 1) -> Path:
     return public_data / "satlib" / "uuf50-218" / f"uuf50-0{n}.cnf"
 
 
-def _solve(path: Path, solver: str, **kw: object):  # type: ignore[no-untyped-def]
+def _solve(path: Path, solver: str, proof: str = "lrat", **kw: object):  # type: ignore[no-untyped-def]
     snapshot = read_snapshot(path)
     formula = read_formula(snapshot.data, str(path))
     record = Record(str(path), 1, 1, "dimacs", name=path.name,
                     cnf=CnfFile(str(path), formula.num_vars, formula.num_clauses,
                                 snapshot.sha256))
-    spec = {"solver": "dpll"} if solver == "dpll" else {"solver": "cdcl"}
+    spec = {"solver": "dpll" if solver == "dpll" else "cdcl", "proof": proof}
     return solve(record, open_solver("x", {"x": spec}), "dimacs", RunLimits(**kw),
                  formula=formula)
 
 
+@pytest.mark.parametrize("proof", ["lrat", "drat"])
 @pytest.mark.parametrize("solver", ["cdcl", "dpll"])
-def test_a_check_out_of_budget_leaves_unsat_unchecked(public_data: Path, solver: str) -> None:
-    answer = _solve(_uuf(public_data), solver, time_limit=30.0, verify_time_limit=1e-6)
+def test_a_check_out_of_budget_leaves_unsat_unchecked(public_data: Path, solver: str,
+                                                      proof: str) -> None:
+    answer = _solve(_uuf(public_data), solver, proof, time_limit=30.0, verify_time_limit=1e-6)
     assert answer.status == "UNSAT" and answer.verified == UNCHECKED
     assert BUDGET_MESSAGE in answer.detail and "unchecked" in answer.detail
-    checked = _solve(_uuf(public_data), solver, time_limit=30.0)  # default: the time limit
+    checked = _solve(_uuf(public_data), solver, proof, time_limit=30.0)  # default: the limit
     assert checked.status == "UNSAT" and checked.verified == PROOF
     assert checked.result.check_seconds > 0
 
 
-def test_the_time_limit_never_holds_the_check(public_data: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+#: the check of each proof format: (module, function)
+CHECKERS = {"drat": ("satdoku.cnf.drat", "check_proof"), "lrat": ("satdoku.cnf.lrat", "check_lrat")}
+
+
+@pytest.mark.parametrize("proof", ["lrat", "drat"])
+def test_the_time_limit_never_holds_the_check(public_data: Path, monkeypatch, proof: str) -> None:  # type: ignore[no-untyped-def]
     """A check slower than the solver's limit: the answer stays UNSAT and proof-checked, its
     time is in check_seconds and not in total_seconds."""
-    import satdoku.cnf.drat as drat
+    import importlib
 
-    real = drat.check_proof
+    module, name = CHECKERS[proof]
+    real = getattr(importlib.import_module(module), name)
 
     def slow_check(*args, **kwargs):  # type: ignore[no-untyped-def]
         import time
@@ -61,23 +69,25 @@ def test_the_time_limit_never_holds_the_check(public_data: Path, monkeypatch) ->
         time.sleep(1.1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(drat, "check_proof", slow_check)
-    answer = _solve(_uuf(public_data), "cdcl", time_limit=1.0, verify_time_limit=30.0)
+    monkeypatch.setattr(importlib.import_module(module), name, slow_check)
+    answer = _solve(_uuf(public_data), "cdcl", proof, time_limit=1.0, verify_time_limit=30.0)
     assert answer.status == "UNSAT" and answer.verified == PROOF
     assert answer.result.check_seconds >= 1.1 > answer.result.total_seconds
 
 
-def test_a_rejected_proof_stays_an_error(public_data: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import satdoku.cnf.drat as drat
+@pytest.mark.parametrize("proof", ["lrat", "drat"])
+def test_a_rejected_proof_stays_an_error(public_data: Path, monkeypatch, proof: str) -> None:  # type: ignore[no-untyped-def]
+    import importlib
 
-    real = drat.check_proof
+    module, name = CHECKERS[proof]
+    real = getattr(importlib.import_module(module), name)
 
-    def truncating_check(cnf, proof, **kwargs):  # type: ignore[no-untyped-def]
-        data = Path(proof).read_bytes()
+    def truncating_check(cnf, path, **kwargs):  # type: ignore[no-untyped-def]
+        data = Path(path).read_bytes()
         return real(cnf, data[: len(data) // 3], **kwargs)
 
-    monkeypatch.setattr(drat, "check_proof", truncating_check)
-    answer = _solve(_uuf(public_data), "cdcl", time_limit=30.0)
+    monkeypatch.setattr(importlib.import_module(module), name, truncating_check)
+    answer = _solve(_uuf(public_data), "cdcl", proof, time_limit=30.0)
     assert answer.status == "ERROR" and "UNSAT proof rejected" in answer.result.message
 
 

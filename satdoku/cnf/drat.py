@@ -187,7 +187,8 @@ class _Checker:
         self.deadline = deadline
         self.ticks = 0
 
-    def assign(self, lit: int) -> None:
+    def assign(self, lit: int, reason: int = -1) -> None:
+        """Make ``lit`` true (its reason, a clause index, is not needed here)."""
         self.value[lit] = TRUE
         self.value[-lit] = FALSE
         self.trail.append(lit)

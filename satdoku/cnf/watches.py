@@ -13,11 +13,12 @@ TRUE, FALSE, UNSET = 1, -1, 0
 
 
 def visit(false_lit: int, value: Sequence[int], watches: list[list[int]],
-          clauses: Sequence[list[int]], assign: Callable[[int], None],
+          clauses: Sequence[list[int]], assign: Callable[[int, int], None],
           alive: Sequence[bool] | None = None) -> list[int] | None:
     """Visit the clauses watching ``false_lit``, which has just become false: move each watch
-    to a non-false literal, assign the other watch of a unit clause, and return the first
-    conflicting clause (None if there is none). Clauses not ``alive`` lose their watch."""
+    to a non-false literal, assign the other watch of a unit clause (``assign(literal,
+    index of the clause)``: the index is its reason), and return the first conflicting clause
+    (None if there is none). Clauses not ``alive`` lose their watch."""
     watching = watches[false_lit]
     watches[false_lit] = keep = []
     for k, index in enumerate(watching):
@@ -41,5 +42,5 @@ def visit(false_lit: int, value: Sequence[int], watches: list[list[int]],
             if value[other] == FALSE:
                 keep.extend(watching[k + 1 :])
                 return clause
-            assign(other)
+            assign(other, index)
     return None

@@ -19,6 +19,9 @@ import time
 from satdoku.commands.common import int_in
 
 MODES = ("dpll", "cdcl")
+PROOF_FORMATS = ("lrat", "drat")  # = the solvers' (dpll.PROOF_FORMATS, cdcl.PROOF_FORMATS)
+#: proof file suffix of each format, in a batch's proof directory
+PROOF_SUFFIX = {"lrat": ".lrat", "drat": ".drup"}
 DPLL_HEURISTICS = ("first", "random", "dlis", "moms", "jw", "vsids")  # = dpll.HEURISTICS
 EXIT = {"SAT": 10, "UNSAT": 20}
 BATCH_HELP = """\
@@ -87,8 +90,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--proof",
         default=None,
         metavar="PATH",
-        help="write a DRUP proof (drat-trim text format) for UNSAT; with several files PATH "
-        "is a directory that receives NAME.drup per UNSAT file",
+        help="write the proof of an UNSAT answer to PATH (--proof-format); with several files "
+        "PATH is a directory that receives NAME.lrat (or NAME.drup) per UNSAT file",
+    )
+    parser.add_argument(
+        "--proof-format",
+        choices=PROOF_FORMATS,
+        default=None,
+        help="lrat: clause ids and hints, as cadical --lrat writes, checked in linear time "
+        "(default for dpll and for cdcl with --no-simplify; cdcl's preprocessing steps are not "
+        "LRAT-logged, so lrat turns it off); drat: DRUP in drat-trim's text format (default "
+        "for cdcl with preprocessing)",
     )
     parser.add_argument("--seed", type=int_in(0), default=0,
                         help="random seed (heuristic 'random')")
@@ -119,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(f"c file {path}\n")
         proof = args.proof
         if batch and proof is not None:
-            proof = os.path.join(args.proof, os.path.basename(path) + ".drup")
+            proof = os.path.join(args.proof, os.path.basename(path)
+                                 + PROOF_SUFFIX[proof_format(args)])
         codes.append(_one_file(path, args, heuristic, proof))
         sys.stdout.flush()
     if not batch:
@@ -187,9 +200,18 @@ def _options(args: argparse.Namespace, heuristic: str) -> dict:  # type: ignore[
     """The configured-solver options of the command line (checked by the solver itself)."""
     if args.mode == "dpll":
         return {"solver": "dpll", "heuristic": heuristic, "pure_literals": args.pure_literals,
-                "seed": args.seed}
-    return ({"solver": "cdcl"} | ({} if args.restarts is None else {"restarts": args.restarts})
+                "seed": args.seed, "proof": proof_format(args)}
+    return ({"solver": "cdcl", "proof": proof_format(args)}
+            | ({} if args.restarts is None else {"restarts": args.restarts})
             | ({"simplify": False} if args.no_simplify else {}))
+
+
+def proof_format(args: argparse.Namespace) -> str:
+    """--proof-format, or the solver's default: lrat for dpll and for cdcl without
+    preprocessing, drat for cdcl with it (its steps are logged in DRAT only)."""
+    if args.proof_format is not None:
+        return str(args.proof_format)
+    return "drat" if args.mode == "cdcl" and not args.no_simplify else "lrat"
 
 
 def _label(args: argparse.Namespace, heuristic: str) -> str:

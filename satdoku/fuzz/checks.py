@@ -244,11 +244,14 @@ def encoding_boards(puzzle: Puzzle, encoding: str, limit: int) -> list[tuple[int
 
 
 def encodings_target() -> Target:
+    from satdoku.cnf.encode import encoding_applies
     from satdoku.cnf.encodings import ENCODINGS
 
     def run(puzzle: Puzzle) -> Failure | None:
         truth = set(brute_solutions(puzzle, SOLUTION_LIMIT + 1))
         for name in ENCODINGS:
+            if not encoding_applies(puzzle.layout, name):
+                continue  # (augmented needs boxes; its refusal is tested where it is made)
             boards = encoding_boards(puzzle, name, SOLUTION_LIMIT + 1)
             if isinstance(boards, str):
                 return Failure(fc.BAD_MODEL, boards)

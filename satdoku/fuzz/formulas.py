@@ -110,15 +110,23 @@ def puzzle_formula(rng: random.Random, sequence: bool = False) -> Case:
     """A small puzzle's formula under a random encoding; with ``sequence`` the layout's rules
     and one solve per puzzle of the layout, its givens as assumptions (a non-simplified
     encoding: the simplified ones have no shared rules)."""
-    from satdoku.cnf.encode import encode, instance_clauses, rules_clauses, rules_num_vars
+    from satdoku.cnf.encode import (
+        encode,
+        encoding_applies,
+        instance_clauses,
+        rules_clauses,
+        rules_num_vars,
+    )
     from satdoku.cnf.encodings import ENCODINGS
     from satdoku.fuzz.puzzles import small_puzzle
 
     puzzle = small_puzzle(rng)
     if not sequence:
-        cnf = encode(puzzle, rng.choice(sorted(ENCODINGS)))
+        cnf = encode(puzzle, rng.choice(sorted(e for e in ENCODINGS
+                                               if encoding_applies(puzzle.layout, e))))
         return Case.of(cnf.num_vars, cnf.clauses)
-    encoding = rng.choice(sorted(e for e, rec in ENCODINGS.items() if not rec.simplified))
+    encoding = rng.choice(sorted(e for e, rec in ENCODINGS.items()
+                                 if not rec.simplified and encoding_applies(puzzle.layout, e)))
     rules = rules_clauses(puzzle.layout, encoding)
     steps = []
     for _ in range(rng.randint(1, 6)):  # puzzles of the layout; Futoshiki relations are added

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from satdoku.cnf.encode import NO_RULES, check_encoding_size, formula, rules_key
+from satdoku.cnf.encodings import Unencodable
 from satdoku.size_limits import TooLarge
 from satdoku.stagefiles.bundles import write_instance, write_invalid, write_rules
 from satdoku.stagefiles.instances import read_instances
@@ -39,7 +40,7 @@ def encode_shard(instances: str | Path, out: str | Path, set_name: str, encoding
             assert p is not None
             try:  # the memory guard, from the sizes alone, before anything is built
                 check_encoding_size(p.layout, encoding)
-            except TooLarge as exc:
+            except (TooLarge, Unencodable) as exc:  # (augmented without boxes: one line)
                 write_invalid(fh, rec.id, str(exc), where)
                 continue
             f = formula(p, encoding)

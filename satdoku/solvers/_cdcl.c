@@ -14,7 +14,10 @@
  * reads the clock itself (CLOCK_MONOTONIC, the clock of Python's time.perf_counter) every few
  * thousand watch visits; clause loading takes Python lists (or any buffer of int32 DIMACS
  * literals) directly, stages the clauses and sizes every list once; the GIL is released while
- * searching.
+ * searching. LRAT (proof mode 2) needs clause ids where the search has none: a long clause's id
+ * sits in a side table indexed like the arena (cid, moved with it by garbage collection), a
+ * binary clause's in a hash table keyed by its two literals (binary clauses are never
+ * deleted), a level-0 literal's unit clause id in unit_id.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -37,6 +40,9 @@
 #define RESTART_LUBY 1
 #define RESTART_GLUCOSE 2
 #define RESTART_MIXED 3
+#define PROOF_NONE 0
+#define PROOF_DRAT 1
+#define PROOF_LRAT 2
 #define NO_REASON (-1)
 #define NO_CONFLICT (-1)
 #define BINARY_CONFLICT (-2)
@@ -59,6 +65,19 @@ typedef struct {
     int32_t len; /* entries in use (an entry is 2 ints for watches, 1 for implications) */
     int32_t cap; /* entries allocated */
 } Vec;
+
+/* A growable list of ints (LRAT hint chains and their stacks). */
+typedef struct {
+    int32_t *a;
+    int64_t n, cap;
+} IVec;
+
+/* Binary clause ids: open addressing on the key (a << 32 | b), a < b; key 0 is a free slot. */
+typedef struct {
+    uint64_t *keys;
+    int32_t *ids;
+    int64_t cap, n;
+} BinIds;
 
 typedef struct {
     PyObject_HEAD
@@ -97,10 +116,22 @@ typedef struct {
     int64_t loaded;
     int32_t *tmp;
     int empty_logged;
-    /* proof */
-    int proof_on;
+    /* proof: DRAT: tag (1 add, 2 delete), size, DIMACS literals ...; LRAT: 1, id, size,
+     * literals, hint count, hints ... (add) or 2, id, size, literals ... (delete) */
+    int proof_on; /* PROOF_NONE, PROOF_DRAT or PROOF_LRAT */
     int32_t *proof;
     int64_t ptop, pcap;
+    int64_t last_id;     /* the id of the last clause loaded, learnt or derived */
+    int32_t refute[2];   /* LRAT hints of an empty clause found while loading */
+    int nrefute;
+    /* LRAT only */
+    int32_t *unit_id;    /* per variable: a unit clause of its level-0 literal, 0: none */
+    int32_t *cid;        /* per arena offset of a long clause: its id */
+    int64_t cidcap;
+    BinIds binids;
+    int64_t *lmark;      /* per variable: hint chains (stamps above lmark_base) */
+    int64_t lmark_base;
+    IVec lstack, ustack, hunits, hchain, hbuf;
     /* policies */
     int restart_mode;
     int64_t next_reduce, luby_i, since_restart;
@@ -160,13 +191,123 @@ static int vec_reserve(Vec *v, int64_t extra, int width) {
 }
 
 /* --- proof ----------------------------------------------------------------------------------- */
-static int proof_log(Kernel *k, int32_t tag, const int32_t *lits, int64_t count) {
-    if (grow((void **)&k->proof, &k->pcap, k->ptop + count + 2, sizeof(int32_t))) return -1;
+static int ivec_push(IVec *v, int32_t x) {
+    if (v->n == v->cap && grow((void **)&v->a, &v->cap, v->n + 1, sizeof(int32_t))) return -1;
+    v->a[v->n++] = x;
+    return 0;
+}
+
+/* A clause added (= log_add of the Python kernel): its new id, logged with its hints h1 then
+ * h2 in LRAT; -1 out of memory (or past the int32 ids of the log). Every clause step goes
+ * through here, whatever made the clause (preprocessing passes the ids a resolvent comes
+ * from as hints). */
+static int64_t proof_add2(Kernel *k, const int32_t *lits, int64_t count, const int32_t *h1,
+                          int64_t n1, const int32_t *h2, int64_t n2) {
+    int64_t id = ++k->last_id;
+    if (k->proof_on == PROOF_NONE) return id;
+    if (id > INT32_MAX) return -1;
+    int lrat = k->proof_on == PROOF_LRAT;
+    int64_t need = k->ptop + count + 2 + (lrat ? 2 + n1 + n2 : 0);
+    if (grow((void **)&k->proof, &k->pcap, need, sizeof(int32_t))) return -1;
     int32_t *p = k->proof + k->ptop;
-    p[0] = tag;
-    p[1] = (int32_t)count;
-    for (int64_t i = 0; i < count; i++) p[2 + i] = to_dimacs(lits[i]);
-    k->ptop += count + 2;
+    *p++ = 1;
+    if (lrat) *p++ = (int32_t)id;
+    *p++ = (int32_t)count;
+    for (int64_t i = 0; i < count; i++) *p++ = to_dimacs(lits[i]);
+    if (lrat) {
+        *p++ = (int32_t)(n1 + n2);
+        for (int64_t i = 0; i < n1; i++) *p++ = h1[i];
+        for (int64_t i = 0; i < n2; i++) *p++ = h2[i];
+    }
+    k->ptop = need;
+    return id;
+}
+
+static inline int64_t proof_add(Kernel *k, const int32_t *lits, int64_t count,
+                                const int32_t *hints, int64_t nhints) {
+    return proof_add2(k, lits, count, hints, nhints, NULL, 0);
+}
+
+/* A DRAT step of the preprocessing pass (tag 1 add, 2 delete; = log of the Python kernel).
+ * LRAT mode does not preprocess: those steps would need hints, which are not logged yet. */
+static int proof_delete(Kernel *k, int32_t id, const int32_t *lits, int64_t count);
+
+static int proof_log(Kernel *k, int32_t tag, const int32_t *lits, int64_t count) {
+    if (tag == 1) return proof_add(k, lits, count, NULL, 0) < 0 ? -1 : 0;
+    return proof_delete(k, 0, lits, count);
+}
+
+/* A clause deleted (= log_delete): by its id too in LRAT. */
+static int proof_delete(Kernel *k, int32_t id, const int32_t *lits, int64_t count) {
+    if (k->proof_on == PROOF_NONE) return 0;
+    int lrat = k->proof_on == PROOF_LRAT;
+    int64_t need = k->ptop + count + 2 + lrat;
+    if (grow((void **)&k->proof, &k->pcap, need, sizeof(int32_t))) return -1;
+    int32_t *p = k->proof + k->ptop;
+    *p++ = 2;
+    if (lrat) *p++ = id;
+    *p++ = (int32_t)count;
+    for (int64_t i = 0; i < count; i++) *p++ = to_dimacs(lits[i]);
+    k->ptop = need;
+    return 0;
+}
+
+static inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    return x ^ (x >> 33);
+}
+
+static inline uint64_t bin_key(int32_t a, int32_t b) {
+    return a < b ? ((uint64_t)a << 32) | (uint32_t)b : ((uint64_t)b << 32) | (uint32_t)a;
+}
+
+/* Record the id of binary clause (a, b) unless one equal to it is recorded already. */
+static int binids_put(BinIds *t, int32_t a, int32_t b, int64_t id) {
+    if (2 * (t->n + 1) > t->cap) {
+        int64_t cap = t->cap ? 2 * t->cap : 1024;
+        uint64_t *keys = calloc((size_t)cap, sizeof(uint64_t));
+        int32_t *ids = malloc((size_t)cap * sizeof(int32_t));
+        if (!keys || !ids) {
+            free(keys);
+            free(ids);
+            return -1;
+        }
+        for (int64_t i = 0; i < t->cap; i++) {
+            if (!t->keys[i]) continue;
+            int64_t j = (int64_t)(mix64(t->keys[i]) & (uint64_t)(cap - 1));
+            while (keys[j]) j = (j + 1) & (cap - 1);
+            keys[j] = t->keys[i];
+            ids[j] = t->ids[i];
+        }
+        free(t->keys);
+        free(t->ids);
+        t->keys = keys;
+        t->ids = ids;
+        t->cap = cap;
+    }
+    uint64_t key = bin_key(a, b);
+    int64_t j = (int64_t)(mix64(key) & (uint64_t)(t->cap - 1));
+    while (t->keys[j]) {
+        if (t->keys[j] == key) return 0;
+        j = (j + 1) & (t->cap - 1);
+    }
+    t->keys[j] = key;
+    t->ids[j] = (int32_t)id;
+    t->n++;
+    return 0;
+}
+
+static int32_t binids_get(const BinIds *t, int32_t a, int32_t b) {
+    if (!t->cap) return 0;
+    uint64_t key = bin_key(a, b);
+    int64_t j = (int64_t)(mix64(key) & (uint64_t)(t->cap - 1));
+    while (t->keys[j]) {
+        if (t->keys[j] == key) return t->ids[j];
+        j = (j + 1) & (t->cap - 1);
+    }
     return 0;
 }
 
@@ -515,10 +656,113 @@ static int64_t analyze(Kernel *k, int32_t confl, int64_t *back, int64_t *lbd_out
     return size;
 }
 
+/* --- LRAT hints (= the Python kernel's binary_id ... learnt_hints) ---------------------------- */
+static inline int32_t true_lit(Kernel *k, int32_t v) { return 2 * v + (k->lval[2 * v] == -1); }
+
+/* The id of the clause that implied variable v. */
+static inline int32_t reason_id(Kernel *k, int32_t v) {
+    int32_t r = k->reason[v];
+    if (r >= 0) return k->cid[r];
+    return binids_get(&k->binids, true_lit(k, v), -2 - r);
+}
+
+static inline int32_t conflict_id(Kernel *k, int32_t confl) {
+    if (confl == BINARY_CONFLICT) return binids_get(&k->binids, k->confl_a, k->confl_b);
+    return k->cid[confl];
+}
+
+/* The id of a unit clause of level-0 variable v's literal, derived (and logged) from its
+ * reason when first asked, the reason's other literals' units first; -1 out of memory. */
+static int64_t unit_id_of(Kernel *k, int32_t v) {
+    IVec *st = &k->ustack;
+    int32_t *units = k->unit_id;
+    int32_t pair[2], size;
+    st->n = 0;
+    if (ivec_push(st, v)) return -1;
+    while (st->n > 0) {
+        int32_t u = st->a[--st->n];
+        if (u < 0) { /* every antecedent has its unit: derive u's */
+            u = ~u;
+            if (units[u]) continue;
+            int32_t lit = true_lit(k, u);
+            const int32_t *c = clause_lits(k, k->reason[u], lit, pair, &size);
+            k->hbuf.n = 0;
+            for (int32_t i = 0; i < size; i++)
+                if ((c[i] >> 1) != u && ivec_push(&k->hbuf, units[c[i] >> 1])) return -1;
+            if (ivec_push(&k->hbuf, reason_id(k, u))) return -1;
+            int64_t id = proof_add(k, &lit, 1, k->hbuf.a, k->hbuf.n);
+            if (id < 0) return -1;
+            units[u] = (int32_t)id;
+            continue;
+        }
+        if (units[u]) continue;
+        if (ivec_push(st, ~u)) return -1;
+        const int32_t *c = clause_lits(k, k->reason[u], true_lit(k, u), pair, &size);
+        for (int32_t i = 0; i < size; i++) {
+            int32_t w = c[i] >> 1;
+            if (w != u && !units[w] && ivec_push(st, w)) return -1;
+        }
+    }
+    return units[v];
+}
+
+/* The hints of the clause analyze() left in out[0..size) from conflict confl, before the
+ * backjump: level-0 units into hunits, the resolved reasons (antecedents first) and the
+ * conflict into hchain. 0, or -1 out of memory. */
+static int learnt_hints(Kernel *k, int32_t confl, int64_t size) {
+    int64_t *mark = k->lmark;
+    int64_t base = (k->lmark_base += 4); /* > base: met; +1 in the clause, +2 open, +3 done */
+    for (int64_t i = 0; i < size; i++) mark[k->out[i] >> 1] = base + 1;
+    IVec *st = &k->lstack;
+    st->n = k->hunits.n = k->hchain.n = 0;
+    int32_t pair[2], csize;
+    const int32_t *c;
+    if (confl == BINARY_CONFLICT) {
+        pair[0] = k->confl_a;
+        pair[1] = k->confl_b;
+        c = pair;
+        csize = 2;
+    } else {
+        c = k->arena + confl + HDR;
+        csize = k->arena[confl];
+    }
+    for (int32_t i = 0; i < csize; i++)
+        if (ivec_push(st, c[i] >> 1)) return -1;
+    while (st->n > 0) {
+        int32_t e = st->a[--st->n];
+        if (e < 0) {
+            if (ivec_push(&k->hchain, reason_id(k, ~e))) return -1;
+            mark[~e] = base + 3;
+            continue;
+        }
+        if (mark[e] > base) continue;
+        if (k->level[e] == 0) {
+            int64_t id = unit_id_of(k, e);
+            if (id < 0 || ivec_push(&k->hunits, (int32_t)id)) return -1;
+            mark[e] = base + 3;
+            continue;
+        }
+        mark[e] = base + 2;
+        if (ivec_push(st, ~e)) return -1;
+        const int32_t *r = clause_lits(k, k->reason[e], true_lit(k, e), pair, &csize);
+        for (int32_t i = 0; i < csize; i++)
+            if (mark[r[i] >> 1] <= base && ivec_push(st, r[i] >> 1)) return -1;
+    }
+    return ivec_push(&k->hchain, conflict_id(k, confl));
+}
+
 /* --- clause database ------------------------------------------------------------------------- */
-static int32_t add_clause(Kernel *k, const int32_t *lits, int64_t count, int learnt, int64_t lbd) {
+static int32_t add_clause(Kernel *k, const int32_t *lits, int64_t count, int learnt, int64_t lbd,
+                          int64_t id) {
     if (grow((void **)&k->arena, &k->acap, k->atop + HDR + count, sizeof(int32_t))) return -1;
+    if (k->proof_on == PROOF_LRAT && k->cidcap < k->acap) {
+        int32_t *cid = realloc(k->cid, (size_t)k->acap * sizeof(int32_t));
+        if (!cid) return -1;
+        k->cid = cid;
+        k->cidcap = k->acap;
+    }
     int64_t top = k->atop;
+    if (k->proof_on == PROOF_LRAT) k->cid[top] = (int32_t)id;
     int32_t *a = k->arena + top;
     a[0] = (int32_t)count;
     a[1] = learnt ? LEARNT : 0;
@@ -563,7 +807,8 @@ static int reduce_db(Kernel *k) {
         k->wasted += HDR + arena[cref];
         k->deleted++;
         removed++;
-        if (k->proof_on && proof_log(k, 2, arena + cref + HDR, arena[cref])) {
+        if (proof_delete(k, k->proof_on == PROOF_LRAT ? k->cid[cref] : 0, arena + cref + HDR,
+                         arena[cref])) {
             free(items);
             return -1;
         }
@@ -598,11 +843,17 @@ static int collect_garbage(Kernel *k) {
         }
         w->len = j;
     }
+    int32_t *cid = NULL;
+    if (k->proof_on == PROOF_LRAT && !(cid = malloc((size_t)cap * sizeof(int32_t)))) {
+        free(out);
+        return -1;
+    }
     int64_t top = 0, cref = 0;
     while (cref < old_top) {
         int32_t size = arena[cref];
         if (!(arena[cref + 1] & DELETED)) {
             memcpy(out + top, arena + cref, (size_t)(HDR + size) * sizeof(int32_t));
+            if (cid) cid[top] = k->cid[cref];
             arena[cref + 2] = (int32_t)top; /* forwarding address */
             top += HDR + size;
         }
@@ -620,6 +871,11 @@ static int collect_garbage(Kernel *k) {
     free(k->arena);
     k->arena = out;
     k->acap = cap;
+    if (cid) {
+        free(k->cid);
+        k->cid = cid;
+        k->cidcap = cap;
+    }
     k->atop = top;
     k->wasted = 0;
     k->collects++;
@@ -637,8 +893,18 @@ typedef struct {
 } Staging;
 
 /* One clause of DIMACS literals (already range-checked): normalise and store it. */
+/* The formula is refuted while loading (= refute): the first refutation's hints are kept. */
+static void refute(Kernel *k, int32_t a, int32_t b, int n) {
+    if (k->status == UNSAT) return;
+    k->status = UNSAT;
+    k->refute[0] = a;
+    k->refute[1] = b;
+    k->nrefute = n;
+}
+
 static int load_clause(Kernel *k, Staging *st, const int32_t *dimacs, int64_t count) {
     int64_t clause_no = ++k->loaded;
+    int64_t id = ++k->last_id;
     int64_t size = 0;
     if (count == 2 && dimacs[0] != dimacs[1] && dimacs[0] != -dimacs[1]) {
         /* the bulk of a Sudoku: no repeated literal, no tautology, nothing to mark */
@@ -658,26 +924,30 @@ static int load_clause(Kernel *k, Staging *st, const int32_t *dimacs, int64_t co
         k->mark[v] = clause_no * 2 + (lit & 1);
         k->tmp[size++] = lit;
     }
+    int lrat = k->proof_on == PROOF_LRAT;
     if (size == 0) {
-        k->status = UNSAT;
+        refute(k, (int32_t)id, 0, 1);
         return 0;
     }
     if (size == 1) {
         int32_t lit = k->tmp[0];
-        if (k->lval[lit] == -1)
-            k->status = UNSAT;
-        else if (k->lval[lit] == 0)
+        if (k->lval[lit] == -1) {
+            refute(k, lrat ? k->unit_id[lit >> 1] : 0, (int32_t)id, 2);
+        } else if (k->lval[lit] == 0) {
             enqueue(k, lit, NO_REASON);
+            if (lrat) k->unit_id[lit >> 1] = (int32_t)id;
+        }
         return 0;
     }
     if (size == 2) {
+        if (lrat && binids_put(&k->binids, k->tmp[0], k->tmp[1], id)) return -1;
         if (grow((void **)&st->pairs, &st->cap, 2 * st->npairs + 2, sizeof(int32_t))) return -1;
         st->pairs[2 * st->npairs] = k->tmp[0];
         st->pairs[2 * st->npairs + 1] = k->tmp[1];
         st->npairs++;
         return 0;
     }
-    return add_clause(k, k->tmp, size, 0, 0) < 0 ? -1 : 0;
+    return add_clause(k, k->tmp, size, 0, 0, id) < 0 ? -1 : 0;
 }
 
 /* Attach what load_clause staged: size every list once, then fill it. */
@@ -1174,7 +1444,7 @@ static int s_reattach(Kernel *k, Simp *s) {
             if (bin_push(k, c[0], c[1])) return -1;
             continue;
         }
-        int32_t at = add_clause(k, c, size, 0, 0);
+        int32_t at = add_clause(k, c, size, 0, 0, 0); /* ids: LRAT does not preprocess */
         if (at < 0 || watch_push(k, c[0], at, c[1]) || watch_push(k, c[1], at, c[0])) return -1;
     }
     k->heap_size = 0;
@@ -1300,7 +1570,21 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
             k->conflicts++;
             k->since_restart++;
             if (k->dl == 0) {
-                if (k->proof_on && proof_log(k, 1, k->out, 0)) return -1;
+                k->hunits.n = 0;
+                if (k->proof_on == PROOF_LRAT) { /* the units of the conflict, then it */
+                    int32_t pair[2] = {k->confl_a, k->confl_b}, csize = 2;
+                    const int32_t *c = pair;
+                    if (confl != BINARY_CONFLICT) {
+                        c = k->arena + confl + HDR;
+                        csize = k->arena[confl];
+                    }
+                    for (int32_t i = 0; i < csize; i++) {
+                        int64_t id = unit_id_of(k, c[i] >> 1);
+                        if (id < 0 || ivec_push(&k->hunits, (int32_t)id)) return -1;
+                    }
+                    if (ivec_push(&k->hunits, conflict_id(k, confl))) return -1;
+                }
+                if (proof_add(k, k->out, 0, k->hunits.a, k->hunits.n) < 0) return -1;
                 k->status = UNSAT;
                 return UNSAT;
             }
@@ -1325,16 +1609,23 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
             }
             int64_t back, lbd;
             int64_t size = analyze(k, confl, &back, &lbd);
+            int lrat = k->proof_on == PROOF_LRAT;
+            k->hunits.n = k->hchain.n = 0;
+            if (lrat && learnt_hints(k, confl, size)) return -1;
             backtrack(k, back);
-            if (k->proof_on && proof_log(k, 1, k->out, size)) return -1;
+            int64_t id = proof_add2(k, k->out, size, k->hunits.a, k->hunits.n, k->hchain.a,
+                                    k->hchain.n);
+            if (id < 0) return -1;
             k->learnt++;
             if (size == 1) {
                 enqueue(k, k->out[0], NO_REASON);
+                if (lrat) k->unit_id[k->out[0] >> 1] = (int32_t)id;
             } else if (size == 2) {
                 if (bin_push(k, k->out[0], k->out[1])) return -1;
+                if (lrat && binids_put(&k->binids, k->out[0], k->out[1], id)) return -1;
                 enqueue(k, k->out[0], binary_reason(k->out[1]));
             } else {
-                int32_t cref = add_clause(k, k->out, size, 1, lbd);
+                int32_t cref = add_clause(k, k->out, size, 1, lbd, id);
                 if (cref < 0) return -1;
                 if (watch_push(k, k->out[0], cref, k->out[1])) return -1;
                 if (watch_push(k, k->out[1], cref, k->out[0])) return -1;
@@ -1353,7 +1644,8 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
             k->lbdq_head = (k->lbdq_head + 1) % qlen;
             continue;
         }
-        if (P[P_SIMPLIFY] && !k->simplified && k->conflicts >= P[P_SIMP_DELAY]) {
+        if (P[P_SIMPLIFY] && k->proof_on != PROOF_LRAT && !k->simplified &&
+            k->conflicts >= P[P_SIMP_DELAY]) {
             int r = simplify(k); /* at level 0; the assumptions are placed again below */
             if (r != 0) return r;
             continue;
@@ -1432,7 +1724,9 @@ static void Kernel_free_buffers(Kernel *k) {
                     k->act,   k->heap,  k->hpos,   k->arena,  k->watches,   k->bins,
                     k->learnts, k->seen, k->out,   k->stack,  k->toclear,   k->stamp,
                     k->mark,  k->tmp,   k->proof,  k->lbdq,   k->trailq,    k->frozen,
-                    k->elim,  k->elimclauses, k->model};
+                    k->elim,  k->elimclauses, k->model,
+                    k->unit_id, k->cid, k->lmark, k->binids.keys, k->binids.ids,
+                    k->lstack.a, k->ustack.a, k->hunits.a, k->hchain.a, k->hbuf.a};
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) free(bufs[i]);
 }
 
@@ -1447,9 +1741,13 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
     int num_vars, restart_mode = RESTART_GLUCOSE, negative = 1, proof = 0;
     double decay = 0.95;
     PyObject *params = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "i|ipdpO", kwlist, &num_vars, &restart_mode,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "i|ipdiO", kwlist, &num_vars, &restart_mode,
                                      &negative, &decay, &proof, &params))
         return -1;
+    if (proof < PROOF_NONE || proof > PROOF_LRAT) {
+        PyErr_SetString(PyExc_ValueError, "unknown proof mode");
+        return -1;
+    }
     if (num_vars < 0 || num_vars > (1 << 29)) {
         PyErr_SetString(PyExc_ValueError, "num_vars out of range");
         return -1;
@@ -1513,8 +1811,18 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
     k->learnts = malloc((size_t)k->learnts_cap * sizeof(int32_t));
     k->pcap = proof ? 4096 : 16;
     k->proof = malloc((size_t)k->pcap * sizeof(int32_t));
-    if (!k->lval || !k->level || !k->reason || !k->trail || !k->trail_lim || !k->phase || !k->model ||
-        !k->act || !k->heap || !k->hpos || !k->watches || !k->bins || !k->seen || !k->out ||
+    if (proof == PROOF_LRAT) {
+        k->unit_id = calloc((size_t)(n + 1), sizeof(int32_t));
+        k->lmark = calloc((size_t)(n + 1), sizeof(int64_t));
+        k->cidcap = k->acap;
+        k->cid = malloc((size_t)k->cidcap * sizeof(int32_t));
+        if (!k->unit_id || !k->lmark || !k->cid) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    if (!k->lval || !k->level || !k->reason || !k->trail || !k->trail_lim || !k->phase ||
+        !k->model || !k->act || !k->heap || !k->hpos || !k->watches || !k->bins || !k->seen || !k->out ||
         !k->stack || !k->toclear || !k->stamp || !k->mark || !k->tmp || !k->arena ||
         !k->learnts || !k->proof || !k->lbdq || !k->trailq || !k->frozen || !k->elim) {
         PyErr_NoMemory();
@@ -1562,7 +1870,7 @@ static PyObject *loaded(Kernel *k, Staging *st, int stopped) {
     st->pairs = NULL;
     if (stopped) return PyLong_FromLong(1);
     if (k->status == UNSAT && k->proof_on && !k->empty_logged) {
-        if (proof_log(k, 1, k->tmp, 0)) {
+        if (proof_add(k, k->tmp, 0, k->refute, k->nrefute) < 0) {
             k->error = 1;
             return PyErr_NoMemory();
         }
@@ -1855,7 +2163,34 @@ static PyObject *Kernel_write_proof(Kernel *k, PyObject *args) {
     }
     int64_t pos = 0;
     int bad = 0;
-    while (pos < k->ptop && !bad) {
+    if (k->proof_on == PROOF_LRAT) {
+        /* = lrat_lines: consecutive deletions on one line, led by the last added id */
+        int64_t last = k->loaded;
+        int deleting = 0;
+        while (pos < k->ptop && !bad) {
+            const int32_t *p = k->proof + pos;
+            int32_t tag = p[0], id = p[1], size = p[2];
+            if (tag == 2) {
+                if (!deleting) bad |= fprintf(fh, "%lld d ", (long long)last) < 0;
+                bad |= fprintf(fh, "%d ", id) < 0;
+                deleting = 1;
+                pos += 3 + size;
+                continue;
+            }
+            if (deleting) bad |= fputs("0\n", fh) < 0;
+            deleting = 0;
+            bad |= fprintf(fh, "%d ", id) < 0;
+            for (int32_t i = 0; i < size; i++) bad |= fprintf(fh, "%d ", p[3 + i]) < 0;
+            int32_t nh = p[3 + size];
+            bad |= fputs("0 ", fh) < 0;
+            for (int32_t i = 0; i < nh; i++) bad |= fprintf(fh, "%d ", p[4 + size + i]) < 0;
+            bad |= fputs("0\n", fh) < 0;
+            last = id;
+            pos += 4 + size + nh;
+        }
+        if (deleting) bad |= fputs("0\n", fh) < 0;
+    }
+    while (k->proof_on != PROOF_LRAT && pos < k->ptop && !bad) {
         int32_t tag = k->proof[pos], size = k->proof[pos + 1];
         if (tag == 2) bad |= fputs("d ", fh) < 0;
         for (int32_t i = 0; i < size; i++) bad |= fprintf(fh, "%d ", k->proof[pos + 2 + i]) < 0;
@@ -1872,12 +2207,163 @@ static PyObject *Kernel_write_proof(Kernel *k, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* --- propagation alone (satdoku analyze) ----------------------------------------------------- */
+/* What unit propagation, and failed-literal probing to a fixpoint, decide from the loaded
+ * formula plus each group of literals, with no search: the group is asserted on decision level
+ * 1 and propagated (and probed: every open literal tried on level 2, one that fails negated on
+ * level 1, until a round finds none), the values are read, and everything is undone. The
+ * loaded clauses serve every group. Readable form: cdcl_reference.Kernel.propagate_units. */
+
+/* Failed-literal probing on level 1 to a fixpoint: 0 fixpoint, 1 level 1 refuted, -1 out of
+ * memory; *failed counts the failed literals. The literals are visited in a cycle (positive ones
+ * by variable, then negative ones) until a whole cycle finds no failed literal. stamp[lit] ==
+ * *epoch: a probe since the last failure implied lit without a conflict, so probing lit cannot
+ * fail (UP is monotone). */
+static int probe_failed_literals(Kernel *k, int64_t *stamp, int64_t *epoch, int64_t *failed) {
+    int64_t n = k->n, pos = 0, since = 0; /* since: literals visited since the last failure */
+    while (since < 2 * n) {
+        int32_t lit = (int32_t)(pos < n ? 2 * pos : 2 * (pos - n) + 1);
+        pos = pos + 1 == 2 * n ? 0 : pos + 1;
+        since++;
+        if (k->lval[lit] != 0 || stamp[lit] == *epoch) continue;
+        k->trail_lim[1] = (int32_t)k->trail_size;
+        k->dl = 2;
+        enqueue(k, lit, NO_REASON);
+        int32_t confl = propagate(k);
+        if (confl == OUT_OF_MEMORY) return -1;
+        if (confl == NO_CONFLICT)
+            for (int64_t i = k->trail_lim[1] + 1; i < k->trail_size; i++)
+                stamp[k->trail[i]] = *epoch;
+        backtrack(k, 1);
+        if (confl == NO_CONFLICT) continue;
+        (*failed)++;
+        (*epoch)++;
+        since = 0;
+        enqueue(k, lit ^ 1, NO_REASON);
+        confl = propagate(k);
+        if (confl == OUT_OF_MEMORY) return -1;
+        if (confl != NO_CONFLICT) return 1;
+    }
+    return 0;
+}
+
+/* One group on level 1: assert, propagate, probe; the values of variables 1..report into vals
+ * (all 0 when refuted). Returns -1 refuted, the failed literals found, or -2 out of memory. */
+static int64_t propagate_group(Kernel *k, const int32_t *lits, int64_t count, int probe,
+                               int64_t *stamp, int64_t *epoch, int8_t *vals, int32_t report) {
+    int refuted = k->status == UNSAT;
+    int64_t failed = 0;
+    if (!refuted) {
+        k->trail_lim[0] = (int32_t)k->trail_size;
+        k->dl = 1;
+        for (int64_t i = 0; i < count && !refuted; i++) {
+            int32_t d = lits[i];
+            int32_t lit = 2 * ((d < 0 ? -d : d) - 1) + (d < 0 ? 1 : 0);
+            if (k->lval[lit] == -1) refuted = 1;
+            else if (k->lval[lit] == 0) enqueue(k, lit, NO_REASON);
+        }
+    }
+    if (!refuted) {
+        int32_t confl = propagate(k);
+        if (confl == OUT_OF_MEMORY) return -2;
+        refuted = confl != NO_CONFLICT;
+    }
+    if (!refuted && probe) {
+        (*epoch)++;
+        int r = probe_failed_literals(k, stamp, epoch, &failed);
+        if (r < 0) return -2;
+        refuted = r == 1;
+    }
+    for (int32_t v = 0; v < report; v++) vals[v] = refuted ? 0 : k->lval[2 * v];
+    backtrack(k, 0);
+    return refuted ? -1 : failed;
+}
+
+/* propagate_units(groups, report, probe=False) -> (outcomes, values).
+ * groups: a buffer of int32 DIMACS literals, each group ended by 0; outcomes: int32 bytes, per
+ * group -1 refuted (a conflict: no model extends the group) or the failed literals found;
+ * values: int8 bytes, per group the values of variables 1..report (1 true, -1 false, 0 open;
+ * all 0 when refuted). A conflict of the formula alone refutes it (status UNSAT). */
+static PyObject *Kernel_propagate_units(Kernel *k, PyObject *args) {
+    PyObject *groups;
+    int report, probe = 0;
+    if (in_use(k)) return NULL;
+    if (!PyArg_ParseTuple(args, "Oi|p", &groups, &report, &probe)) return NULL;
+    if (k->error) return PyErr_NoMemory();
+    if (report < 0 || report > k->n)
+        return PyErr_Format(PyExc_ValueError, "report %d outside 0..%d variables", report, k->n);
+    Py_buffer view;
+    if (PyObject_GetBuffer(groups, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)) return NULL;
+    const int32_t *lits = view.buf;
+    int64_t count = view.len / 4, ngroups = 0;
+    const char *why = NULL;
+    if (view.itemsize != 4 || (view.format && strcmp(view.format, "i") != 0 &&
+                               strcmp(view.format, "<i") != 0 && strcmp(view.format, "=i") != 0))
+        why = "expected a buffer of int32 literals";
+    else if (count > 0 && lits[count - 1] != 0)
+        why = "each group of literals must end with 0";
+    for (int64_t i = 0; !why && i < count; i++) {
+        if (lits[i] == 0) ngroups++;
+        else if (lits[i] < -k->n || lits[i] > k->n) why = "literal out of range";
+    }
+    if (why) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, why);
+        return NULL;
+    }
+    PyObject *outcomes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(4 * ngroups));
+    PyObject *values = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(ngroups * report));
+    int64_t *stamp = calloc((size_t)(2 * (int64_t)k->n + 1), sizeof(int64_t));
+    if (!outcomes || !values || !stamp) {
+        PyBuffer_Release(&view);
+        Py_XDECREF(outcomes);
+        Py_XDECREF(values);
+        free(stamp);
+        return PyErr_NoMemory();
+    }
+    int32_t *out = (int32_t *)PyBytes_AS_STRING(outcomes);
+    int8_t *vals = (int8_t *)PyBytes_AS_STRING(values);
+    int nomem = 0;
+    k->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    backtrack(k, 0);
+    if (k->status != UNSAT) {
+        int32_t confl = propagate(k);
+        if (confl == OUT_OF_MEMORY) nomem = 1;
+        else if (confl != NO_CONFLICT) k->status = UNSAT;
+    }
+    int64_t epoch = 1, start = 0, g = 0;
+    for (int64_t i = 0; i < count && !nomem; i++) {
+        if (lits[i] != 0) continue;
+        int64_t r = propagate_group(k, lits + start, i - start, probe, stamp, &epoch,
+                                    vals + g * report, report);
+        if (r == -2) nomem = 1;
+        out[g++] = (int32_t)r;
+        start = i + 1;
+    }
+    Py_END_ALLOW_THREADS
+    k->busy = 0;
+    free(stamp);
+    PyBuffer_Release(&view);
+    if (nomem) {
+        k->error = 1;
+        Py_DECREF(outcomes);
+        Py_DECREF(values);
+        return PyErr_NoMemory();
+    }
+    return Py_BuildValue("(NN)", outcomes, values);
+}
+
 static PyObject *Kernel_get_status(Kernel *k, void *Py_UNUSED(closure)) {
     return PyLong_FromLong(k->status);
 }
 
 static PyObject *Kernel_get_num_vars(Kernel *k, void *Py_UNUSED(closure)) {
     return PyLong_FromLong(k->n);
+}
+
+static PyObject *Kernel_get_loaded(Kernel *k, void *Py_UNUSED(closure)) {
+    return PyLong_FromLongLong((long long)k->loaded);
 }
 
 static PyMethodDef Kernel_methods[] = {
@@ -1896,12 +2382,16 @@ static PyMethodDef Kernel_methods[] = {
      "freeze(variables): 0-based variables preprocessing must not eliminate"},
     {"proof_buffer", (PyCFunction)Kernel_proof_buffer, METH_NOARGS, "the proof log as bytes"},
     {"write_proof", (PyCFunction)Kernel_write_proof, METH_VARARGS, "write the DRUP proof"},
+    {"propagate_units", (PyCFunction)Kernel_propagate_units, METH_VARARGS,
+     "propagate_units(groups, report, probe=False) -> (outcomes, values): no search"},
     {NULL, NULL, 0, NULL},
 };
 
 static PyGetSetDef Kernel_getset[] = {
     {"status", (getter)Kernel_get_status, NULL, "UNSAT once refuted at level 0, else 0", NULL},
     {"num_vars", (getter)Kernel_get_num_vars, NULL, "number of variables", NULL},
+    {"loaded", (getter)Kernel_get_loaded, NULL, "clauses loaded (their ids are 1..loaded)",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -222,8 +222,9 @@ class ChildUsage:
 class CnfSolver(Protocol):
     """A SAT solver: decides a CNF before a deadline (construction and loading included).
 
-    Solvers whose registry record says ``proofs=True`` write a DRUP proof to ``proof_path``
-    for an UNSAT answer (the solve path checks it); others ignore the argument. An adapter only
+    Solvers whose registry record says ``proofs=True`` write a proof to ``proof_path`` for an
+    UNSAT answer, in the format their ``proof_format`` attribute names (``drat`` or ``lrat``;
+    the solve path checks it); others ignore the argument. An adapter only
     translates: it measures its search (``solve_seconds``) and lets exceptions through; timing
     of the whole instance, resource figures and error capture are the solve path's. Its version
     and capabilities are its registry record's."""

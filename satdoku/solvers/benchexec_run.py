@@ -39,6 +39,7 @@ from satdoku.solvers.process import (
     Finished,
     become_subreaper,
     children_now,
+    die_with_parent,
     guard_sigterm,
     reap_new_children,
     wall_budget,
@@ -280,6 +281,7 @@ def _fork_in(cg: Any, func: Callable[[], Any], wall_wait: float | None,
     if pid == 0:  # the child: waits until it is in its cgroup, never returns
         code = 0
         try:
+            die_with_parent()  # a parent killed (SIGKILL, or SIGTERM mid-way) takes it along
             os.close(go_write)
             os.close(read_fd)
             os.setpgid(0, 0)

@@ -20,8 +20,9 @@ calls before it are frozen by themselves).
 
 ``backend="auto"`` takes ``c`` when built (environment variable ``SATDOKU_CDCL_BACKEND``
 overrides). This driver picks the kernel, loads the clauses and runs it before a
-:class:`Deadline`, and turns its answers into a status, a DIMACS model, statistics and a DRUP
-proof.
+:class:`Deadline`, and turns its answers into a status, a DIMACS model, statistics and a
+proof: DRUP (drat-trim's text format) or LRAT (every learnt clause with the ids of the
+clauses its derivation used: satdoku/cnf/lrat.py checks it in linear time).
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ from satdoku.solvers.interrupts import searching
 RESTARTS = {"none": 0, "luby": 1, "glucose": 2, "mixed": 3}
 PHASES = ("negative", "positive")
 BACKENDS = ("auto", "c", "python")
+#: proof formats the kernels write, and their ``proof`` codes (0: none)
+PROOF_FORMATS = {"drat": 1, "lrat": 2}
 #: the kernels' status codes
 _CODES = {10: SAT, 20: UNSAT, 30: "UNSAT_ASSUMED"}
 
@@ -142,7 +145,7 @@ class Cdcl:
         restarts: str = "mixed",
         phase: str = "negative",
         decay: float = 0.95,
-        proof: bool = False,
+        proof: bool | str = False,
         pure: bool = False,
         reduce_first: int | None = None,
         reduce_inc: int | None = None,
@@ -158,13 +161,21 @@ class Cdcl:
             raise ValueError(f"unknown phase {phase!r}; choose from {PHASES}")
         if deadline is not None and deadline.at is None:
             deadline = None
+        if proof is True:
+            proof = "drat"
+        if proof and proof not in PROOF_FORMATS:
+            raise ValueError(f"unknown proof format {proof!r}; choose from "
+                             f"{', '.join(PROOF_FORMATS)}")
+        #: the proof format logged ("" none, "drat" or "lrat")
+        self.proof_format = str(proof or "")
         self.backend = choose_backend(backend, pure)
         self.n = num_vars
         self.status = ""
         if isinstance(formula, (bytes, bytearray)):  # int32 bytes, as the C reader gives
             formula = memoryview(formula).cast("i")
         self._formula = formula
-        self._settings = (num_vars, RESTARTS[restarts], phase == "negative", decay, proof,
+        self._settings = (num_vars, RESTARTS[restarts], phase == "negative", decay,
+                          PROOF_FORMATS.get(self.proof_format, 0),
                           policy(params, reduce_first, reduce_inc, simplify))  # fmt: skip
         self._frozen: set[int] = set()  # 0-based: given, or assumed in some call
         self._added: list[list[int]] = []  # clauses added between calls
@@ -277,17 +288,23 @@ class Cdcl:
         return self._kernel.stats()
 
     def _proof_log(self) -> list[int]:
-        """The proof log: tag (1 add, 2 delete), size, DIMACS literals, ... ."""
+        """The proof log: DRAT: tag (1 add, 2 delete), size, DIMACS literals, ...; LRAT: 1, id,
+        size, literals, hint count, hints, ... or 2, id, size, literals, ... ."""
         buf = array("i")
         buf.frombytes(self._kernel.proof_buffer())
         return buf.tolist()
 
     def proof_lines(self) -> list[str]:
-        """The DRUP proof logged so far, as drat-trim text lines (with newlines)."""
+        """The proof logged so far as text lines (with newlines): DRUP as drat-trim reads it,
+        or LRAT."""
+        if self.proof_format == "lrat":
+            from satdoku.cnf.lrat import lrat_lines
+
+            return lrat_lines(self._proof_log(), self._kernel.loaded)
         from satdoku.solvers.cdcl_reference import drup_lines
 
         return drup_lines(self._proof_log())
 
     def write_proof(self, path: str | Path) -> None:
-        """Write the DRUP proof (drat-trim text format)."""
+        """Write the proof as text (DRUP or LRAT, as logged)."""
         self._kernel.write_proof(str(path))

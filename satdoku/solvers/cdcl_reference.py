@@ -10,7 +10,9 @@ The methods follow MiniSat's order: :meth:`Kernel.enqueue`, :meth:`~Kernel.propa
 :meth:`~Kernel.analyze` (with :meth:`~Kernel.lit_redundant`), :meth:`~Kernel.backtrack`,
 :meth:`~Kernel.pick_branch`, :meth:`~Kernel.reduce_db`, then the restart policies and
 :meth:`~Kernel.search`. :class:`Kernel` has the C type's interface (``load``, ``solve``,
-``model``, ``stats``, ``proof_buffer``, ``write_proof``, ``status``), so the driver
+``model``, ``stats``, ``proof_buffer``, ``write_proof``, ``status``, and
+``propagate_units``: propagation and failed-literal probing alone, for ``satdoku analyze``),
+so the driver
 (:mod:`satdoku.solvers.cdcl`) runs either without asking which.
 
 Conventions (MiniSat's):
@@ -23,6 +25,12 @@ Conventions (MiniSat's):
 * a binary clause ``(a or b)`` is never a Clause: ``implied[a]`` lists ``b`` (``b`` must become
   true once ``a`` is false) and ``implied[b]`` lists ``a``. The reason of a literal implied by
   one is the int ``other``: the clause's other, false, literal.
+* every clause has an id: the formula's are 1..m in loading order, each learnt (or, in LRAT,
+  derived) clause the next. Proofs are DRAT (``proof`` 1: the clauses) or LRAT (``proof`` 2:
+  ids and hints too, :meth:`Kernel.log_add`); an LRAT hint chain lists the unit clauses of the
+  level-0 literals it uses (derived from their reasons when first needed,
+  :meth:`Kernel.unit_id_of`), then every reason the derivation resolved, antecedents first
+  (:meth:`Kernel.learnt_hints`), then the conflict.
 """
 
 from __future__ import annotations
@@ -52,6 +60,8 @@ from satdoku.solvers.cdcl_params import (
 
 #: status codes, as the C kernel returns them
 UNKNOWN, SAT, UNSAT, UNSAT_ASSUMED = 0, 10, 20, 30
+#: proof modes (the kernels' ``proof`` argument)
+PROOF_NONE, PROOF_DRAT, PROOF_LRAT = 0, 1, 2
 RESTART_NONE, RESTART_LUBY, RESTART_GLUCOSE, RESTART_MIXED = 0, 1, 2, 3
 TRUE, FALSE, UNASSIGNED = 1, -1, 0
 #: clause header words in the C arena (size, flags, LBD): counted only so that both kernels
@@ -65,10 +75,12 @@ _LOAD_CHUNK = 1024
 class Clause:
     """A clause of three or more literals: watched on ``lits[0]`` and ``lits[1]``."""
 
-    __slots__ = ("deleted", "lbd", "learnt", "lits")
+    __slots__ = ("deleted", "id", "lbd", "learnt", "lits")
 
-    def __init__(self, lits: list[int], learnt: bool = False, lbd: int = 0) -> None:
+    def __init__(self, lits: list[int], learnt: bool = False, lbd: int = 0,
+                 ident: int = 0) -> None:  # fmt: skip
         self.lits = lits
+        self.id = ident  # the clause id of proofs
         self.learnt = learnt
         self.lbd = lbd  # literal block distance at learning time: distinct decision levels
         self.deleted = False  # deleted clauses are dropped from watch lists when next met
@@ -194,12 +206,15 @@ class Kernel:
     """The state of one CDCL search; the interface of the C type ``_cdcl.Kernel``.
 
     ``restart_mode`` is one of the RESTART_* codes; ``negative_phase`` the initial saved phase
-    of every variable; ``decay`` the EVSIDS decay; ``proof`` logs a DRUP proof; ``params`` the
-    policy parameters in :mod:`satdoku.solvers.cdcl_params` order (None: the defaults)."""
+    of every variable; ``decay`` the EVSIDS decay; ``proof`` the proof to log (PROOF_NONE,
+    PROOF_DRAT or PROOF_LRAT); ``params`` the policy parameters in
+    :mod:`satdoku.solvers.cdcl_params` order (None: the defaults)."""
 
     def __init__(self, num_vars: int, restart_mode: int = RESTART_GLUCOSE,
-                 negative_phase: bool = True, decay: float = 0.95, proof: bool = False,
+                 negative_phase: bool = True, decay: float = 0.95, proof: int = PROOF_NONE,
                  params: Sequence[int] | None = None) -> None:  # fmt: skip
+        if proof not in (PROOF_NONE, PROOF_DRAT, PROOF_LRAT):
+            raise ValueError("unknown proof mode")
         if not 0 <= num_vars <= 1 << 29:
             raise ValueError("num_vars out of range")
         self.P = list(DEFAULTS if params is None else params)
@@ -242,10 +257,19 @@ class Kernel:
         self.recent_trails = Window(self.P[P_TRAILQ_LEN])
         self.next_reduce = self.P[P_REDUCE_FIRST]
         self.switch_at = self.P[P_SWITCH]
-        # proof: tag (1 add, 2 delete), size, DIMACS literals, ...
-        self.proof_on = proof
+        # proof: DRAT: tag (1 add, 2 delete), size, DIMACS literals, ...; LRAT: 1, id, size,
+        # literals, hint count, hints ... (add) or 2, id, size, literals ... (delete)
+        self.proof_mode = int(proof)
         self.proof = array("i")
         self.empty_logged = False
+        self.last_id = 0  # the id of the last clause loaded, learnt or derived
+        self.loaded = 0  # clauses loaded (the formula's ids are 1..loaded)
+        self.refutation: list[int] = []  # LRAT hints of an empty clause found while loading
+        self.unit_ids = [0] * n  # LRAT: id of a unit clause of each level-0 literal, 0: none
+        self.binary_ids: dict[tuple[int, int], int] = {}  # LRAT: (a, b), a < b -> its id
+        self.conflict_clause: Clause | None = None  # the long clause of the last conflict
+        self.mark = [0] * n  # LRAT hint chains: variables met (stamps above mark_base)
+        self.mark_base = 0
         self.arena_words = self.wasted_words = 0
         # the deadline (perf_counter seconds; None: no limit) and the clock's rhythm
         self.deadline: float | None = None
@@ -327,6 +351,7 @@ class Kernel:
                     watchers[kept : kept + len(watchers) - i - 1] = watchers[i + 1 :]
                     kept += len(watchers) - i - 1
                     del watchers[kept:]
+                    self.conflict_clause = clause
                     return lits
                 self.enqueue(first, clause)
         del watchers[kept:]
@@ -444,20 +469,123 @@ class Kernel:
         return -1
 
     # --- clause database ------------------------------------------------------------------------
-    def log(self, tag: int, lits: Sequence[int]) -> None:
-        """One proof step: 1 adds the clause, 2 deletes it."""
-        if self.proof_on:
-            self.proof.extend((tag, len(lits), *map(to_dimacs, lits)))
+    def log_add(self, lits: Sequence[int], hints: Sequence[int] = ()) -> int:
+        """A clause added: its new id, and the proof step (with its hints in LRAT). Every
+        clause step goes through here (preprocessing passes the ids a resolvent comes from)."""
+        self.last_id += 1
+        if self.proof_mode == PROOF_DRAT:
+            self.proof.extend((1, len(lits), *map(to_dimacs, lits)))
+        elif self.proof_mode == PROOF_LRAT:
+            self.proof.extend((1, self.last_id, len(lits), *map(to_dimacs, lits), len(hints),
+                               *hints))
+        return self.last_id
 
-    def attach(self, lits: list[int], learnt: bool = False, lbd: int = 0) -> Clause | int:
-        """Store a clause of two or more literals and watch it; returns what a literal it
-        implies has as reason (the Clause, or for a binary clause the other literal)."""
+    def log(self, tag: int, lits: Sequence[int]) -> None:
+        """A DRAT step of the preprocessing pass (1 adds the clause, 2 deletes it). LRAT mode
+        does not preprocess: those steps would need hints, which are not logged yet."""
+        if tag == 1:
+            self.log_add(lits)
+        else:
+            self.log_delete(0, lits)
+
+    def log_delete(self, ident: int, lits: Sequence[int]) -> None:
+        """A clause deleted: the proof step (by id in LRAT)."""
+        if self.proof_mode == PROOF_DRAT:
+            self.proof.extend((2, len(lits), *map(to_dimacs, lits)))
+        elif self.proof_mode == PROOF_LRAT:
+            self.proof.extend((2, ident, len(lits), *map(to_dimacs, lits)))
+
+    # --- LRAT hints -----------------------------------------------------------------------------
+    def binary_id(self, a: int, b: int) -> int:
+        return self.binary_ids[(min(a, b), max(a, b))]
+
+    def clause_id(self, conflict: list[int]) -> int:
+        """The id of the conflict clause ``propagate`` just returned."""
+        if len(conflict) == 2:  # long clauses have three literals or more
+            return self.binary_id(*conflict)
+        return self.conflict_clause.id  # type: ignore[union-attr]
+
+    def true_lit(self, v: int) -> int:
+        return 2 * v + (self.value[2 * v] == FALSE)
+
+    def reason_id(self, v: int) -> int:
+        """The id of the clause that implied variable ``v``."""
+        reason = self.reason[v]
+        if isinstance(reason, Clause):
+            return reason.id
+        return self.binary_id(self.true_lit(v), reason)  # type: ignore[arg-type]
+
+    def unit_id_of(self, v: int) -> int:
+        """The id of a unit clause of level-0 variable ``v``'s literal. One that was implied
+        at level 0 gets it when first asked: its reason's other literals' units first (depth
+        first, iteratively), then the unit clause, logged with those units and the reason as
+        hints."""
+        units = self.unit_ids
+        stack = [v]
+        while stack:
+            u = stack.pop()
+            if u < 0:  # every antecedent has its unit: derive u's
+                u = ~u
+                if not units[u]:
+                    lit = self.true_lit(u)
+                    lits = self._reason_lits(self.reason[u], lit)  # type: ignore[arg-type]
+                    hints = [units[w >> 1] for w in lits if w >> 1 != u]
+                    hints.append(self.reason_id(u))
+                    units[u] = self.log_add([lit], hints)
+                continue
+            if units[u]:
+                continue
+            stack.append(~u)
+            lits = self._reason_lits(self.reason[u], self.true_lit(u))  # type: ignore[arg-type]
+            stack.extend(w >> 1 for w in lits if w >> 1 != u and not units[w >> 1])
+        return units[v]
+
+    def learnt_hints(self, conflict: list[int], learnt: list[int]) -> list[int]:
+        """The LRAT hints of ``learnt``, the clause analyze() made of ``conflict`` (before the
+        backjump: reasons and levels are those of the conflict). Under the negation of the
+        learnt clause, the units of the level-0 literals, then the reasons of every literal
+        the derivation resolved away (conflict-level resolution and minimisation alike), each
+        after its own antecedents (depth first from the conflict, iteratively), then the
+        conflict clause itself, leave each one unit and the last one false."""
+        mark, level = self.mark, self.level
+        base = self.mark_base = self.mark_base + 4  # > base: met; base+1 in the clause,
+        for q in learnt:  # base+2 open, base+3 done
+            mark[q >> 1] = base + 1
+        units: list[int] = []
+        chain: list[int] = []
+        stack = [q >> 1 for q in conflict]
+        while stack:
+            e = stack.pop()
+            if e < 0:  # every antecedent of ~e is in the chain
+                chain.append(self.reason_id(~e))
+                mark[~e] = base + 3
+                continue
+            if mark[e] > base:
+                continue
+            if level[e] == 0:
+                units.append(self.unit_id_of(e))
+                mark[e] = base + 3
+                continue
+            mark[e] = base + 2
+            stack.append(~e)
+            lits = self._reason_lits(self.reason[e], self.true_lit(e))  # type: ignore[arg-type]
+            stack.extend(w >> 1 for w in lits if mark[w >> 1] <= base)
+        chain.append(self.clause_id(conflict))
+        return units + chain
+
+    def attach(self, lits: list[int], learnt: bool = False, lbd: int = 0,
+               ident: int = 0) -> Clause | int:  # fmt: skip
+        """Store a clause of two or more literals (clause id ``ident``) and watch it; returns
+        what a literal it implies has as reason (the Clause, or for a binary clause the other
+        literal)."""
         if len(lits) == 2:
             a, b = lits
             self.implied[a].append(b)
             self.implied[b].append(a)
+            if self.proof_mode == PROOF_LRAT:  # the first of equal binary clauses stands
+                self.binary_ids.setdefault((min(a, b), max(a, b)), ident)
             return b
-        clause = Clause(lits, learnt, lbd)
+        clause = Clause(lits, learnt, lbd, ident)
         self.watches[lits[0]].append((clause, lits[1]))
         self.watches[lits[1]].append((clause, lits[0]))
         self.arena_words += _HEADER_WORDS + len(lits)
@@ -490,7 +618,7 @@ class Kernel:
             self.wasted_words += _HEADER_WORDS + len(clause.lits)
             self.counts["deleted"] += 1
             removed += 1
-            self.log(2, clause.lits)
+            self.log_delete(clause.id, clause.lits)
         self.learnts = [c for c in self.learnts if not c.deleted]
         self.counts["reductions"] += 1
         if self.wasted_words * 2 > self.arena_words:  # the C kernel compacts its arena here
@@ -544,10 +672,13 @@ class Kernel:
     def learn(self, conflict: list[int], seen: list[bool]) -> None:
         """Analyze a conflict, backjump, add the learnt clause and assert its first literal."""
         learnt, back, lbd = self.analyze(conflict, seen)
+        hints = self.learnt_hints(conflict, learnt) if self.proof_mode == PROOF_LRAT else ()
         self.backtrack(back)
-        self.log(1, learnt)
+        ident = self.log_add(learnt, hints)
         self.counts["learnt"] += 1
-        reason = None if len(learnt) == 1 else self.attach(learnt, learnt=True, lbd=lbd)
+        if len(learnt) == 1:
+            self.unit_ids[learnt[0] >> 1] = ident
+        reason = None if len(learnt) == 1 else self.attach(learnt, True, lbd, ident)
         self.enqueue(learnt[0], reason)
         self.order.decay_all()
         self.lbd_sum += lbd
@@ -566,7 +697,11 @@ class Kernel:
                 counts["conflicts"] += 1
                 self.since_restart += 1
                 if self.decision_level == 0:
-                    self.log(1, [])
+                    hints: list[int] = []
+                    if self.proof_mode == PROOF_LRAT:
+                        hints = [self.unit_id_of(q >> 1) for q in conflict]
+                        hints.append(self.clause_id(conflict))
+                    self.log_add([], hints)
                     self.status = UNSAT
                     return UNSAT
                 if self.decision_level == 1 and assumptions:
@@ -575,7 +710,7 @@ class Kernel:
                     self.block_restart()
                 self.learn(conflict, seen)
                 continue
-            if (self.P[P_SIMPLIFY] and not self.simplified
+            if (self.P[P_SIMPLIFY] and self.proof_mode != PROOF_LRAT and not self.simplified
                     and counts["conflicts"] >= self.P[P_SIMP_DELAY]):  # fmt: skip
                 if self.simplify() == UNSAT:
                     return UNSAT
@@ -655,11 +790,13 @@ class Kernel:
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             return 1
         if self.status == UNSAT and not self.empty_logged:  # the proof's only step
-            self.log(1, [])
+            self.log_add([], self.refutation)
             self.empty_logged = True
         return 0
 
     def _load_clause(self, dimacs: Sequence[int]) -> None:
+        self.loaded += 1
+        ident = self.last_id = self.last_id + 1
         lits: list[int] = []
         for d in dimacs:
             if d == 0 or not -self.num_vars <= d <= self.num_vars:
@@ -670,14 +807,21 @@ class Kernel:
             if lit not in lits:
                 lits.append(lit)
         if not lits:
-            self.status = UNSAT
+            self.refute([ident])
         elif len(lits) == 1:
             if self.value[lits[0]] == FALSE:
-                self.status = UNSAT
+                self.refute([self.unit_ids[lits[0] >> 1], ident])
             elif self.value[lits[0]] == UNASSIGNED:
                 self.enqueue(lits[0], None)
+                self.unit_ids[lits[0] >> 1] = ident
         else:
-            self.attach(lits)
+            self.attach(lits, ident=ident)
+
+    def refute(self, hints: list[int]) -> None:
+        """The formula is refuted while loading; the first refutation's hints are kept."""
+        if self.status != UNSAT:
+            self.status = UNSAT
+            self.refutation = hints
 
     def solve(self, assumptions: Sequence[int], seconds: float | None = None,
               max_conflicts: int = -1) -> int:  # fmt: skip
@@ -745,6 +889,93 @@ class Kernel:
                 raise ValueError(f"variable {v + 1} was eliminated by preprocessing")
             self.frozen[v] = True
 
+    # --- propagation alone (satdoku analyze) --------------------------------------------------
+    def propagate_units(self, groups: object, report: int, probe: bool = False
+                        ) -> tuple[bytes, bytes]:
+        """What propagation alone decides from the loaded formula plus each group of literals,
+        with no search. ``groups``: a buffer of int32 DIMACS literals, each group ended by 0.
+        Each group is asserted on decision level 1 and propagated; with ``probe``, failed
+        literals are probed to a fixpoint (:meth:`probe_failed_literals`); the values of
+        variables 1..``report`` are read, and everything is undone, so the loaded clauses
+        serve every group. Returns (outcomes, values): int32 bytes, per group -1 refuted (a
+        conflict: no model extends the group) or the number of failed literals found; int8
+        bytes, per group and variable 1 true, -1 false, 0 open (all 0 when refuted)."""
+        if not 0 <= report <= self.num_vars:
+            raise ValueError(f"report {report} outside 0..{self.num_vars} variables")
+        view = memoryview(groups)  # type: ignore[arg-type]
+        if view.itemsize != 4:
+            raise ValueError("expected a buffer of int32 literals")
+        flat = view.cast("B").cast("i").tolist()
+        if flat and flat[-1] != 0:
+            raise ValueError("each group of literals must end with 0")
+        if any(not -self.num_vars <= d <= self.num_vars for d in flat):
+            raise ValueError("literal out of range")
+        outcomes, values = array("i"), array("b")
+        self.backtrack(0)
+        if self.status != UNSAT and self.propagate() is not None:
+            self.status = UNSAT  # the formula alone is refuted: so is every group
+        stamp = [0] * (2 * self.num_vars)
+        epoch = 1
+        start = 0
+        for end, d in enumerate(flat):
+            if d:
+                continue
+            refuted = self.status == UNSAT
+            failed = 0
+            if not refuted:
+                self.trail_lim.append(len(self.trail))
+                for x in flat[start:end]:
+                    lit = 2 * (abs(x) - 1) + (x < 0)
+                    if self.value[lit] == FALSE:
+                        refuted = True
+                        break
+                    if self.value[lit] == UNASSIGNED:
+                        self.enqueue(lit, None)
+            if not refuted:
+                refuted = self.propagate() is not None
+            if not refuted and probe:
+                epoch += 1
+                refuted, failed, epoch = self.probe_failed_literals(stamp, epoch)
+            values.extend([0] * report if refuted
+                          else (self.value[2 * v] for v in range(report)))
+            outcomes.append(-1 if refuted else failed)
+            self.backtrack(0)
+            start = end + 1
+        return outcomes.tobytes(), values.tobytes()
+
+    def probe_failed_literals(self, stamp: list[int], epoch: int) -> tuple[bool, int, int]:
+        """Failed-literal probing on decision level 1 to a fixpoint: the literals are visited
+        in a cycle (positive ones by variable, then negative ones); each open one is tried on
+        level 2, and one whose propagation conflicts is negated on level 1 and propagated,
+        until a whole cycle finds no failed literal. A literal that a probe since the last
+        failure implied without a conflict is skipped (``stamp[lit] == epoch``): it cannot
+        fail, since unit propagation is monotone. Returns (level 1 refuted, failed literals
+        found, epoch)."""
+        n = self.num_vars
+        failed = pos = since = 0  # since: literals visited since the last failure
+        while since < 2 * n:
+            lit = 2 * pos if pos < n else 2 * (pos - n) + 1
+            pos = (pos + 1) % (2 * n)
+            since += 1
+            if self.value[lit] != UNASSIGNED or stamp[lit] == epoch:
+                continue
+            self.trail_lim.append(len(self.trail))
+            self.enqueue(lit, None)
+            conflict = self.propagate()
+            if conflict is None:
+                for implied in self.trail[self.trail_lim[1] + 1:]:
+                    stamp[implied] = epoch
+            self.backtrack(1)
+            if conflict is None:
+                continue
+            failed += 1
+            epoch += 1
+            since = 0
+            self.enqueue(lit ^ 1, None)
+            if self.propagate() is not None:
+                return True, failed, epoch
+        return False, failed, epoch
+
     def interrupt(self) -> None:
         """End the search in progress at its next look at the clock, as the C type does (a
         signal already stops this pure-Python search in the main thread: KeyboardInterrupt)."""
@@ -764,9 +995,14 @@ class Kernel:
         return self.proof.tobytes()
 
     def write_proof(self, path: str | Path) -> None:
-        """The DRUP proof as drat-trim text."""
+        """The proof as text: DRUP (drat-trim's format) or LRAT."""
         with open(path, "w", encoding="ascii") as fh:
-            fh.writelines(drup_lines(self.proof))
+            if self.proof_mode == PROOF_LRAT:
+                from satdoku.cnf.lrat import lrat_lines
+
+                fh.writelines(lrat_lines(self.proof, self.loaded))
+            else:
+                fh.writelines(drup_lines(self.proof))
 
 
 def drup_lines(log: Sequence[int]) -> list[str]:

@@ -14,11 +14,17 @@ The algorithm is the classic Davis-Putnam-Logemann-Loveland search, done properl
   recursion): on a conflict the most recent decision not yet flipped is flipped.
 * **Branching heuristics** chosen by name (see :data:`HEURISTICS`).
 
-For an UNSAT answer the solver can write a DRUP proof: every time the current stack of branch
+For an UNSAT answer the solver can write a proof: every time the current stack of branch
 literals ``b1..bk`` is refuted (a conflict, or both branches of ``bk`` refuted) the clause
 ``-b1 .. -bk`` follows by unit propagation from the formula and the clauses written before it,
-and the final refutation of the empty stack is the empty clause. Pure-literal steps are not
-unit-implied, so they are switched off while a proof is written.
+and the final refutation of the empty stack is the empty clause. As DRUP (``proof_format``
+``drat``) each such clause is a line; as LRAT (``lrat``) it also names the clauses that
+derive it: after a conflict, the reason of every implied literal on the trail, in trail order
+(each is unit once the branch literals and the literals before it are set), then the
+conflicting clause; after both branches of ``bk`` failed, the two refutations (which are then
+deleted: nothing needs them again). The formula's clauses are ids 1..m in their order, each
+written clause the next id. Pure-literal steps are not unit-implied, so they are switched off
+while a proof is written.
 
 Literals are DIMACS integers throughout. ``value[lit]`` holds +1 (true), -1 (false) or 0
 (unassigned) for ``lit`` in ``±1..±n``: the list has ``2n + 1`` slots and Python's negative
@@ -48,6 +54,8 @@ from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Deadline
 HEURISTICS = ("first", "random", "dlis", "moms", "jw", "vsids")
 
 _CHUNK = 8192  # clauses loaded or scanned between two looks at the clock (~5 ms of work)
+#: proof formats DPLL writes
+PROOF_FORMATS = ("drat", "lrat")
 
 
 class _Expired(Exception):
@@ -99,14 +107,19 @@ class Dpll:
         seed: int = 0,
         proof: TextIO | None = None,
         deadline: Deadline | None = None,
+        proof_format: str = "drat",
     ) -> None:
         """Load the clauses. With a ``deadline`` the clock is read every few thousand clauses;
         if it passes, loading stops and :attr:`timed_out` is set (:meth:`solve` then answers
-        TIMEOUT at once): millions of clauses take seconds in pure Python."""
+        TIMEOUT at once): millions of clauses take seconds in pure Python. ``proof`` receives
+        the proof of an UNSAT answer, in ``proof_format`` (``drat`` or ``lrat``)."""
         if heuristic not in HEURISTICS:
             raise ValueError(
                 f"unknown heuristic {heuristic!r}; choose from {', '.join(HEURISTICS)}"
             )
+        if proof_format not in PROOF_FORMATS:
+            raise ValueError(f"unknown proof format {proof_format!r}; choose from "
+                             f"{', '.join(PROOF_FORMATS)}")
         self.n = num_vars
         self.heuristic = heuristic
         self.pure_literals = pure_literals and proof is None
@@ -116,7 +129,26 @@ class Dpll:
         self.value = [UNSET] * (2 * num_vars + 1)
         self.trail: list[int] = []  # assigned literals in assignment order
         self.qhead = 0  # trail[qhead:] are assigned but not yet propagated
-        self.levels: list[tuple[int, bool, int]] = []  # (branch literal, flipped?, trail length)
+        # (branch literal, flipped?, trail length, LRAT: id of the refutation of the branch's
+        # first side when flipped, else 0)
+        self.levels: list[tuple[int, bool, int, int]] = []
+        # proof text of the stack below each level, made once per level: the negated branch
+        # literals, and the LRAT hints of the trail before the level's branch literal
+        self.stack_text: list[tuple[str, str]] = []
+        # LRAT: the formula's clause ids as text: of each long clause (by index), of each
+        # binary clause ((a, b), a < b), of each long clause by id() of its list; of each
+        # trail literal the id of its reason ('' for a branch literal); each id is followed
+        # by a space, so that a chain is one join
+        self.lrat = proof is not None and proof_format == "lrat"
+        self.clause_hint: list[str] = []
+        self.binary_hint: dict[tuple[int, int], str] = {}
+        self.hint_of_list: dict[int, str] = {}
+        self.trail_hints: list[str] = []
+        self.unit_hints: list[str] = []  # of each unit in ``units``
+        self.empty_hint = ""  # the formula's first empty clause
+        self.loaded = 0  # clauses read (the next clause written has id loaded + 1)
+        if self.lrat:
+            self.assign = self._lrat_assign()  # type: ignore[method-assign]
         self.watches: list[list[int]] = [[] for _ in range(2 * num_vars + 1)]
         self.clauses: list[list[int]] = []  # clauses of three or more literals (watched)
         # two-literal clauses, flat (a1, b1, a2, b2, ...): one list, not one object per clause
@@ -155,14 +187,16 @@ class Dpll:
         # would flip every such decision before a conflict's real cause: 2^k times)
         self.occurring = sorted(set(occurrences) | {abs(lit) for lit in units})
         self.units = units
+        self.next_id = self.loaded + 1
 
     def _load_chunk(self, chunk: list[Iterable[int]], units: list[int]) -> None:
         """Normalise and store some clauses: tautologies dropped, repeated literals merged,
         binary clauses as implications, longer ones watched, units collected."""
-        watches, kept = self.watches, self.clauses
+        watches, kept, lrat = self.watches, self.clauses, self.lrat
         for raw in chunk:
             clause = list(raw)  # our own copy: propagation reorders the literals
             size = len(clause)
+            self.loaded += 1
             if size == 2:  # most clauses of a Sudoku: check them the cheap way
                 if clause[0] == -clause[1]:
                     continue  # a tautology constrains nothing
@@ -179,21 +213,59 @@ class Dpll:
                 self.implied[clause[0]].append(clause[1])
                 self.implied[clause[1]].append(clause[0])
                 self.binaries += clause
+                if lrat:  # the first of equal binary clauses stands
+                    a, b = clause
+                    self.binary_hint.setdefault((a, b) if a < b else (b, a), f"{self.loaded} ")
             elif size > 2:
                 watches[clause[0]].append(len(kept))
                 watches[clause[1]].append(len(kept))
                 kept.append(clause)
+                if lrat:
+                    self.clause_hint.append(f"{self.loaded} ")
+                    self.hint_of_list[id(clause)] = self.clause_hint[-1]
             elif size == 1:
                 units.append(clause[0])
-            else:
+                self.unit_hints.append(f"{self.loaded} ")
+            elif not self.empty_clause:
                 self.empty_clause = True
+                self.empty_hint = f"{self.loaded} "
 
     # --- assignment and unit propagation ----------------------------------------------------
-    def assign(self, lit: int) -> None:
-        """Make ``lit`` true (and ``-lit`` false) and queue it for propagation."""
+    def assign(self, lit: int, reason: int = -1) -> None:
+        """Make ``lit`` true (and ``-lit`` false) and queue it for propagation; ``reason``
+        is the index of the long clause that implied it, -1 for a binary clause."""
         self.value[lit] = TRUE
         self.value[-lit] = FALSE
         self.trail.append(lit)
+
+    def _lrat_assign(self) -> Callable[[int, int], None]:
+        """:meth:`assign` for a search writing LRAT: the reason's id goes beside the literal
+        (a binary reason is the clause of the literal being propagated now, false, and
+        ``lit``). A closure over the lists it touches: it runs once per implied literal."""
+        value, trail, qhead_of = self.value, self.trail, self
+        clause_hint, binary_hint = self.clause_hint, self.binary_hint
+        push, add = self.trail_hints.append, trail.append
+
+        def assign(lit: int, reason: int = -1) -> None:
+            value[lit] = TRUE
+            value[-lit] = FALSE
+            if reason >= 0:
+                push(clause_hint[reason])
+            else:
+                a = -trail[qhead_of.qhead - 1]
+                push(binary_hint[(a, lit) if a < lit else (lit, a)])
+            add(lit)
+
+        return assign
+
+    def place(self, lit: int, hint: str = "") -> None:
+        """Make ``lit`` true without a reason clause: a branch literal (decided or flipped),
+        or a unit clause of the formula (``hint``: its id)."""
+        self.value[lit] = TRUE
+        self.value[-lit] = FALSE
+        self.trail.append(lit)
+        if self.lrat:
+            self.trail_hints.append(hint)
 
     def propagate(self) -> list[int] | None:
         """Unit propagation over the watched literals; returns a conflicting clause or None."""
@@ -219,13 +291,65 @@ class Dpll:
         for lit in trail[trail_length:]:
             value[lit] = value[-lit] = UNSET
         del trail[trail_length:]
+        del self.trail_hints[trail_length:]
         self.qhead = trail_length
 
     # --- proof --------------------------------------------------------------------------------
-    def refute_stack(self) -> None:
-        """Write the clause saying the current branch literals cannot all hold (DRUP step)."""
+    def refute_stack(self, hints: str = "") -> int:
+        """Write the clause saying the current branch literals cannot all hold, with its LRAT
+        ``hints`` (ids, each followed by a space); returns its id."""
+        ident = self.next_id
+        self.next_id += 1
         if self.proof is not None:
-            self.proof.write(" ".join(str(-b) for b, _, _ in self.levels) + " 0\n")
+            lits = self.stack_text[-1][0] if self.stack_text else ""
+            self.proof.write(f"{ident} {lits}0 {hints}0\n" if self.lrat else f"{lits}0\n")
+        return ident
+
+    def push_level(self, lit: int, flipped: bool, trail_length: int, first: int) -> None:
+        """Open a decision level (branch literal ``lit``, not assigned yet) and, while a proof
+        is written, its text: the stack's negated literals, the hints of the trail so far."""
+        self.levels.append((lit, flipped, trail_length, first))
+        if self.proof is not None:
+            lits, hints = self.stack_text[-1] if self.stack_text else ("", "")
+            if self.lrat:
+                below = self.levels[-2][2] if len(self.levels) > 1 else 0
+                hints += "".join(self.trail_hints[below:trail_length])
+            self.stack_text.append((f"{lits}{-lit} ", hints))
+
+    def pop_level(self) -> tuple[int, bool, int, int]:
+        if self.proof is not None:
+            self.stack_text.pop()
+        return self.levels.pop()
+
+    def refute_conflict(self, conflict: list[int] | str) -> int:
+        """Write the refutation of the current branch literals by propagation into
+        ``conflict`` (a clause propagate() returned, or the id of a formula clause); returns
+        its id. LRAT hints: the reason of every implied literal on the trail, in trail order,
+        then the conflict."""
+        if not self.lrat:
+            return self.refute_stack()
+        if isinstance(conflict, str):
+            last = conflict
+        elif len(conflict) == 2:  # binary clauses (a, b) are lists only in conflicts
+            a, b = conflict
+            last = self.binary_hint[(a, b) if a < b else (b, a)]
+        else:
+            last = self.hint_of_list[id(conflict)]
+        hints = ""
+        if self.levels:  # the trail below the last branch literal, made at its level's start
+            hints = self.stack_text[-1][1]
+            start = self.levels[-1][2]
+        else:
+            start = 0
+        return self.refute_stack(hints + "".join(self.trail_hints[start:]) + last)
+
+    def refute_both(self, first: int, second: int) -> int:
+        """Write the refutation of the branch literals below a level both of whose sides
+        were refuted (clauses ``first`` and ``second``), then delete those two."""
+        ident = self.refute_stack(f"{first} {second} ")
+        if self.lrat:
+            self.proof.write(f"{ident} d {first} {second} 0\n")  # type: ignore[union-attr]
+        return ident
 
     # --- heuristics ---------------------------------------------------------------------------
     def open_clauses(self) -> Iterable[list[int]]:
@@ -345,7 +469,7 @@ class Dpll:
             seen.update(free)
         pure = [lit for lit in seen if -lit not in seen]
         for lit in pure:
-            self.assign(lit)
+            self.place(lit)
         return bool(pure)
 
     # --- the search ---------------------------------------------------------------------------
@@ -378,12 +502,14 @@ class Dpll:
         if self.refuted:  # the trail of a refutation is left mid-conflict: never search it
             return UNSAT, None
         if self.empty_clause:
+            self.refute_conflict(self.empty_hint)
             return self._unsat()
-        for lit in self.units:
-            if self.value[lit] == FALSE:
+        for lit, hint in zip(self.units, self.unit_hints, strict=True):
+            if self.value[lit] == FALSE:  # the unit clauses [-lit] and [lit]
+                self.refute_conflict(hint)
                 return self._unsat()
             if self.value[lit] == UNSET:
-                self.assign(lit)
+                self.place(lit, hint)
         while True:
             if deadline is not None and deadline.expired():
                 return TIMEOUT, None
@@ -392,8 +518,8 @@ class Dpll:
                 stats.conflicts += 1
                 if self.heuristic == "vsids":
                     self.bump_conflict(conflict)
-                if not self.resolve_conflict():
-                    return self._unsat(refuted=True)
+                if not self.resolve_conflict(conflict):
+                    return self._unsat()
                 continue
             if self.pure_literals and self.assign_pure_literals():
                 continue
@@ -403,33 +529,31 @@ class Dpll:
             stats.decisions += 1
             if max_decisions is not None and stats.decisions > max_decisions:
                 return TIMEOUT, None
-            self.levels.append((lit, False, len(self.trail)))
+            self.push_level(lit, False, len(self.trail), 0)
             stats.max_level = max(stats.max_level, len(self.levels))
-            self.assign(lit)
+            self.place(lit)
 
-    def resolve_conflict(self) -> bool:
+    def resolve_conflict(self, conflict: list[int]) -> bool:
         """Chronological backtracking: flip the latest unflipped decision; False if none is left.
 
         Each refuted stack of branch literals is written to the proof before it is popped.
         """
-        self.refute_stack()
+        refuted = self.refute_conflict(conflict)
         while self.levels:
-            lit, flipped, trail_length = self.levels.pop()
+            lit, flipped, trail_length, first = self.pop_level()
             self.backtrack(trail_length)
             if flipped:  # both branches of this level failed: the smaller stack is refuted too
-                self.refute_stack()
+                refuted = self.refute_both(first, refuted)
                 continue
-            self.levels.append((-lit, True, trail_length))
-            self.assign(-lit)
+            self.push_level(-lit, True, trail_length, refuted)
+            self.place(-lit)
             return True
         return False
 
-    def _unsat(self, refuted: bool = False) -> tuple[str, None]:
-        """UNSAT; unless the search already wrote it, the proof gets its empty clause."""
+    def _unsat(self) -> tuple[str, None]:
+        """UNSAT, final: the proof already holds the refutation, and a later solve() on the
+        trail a refutation leaves mid-conflict would search from a broken state."""
         self.refuted = True
-        if not refuted:
-            self.levels.clear()
-            self.refute_stack()
         return UNSAT, None
 
 

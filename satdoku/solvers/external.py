@@ -2,11 +2,11 @@
 
 The command is split like a shell word list (:func:`shlex.split`) once, when the solver is made,
 and never run through a shell: ``{cnf}`` (the instance's DIMACS file, written by the solve path
-outside the clock), ``{proof}`` (where the binary writes its DRAT proof, text or binary; only
-with ``proof: drat``) and ``{result}`` (a MiniSat-style result file: ``SAT``/``UNSAT`` and the
-model) are replaced inside each word, so a path with spaces, quotes or ``$(...)`` stays one
-argument and runs nothing. The binary runs in its own process group under the limits
-(:mod:`satdoku.solvers.process`).
+outside the clock), ``{proof}`` (where the binary writes its proof: with ``proof: drat`` DRAT,
+with ``proof: lrat`` LRAT such as ``cadical --lrat`` writes, text or binary) and ``{result}``
+(a MiniSat-style result file: ``SAT``/``UNSAT`` and the model) are replaced inside each word,
+so a path with spaces, quotes or ``$(...)`` stays one argument and runs nothing. The binary
+runs in its own process group under the limits (:mod:`satdoku.solvers.process`).
 
 Output contract (SAT competition): ``s SATISFIABLE|UNSATISFIABLE|UNKNOWN`` and ``v`` lines on
 stdout, exit code 10 (SAT) or 20 (UNSAT); 0 is accepted with an ``s`` line or a result file.
@@ -49,7 +49,7 @@ from satdoku.solvers.output import AnswerStream, parse_output
 from satdoku.solvers.process import last_line, limit_result
 
 PLACEHOLDERS = ("{cnf}", "{proof}", "{result}")
-PROOF_FORMATS = ("drat",)
+PROOF_FORMATS = ("drat", "lrat")
 #: Exit codes of the SAT competition.
 EXIT_SAT, EXIT_UNSAT = 10, 20
 #: Seconds a ``version_command`` may take.
@@ -77,7 +77,8 @@ def split_command(command: str, proof: str | None = None) -> list[str]:
     if "{cnf}" not in text:
         raise ExternalError(f"command {command!r} has no {{cnf}} (where the instance goes)")
     if ("{proof}" in text) != (proof is not None):
-        raise ExternalError(f"command {command!r}: {{proof}} and 'proof: drat' go together")
+        raise ExternalError(f"command {command!r}: {{proof}} and 'proof: drat' (or lrat) go "
+                            "together")
     if proof is not None and proof not in PROOF_FORMATS:
         raise ExternalError(f"proof {proof!r}: known formats {', '.join(PROOF_FORMATS)}")
     stray = text
@@ -161,6 +162,7 @@ class ExternalSolver:
                  version_command: str | None = None, origin: str | None = None,
                  colour: str | None = None, name: str = "external") -> None:
         self.name, self.command, self.proof = name, command, proof
+        self.proof_format = proof or ""  # what the solve path checks its proofs as
         self.argv = split_command(command, proof)
         self.uses_result = any("{result}" in w for w in self.argv)
         self.version_command = version_command

@@ -31,13 +31,19 @@ class DpllSolver:
         seed: int = 0,
         max_decisions: int | None = None,
         name: str | None = None,
+        proof: str = "lrat",
     ) -> None:
-        from satdoku.solvers.dpll import HEURISTICS
+        from satdoku.solvers.dpll import HEURISTICS, PROOF_FORMATS
 
         if heuristic not in HEURISTICS:
             raise ValueError(
                 f"unknown heuristic {heuristic!r}; choose from {', '.join(HEURISTICS)}"
             )
+        if proof not in PROOF_FORMATS:
+            raise ValueError(f"unknown proof format {proof!r}; choose from "
+                             f"{', '.join(PROOF_FORMATS)}")
+        #: the format of the proofs it writes (the solve path checks them in it)
+        self.proof_format = proof
         self.options = {
             "heuristic": heuristic,
             "pure_literals": pure_literals,
@@ -64,6 +70,7 @@ class DpllSolver:
                     seed=opts["seed"],
                     proof=proof,
                     deadline=deadline,
+                    proof_format=self.proof_format,
                 )
                 built = time.perf_counter()
                 status, model = solver.solve(deadline, opts["max_decisions"])
@@ -105,13 +112,22 @@ class CdclSolver:
         incremental: bool = False,
         simplify: bool = True,
         name: str | None = None,
+        proof: str | None = None,
     ) -> None:
-        from satdoku.solvers.cdcl import PHASES, RESTARTS
+        from satdoku.solvers.cdcl import PHASES, PROOF_FORMATS, RESTARTS
 
         if restarts not in RESTARTS:
             raise ValueError(f"unknown restart policy {restarts!r}; choose from {list(RESTARTS)}")
         if phase not in PHASES:
             raise ValueError(f"unknown phase {phase!r}; choose from {PHASES}")
+        if proof is None:  # preprocessing steps are logged in DRAT only
+            proof = "drat" if simplify else "lrat"
+        if proof not in PROOF_FORMATS:
+            raise ValueError(f"unknown proof format {proof!r}; choose from "
+                             f"{', '.join(PROOF_FORMATS)}")
+        #: the format of the proofs it writes (the solve path checks them in it); LRAT turns
+        #: preprocessing off (its steps carry no hints yet)
+        self.proof_format = proof
         self.options = {
             "restarts": restarts,
             "phase": phase,
@@ -142,9 +158,10 @@ class CdclSolver:
         one puzzle help the next. Statistics are this call's. Other own clauses (or units on
         variables the rules do not have) get a fresh solve, as without incremental mode.
 
-        An UNSAT answer under assumptions has no DRUP proof of its own: when ``proof_path`` is
-        given the instance is solved again from scratch with proof logging (UNSAT puzzles are
-        rare, and the proof is then checked like any other)."""
+        An UNSAT answer under assumptions has no refutation of its own (its learnt clauses
+        are valid, but the empty clause follows only with the assumptions): when
+        ``proof_path`` is given the instance is solved again from scratch with proof logging
+        (UNSAT puzzles are rare, and the proof is then checked like any other)."""
         if any(len(c) != 1 or abs(c[0]) > rules.num_vars for c in own):
             cnf = Cnf(max([rules.num_vars, *(abs(x) for c in own for x in c)]),
                       rules.clauses + own)  # fmt: skip
@@ -228,8 +245,8 @@ class CdclSolver:
         from satdoku.solvers.cdcl import Cdcl
 
         deadline = self._start(deadline)
-        solver = Cdcl(num_vars, formula, proof=proof_path is not None, deadline=deadline,
-                      **self._kernel_options())  # fmt: skip
+        solver = Cdcl(num_vars, formula, proof=proof_path is not None and self.proof_format,
+                      deadline=deadline, **self._kernel_options())  # fmt: skip
         built = time.perf_counter()
         status, model = solver.solve(deadline, self.options["max_conflicts"])
         end = time.perf_counter()

@@ -97,7 +97,7 @@ def limit_result(done: Finished, deadline: Deadline, memory_mb: float | None,
     return None
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """In a child: SIGKILL when the parent dies (Linux; a no-op elsewhere)."""
     _prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL))
 
@@ -122,7 +122,7 @@ def become_subreaper() -> bool:
 def _limit_child(cpu_seconds: float | None) -> None:
     """In a child, before it runs the solver: dies with its parent, CPU rlimit on the CPU
     clock. (Memory is limited by sampling the tree's resident memory, not by an rlimit.)"""
-    _die_with_parent()
+    die_with_parent()
     if cpu_seconds is not None:
         soft = max(1, math.ceil(cpu_seconds))
         resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))

@@ -58,7 +58,8 @@ class SolverSpec:
     origin: str = OURS  # "ours" or "reference" (third-party)
     colour: str = "#7f7f7f"
     description: str = ""
-    proofs: bool = False  # writes a DRUP proof for every UNSAT answer (checked by solve.py)
+    proofs: bool = False  # writes a proof for every UNSAT answer (checked by solve.py), in
+    # the format its adapter's ``proof_format`` names (our solvers: option ``proof``)
     incremental: bool = False  # accepts option incremental: true (rules loaded once per shard)
     limit: str = "clock"  # one of LIMIT_KINDS
     option_schema: Mapping[str, Any] = field(default_factory=dict)  # JSON schema properties
@@ -71,6 +72,8 @@ class SolverSpec:
     input: str = MEMORY  # MEMORY or FILE: how the solve path hands it an instance
     validate: str = ""  # "module:function" raising ValueError for options a schema cannot
     # refuse (an external command without {cnf}), or ""
+    model_decisions: int = 0  # decisions its counter adds to a solve call that finds a
+    # model: python-sat's MiniSat 2.2 and Glucose 4 count 2 with none made (docs/solvers.md)
 
     def schema(self) -> dict[str, Any]:
         """The JSON schema of this solver's options (unknown options are refused)."""
@@ -103,14 +106,25 @@ _SEED: dict[str, Any] = {"type": "integer", "minimum": 0}
 _PYSAT_OPTIONS: dict[str, Any] = {
     "incremental": {**_BOOL, "description": "load a shard's rules once, givens as assumptions"},
 }
+#: our solvers' proof format: LRAT (hints; checked in linear time, at most 0.085x drat-trim's
+#: time on the same search's DRAT, benchmarks/bench_drat.py) where the solver logs every step
+#: with hints (dpll; cdcl without preprocessing), else DRAT; a configuration may ask for either
+_OWN_PROOF: dict[str, Any] = {
+    "enum": ["lrat", "drat"],
+    "description": "format of the proof of an UNSAT answer: lrat (clause ids and hints, "
+                   "checked in linear time; dpll's default, and cdcl's with simplify: false) "
+                   "or drat (DRUP, as drat-trim reads it; cdcl's default: its preprocessing "
+                   "steps are logged in DRAT only, and lrat turns preprocessing off)"}
 _DPLL_OPTIONS: dict[str, Any] = {
     "heuristic": {"enum": list(HEURISTICS)},
+    "proof": _OWN_PROOF,
     "pure_literals": _BOOL,
     "seed": _SEED,
     "max_decisions": {"type": ["integer", "null"], "minimum": 1},
 }
 _CDCL_OPTIONS: dict[str, Any] = {
     "restarts": {"enum": list(RESTARTS)},
+    "proof": _OWN_PROOF,
     "phase": {"enum": list(PHASES)},
     "decay": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
     "pure": {**_BOOL, "description": "run the kernel as plain Python (slow; cross-checks)"},
@@ -138,6 +152,7 @@ for _backend, _colour, _text, _limit in (
     register(SolverSpec(
         _backend, "satdoku.solvers.reference:make_pysat", {"backend": _backend}, CNF, REFERENCE,
         _colour, _text, incremental=_limit == "interrupt", limit=_limit,
+        model_decisions=2 if _limit == "interrupt" else 0,  # MiniSat's and Glucose's counters
         option_schema=_PYSAT_OPTIONS if _limit == "interrupt" else {},
         code=("satdoku.solvers.reference",), packages=("python-sat",),
     ))
@@ -184,7 +199,9 @@ register(SolverSpec(
         "command": {"type": "string", "minLength": 1, "description": (
             "the binary and its arguments, split like a shell word list and run without a "
             "shell; {cnf} the instance, {proof} its proof file, {result} a result file")},
-        "proof": {"enum": ["drat"], "description": "the binary writes a DRAT proof to {proof}"},
+        "proof": {"enum": ["drat", "lrat"], "description": (
+            "the binary writes a proof to {proof}: drat (text or binary DRAT) or lrat (text or "
+            "binary LRAT, e.g. cadical --lrat)")},
         "version_command": {"type": "string", "minLength": 1},
         "origin": {"enum": [OURS, REFERENCE]},
         "colour": {"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"},
@@ -291,6 +308,17 @@ def origin(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = 
     except KeyError:
         stem = name.split("-")[0]
         return SOLVERS[stem].origin if stem in SOLVERS else OURS
+
+
+def model_decisions(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None
+                    ) -> int:
+    """The decisions a solver's counter adds to every solve call that finds a model (2 for
+    python-sat's MiniSat and Glucose, which count them with no decision made; 0 for the
+    others and for unknown names): a run decided with zero decisions reads this many."""
+    try:
+        return spec(name, variants).model_decisions
+    except KeyError:
+        return 0
 
 
 def make_solver(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None

@@ -293,6 +293,11 @@ class Explorer:
                      for e, rows in data.sizes.items() if (z := rows.get(i))}
             if sizes:
                 inst["sz"] = sizes
+            analysed = data.propagation.get(i)
+            if analysed:  # encoding -> [UP, its open cells, FL, its open cells]; the singles
+                inst["pg"] = {e: [r["up"], r["up_open"], r["fl"], r["fl_open"]]
+                              for e, r in analysed.items() if e != "-"}
+                inst["sg"] = next(iter(analysed.values()))["singles"]
             out.append(inst)
             row_sols = [sols[run].get(i) for run in runs]
             cols.add(int(i), inst["fam"], VERDICT_CHARS.get(u["verdict"], "?") if u else "-",
@@ -381,6 +386,35 @@ class Explorer:
         problem = [(r[0], f"{r[1]}/{r[2]}") in self.problem_runs for r in rows]
         return {"columns": columns, "headers": headers(table), "formats": formats(table),
                 "rows": rows, "problem": problem}
+
+    def propagation(self, df=None) -> list[dict[str, Any]]:
+        """The propagation analysis of every analysed set (its propagation.csv rows: what UP,
+        FL and the singles solve per layout and encoding), each with the share of the set's
+        instances every run of that encoding solved with zero decisions (run index ->
+        share)."""
+        from satdoku.report.encodings import zero_decisions
+        from satdoku.stagefiles.propagation import read_summary
+
+        df = self.frame() if df is None else df
+        zero = zero_decisions(df, ["set", "run"], self.variants) if len(df) else None
+        valid = df[df["status"] != "INVALID"].groupby(["set", "run"]).size() if len(df) else {}
+        out = []
+        for s in self.sets:
+            path = sp.stage_path(sp.PROPAGATION_SUMMARY, self.results, set=s["name"])
+            if not path.exists():
+                continue
+            for row in read_summary(path):
+                shares = {}
+                for k in s["runs"]:
+                    run = self.runs[k]
+                    if run.partition("/")[2] != row["encoding"] or zero is None:
+                        continue
+                    hit = zero[(zero["set"] == s["name"]) & (zero["run"] == run)]["zero"]
+                    n = valid.get((s["name"], run), 0)
+                    if n and len(hit):
+                        shares[str(k)] = round(float(hit.sum()) / n, 4)
+                out.append({**row, "zero": shares})
+        return out
 
     def pairs(self, df=None) -> list[dict[str, Any]]:
         """Every two runs of a set compared (reports/pairs.csv's rows), with the line the
@@ -557,6 +591,7 @@ def build_explorer(results: str | Path, sets: Sequence[str], runs: Sequence[str]
         "limits": {s["name"]: limits.of(s["name"]) for s in ex.sets},
         "time_column": time_column, "time_word": time_word(time_column),
         "runs": ex.run_info(), "sets": ex.sets, "table": ex.table(df), "pairs": ex.pairs(df),
+        "propagation": ex.propagation(df),
         "problems": ex.problems[:MAX_PROBLEMS], "problems_total": len(ex.problems),
         "problems_headline": problem_headline(len(ex.problems)),
         "pages": {"ltn": [p["size"] for p in extra["ltn"]], "csp": extra["csp"] is not None},

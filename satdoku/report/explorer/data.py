@@ -8,8 +8,9 @@ file is read with :mod:`satdoku.stagefiles` (readers and path templates).
 Per-run rows come from the per-shard files the gather rules concatenate (``SOLS_SHARD``,
 ``TIMES_SHARD``), falling back to the gathered per-set file when a shard file is missing
 (results copied without the shard folders). Uniqueness comes the same way (``UNIQUE_SHARD`` or
-``UNIQUE``); CNF sizes (``CNF_SIZES``) have no shard files and are read once, then handed out
-shard by shard.
+``UNIQUE``); CNF sizes (``CNF_SIZES``) and the propagation analysis (``PROPAGATION_INSTANCES``,
+one row per instance and encoding) have no shard files and are read once, then handed out shard
+by shard.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ class ShardData:
     times: dict[str, list[dict[str, str]]] = field(default_factory=dict)
     unique: dict[str, dict[str, str]] = field(default_factory=dict)
     sizes: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
+    #: id -> encoding -> the propagation analysis's row (sets not analysed: empty)
+    propagation: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
 
 
 def _run(run: str) -> dict[str, str]:
@@ -88,6 +91,11 @@ def read_set(results: str | Path, set_name: str, runs: Sequence[str],
     times = {r: sharded(sp.TIMES, sp.TIMES_SHARD, **_run(r)) for r in runs}
     unique = sharded(sp.UNIQUE, sp.UNIQUE_SHARD)
     sizes = {e: sharded(sp.CNF_SIZES, None, encoding=e) for e in encodings}
+    propagation: dict[str, dict[str, dict[str, str]]] = {}
+    analysed = sp.stage_path(sp.PROPAGATION_INSTANCES, results, set=set_name)
+    if analysed.exists():
+        for row in read_tsv(analysed):
+            propagation.setdefault(row["id"], {})[row["encoding"]] = row
     for path in instance_shards(results, set_name):
         records = list(read_instances(path))
         ids = [r.id for r in records]
@@ -97,6 +105,7 @@ def read_set(results: str | Path, set_name: str, runs: Sequence[str],
             times={r: t.shard(path.stem, ids) for r, t in times.items()},
             unique={u["id"]: u for u in unique.shard(path.stem, ids)},
             sizes={e: {z["id"]: z for z in s.shard(path.stem, ids)} for e, s in sizes.items()},
+            propagation={i: propagation.pop(i) for i in ids if i in propagation},
         )
 
 

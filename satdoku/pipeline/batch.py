@@ -27,7 +27,6 @@ instance block of the bundle is the usual one (its givens as unit clauses) or in
 
 from __future__ import annotations
 
-import json
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -53,7 +52,12 @@ from satdoku.solvers.base import (
     RunLimits,
 )
 from satdoku.solvers.interrupts import searching
-from satdoku.stagefiles.instances import StageFileError, iter_instance_dicts, record_from_dict
+from satdoku.stagefiles.instances import (
+    StageFileError,
+    iter_instance_dicts,
+    layout_signature,
+    record_from_dict,
+)
 from satdoku.stagefiles.outputs import INSTANCE, V_WIDTH
 from satdoku.stagefiles.tables import (
     GIVEN_DIFFERS,
@@ -64,10 +68,6 @@ from satdoku.stagefiles.tables import (
     times_row,
 )
 
-#: Instances fields that differ between puzzles of one layout; every other field is part of the
-#: layout (two objects that agree on all of them describe the same grid, groups and relations).
-PER_INSTANCE = frozenset({"id", "line", "source", "notation", "empty", "name", "instance_hash",
-                          "givens", "solution"})
 #: Puzzles handed to the compiled loop per call (bounds the texts held in memory).
 CHUNK = 1000
 
@@ -181,14 +181,6 @@ def _value_table() -> bytes:
     from satdoku.formats.symbols import char_value
 
     return bytes(255 if (v := char_value(chr(b))) is None or v > 254 else v for b in range(256))
-
-
-def _signature(d: dict[str, Any]) -> tuple[Any, ...] | None:
-    """The layout fields of an Instances object, hashable (None: not a puzzle)."""
-    if "error" in d or d.get("kind") == "cnf":
-        return None
-    return tuple((k, json.dumps(v, sort_keys=True) if isinstance(v, (list, dict)) else v)
-                 for k, v in sorted(d.items()) if k not in PER_INSTANCE)
 
 
 @dataclass
@@ -314,7 +306,7 @@ def _eligible(p: Plan, i: int, d: dict[str, Any], layouts: dict[tuple[Any, ...],
         return None
     if p.declared[i] != len(entry[1].clauses) + _off(p, i + 1) - _off(p, i):
         return None
-    sig = _signature(d)
+    sig = layout_signature(d)
     if sig is None or not isinstance(d.get("givens"), str) or not d.get("instance_hash") \
             or not isinstance(d.get("solution", ""), str):
         return None

@@ -53,9 +53,9 @@ from satdoku.solvers.base import (
 )
 from satdoku.solvers.interrupts import searching
 from satdoku.stagefiles.instances import (
+    LayoutSignatures,
     StageFileError,
     iter_instance_dicts,
-    layout_signature,
     record_from_dict,
 )
 from satdoku.stagefiles.outputs import INSTANCE, V_WIDTH
@@ -220,8 +220,7 @@ def solve_planned(p: Plan, solver: ConfiguredSolver, encoding: str, writers: Wri
              "s UNKNOWN", EXIT, TIMELIMIT, solution_text(TIMEOUT, "", message),
              solution_text(UNSAT, "", message), GIVEN_DIFFERS, YES, UNCHECKED, V_WIDTH)
     table = _value_table()
-    layouts: dict[tuple[Any, ...], _Layout | None] = {}
-    notations: dict[str, bool] = {}
+    eligible = _Eligible(p)
     runners: dict[tuple[str, tuple[Any, ...]], Any] = {}
     loaded: set[str] = set()  # rules keys the solver loaded through the reference path
     run: list[int] = []
@@ -231,7 +230,7 @@ def solve_planned(p: Plan, solver: ConfiguredSolver, encoding: str, writers: Wri
         runners.clear()  # the reference path may load other rules: drivers change
         step(record_from_dict(p.dicts[i]), _formula(p, i))
         key = p.rule_keys[i]
-        if p.kinds[i] == ord("u"):
+        if p.kinds[i] == _UNITS:
             loaded.add(key)
 
     def flush() -> None:
@@ -241,7 +240,7 @@ def solve_planned(p: Plan, solver: ConfiguredSolver, encoding: str, writers: Wri
             runner = runners.get(run_key)
             if runner is None:
                 driver = solver.impl.batch_driver(p.rules[run_key[0]][1])
-                lay = layouts[run_key[1]]
+                lay = eligible.layouts[run_key[1]]
                 if driver is None or lay is None:
                     first, run = run[0], run[1:]
                     reference(first)
@@ -281,7 +280,7 @@ def solve_planned(p: Plan, solver: ConfiguredSolver, encoding: str, writers: Wri
             if ident != p.ids[i]:
                 raise StageFileError(f"instance {ident} has no matching SatInput block (found "
                                      f"{p.ids[i]})")
-            key = _eligible(p, i, d, layouts, notations)
+            key = eligible(i, d)
             if key is None or key[0] not in loaded:
                 flush()
                 reference(i)
@@ -295,34 +294,47 @@ def solve_planned(p: Plan, solver: ConfiguredSolver, encoding: str, writers: Wri
     return writers.counts
 
 
-def _eligible(p: Plan, i: int, d: dict[str, Any], layouts: dict[tuple[Any, ...], Any],
-              notations: dict[str, bool]) -> tuple[str, tuple[Any, ...]] | None:
-    """(rules key, layout signature) of an instance the compiled loop can take, else None."""
-    if p.kinds[i] != ord("u"):
-        return None
-    key = p.rule_keys[i]
-    entry = p.rules.get(key)
-    if entry is None or entry[0] > p.lines[i]:
-        return None
-    if p.declared[i] != len(entry[1].clauses) + _off(p, i + 1) - _off(p, i):
-        return None
-    sig = layout_signature(d)
-    if sig is None or not isinstance(d.get("givens"), str) or not d.get("instance_hash") \
-            or not isinstance(d.get("solution", ""), str):
-        return None
-    notation = str(d.get("notation"))
-    if notation not in notations:
-        notations[notation] = _symbols_notation(notation)
-    if not notations[notation]:
-        return None
-    if sig not in layouts:
-        try:
-            layouts[sig] = _layout(record_from_dict(d))
-        except (ValueError, KeyError, TypeError):
-            layouts[sig] = None
-    if layouts[sig] is None:
-        return None
-    return key, sig
+class _Eligible:
+    """Which instances the compiled loop can take: (rules key, layout signature) of one, else
+    None (the layouts and notations met are looked at once)."""
+
+    def __init__(self, p: Plan) -> None:
+        self.p = p
+        self.starts = memoryview(p.offsets).cast("q").tolist()
+        self.signature = LayoutSignatures()
+        self.layouts: dict[tuple[Any, ...], _Layout | None] = {}
+        self.notations: dict[str, bool] = {}
+
+    def __call__(self, i: int, d: dict[str, Any]) -> tuple[str, tuple[Any, ...]] | None:
+        p = self.p
+        if p.kinds[i] != _UNITS:
+            return None
+        key = p.rule_keys[i]
+        entry = p.rules.get(key)
+        if entry is None or entry[0] > p.lines[i]:
+            return None
+        if p.declared[i] != len(entry[1].clauses) + self.starts[i + 1] - self.starts[i]:
+            return None
+        sig = self.signature(d)
+        if sig is None or type(d.get("givens")) is not str or not d.get("instance_hash") \
+                or type(d.get("solution", "")) is not str:
+            return None
+        notation = d.get("notation")
+        ok = self.notations.get(notation)  # type: ignore[arg-type]
+        if ok is None:
+            ok = self.notations[str(notation)] = _symbols_notation(str(notation))
+        if not ok:
+            return None
+        lay = self.layouts.get(sig, False)
+        if lay is False:
+            try:
+                lay = self.layouts[sig] = _layout(record_from_dict(d))
+            except (ValueError, KeyError, TypeError):
+                lay = self.layouts[sig] = None
+        return None if lay is None else (key, sig)
+
+
+_UNITS = ord("u")
 
 
 def _ident(d: dict[str, Any]) -> str:
@@ -332,20 +344,15 @@ def _ident(d: dict[str, Any]) -> str:
         return str(d.get("id"))
 
 
-def _off(p: Plan, i: int) -> int:
-    """Where instance ``i``'s unit literals start in ``p.lits`` (int32 index)."""
-    return int.from_bytes(p.offsets[i * 8:i * 8 + 8], "little", signed=True)
-
-
 def _formula(p: Plan, i: int) -> Formula | None:
     """Instance ``i``'s formula as the bundle reader gives it (the shared rules and its givens
     as unit clauses; its comments only name it, which no incremental solver reads), or None
     for an invalid block."""
-    if p.kinds[i] != ord("u") or p.rule_keys[i] not in p.rules:
+    if p.kinds[i] != _UNITS or p.rule_keys[i] not in p.rules:
         return None
-    units = array("i")
-    units.frombytes(p.lits[_off(p, i) * 4:_off(p, i + 1) * 4])
-    num_vars = int.from_bytes(p.num_vars[i * 4:i * 4 + 4], "little", signed=True)
+    starts = memoryview(p.offsets).cast("q")
+    units = memoryview(p.lits).cast("i")[starts[i]:starts[i + 1]].tolist()
+    num_vars = memoryview(p.num_vars).cast("i")[i]
     return Formula(num_vars, [[u] for u in units], p.rules[p.rule_keys[i]][1],
                    [f"instance {p.ids[i]}"])
 

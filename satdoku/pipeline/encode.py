@@ -18,9 +18,9 @@ from satdoku.formats.symbols import parse_board_chars
 from satdoku.size_limits import TooLarge
 from satdoku.stagefiles.bundles import write_instance, write_invalid, write_rules
 from satdoku.stagefiles.instances import (
+    LayoutSignatures,
     StageFileError,
     iter_instance_dicts,
-    layout_signature,
     record_from_dict,
 )
 
@@ -115,9 +115,10 @@ class _Givens:
     def __init__(self, encoding: str) -> None:
         self.encoding = encoding
         self.forms: dict[tuple[Any, ...], _Form | None] = {}
+        self.signature = LayoutSignatures()
 
     def __call__(self, d: dict[str, Any]) -> tuple[_Form, list[list[int]]] | None:
-        sig = layout_signature(d)
+        sig = self.signature(d)
         if sig is None:
             return None
         form = self.forms.get(sig, False)

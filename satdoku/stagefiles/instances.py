@@ -109,6 +109,29 @@ def layout_signature(d: dict[str, Any]) -> tuple[Any, ...] | None:
                         for k, v in d.items() if k not in PER_INSTANCE))
 
 
+class LayoutSignatures:
+    """:func:`layout_signature` for many objects, cheaply: the layout fields of each field
+    order are found once, and an object whose layout values are all hashable (every Sudoku,
+    Latin square, ...) gets ``(fields, *values)`` without a JSON dump."""
+
+    def __init__(self) -> None:
+        self._fields: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    def __call__(self, d: dict[str, Any]) -> tuple[Any, ...] | None:
+        if "error" in d or d.get("kind") == CNF_KIND:
+            return None
+        keys = tuple(d)
+        fields = self._fields.get(keys)
+        if fields is None:
+            fields = self._fields[keys] = tuple(k for k in keys if k not in PER_INSTANCE)
+        sig = (keys, *map(d.__getitem__, fields))
+        try:
+            hash(sig)
+        except TypeError:  # a list-valued field (groups, relations): the general signature
+            return layout_signature(d)
+        return sig
+
+
 def _lines(path: str | Path) -> Iterator[tuple[int, str]]:
     with open(path, encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):

@@ -40,7 +40,7 @@ from satdoku.report.collect import DEFAULT_TIME, TimeLimits, time_limits, time_w
 from satdoku.report.explorer.data import ShardData, files_plan, present_runs, read_set
 from satdoku.stagefiles import paths as sp
 from satdoku.stagefiles.families import INVALID_FAMILY, family_of_record, sort_key
-from satdoku.stagefiles.instances import PER_INSTANCE, layout_signature, record_from_dict
+from satdoku.stagefiles.instances import LayoutSignatures, record_from_dict
 
 #: Status of one run on one instance, one character: a wrong answer (failed verification) is
 #: lower case, a missing row '-'.
@@ -230,20 +230,10 @@ class _Bases:
 
     def __init__(self) -> None:
         self.layouts: dict[tuple[Any, ...], dict[str, Any] | None] = {}
-        self.fields: dict[tuple[str, ...], tuple[str, ...]] = {}  # keys -> layout fields
+        self.signature = LayoutSignatures()
 
     def __call__(self, d: dict[str, Any]) -> tuple[dict[str, Any], Callable[[str], Any] | None]:
-        keys = tuple(d)
-        fields = self.fields.get(keys)
-        if fields is None:
-            fields = self.fields[keys] = tuple(k for k in keys if k not in PER_INSTANCE)
-        try:  # the layout signature, cheaply (a list-valued field: the general signature)
-            sig: tuple[Any, ...] | None = (keys, *(d[k] for k in fields))
-            hash(sig)
-        except TypeError:
-            sig = layout_signature(d)
-        if "error" in d or d.get("kind") == "cnf":
-            sig = None
+        sig = self.signature(d)
         lay = None if sig is None else self.layouts.get(sig, False)
         if lay is False:
             lay = self.layouts[sig] = self._layout(d)  # type: ignore[index]

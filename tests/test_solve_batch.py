@@ -20,7 +20,8 @@ from satdoku.pipeline.encode import encode_shard
 from satdoku.pipeline.instances import normalize
 from satdoku.pipeline.solve import solve_shard
 from satdoku.solve import open_solver, verify
-from satdoku.solvers.base import TIMEOUT, Result
+from satdoku.solvers.base import TIMEOUT, Result, RunLimits
+from satdoku.solvers.cores import describe
 from satdoku.stagefiles.bundles import read_bundle
 from satdoku.stagefiles.instances import read_instances
 from satdoku.stagefiles.outputs import write_block
@@ -76,7 +77,8 @@ def _solve(tmp: Path, inst: Path, bundle: Path, solver: str, compiled: bool,
     tag = f"{solver}-{'c' if compiled else 'py'}"
     times, sols, out = tmp / f"{tag}.tsv", tmp / f"{tag}.sols", tmp / f"{tag}.out"
     solve_shard(inst, solver, encoding, times, sols, bundle=bundle, output=out,
-                variants={solver: VARIANTS[solver]}, time_limit=kw.pop("time_limit", 20.0),
+                variants={solver: VARIANTS[solver]},
+                limits=RunLimits(time_limit=kw.pop("time_limit", 20.0)),  # type: ignore[arg-type]
                 compiled=compiled, **kw)  # type: ignore[arg-type]
     rows = read_tsv(times)
     for r in rows:
@@ -173,8 +175,9 @@ def test_a_model_that_does_not_check_goes_back_to_the_reference(tmp_path: Path,
 
 @pytest.mark.parametrize("solver", list(VARIANTS))
 def test_timeout_rows_are_the_reference_texts(tmp_path: Path, solver: str) -> None:
-    """A limit already spent: every puzzle after the first (which loads the rules with time to
-    spare) is a TIMEOUT written by the loop, in the texts the solve path writes for one."""
+    """A limit already spent (a nanosecond): every puzzle after the first (which loads the rules
+    with time to spare) is a TIMEOUT written by the loop, in the texts the solve path writes
+    for one."""
     inst, bundle = _shard(tmp_path, "nine.txt", "\n".join(TINY9.read_text().split()[:5]) + "\n")
     conf = open_solver(solver, {solver: VARIANTS[solver]})
     planned = batch.plan(conf, "extended", inst, bundle)
@@ -193,13 +196,13 @@ def test_timeout_rows_are_the_reference_texts(tmp_path: Path, solver: str) -> No
             sols.write("\t".join(str(v) for v in answer.sols_row(rec).values()) + "\n")
 
         batch.solve_planned(planned, conf, "extended", batch.Writers(out, times, sols),
-                            step, 0.0, None, 0.0, "t")
+                            step, RunLimits(time_limit=1e-9), 0.0, "t")
     message = "incremental (rules loaded once per shard)"
     stats = conf.impl.batch_driver(next(iter(planned.rules.values()))[1])[-1]
     expected_out, expected_sols = [], []
     for rec in records[1:]:
         result = Result(TIMEOUT, message=message, termination="timelimit",
-                        stats=dict.fromkeys(stats, 0))
+                        stats=dict.fromkeys(stats, 0), cores=describe(None))
         answer = verify(rec, "extended", result)
         block = _Text()
         write_block(block, rec.id, result)

@@ -232,6 +232,40 @@ def test_fast_instance_objects_equal_the_records(built, tmp_path):
     assert fast >= 8  # the 9x9 lines and the CSV puzzles
 
 
+def test_chunk_answers_are_run_answer_of_the_stage_files(built):
+    """Every answer in the chunks is what run_answer makes of the instance's SatSols and
+    SatOutputTimes rows (the explorer reads them from the run table, columns at a time)."""
+    from satdoku.stagefiles.instances import read_instances
+    from satdoku.stagefiles.tables import read_tsv
+
+    results, out, ov = built
+    runs = [r["run"] for r in ov["runs"]]
+    checked = 0
+    for info in ov["sets"]:
+        name = info["name"]
+        records = {r.id: r for s in sorted(results.glob(f"Instances/{name}/*.jsonl"))
+                   for r in read_instances(s)}
+        rows = {}
+        for k in info["runs"]:
+            solver, _, encoding = runs[k].partition("/")
+            sols = results / "SatSols" / solver / encoding / f"{name}.tsv"
+            times = results / "SatOutputTimes" / solver / encoding / f"{name}.tsv"
+            rows[k] = ({r["id"]: r for r in read_tsv(sols)},
+                       {r["id"]: r for r in read_tsv(times)} if times.exists() else {})
+        for chunk in sorted((out / "data" / "sets" / name).glob("chunk*.js")):
+            for inst in load(chunk)[1]:
+                rec, boards = records[str(inst["id"])], []
+                expected = {}
+                for k, (sols, times) in rows.items():
+                    a = ex.run_answer(rec, sols.get(rec.id), times.get(rec.id), boards)
+                    if a:
+                        expected[str(k)] = a
+                assert inst["r"] == expected
+                assert inst.get("boards", []) == boards
+                checked += 1
+    assert checked == sum(s["n"] for s in ov["sets"])
+
+
 def fx_csv() -> str:
     """Two 9x9 puzzles with their solutions (CSV rows)."""
     solution = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"

@@ -186,38 +186,24 @@ def run_answer(rec: Record, sol: Mapping[str, str] | None, t: Mapping[str, str] 
     return out
 
 
-#: answer keys of run_answer: (key, run-table column, whether a count)
+#: the numbers of an answer (:func:`run_answer`): (key, run-table column, whether a count)
 ANSWER_NUMBERS = (("t", "total_seconds", False), ("ts", "solve_seconds", False),
                   ("d", "decisions", True), ("c", "conflicts", True), ("p", "propagations", True),
                   ("rs", "restarts", True), ("l", "learnt", True), ("load", "load1", False))
 
 
-def answer_of(cols: Mapping[str, Sequence[Any]], j: int,
-              board: Callable[[str], str | list[int]] | None, boards: list[Any],
-              seen: dict[str, int]) -> dict[str, Any] | None:
-    """:func:`run_answer` from a run's columns (:class:`ShardData` answers), row ``j``:
-    ``board`` turns a SatSols board text into the board the page draws (None: no board)."""
-    status = cols["status"][j]
-    if status is None:
-        return None
-    verified = cols["verified"][j]
-    out: dict[str, Any] = {"s": status, "v": verified}
-    message = cols["detail"][j] or (cols["message"][j] if "message" in cols else "") or ""
-    if message:
-        out["m"] = message
-    text = cols["solution"][j]
-    if text and status == "SAT" and verified != "FAILED" and board is not None:
-        if text not in seen:
-            value = board(text)
-            if value not in boards:
-                boards.append(value)
-            seen[text] = boards.index(value)
-        out["b"] = seen[text]
-    for key, col, count in ANSWER_NUMBERS:
-        column = cols.get(col)
-        v = column[j] if column is not None else None
-        if v is not None and v - v == 0:  # finite
-            out[key] = int(v) if count and v.is_integer() else v
+def _numbers_of(cols: Mapping[str, Sequence[Any]], n: int) -> list[dict[str, Any]]:
+    """The times and statistics of :func:`run_answer` for every row of a run's columns at once
+    (the same keys, in the same order)."""
+    present = [(key, cols[col], count) for key, col, count in ANSWER_NUMBERS if col in cols]
+    out = []
+    for j in range(n):
+        d: dict[str, Any] = {}
+        for key, column, count in present:
+            v = column[j]
+            if v is not None and v - v == 0:  # finite
+                d[key] = int(v) if count and v.is_integer() else v
+        out.append(d)
     return out
 
 
@@ -436,42 +422,74 @@ class Explorer:
 
     def _shard(self, runs: Sequence[str], data: ShardData, cols: _SetColumns,
                bases: _Bases) -> list[dict[str, Any]]:
-        """Instances of one shard as chunk entries; fills the set's columns."""
+        """Instances of one shard as chunk entries (each run's answer as :func:`run_answer`
+        makes it, from the run's columns taken apart once per shard); fills the set's
+        columns."""
         out = []
-        keys = [str(self.runs.index(run)) for run in runs]
-        answers = [data.answers[run] for run in runs]
+        n = len(data.objects)
+        per_run = []
+        for run in runs:
+            a = data.answers[run]
+            message = a["message"] if "message" in a else [None] * n
+            seconds = a[self.time_column] if self.time_column in a else [None] * n
+            per_run.append((str(self.runs.index(run)), a["status"], a["verified"], a["detail"],
+                            message, a["solution"], _numbers_of(a, n), seconds))
+        unique, sizes_of = data.unique, data.sizes
         for j, d in enumerate(data.objects):
             i = str(d["id"])
             inst, board = bases(d)
             boards: list[Any] = []
             seen: dict[str, int] = {}
-            row = [answer_of(a, j, board, boards, seen) for a in answers]
-            inst["r"] = {k: a for k, a in zip(keys, row, strict=True) if a}
+            answers: dict[str, Any] = {}
+            chars, times = [], []
+            valid = False
+            for key, status, verified, detail, message, solution, numbers, secs in per_run:
+                st = status[j]
+                if st is None:
+                    chars.append("-")
+                    times.append(None)
+                    continue
+                ve = verified[j]
+                a: dict[str, Any] = {"s": st, "v": ve}
+                m = detail[j] or message[j]
+                if m:
+                    a["m"] = m
+                text = solution[j]
+                if text and st == "SAT" and ve != "FAILED" and board is not None:
+                    if text not in seen:
+                        value = board(text)
+                        if value not in boards:
+                            boards.append(value)
+                        seen[text] = boards.index(value)
+                    a["b"] = seen[text]
+                a.update(numbers[j])
+                answers[key] = a
+                c = STATUS_CHARS.get(st, "E")
+                chars.append(c.lower() if ve == "FAILED" else c)
+                t = secs[j]
+                times.append(None if t is None or t - t != 0 else t)
+                valid = valid or st != "INVALID"
+            inst["r"] = answers
             if boards:
                 inst["boards"] = boards
-            u = data.unique.get(i)
+            u = unique.get(i)
             if u:
                 inst["u"] = {"n": u.get("solutions", ""), "v": u["verdict"],
                              "t": _num(u.get("seconds"))}
-            sizes = {e: [_int_or_num(z.get(k)) for k in ("vars", "clauses", "bytes")]
-                     for e, rows in data.sizes.items() if (z := rows.get(i))}
-            if sizes:
-                inst["sz"] = sizes
+            if sizes_of:
+                sizes = {e: [_int_or_num(z.get(k)) for k in ("vars", "clauses", "bytes")]
+                         for e, rows in sizes_of.items() if (z := rows.get(i))}
+                if sizes:
+                    inst["sz"] = sizes
             analysed = data.propagation.get(i)
             if analysed:  # encoding -> [UP, its open cells, FL, its open cells]; the singles
                 inst["pg"] = {e: [r["up"], r["up_open"], r["fl"], r["fl_open"]]
                               for e, r in analysed.items() if e != "-"}
                 inst["sg"] = next(iter(analysed.values()))["singles"]
             out.append(inst)
-            status = [a["status"][j] for a in answers]
-            seconds = [a[self.time_column][j] if self.time_column in a else None
-                       for a in answers]
             cols.add(int(i), inst["fam"], VERDICT_CHARS.get(u["verdict"], "?") if u else "-",
-                     [_status_char(s, a["verified"][j]) for s, a in zip(status, answers,
-                                                                        strict=True)],
-                     [None if t is None or not math.isfinite(t) else t for t in seconds])
-            if inst["fam"] != INVALID_FAMILY and any(s is not None and s != "INVALID"
-                                                     for s in status):
+                     chars, times)
+            if valid and inst["fam"] != INVALID_FAMILY:
                 self.family_totals[inst["fam"]] += 1
         return out
 

@@ -16,7 +16,12 @@ from satdoku.cnf.encodings import Unencodable
 from satdoku.formats import Record
 from satdoku.formats.symbols import parse_board_chars
 from satdoku.size_limits import TooLarge
-from satdoku.stagefiles.bundles import write_instance, write_invalid, write_rules
+from satdoku.stagefiles.bundles import (
+    write_instance,
+    write_invalid,
+    write_rules,
+    write_unit_instance,
+)
 from satdoku.stagefiles.instances import (
     LayoutSignatures,
     StageFileError,
@@ -44,12 +49,12 @@ def encode_shard(instances: str | Path, out: str | Path, set_name: str, encoding
             n += 1
             plain = givens(d) if givens is not None else None
             if plain is not None and plain[0].key in written_rules:
-                form, units = plain
+                form, literals = plain
                 header = {"id": str(int(d["id"])), "set": set_name, "line": d["line"],
                           "kind": form.kind, "size": form.size, "encoding": encoding,
                           "rules": form.key}
-                write_instance(fh, header["id"], header, form.num_vars, written_rules[form.key],
-                               units)
+                write_unit_instance(fh, header["id"], header, form.num_vars,
+                                    written_rules[form.key], literals)
                 continue
             rec = _record(instances, d, n)
             where = {"id": rec.id, "set": set_name, "line": rec.line}
@@ -93,9 +98,14 @@ def _record(path: str | Path, d: dict[str, Any], n: int) -> Record:
                              f"{exc}") from exc
 
 
+#: literal texts a layout's table may hold (9x9: 810; larger layouts take the record's way)
+_LITERAL_TABLE = 1_000_000
+
+
 @dataclass(frozen=True)
 class _Form:
-    """What every puzzle of one layout shares in its bundle block (under one encoding)."""
+    """What every puzzle of one layout shares in its bundle block (under one encoding), and
+    the decimal text of each given's literal: ``literal[c][v]`` for cell ``c`` holding ``v``."""
 
     key: str
     kind: str
@@ -103,11 +113,13 @@ class _Form:
     num_vars: int
     ncells: int
     domain: int
+    literal: tuple[tuple[str, ...], ...]
+    symbols: str  # every character a board of this domain may hold (parse_board_chars)
 
 
 class _Givens:
     """The bundle block of a puzzle whose own clauses are its givens alone, from its Instances
-    object: (the layout's :class:`_Form`, the givens as unit clauses), or None for any other
+    object: (the layout's :class:`_Form`, the givens' literals as text), or None for any other
     object (invalid, a CNF file, instance groups or inequalities, a board the reader would
     refuse, a layout too large or simplified away), which goes through its record. The layout
     is built once, from the first object of its signature, through the encoder itself."""
@@ -117,7 +129,7 @@ class _Givens:
         self.forms: dict[tuple[Any, ...], _Form | None] = {}
         self.signature = LayoutSignatures()
 
-    def __call__(self, d: dict[str, Any]) -> tuple[_Form, list[list[int]]] | None:
+    def __call__(self, d: dict[str, Any]) -> tuple[_Form, list[str]] | None:
         sig = self.signature(d)
         if sig is None:
             return None
@@ -133,12 +145,11 @@ class _Givens:
             return None
         if "solution" in d:  # the record would check it: a bad one is the record's error
             solution = d["solution"]
-            checked = parse_board_chars(solution, form.domain)[0] if type(solution) is str \
-                else None
-            if checked is None or len(checked) != form.ncells:
+            if type(solution) is not str or len(solution) != form.ncells \
+                    or solution.strip(form.symbols):
                 return None
-        dom = form.domain
-        return form, [[c * dom + v] for c, v in enumerate(values) if v]
+        literal = form.literal
+        return form, [literal[c][v] for c, v in enumerate(values) if v]
 
     def _form(self, d: dict[str, Any]) -> _Form | None:
         try:
@@ -157,4 +168,12 @@ class _Givens:
         f = formula(p, self.encoding)
         if f.own != [[c * p.domain + v] for c, v in enumerate(p.givens) if v]:
             return None  # own clauses beyond the givens: the record's way
-        return _Form(key, p.kind, p.size, f.num_vars, p.ncells, p.domain)
+        from satdoku.formats.symbols import char_value
+
+        dom = p.domain
+        if p.ncells * (dom + 1) > _LITERAL_TABLE:
+            return None  # a table that large: the record's way
+        literal = tuple(tuple(str(c * dom + v) for v in range(dom + 1)) for c in range(p.ncells))
+        symbols = "".join(chr(b) for b in range(128)
+                          if (v := char_value(chr(b))) is not None and v <= dom)
+        return _Form(key, p.kind, p.size, f.num_vars, p.ncells, dom, literal, symbols)

@@ -85,6 +85,16 @@ def write_instance(fh: IO[str], ident: str, header: dict[str, object], num_vars:
     fh.writelines(" ".join(map(str, cl)) + " 0\n" for cl in own)
 
 
+def write_unit_instance(fh: IO[str], ident: str, header: dict[str, object], num_vars: int,
+                        rules_count: int, literals: list[str]) -> None:
+    """:func:`write_instance` of an instance whose own clauses are the unit clauses of
+    ``literals`` (their decimal texts, in order): the same block."""
+    fh.write(f"{INSTANCE}{ident}\nc {header_line(header)}\np cnf {num_vars} "
+             f"{rules_count + len(literals)}\n")
+    if literals:
+        fh.write(" 0\n".join(literals) + " 0\n")
+
+
 def write_invalid(fh: IO[str], ident: str, reason: str,
                   header: dict[str, object] | None = None) -> None:
     fh.write(f"{INSTANCE}{ident}\nc invalid {reason}\n")

@@ -268,7 +268,7 @@ def test_scan_agrees_with_the_bundle_reader(tmp_path: Path, name: str) -> None:
     path = tmp_path / "b.cnfs"
     path.write_text(text)
     scan = batch.native().scan_bundle(text.encode())  # type: ignore[union-attr]
-    rules_blocks, ids, kinds, rule_keys, lines, declared, _nv, offsets, lits = scan
+    rules_blocks, ids, kinds, rule_keys, lines, declared, _nv, offsets, lits, heads, sizes = scan
     assert ids == ["1", "2"] and kinds == f"{kind}i".encode() and lines == [7, 7 + len(body) + 1]
     assert [(k, ln) for k, ln, _, _ in rules_blocks] == [("sudoku-9.extended", 2)]
     start, end = rules_blocks[0][2], rules_blocks[0][3]
@@ -283,6 +283,14 @@ def test_scan_agrees_with_the_bundle_reader(tmp_path: Path, name: str) -> None:
         assert [[u] for u in units[off[0]:off[1]]] == entries[0].own
         assert declared[0] == len(entries[0].own) + 3
         assert entries[1].invalid is not None
+        assert heads[0] == body[0] and sizes[0] == (len(body[1]) + 1,
+                                                     sum(len(x) + 1 for x in body[2:]))
+    assert sizes[1] == (-1, -1) and heads[1] == ""
+
+
+def test_scan_takes_an_invalid_block_with_a_formula_as_other() -> None:
+    text = "c instance 1\nc invalid no\np cnf 3 1\n1 0\n"
+    assert batch.native().scan_bundle(text.encode())[2] == b"o"  # type: ignore[union-attr]
 
 
 def test_scan_leaves_other_text_to_the_reader() -> None:

@@ -126,6 +126,8 @@ typedef struct {
     long long vars, declared;
     Py_ssize_t lit_start;
     int parity;           /* 0: a literal comes next, 1: its 0 */
+    size_t head_s, head_n; /* its header comment line */
+    size_t pline_end;      /* the byte after its p line's newline */
 } Inst;
 
 typedef struct {
@@ -204,12 +206,15 @@ static void header_rules(const unsigned char *s, size_t n, size_t base, Inst *in
 /* one body line of an instance block */
 static int inst_line(Inst *in, const unsigned char *s, size_t n, size_t base, IntVec *lits) {
     long b = in->body++;
+    if (in->kind == 'i' && starts(s, n, "p ")) in->kind = 'o'; /* an invalid block with a formula */
     if (in->kind != 'u') return 0;
     if (b == 0) {
         if (starts(s, n, "c invalid")) {
             in->kind = 'i';
         } else if (starts(s, n, "c ")) {
             header_rules(s, n, base, in);
+            in->head_s = base;
+            in->head_n = n;
         } else {
             in->kind = 'o';
         }
@@ -236,6 +241,7 @@ static int inst_line(Inst *in, const unsigned char *s, size_t n, size_t base, In
             || digits_value(s + w[3][0], w[3][1], &in->declared) || in->vars > TABLE_VARS) {
             in->kind = 'o';
         }
+        in->pline_end = base + n + 1;
         return 0;
     }
     size_t i = 0;
@@ -261,7 +267,7 @@ static int inst_line(Inst *in, const unsigned char *s, size_t n, size_t base, In
 }
 
 typedef struct {
-    PyObject *ids, *rule_keys, *rules, *lines;
+    PyObject *ids, *rule_keys, *rules, *lines, *headers, *sizes;
     Buf kinds;
     IntVec lits;
     IntVec vars;
@@ -285,14 +291,22 @@ static int scan_push_offset(Scan *sc, long long off) {
     return 0;
 }
 
-static int finish_inst(Scan *sc, Inst *in, const unsigned char *data) {
+static int finish_inst(Scan *sc, Inst *in, const unsigned char *data, size_t end) {
     if (in->kind == 'u' && (in->body < 2 || in->parity != 0)) in->kind = 'o';
     if (in->kind != 'u') sc->lits.n = in->lit_start; /* its literals are not needed */
     PyObject *key = PyUnicode_DecodeASCII((const char *)data + in->key_s, (Py_ssize_t)in->key_n, NULL);
     PyObject *rk = PyUnicode_DecodeASCII((const char *)data + in->rk_s, (Py_ssize_t)in->rk_n, NULL);
     PyObject *line = PyLong_FromLongLong(in->line);
     PyObject *decl = PyLong_FromLongLong(in->kind == 'u' ? in->declared : -1);
-    int bad = !key || !rk || !line || !decl || PyList_Append(sc->ids, key) || PyList_Append(sc->rule_keys, rk)
+    int unit = in->kind == 'u';
+    PyObject *head = PyUnicode_DecodeASCII((const char *)data + in->head_s, unit ? (Py_ssize_t)in->head_n : 0, NULL);
+    PyObject *size = unit ? Py_BuildValue("(nn)", (Py_ssize_t)(in->pline_end - in->head_s - in->head_n - 1),
+                                          (Py_ssize_t)(end - in->pline_end))
+                          : Py_BuildValue("(nn)", (Py_ssize_t)-1, (Py_ssize_t)-1);
+    int bad = !head || !size || PyList_Append(sc->headers, head) || PyList_Append(sc->sizes, size);
+    Py_XDECREF(head);
+    Py_XDECREF(size);
+    bad = bad || !key || !rk || !line || !decl || PyList_Append(sc->ids, key) || PyList_Append(sc->rule_keys, rk)
               || PyList_Append(sc->lines, line) || PyList_Append(sc->declared, decl) || buf_ch(&sc->kinds, in->kind)
               || iv_push(&sc->vars, (int32_t)(in->kind == 'u' ? in->vars : 0))
               || scan_push_offset(sc, (long long)sc->lits.n);
@@ -314,12 +328,14 @@ static int finish_rules(Scan *sc, size_t ks, size_t kn, long long line, size_t b
 }
 
 /* scan_bundle(data: bytes) -> None | (rules, ids, kinds, rule_keys, lines, declared, vars,
- *                                      offsets, lits)
+ *                                      offsets, lits, headers, sizes)
  * rules: [(key, line of its "c rules" line, body start byte, body end byte)]; per instance
  * block: id, kind ('u' unit clauses only, 'i' invalid, 'o' other), rules key ('' none), its
  * "c instance" line number, declared clauses ('u' only, else -1), variables ('u'); offsets:
- * int64 bytes, n+1 entries into lits (int32 bytes: each 'u' block's unit literals). None when
- * the data is not plain ASCII text with '\n' line ends (the Python reader takes those). */
+ * int64 bytes, n+1 entries into lits (int32 bytes: each 'u' block's unit literals); headers:
+ * each 'u' block's header comment line ('' otherwise); sizes: each 'u' block's (p line bytes
+ * with its newline, bytes after it up to the next block), (-1, -1) otherwise. None when the
+ * data is not plain ASCII text with '\n' line ends (the Python reader takes those). */
 static PyObject *scan_bundle(PyObject *Py_UNUSED(module), PyObject *args) {
     Py_buffer view;
     if (!PyArg_ParseTuple(args, "y*", &view)) return NULL;
@@ -338,8 +354,12 @@ static PyObject *scan_bundle(PyObject *Py_UNUSED(module), PyObject *args) {
     sc.rules = PyList_New(0);
     sc.lines = PyList_New(0);
     sc.declared = PyList_New(0);
+    sc.headers = PyList_New(0);
+    sc.sizes = PyList_New(0);
     PyObject *result = NULL;
-    if (!sc.ids || !sc.rule_keys || !sc.rules || !sc.lines || !sc.declared || scan_push_offset(&sc, 0)) goto done;
+    if (!sc.ids || !sc.rule_keys || !sc.rules || !sc.lines || !sc.declared || !sc.headers || !sc.sizes
+        || scan_push_offset(&sc, 0))
+        goto done;
     int kind = 0; /* 0 none yet, 1 rules, 2 instance */
     Inst in;
     size_t rk_s = 0, rk_n = 0, rules_body = 0;
@@ -354,7 +374,7 @@ static PyObject *scan_bundle(PyObject *Py_UNUSED(module), PyObject *args) {
         int is_rules = starts(s, n, "c rules "), is_inst = starts(s, n, "c instance ");
         if (is_rules || is_inst) {
             if (kind == 1 && finish_rules(&sc, rk_s, rk_n, rules_line, rules_body, pos, data)) goto done;
-            if (kind == 2 && finish_inst(&sc, &in, data)) goto done;
+            if (kind == 2 && finish_inst(&sc, &in, data, pos)) goto done;
             size_t ks, kn;
             if (block_key(s, n, &ks, &kn)) {
                 result = Py_None; /* the Python reader reports it */
@@ -382,12 +402,12 @@ static PyObject *scan_bundle(PyObject *Py_UNUSED(module), PyObject *args) {
         pos = e < len ? e + 1 : e;
     }
     if (kind == 1 && finish_rules(&sc, rk_s, rk_n, rules_line, rules_body, len, data)) goto done;
-    if (kind == 2 && finish_inst(&sc, &in, data)) goto done;
-    result = Py_BuildValue("(OOy#OOOy#y#y#)", sc.rules, sc.ids, sc.kinds.p ? sc.kinds.p : "", (Py_ssize_t)sc.kinds.n,
+    if (kind == 2 && finish_inst(&sc, &in, data, len)) goto done;
+    result = Py_BuildValue("(OOy#OOOy#y#y#OO)", sc.rules, sc.ids, sc.kinds.p ? sc.kinds.p : "", (Py_ssize_t)sc.kinds.n,
                            sc.rule_keys, sc.lines, sc.declared, (const char *)sc.vars.p,
                            (Py_ssize_t)(sc.vars.n * (Py_ssize_t)sizeof(int32_t)), (const char *)sc.offsets,
                            (Py_ssize_t)(sc.n_off * (Py_ssize_t)sizeof(long long)), (const char *)sc.lits.p,
-                           (Py_ssize_t)(sc.lits.n * (Py_ssize_t)sizeof(int32_t)));
+                           (Py_ssize_t)(sc.lits.n * (Py_ssize_t)sizeof(int32_t)), sc.headers, sc.sizes);
 done:
     PyBuffer_Release(&view);
     Py_XDECREF(sc.ids);
@@ -395,6 +415,8 @@ done:
     Py_XDECREF(sc.rules);
     Py_XDECREF(sc.lines);
     Py_XDECREF(sc.declared);
+    Py_XDECREF(sc.headers);
+    Py_XDECREF(sc.sizes);
     PyMem_Free(sc.kinds.p);
     PyMem_Free(sc.vars.p);
     PyMem_Free(sc.lits.p);

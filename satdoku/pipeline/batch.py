@@ -117,7 +117,7 @@ def plan(solver: ConfiguredSolver, encoding: str, instances: str | Path, bundle:
     scan = mod.scan_bundle(data)
     if scan is None:
         return None
-    rules_blocks, ids, kinds, rule_keys, lines, declared, num_vars, offsets, lits = scan
+    rules_blocks, ids, kinds, rule_keys, lines, declared, num_vars, offsets, lits = scan[:9]
     if b"o" in kinds:
         return None
     try:

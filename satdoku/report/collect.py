@@ -53,6 +53,8 @@ class TimeLimits:
         """{limit: its sets} of ``sets``, in the sets' order (sets without a limit left out):
         what a figure over those sets draws as limit lines."""
         out: dict[float, list[str]] = {}
+        if hasattr(sets, "unique"):  # a frame's column: its distinct names, in order
+            sets = sets.unique().tolist()  # type: ignore[union-attr]
         for name in dict.fromkeys(str(s) for s in sets):
             if lim := self.of(name):
                 out.setdefault(lim, []).append(name)

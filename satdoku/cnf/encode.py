@@ -311,8 +311,12 @@ def _pairwise_group(cells: Sequence[int], dom: int, families: tuple[str, ...]
 def rules_clause_count(layout: Layout, encoding: str | Encoding) -> int:
     """How many clauses the shared rules of a layout have under an encoding (before any
     simplification), from the sizes alone: the memory guard checks it before anything is
-    built."""
-    enc = resolve(encoding)
+    built (once per layout and encoding)."""
+    return _rules_clause_count(layout, resolve(encoding))
+
+
+@lru_cache(maxsize=64)
+def _rules_clause_count(layout: Layout, enc: Encoding) -> int:
     check_encoding_applies(layout, enc)
     dom = layout.domain
 

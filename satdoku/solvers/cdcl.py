@@ -280,6 +280,12 @@ class Cdcl:
         return [2 * (abs(d) - 1) + (d < 0) for d in seen.values()]
 
     @property
+    def kernel(self) -> Any:
+        """The kernel object (``c``: satdoku.solvers._cdcl.Kernel), for callers that drive its
+        ``solve`` / ``model`` / ``stats`` themselves (satdoku/pipeline/_batch.c)."""
+        return self._kernel
+
+    @property
     def stats(self) -> dict[str, int]:
         """Search counters: decisions, conflicts, propagations, restarts, learnt, max_level,
         deleted, reductions, collections, minimised_literals, blocked_restarts,

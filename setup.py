@@ -5,7 +5,7 @@ per-puzzle loop (satdoku/pipeline/_batch.c).
 
 Everything else is configured in pyproject.toml. The extensions are optional: without a C
 compiler or Python headers the install still succeeds and satdoku runs their Python forms
-(slower, the same results): satdoku/solvers/cdcl_reference.py, the DIMACS reader's Python
+(slower, the same results): satdoku/solvers/cdcl/readable.py, the DIMACS reader's Python
 engine, the Python checkers in satdoku/cnf/drat.py and satdoku/cnf/lrat.py, the solve stage's
 reference loop.
 """
@@ -30,7 +30,7 @@ setup(
         # the linear-time LRAT checker (twin: the pure-Python reference in satdoku/cnf/lrat.py)
         Extension("satdoku.cnf._lrat", ["satdoku/cnf/_lrat.c"], extra_compile_args=["-O3"],
                   optional=True),
-        # the solve stage's per-puzzle loop (its reference: the loop of satdoku/pipeline/solve.py)
+        # the solve stage's per-puzzle loop (its reference: the loop of satdoku/pipeline/stage_solve.py)
         Extension("satdoku.pipeline._batch", ["satdoku/pipeline/_batch.c"],
                   extra_compile_args=["-O3"], optional=True),
     ]

@@ -88,7 +88,7 @@ def search_times(path: Path) -> dict[str, object]:
     from pysat.solvers import Minisat22
 
     from satdoku.cnf.dimacs import read_dimacs
-    from satdoku.solvers.cdcl import Cdcl
+    from satdoku.solvers.cdcl.driver import Cdcl
 
     cnf = read_dimacs(path)
     with Minisat22(bootstrap_with=cnf.clauses) as m:

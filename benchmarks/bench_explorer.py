@@ -46,12 +46,12 @@ def synthesize(work: Path, n: int, shard_size: int, set_name: str = "bench") -> 
     and gathered SatSols / SatOutputTimes)."""
     from bench_pipeline import build_set
 
-    from satdoku.pipeline.instances import normalize
+    from satdoku.pipeline.stage_normalize import normalize
     from satdoku.solve import verify
     from satdoku.solvers.base import Result
     from satdoku.stagefiles import paths as sp
     from satdoku.stagefiles.instances import read_instances
-    from satdoku.stagefiles.tables import SOLS_COLUMNS, TIMES_COLUMNS, gather, times_row, write_tsv
+    from satdoku.stagefiles.tsv import SOLS_COLUMNS, TIMES_COLUMNS, gather, times_row, write_tsv
 
     results = work / "results"
     stamp = results / f".synthesized-{n}-{shard_size}"
@@ -137,7 +137,7 @@ def main() -> None:
     ap.add_argument("--set", default="bench", help="with --results: the set to measure")
     ap.add_argument("--runs", nargs="*", help="with --results: SOLVER/ENCODING runs")
     args = ap.parse_args()
-    from satdoku.report.explorer.build import build_explorer
+    from satdoku.report.explorer.site import build_explorer
 
     work = Path(args.work)
     if args.results:

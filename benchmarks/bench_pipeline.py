@@ -6,7 +6,7 @@ times:
 1. **raw rate**: the solver's own loop in this process over the same puzzles, no I/O: the
    extended rules loaded once, each puzzle's givens as assumptions, the model read back
    (MiniSat: python-sat ``Solver.solve(assumptions=...)`` + ``get_model()``; ours: the ``Cdcl``
-   class of :mod:`satdoku.solvers.cdcl` with the parameters ``cdcl-inc`` uses, whose
+   class of :mod:`satdoku.solvers.cdcl.driver` with the parameters ``cdcl-inc`` uses, whose
    ``solve(assumptions=...)`` returns the model). Puzzles/s of CPU and of wall time (the
    rate without reading the model is printed beside it).
 2. **workflow**: ``snakemake --cores C`` on a config with one set (the N puzzles) and that one
@@ -132,7 +132,7 @@ def raw_rate(name: str, puzzles: list[list[int]]) -> dict[str, float]:
 
         loops = {"": with_model, "solve_only_": solve_only}
     elif base == "cdcl":
-        from satdoku.solvers.cdcl import Cdcl
+        from satdoku.solvers.cdcl.driver import Cdcl
         from satdoku.solvers.own import INCREMENTAL_PARAMS
 
         kernel = Cdcl(rules.num_vars, rules.clauses, params=INCREMENTAL_PARAMS)
@@ -231,9 +231,9 @@ def time_stages(src: Path, shard_size: int, names: list[str], work: Path,
     import io
     import pstats
 
-    from satdoku.pipeline.encode import encode_shard
-    from satdoku.pipeline.instances import normalize
-    from satdoku.pipeline.solve import solve_shard
+    from satdoku.pipeline.stage_encode import encode_shard
+    from satdoku.pipeline.stage_normalize import normalize
+    from satdoku.pipeline.stage_solve import solve_shard
     from satdoku.solvers.base import RunLimits
 
     work.mkdir(parents=True, exist_ok=True)

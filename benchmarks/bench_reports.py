@@ -37,7 +37,7 @@ SET = "bench"
 
 def _encode(results: Path) -> list[Path]:
     """The SatInput bundles of every Instances shard (the real encode stage), made once."""
-    from satdoku.pipeline.encode import encode_shard
+    from satdoku.pipeline.stage_encode import encode_shard
     from satdoku.stagefiles import paths as sp
 
     out = []

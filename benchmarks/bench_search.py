@@ -144,7 +144,7 @@ def run_cdcl(inst: Instance, backend: str, restarts: str) -> tuple[str, float, i
     """(status, search seconds, conflicts): clauses loaded before the clock starts; every
     model is checked against the formula."""
     from satdoku.cnf.dimacs_fast import clauses_to_array
-    from satdoku.solvers.cdcl import Cdcl
+    from satdoku.solvers.cdcl.driver import Cdcl
 
     solver = Cdcl(inst.num_vars, clauses_to_array(inst.clauses), backend=backend,
                   restarts=restarts)  # fmt: skip
@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     global clock
     clock = CLOCKS[args.clock]
 
-    from satdoku.solvers.cdcl import warm_up
+    from satdoku.solvers.cdcl.driver import warm_up
 
     warm_up(args.backend)
     sizes = [int(s) for s in args.sizes.split(",") if s]

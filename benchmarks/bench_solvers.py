@@ -168,7 +168,7 @@ def _run_own(solver: Any, time_limit: float, t0: float) -> Run:
 
 def run_cdcl(path: Path, time_limit: float) -> Run:
     from satdoku.cnf.dimacs_fast import read_dimacs_arrays
-    from satdoku.solvers.cdcl import Cdcl
+    from satdoku.solvers.cdcl.driver import Cdcl
 
     t0 = time.perf_counter()
     arrays = read_dimacs_arrays(path)
@@ -300,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     if "minisat22" not in solvers:
         solvers.insert(0, "minisat22")  # the ratios need it
     if "cdcl" in solvers:
-        from satdoku.solvers.cdcl import warm_up
+        from satdoku.solvers.cdcl.driver import warm_up
 
         t = time.perf_counter()
         warm_up()  # compile / load the kernel once, outside every timing

@@ -84,7 +84,7 @@ def _unreadable_errors() -> tuple[type[BaseException], ...]:
     name its error would cost every command (a one-shot ``satdoku dpll`` too) ~50 ms."""
     found = []
     for module, name in (("satdoku.sources", "InputError"),
-                         ("satdoku.formats.registry", "FormatError")):  # fmt: skip
+                         ("satdoku.formats.format_registry", "FormatError")):  # fmt: skip
         if module in sys.modules:
             found.append(getattr(sys.modules[module], name))
     return tuple(found)

@@ -340,7 +340,7 @@ def set_entry(config: Mapping[str, Any], name: str) -> dict[str, Any]:
 
 
 def _check_sets(config: dict[str, Any], basedir: Path | None) -> None:
-    from satdoku.pipeline.sets import SetError, plan
+    from satdoku.set_plans import SetError, plan
 
     for name in config["sets"]:
         entry = set_entry(config, name)

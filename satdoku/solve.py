@@ -61,7 +61,7 @@ from satdoku.solvers.base import (
 )
 from satdoku.solvers.cores import describe as describe_cores
 from satdoku.solvers.registry import CNF, FILE, PUZZLE, SOLVERS, SolverSpec, resolve
-from satdoku.stagefiles.tables import (
+from satdoku.stagefiles.tsv import (
     FAILED,
     GIVEN_DIFFERS,
     GIVEN_SOLUTION_REFUTES_UNSAT,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from satdoku.stagefiles.tables import SOLS_COLUMNS, TIMES_COLUMNS, write_tsv
+from satdoku.stagefiles.tsv import SOLS_COLUMNS, TIMES_COLUMNS, write_tsv
 
 TIME_LIMIT = 10.0
 SETS = ("nine", "futo")

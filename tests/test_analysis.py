@@ -26,7 +26,7 @@ from satdoku.analysis.propagation import (
     propagate_formula,
     singles_outcomes,
 )
-from satdoku.analysis.run import analyze, applicable_encodings
+from satdoku.analysis.set_analysis import analyze, applicable_encodings
 from satdoku.cnf.encode import (
     encode,
     rules_clause_count,
@@ -39,8 +39,8 @@ from satdoku.cnf.formula import Cnf
 from satdoku.formats import read_records
 from satdoku.heuristics import apply_singles, naked_singles, singles_fixpoint
 from satdoku.puzzle import Puzzle, latin_layout, sudoku, sudoku_layout
-from satdoku.solvers.cdcl import native
-from satdoku.stagefiles.propagation import INSTANCE_COLUMNS, SUMMARY_COLUMNS
+from satdoku.solvers.cdcl.driver import native
+from satdoku.stagefiles.propagation_files import INSTANCE_COLUMNS, SUMMARY_COLUMNS
 
 ROOT = Path(__file__).resolve().parent.parent
 CLUE17 = ROOT / "data/public/tdoku_benchmarks/puzzles2_17_clue_2000.txt"
@@ -341,7 +341,7 @@ def test_augmented_through_the_solve_path(solver: str) -> None:
 
     from satdoku.solve import open_solver, solve
     from satdoku.solvers.base import INVALID, SAT
-    from satdoku.stagefiles.tables import YES
+    from satdoku.stagefiles.tsv import YES
 
     for text in (CLUE17.read_text().splitlines()[-1], TOP95.read_text().splitlines()[0]):
         rec = line_record(text)

@@ -25,8 +25,8 @@ from satdoku.cnf.encode import encode
 from satdoku.cnf.formula import Cnf
 from satdoku.cnf.lrat import check_lrat
 from satdoku.solvers.base import Deadline
-from satdoku.solvers.cdcl import BACKENDS, Cdcl, choose_backend, native
-from satdoku.solvers.cdcl_params import DEFAULTS, PARAM_NAMES
+from satdoku.solvers.cdcl.driver import BACKENDS, Cdcl, choose_backend, native
+from satdoku.solvers.cdcl.params import DEFAULTS, PARAM_NAMES
 from satdoku.solvers.dpll import Dpll
 from satdoku.solvers.own import make_cdcl, make_dpll
 from satdoku.solvers.registry import SOLVERS, solver_version
@@ -181,7 +181,7 @@ def test_backend_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     assert choose_backend() == "python" and choose_backend("c") == "c"
     with pytest.raises(ValueError, match="unknown cdcl backend"):
         choose_backend("gpu")
-    import satdoku.solvers.cdcl as cdcl
+    import satdoku.solvers.cdcl.driver as cdcl
 
     monkeypatch.delenv("SATDOKU_CDCL_BACKEND")
     monkeypatch.setattr(cdcl, "native", lambda: None)  # the extension was not built
@@ -433,10 +433,10 @@ def test_one_shot_command_imports_no_numpy(public_data: Path) -> None:
     assert res.stdout.strip() == "[]"
 
 
-def test_c_kernel_takes_its_parameters_from_cdcl_params() -> None:
-    """cdcl_params.py is the one source of the policy values: the C kernel has no defaults of
+def test_c_kernel_takes_its_parameters_from_the_params_table() -> None:
+    """cdcl/params.py is the one source of the policy values: the C kernel has no defaults of
     its own (it refuses to start without them) and agrees on their number."""
-    from satdoku.solvers.cdcl_params import P_SIZE
+    from satdoku.solvers.cdcl.params import P_SIZE
 
     mod = native()
     assert mod is not None and mod.P_SIZE == P_SIZE == len(PARAM_NAMES) == len(DEFAULTS)

@@ -1,5 +1,5 @@
 """Preprocessing in our CDCL (bounded variable elimination, subsumption, self-subsuming
-strengthening; satdoku.solvers.cdcl_simplify and the C kernel's simplify): both kernels take
+strengthening; satdoku.solvers.cdcl.simplify and the C kernel's simplify): both kernels take
 the same steps, models of formulas with eliminated variables satisfy the original formula,
 UNSAT proofs with the preprocessing steps check, frozen and assumed variables are kept,
 ``simplify: false`` is the search alone."""
@@ -17,7 +17,7 @@ from conftest import php
 from satdoku.cnf.drat import check_proof, check_proof_python
 from satdoku.cnf.formula import Cnf
 from satdoku.cnf.lrat import check_lrat
-from satdoku.solvers.cdcl import Cdcl
+from satdoku.solvers.cdcl.driver import Cdcl
 from satdoku.solvers.own import make_cdcl
 from satdoku.solvers.registry import SOLVERS, make_solver
 

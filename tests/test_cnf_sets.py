@@ -13,7 +13,7 @@ import pytest
 import yaml
 from conftest import TINY, run_snakemake
 
-from satdoku.stagefiles.tables import read_tsv
+from satdoku.stagefiles.tsv import read_tsv
 
 pytestmark = pytest.mark.slow
 

@@ -21,7 +21,7 @@ from satdoku.cnf.dimacs import read_dimacs
 from satdoku.cnf.dimacs_fast import clauses_to_array
 from satdoku.cnf.drat import OUT_OF_BUDGET, REJECTED, VERIFIED, check_proof
 from satdoku.cnf.formula import Cnf
-from satdoku.solvers.cdcl import Cdcl
+from satdoku.solvers.cdcl.driver import Cdcl
 from satdoku.solvers.dpll import Dpll
 
 # every sign combination of (x1, x2) forbidden; CUBE: the same for (x1, x2, x3)

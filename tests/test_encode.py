@@ -5,8 +5,8 @@ from satdoku.cnf.decode import DecodeError, decode_model
 from satdoku.cnf.dimacs import format_dimacs, parse_dimacs
 from satdoku.cnf.encode import ENCODINGS, encode, var
 from satdoku.formats import read_records
-from satdoku.pipeline.encode import encode_shard
-from satdoku.pipeline.instances import normalize
+from satdoku.pipeline.stage_encode import encode_shard
+from satdoku.pipeline.stage_normalize import normalize
 from satdoku.puzzle import sudoku
 from satdoku.stagefiles.bundles import read_bundle, standalone
 

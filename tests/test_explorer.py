@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 import report_fixture as fx
 
-from satdoku.report.explorer import build as ex
+from satdoku.report.explorer import site as ex
 
 
 def load(path: Path) -> tuple[str, object]:
@@ -55,8 +55,8 @@ def test_table_equals_the_summary_table(built):
     """The overview's figures are the summary's: same function, same frame, the virtual best
     solvers (VBS, VBS-reference) included."""
     from satdoku.report.collect import load_files
-    from satdoku.report.compare import with_vbs
-    from satdoku.report.tables import solver_table
+    from satdoku.report.pairs import with_vbs
+    from satdoku.report.solver_tables import solver_table
 
     results, out, ov = built
     expected = solver_table(with_vbs(load_files(stage_files(results))), fx.TIME_LIMIT)
@@ -169,7 +169,7 @@ def test_answers_come_from_the_run_table_and_uniqueness_from_shard_files(tmp_pat
     instances; uniqueness prefers SET/shards/SHARD.tsv to the gathered file."""
     from satdoku.report.explorer.data import read_set
     from satdoku.stagefiles.runtable import build
-    from satdoku.stagefiles.tables import read_tsv, write_tsv
+    from satdoku.stagefiles.tsv import read_tsv, write_tsv
 
     results = fx.build(tmp_path, ("minisat22/extended",))
     (data,) = list(read_set(results, "nine", ["minisat22/extended"]))
@@ -203,7 +203,7 @@ def test_fast_instance_objects_equal_the_records(built, tmp_path):
 
     from satdoku.formats import format_board
     from satdoku.formats.jsonpuzzle import board_out
-    from satdoku.pipeline.instances import normalize
+    from satdoku.pipeline.stage_normalize import normalize
     from satdoku.report.text import board_of
     from satdoku.stagefiles.instances import iter_instance_dicts, record_from_dict
 
@@ -236,7 +236,7 @@ def test_chunk_answers_are_run_answer_of_the_stage_files(built):
     """Every answer in the chunks is what run_answer makes of the instance's SatSols and
     SatOutputTimes rows (the explorer reads them from the run table, columns at a time)."""
     from satdoku.stagefiles.instances import read_instances
-    from satdoku.stagefiles.tables import read_tsv
+    from satdoku.stagefiles.tsv import read_tsv
 
     results, out, ov = built
     runs = [r["run"] for r in ov["runs"]]
@@ -346,7 +346,7 @@ def test_encodings_view_reads_the_propagation_analysis(tmp_path):
     """The overview lists each analysed set's propagation rows with every run's share of
     instances decided with zero decisions; an instance carries its UP / FL outcomes."""
     from satdoku.stagefiles.paths import PROPAGATION_DIR
-    from satdoku.stagefiles.propagation import write_instances, write_summary
+    from satdoku.stagefiles.propagation_files import write_instances, write_summary
 
     results = fx.build(tmp_path)
     d = results / PROPAGATION_DIR.format(set="nine")

@@ -23,7 +23,7 @@ from conftest import ROOT, copy_tiny, plant_failed_answer, run_snakemake
 
 from satdoku.report.explorer.browser import BrowserMissing, browser_page, open_view, wait_ready
 from satdoku.stagefiles.instances import iter_instance_dicts
-from satdoku.stagefiles.tables import read_tsv
+from satdoku.stagefiles.tsv import read_tsv
 
 pytestmark = pytest.mark.slow
 
@@ -351,7 +351,7 @@ def test_scatter_hover_and_click_open_the_instance(run_dir, browser):
 
 def test_problems_come_first_in_red(run_dir, browser, tmp_path):
     """A planted wrong answer: its row leads the table, in red, and the problem is listed."""
-    from satdoku.report.explorer.build import build_explorer
+    from satdoku.report.explorer.site import build_explorer
 
     results = tmp_path / "results"
     shutil.copytree(run_dir / "results", results)
@@ -373,8 +373,8 @@ def test_problems_come_first_in_red(run_dir, browser, tmp_path):
 
 def test_empty_set_is_a_row_and_a_warning(run_dir, browser, tmp_path):
     """A comment-only set: a 0-instance row in the solver table and a warning, never missing."""
-    from satdoku.pipeline.instances import normalize
-    from satdoku.report.explorer.build import build_explorer
+    from satdoku.pipeline.stage_normalize import normalize
+    from satdoku.report.explorer.site import build_explorer
 
     results = tmp_path / "results"
     shutil.copytree(run_dir / "results", results)
@@ -392,7 +392,7 @@ def test_empty_set_is_a_row_and_a_warning(run_dir, browser, tmp_path):
 
 
 def test_ltn_and_csp_pages(run_dir, browser):
-    from satdoku.pipeline.largest_n import summarize
+    from satdoku.pipeline.stage_largest_n import summarize
 
     page = browser.page
     open_view(page, browser.index, "#/ltn")

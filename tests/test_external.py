@@ -27,7 +27,7 @@ from satdoku.solvers.external import (
     split_command,
 )
 from satdoku.solvers.registry import colour, origin, solver_version
-from satdoku.stagefiles.tables import read_tsv
+from satdoku.stagefiles.tsv import read_tsv
 
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 BINARIES = ("cadical", "picosat", "minisat")

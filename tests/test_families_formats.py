@@ -10,7 +10,7 @@ from satdoku.display import render_3d, render_board, render_png
 from satdoku.formats import format_board, parse_board, read_records
 from satdoku.formats.futoshiki import read_futoshiki_grid, write_futoshiki_dat
 from satdoku.formats.jsonpuzzle import puzzle_from_json, puzzle_to_json
-from satdoku.pipeline.instances import normalize
+from satdoku.pipeline.stage_normalize import normalize
 from satdoku.puzzle import CUSTOM, FUTOSHIKI, LATIN, SUDOKU3D, custom, path_cells, sudoku3d
 from satdoku.stagefiles.instances import read_instances
 

@@ -25,8 +25,8 @@ from satdoku.generate import (
     impossible_board,
     unique_puzzle,
 )
-from satdoku.pipeline.encode import encode_shard
-from satdoku.pipeline.instances import normalize
+from satdoku.pipeline.stage_encode import encode_shard
+from satdoku.pipeline.stage_normalize import normalize
 from satdoku.puzzle import futoshiki, latin, sudoku3d
 from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Deadline
 from satdoku.solvers.registry import SOLVERS, level, make_solver

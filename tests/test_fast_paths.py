@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from satdoku.cnf import decode
 from satdoku.cnf.dimacs import DimacsError, parse_dimacs
-from satdoku.stagefiles import bundles, outputs, tables
+from satdoku.stagefiles import bundles, outputs, tsv
 from satdoku.stagefiles.families import family
 
 EXAMPLES = int(os.environ.get("SATDOKU_FUZZ_EXAMPLES", "300"))
@@ -221,7 +221,7 @@ _CELLS = st.one_of(st.none(), st.integers(-5, 10**6),
        st.sampled_from([("a", "b", "c"), ("a",), ("d", "a", "b", "c")]))
 def test_tsv_rows_equal_csv_dictwriter(rows: list[dict], columns: tuple[str, ...]) -> None:
     fast = io.StringIO()
-    writer = tables.TsvWriter(fast, columns)
+    writer = tsv.TsvWriter(fast, columns)
     for row in rows:
         writer.write(row)
     general = io.StringIO()
@@ -342,11 +342,11 @@ def test_read_tsv_equals_csv_dictreader(tmp_path_factory, text: str) -> None:  #
         with open(path, encoding="utf-8", newline="") as fh:
             return list(csv.DictReader(fh, delimiter="\t"))
 
-    assert _outcome(tables.read_tsv, path) == _outcome(general)
+    assert _outcome(tsv.read_tsv, path) == _outcome(general)
 
 
 _SOLS_ROW = st.fixed_dictionaries({c: st.one_of(st.none(), st.text(
-    alphabet='a1 .\t"\r\n', max_size=4)) for c in tables.SOLS_COLUMNS})
+    alphabet='a1 .\t"\r\n', max_size=4)) for c in tsv.SOLS_COLUMNS})
 
 
 @FUZZ
@@ -362,19 +362,19 @@ def test_gather_joins_plain_shards_as_it_rewrites_any(tmp_path_factory, shards: 
     paths = []
     for k, rows in enumerate(shards):
         path = d / f"{k}.tsv"
-        tables.write_tsv(rows, path, tables.SOLS_COLUMNS)
+        tsv.write_tsv(rows, path, tsv.SOLS_COLUMNS)
         if k < len(tails):
             with open(path, "a", encoding="utf-8", newline="") as fh:
                 fh.write(tails[k])
         paths.append(path)
-    got = _outcome(tables.gather, paths, d / "out.tsv", "sols", d / "out.txt")
+    got = _outcome(tsv.gather, paths, d / "out.tsv", "sols", d / "out.txt")
     joined = ((d / "out.tsv").read_bytes(), (d / "out.txt").read_bytes()) \
         if not isinstance(got, tuple) else None
-    rows = _outcome(lambda: [r for p in paths for r in tables.read_tsv(p)])
+    rows = _outcome(lambda: [r for p in paths for r in tsv.read_tsv(p)])
     if isinstance(rows, tuple):  # the general reader refuses: so does gather
         assert got == rows
         return
-    tables.write_tsv(rows, d / "ref.tsv", tables.SOLS_COLUMNS)
+    tsv.write_tsv(rows, d / "ref.tsv", tsv.SOLS_COLUMNS)
     with open(d / "ref.txt", "w", encoding="utf-8") as fh:
         fh.writelines(f"{r['solution']}\n" for r in rows)
     assert got == len(rows)

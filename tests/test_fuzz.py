@@ -187,7 +187,7 @@ def test_a_fixed_seed_campaign_over_every_target_finds_nothing(tmp_path: Path) -
 def _old_model(self):  # type: ignore[no-untyped-def]
     """The reference kernel's model() before the fix: the live assignment (eliminated
     variables rebuilt), not the last SAT answer's."""
-    from satdoku.solvers.cdcl_simplify import extend_model
+    from satdoku.solvers.cdcl.simplify import extend_model
 
     value = [self.value[2 * v] for v in range(self.num_vars)]
     if self.elimclauses:
@@ -202,7 +202,7 @@ def test_the_kernel_bug_of_issue_25_is_found_and_shrunk(monkeypatch: pytest.Monk
     target finds the wrong model within a few cases and shrinks it to a formula of at most
     two clauses and three calls, the last a plain solve after an UNSAT one under
     assumptions."""
-    from satdoku.solvers import cdcl_reference
+    from satdoku.solvers.cdcl import readable as cdcl_reference
 
     monkeypatch.setattr(cdcl_reference.Kernel, "model", _old_model)
     monkeypatch.setenv("SATDOKU_CDCL_BACKEND", "python")

@@ -12,7 +12,7 @@ from satdoku.cnf.formula import Cnf, Formula
 from satdoku.formats import CnfFile, Record
 from satdoku.fuzz.oracles import brute_force, model_problem
 from satdoku.solve import open_solver, solve
-from satdoku.solvers.cdcl import Cdcl
+from satdoku.solvers.cdcl.driver import Cdcl
 from satdoku.solvers.dpll import Dpll
 
 #: (formula, assumptions of each call): the issue's minimal case, then what the cdcl-api and
@@ -101,7 +101,7 @@ def test_a_futoshiki_grid_without_relations_is_detected() -> None:
     """futoshiki_grid writes a Futoshiki without relations as rows of integers and '.'
     holes; detection took it for latin_grid, which cannot read '.', and every row was
     INVALID (readers target, shrunk to a 3x3 board)."""
-    from satdoku.formats.registry import FORMATS
+    from satdoku.formats.format_registry import FORMATS
     from satdoku.fuzz.checks import read_text
     from satdoku.puzzle import futoshiki
 

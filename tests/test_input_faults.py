@@ -349,7 +349,7 @@ def test_unreadable_files_are_one_line_errors(tmp_path: Path, case: str) -> None
 
 @pytest.mark.parametrize("case", ["missing file", "/dev/zero", "a FIFO", "truncated .gz"])
 def test_sharding_refuses_what_reading_refuses(tmp_path: Path, case: str) -> None:
-    from satdoku.pipeline.sets import plan
+    from satdoku.set_plans import plan
 
     make, reason = FILE_FAULTS[case]
     with pytest.raises(InputError, match=reason):  # the workflow plans (counts, hashes) a set
@@ -448,7 +448,7 @@ def _solve_cli(*args: str, **kw) -> subprocess.CompletedProcess:  # type: ignore
                                   "a 'p cnf' line before puzzles (not DIMACS)"])
 def test_solve_and_planning_keep_every_puzzle_beside_bad_bytes(tmp_path: Path, case: str) -> None:
     from satdoku.config import check
-    from satdoku.pipeline.sets import plan
+    from satdoku.set_plans import plan
 
     name, content, expected = PUZZLE_FAULTS[case]
     path = tmp_path / name
@@ -538,7 +538,7 @@ def test_a_given_solution_that_differs_is_in_the_detail_in_fixed_words(tmp_path:
     answer to a puzzle whose given solution solves it is a wrong answer."""
     from satdoku.solve import open_solver, solve, verify
     from satdoku.solvers.base import UNSAT, Result
-    from satdoku.stagefiles.tables import (
+    from satdoku.stagefiles.tsv import (
         FAILED,
         GIVEN_DIFFERS,
         GIVEN_SOLUTION_REFUTES_UNSAT,
@@ -634,8 +634,8 @@ def test_solve_configfile_limits_hold_as_in_the_workflow(tmp_path: Path) -> None
 def test_orders_49_and_64_are_refused_before_anything_is_built(tmp_path: Path, n: int) -> None:
     """Their extended rules (11.3 and 33 million clauses, 2.2 and 5.4 GB before the guard) are
     one INVALID row naming the limit, in `satdoku solve` and in the workflow's encode stage."""
-    from satdoku.pipeline.encode import encode_shard
-    from satdoku.pipeline.instances import normalize
+    from satdoku.pipeline.stage_encode import encode_shard
+    from satdoku.pipeline.stage_normalize import normalize
     from satdoku.stagefiles.bundles import read_bundle
 
     path = _empty_grid(tmp_path, n)

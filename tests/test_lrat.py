@@ -19,7 +19,7 @@ from satdoku.cnf.dimacs import read_dimacs, write_dimacs
 from satdoku.cnf.drat import OUT_OF_BUDGET, REJECTED, VERIFIED
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.cnf.lrat import check_lrat
-from satdoku.solvers.cdcl import Cdcl
+from satdoku.solvers.cdcl.driver import Cdcl
 from satdoku.solvers.dpll import Dpll
 
 SQUARE = Cnf(2, [[1, 2], [-1, 2], [1, -2], [-1, -2]])

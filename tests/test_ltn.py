@@ -143,7 +143,7 @@ def _hard_9x9(n: int, seed: int) -> tuple[list, list]:
 def test_ltn_solve_certifies_only_solutions(singles: bool) -> None:
     """Sound on 9x9: every board returned completes its givens and breaks no rule, no
     impossible board is ever certified, and the search solves most hard solvable boards."""
-    from satdoku.ltn.solve import SolveSettings, ltn_solve
+    from satdoku.ltn.board_solver import SolveSettings, ltn_solve
 
     solvable, impossible = _hard_9x9(8, 11)
     out = ltn_solve(solvable + impossible, SolveSettings(singles=singles, rounds=12, seed=2))
@@ -161,7 +161,7 @@ def test_propagate_reaches_the_singles_fixpoint() -> None:
     import numpy as np
 
     from satdoku.heuristics import apply_singles
-    from satdoku.ltn.solve import _tables, propagate
+    from satdoku.ltn.board_solver import _tables, propagate
 
     solvable, impossible = _hard_9x9(6, 12)
     rng = random.Random(3)
@@ -419,7 +419,7 @@ def test_certification_does_not_trust_the_network(monkeypatch) -> None:
     import torch
 
     from satdoku.ltn import kb
-    from satdoku.ltn.solve import SolveSettings, ltn_solve
+    from satdoku.ltn.board_solver import SolveSettings, ltn_solve
 
     gen_ = torch.Generator().manual_seed(5)
 

@@ -188,7 +188,7 @@ def test_the_times_row_records_measurement_and_cores(tmp_path: Path) -> None:
     from conftest import line_record
 
     from satdoku.solve import assign_cores, open_solver, solve
-    from satdoku.stagefiles.tables import times_row
+    from satdoku.stagefiles.tsv import times_row
 
     easy = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
     limits = assign_cores(RunLimits(time_limit=10, measurement=BASIC))

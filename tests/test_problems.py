@@ -10,9 +10,9 @@ from conftest import plant_answer
 
 from satdoku.report.agreement import WRONG_KINDS, Problems, find_problems
 from satdoku.report.collect import load_files
+from satdoku.report.solver_tables import solver_table
 from satdoku.report.summary import problems, problems_html, problems_markdown, summary_html
-from satdoku.report.tables import solver_table
-from satdoku.stagefiles.tables import GIVEN_DIFFERS, read_tsv
+from satdoku.stagefiles.tsv import GIVEN_DIFFERS, read_tsv
 
 
 def _row(i: int, status: str, verified: str = "-", detail: str = "") -> dict[str, str]:

@@ -290,7 +290,7 @@ def test_stray_bytes_anywhere_lose_no_puzzle(fmt: str, blob: bytes, where: int,
     from pathlib import Path
 
     from satdoku.formats.cnfset import looks_like_dimacs
-    from satdoku.pipeline.sets import is_cnf_set, plan
+    from satdoku.set_plans import is_cnf_set, plan
 
     clean = _clean_file(fmt)
     name = _name(fmt)

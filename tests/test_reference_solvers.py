@@ -91,7 +91,7 @@ def test_watchdog_honours_an_earlier_deadline_after_a_later_one() -> None:
     import threading
     import time as _time
 
-    from satdoku.solvers.reference import Watchdog
+    from satdoku.solvers.pysat_backends import Watchdog
 
     class Target:
         def __init__(self) -> None:

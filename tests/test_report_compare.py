@@ -10,14 +10,14 @@ import pytest
 import report_fixture as fx
 
 from satdoku.report.collect import TimeLimits, load_files
-from satdoku.report.compare import (
+from satdoku.report.pairs import (
     bootstrap_median_ci,
     pair_line,
     pairs,
     vbs_frame,
     with_vbs,
 )
-from satdoku.report.tables import empty_sets, headers, solver_table
+from satdoku.report.solver_tables import empty_sets, headers, solver_table
 
 
 @pytest.fixture(scope="module")
@@ -156,10 +156,10 @@ def test_repeated_solves_record_the_median_and_spread(tmp_path):
     has the median and min/max, the table the spread (median of each instance's min / max)."""
     from conftest import TINY
 
-    from satdoku.pipeline.instances import normalize
-    from satdoku.pipeline.solve import solve_shard
+    from satdoku.pipeline.stage_normalize import normalize
+    from satdoku.pipeline.stage_solve import solve_shard
     from satdoku.solvers.base import RunLimits
-    from satdoku.stagefiles.tables import read_tsv
+    from satdoku.stagefiles.tsv import read_tsv
 
     shard = tmp_path / "results/Instances/t4/00000.jsonl"
     shard.parent.mkdir(parents=True)
@@ -189,7 +189,7 @@ def test_repeated_solves_record_the_median_and_spread(tmp_path):
 
 def test_times_row_of_repeats_is_the_median_and_names_a_disagreement():
     from satdoku.solvers.base import Result
-    from satdoku.stagefiles.tables import times_row
+    from satdoku.stagefiles.tsv import times_row
 
     runs = [Result("SAT", total_seconds=t, solve_seconds=t / 2) for t in (0.3, 0.1, 0.2)]
     row = times_row("1", 1, runs[0], 0.0, "", runs)
@@ -205,8 +205,8 @@ def test_times_row_of_repeats_is_the_median_and_names_a_disagreement():
 def test_one_table_of_statistic_columns(df, results, tmp_path):
     """Every solver-table column is a STATS record; the explorer's overview takes headers and
     formats from the same records (its JS writes each cell by that format)."""
-    from satdoku.report.explorer.build import build_explorer
-    from satdoku.report.tables import BY_KEY, formats
+    from satdoku.report.explorer.site import build_explorer
+    from satdoku.report.solver_tables import BY_KEY, formats
 
     table = solver_table(with_vbs(df), fx.TIME_LIMIT)
     assert all(c in BY_KEY for c in table.columns)
@@ -219,7 +219,7 @@ def test_one_table_of_statistic_columns(df, results, tmp_path):
 
 def test_set_table_measures_the_chosen_time(results, tmp_path):
     """The per-set table (results/Reports/S_table.*) uses report_time too: search seconds."""
-    from satdoku.report.build import write_set_table
+    from satdoku.report.report_stages import write_set_table
 
     df = load_files(fx.files(results), "solve_seconds")
     nine = df[df["set"] == "nine"]
@@ -233,8 +233,8 @@ def test_set_table_measures_the_chosen_time(results, tmp_path):
 
 def test_summary_without_rows_writes_the_pairs_header(tmp_path):
     """No run on any set: pairs.csv is still written, its header alone."""
-    from satdoku.report.build import summary
-    from satdoku.report.compare import PAIR_COLUMNS
+    from satdoku.report.pairs import PAIR_COLUMNS
+    from satdoku.report.report_stages import summary
 
     out = tmp_path / "pairs.csv"
     assert summary([], 10.0, *(str(tmp_path / f) for f in ("s.md", "s.csv", "s.html", "p.html")),

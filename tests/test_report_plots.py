@@ -9,9 +9,9 @@ import math
 import pytest
 import report_fixture as fx
 
-from satdoku.report import build
+from satdoku.report import report_stages as build
 from satdoku.report.plots import colour, time_per_instance
-from satdoku.stagefiles.tables import read_tsv
+from satdoku.stagefiles.tsv import read_tsv
 
 
 @pytest.fixture
@@ -182,7 +182,7 @@ def test_zero_decisions_read_each_solvers_counter():
     our solvers and CaDiCaL count only decisions; an UNSAT at level 0 is 0 for every one."""
     import pandas as pd
 
-    from satdoku.report.encodings import size_table
+    from satdoku.report.encodings_table import size_table
 
     sizes = pd.DataFrame({"set": "s", "id": ["1", "2", "3"], "family": "9x9",
                           "encoding": "extended", "vars": 729, "clauses": 11988, "bytes": 1})

@@ -12,8 +12,8 @@ import report_fixture as fx
 from conftest import TINY
 
 from satdoku.report.collect import load_files
+from satdoku.report.solver_tables import solver_table, to_html, to_markdown
 from satdoku.report.summary import problems, problems_html, summary_html, summary_markdown
-from satdoku.report.tables import solver_table, to_html, to_markdown
 from satdoku.stagefiles.families import family, family_of_record, slug
 from satdoku.stagefiles.instances import read_families
 
@@ -120,8 +120,8 @@ def test_bundle_sizes_equal_the_standalone_dimacs(tmp_path):
     those of the standalone DIMACS file of every instance."""
     from satdoku.cnf.dimacs import write_dimacs
     from satdoku.cnf.formula import Cnf
-    from satdoku.pipeline.encode import encode_shard
-    from satdoku.pipeline.instances import normalize
+    from satdoku.pipeline.stage_encode import encode_shard
+    from satdoku.pipeline.stage_normalize import normalize
     from satdoku.stagefiles.bundles import bundle_sizes, standalone
 
     src = tmp_path / "mixed9.txt"

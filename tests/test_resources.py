@@ -22,7 +22,7 @@ from satdoku.solvers.base import CPU, MEMOUT, SAT, TIMEOUT, UNSAT, Deadline, Res
 from satdoku.solvers.measurement import benchexec_problem
 from satdoku.solvers.process import run_forked
 from satdoku.solvers.registry import SOLVERS
-from satdoku.stagefiles.tables import TIMES_COLUMNS, times_row
+from satdoku.stagefiles.tsv import TIMES_COLUMNS, times_row
 
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 

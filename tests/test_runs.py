@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from satdoku.cli import main
-from satdoku.pipeline.record import record_run
+from satdoku.pipeline.stage_record import record_run
 from satdoku.runs.compare import compare
-from satdoku.runs.manifest import build_manifest, config_hash
+from satdoku.runs.provenance import build_manifest, config_hash
 from satdoku.runs.store import list_runs, read_rows
 from satdoku.stagefiles.manifest import read_manifest
-from satdoku.stagefiles.tables import read_tsv, write_tsv
+from satdoku.stagefiles.tsv import read_tsv, write_tsv
 
 CONFIG = {"sets": {"nine": "nine.txt", "futo": "futo.dat"},
           "solvers": {"minisat22": {}, "cadical195": {}, "dpll": {}, "cdcl": {}},

@@ -184,9 +184,9 @@ def test_sat_counter_tells_solutions_apart_on_the_projection() -> None:
 
 def test_uniqueness_stage_counts_like_the_search(public_data, tmp_path) -> None:
     from satdoku.formats import read_records
-    from satdoku.pipeline.encode import encode_shard
-    from satdoku.pipeline.instances import normalize
-    from satdoku.pipeline.unique import unique_shard
+    from satdoku.pipeline.stage_encode import encode_shard
+    from satdoku.pipeline.stage_normalize import normalize
+    from satdoku.pipeline.stage_unique import unique_shard
 
     src = public_data / "futoshiki_usp" / "casos.in"
     inst = tmp_path / "i.jsonl"

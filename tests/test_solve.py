@@ -19,7 +19,7 @@ from satdoku.solve import ConfiguredSolver, formula_of, open_solver, solve, veri
 from satdoku.solvers.base import ERROR, INVALID, SAT, TIMEOUT, UNSAT, Result
 from satdoku.solvers.registry import SOLVERS
 from satdoku.sources import file_sha256
-from satdoku.stagefiles.tables import FAILED, PROOF, UNCHECKED, YES
+from satdoku.stagefiles.tsv import FAILED, PROOF, UNCHECKED, YES
 
 HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
@@ -249,8 +249,8 @@ def test_an_input_changed_during_a_run_is_a_clear_failure(tmp_path: Path, monkey
 
     import satdoku.solve as solve_module
     from satdoku.commands import solve as solve_command
-    from satdoku.pipeline.instances import normalize
-    from satdoku.pipeline.sets import SetError, plan
+    from satdoku.pipeline.stage_normalize import normalize
+    from satdoku.set_plans import SetError, plan
 
     src = tmp_path / "p.txt"
     src.write_text((HARD + "\n") * 5)

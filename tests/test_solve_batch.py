@@ -1,5 +1,5 @@
 """The solve stage's compiled loop (satdoku/pipeline/batch.py, _batch.c) against its reference,
-the Python loop of satdoku/pipeline/solve.py: the same SatOutput, SatOutputTimes and SatSols
+the Python loop of satdoku/pipeline/stage_solve.py: the same SatOutput, SatOutputTimes and SatSols
 files apart from the measured times, on shards that mix what the loop takes with what it hands
 back (the first puzzle of a layout, invalid lines, another layout, UNSAT, boards that differ
 from a given solution, models that do not check)."""
@@ -16,16 +16,16 @@ import pytest
 from satdoku.formats.symbols import board_chars
 from satdoku.generate import complete_grid, erase, impossible_board
 from satdoku.pipeline import batch
-from satdoku.pipeline.encode import encode_shard
-from satdoku.pipeline.instances import normalize
-from satdoku.pipeline.solve import solve_shard
+from satdoku.pipeline.stage_encode import encode_shard
+from satdoku.pipeline.stage_normalize import normalize
+from satdoku.pipeline.stage_solve import solve_shard
 from satdoku.solve import open_solver, verify
 from satdoku.solvers.base import TIMEOUT, Result, RunLimits
 from satdoku.solvers.cores import describe
 from satdoku.stagefiles.bundles import read_bundle
 from satdoku.stagefiles.instances import read_instances
 from satdoku.stagefiles.outputs import write_block
-from satdoku.stagefiles.tables import TIMES_COLUMNS, read_tsv, times_row
+from satdoku.stagefiles.tsv import TIMES_COLUMNS, read_tsv, times_row
 
 pytestmark = pytest.mark.skipif(batch.native() is None, reason="satdoku.pipeline._batch not built")
 

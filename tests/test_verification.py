@@ -18,7 +18,7 @@ from satdoku.formats.record import CnfFile, Record
 from satdoku.solve import open_solver, read_formula, solve
 from satdoku.solvers.base import RunLimits
 from satdoku.sources import read_snapshot
-from satdoku.stagefiles.tables import PROOF, TIMES_COLUMNS, UNCHECKED, read_tsv
+from satdoku.stagefiles.tsv import PROOF, TIMES_COLUMNS, UNCHECKED, read_tsv
 
 BUDGET_MESSAGE = "proof check ran out of its"
 

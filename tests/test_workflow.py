@@ -130,7 +130,7 @@ def test_extract_gives_a_standalone_dimacs_any_solver_accepts(run_dir, tmp_path)
                      "-o", str(tmp_path / "x.out")]) == 0
         assert main(["extract", "tiny9", "99"]) == 1
         # the same instance by its instance_hash, the one every stage file carries for it
-        from satdoku.stagefiles.tables import read_tsv
+        from satdoku.stagefiles.tsv import read_tsv
 
         times = read_tsv("results/SatOutputTimes/minisat22/extended/tiny9.tsv")
         sols = read_tsv("results/SatSols/cadical195/extended/tiny9.tsv")
@@ -163,7 +163,7 @@ def test_run_record_and_compare_a_planted_regression(run_dir, tmp_path):
     import shutil
 
     from satdoku.cli import main
-    from satdoku.stagefiles.tables import read_tsv, write_tsv
+    from satdoku.stagefiles.tsv import read_tsv, write_tsv
 
     a = run_dir / "results"
     manifest_a = json.loads((a / "run.json").read_text())

@@ -5,6 +5,6 @@
 - :mod:`.run` — a whole set: UP, FL and the human singles of :mod:`satdoku.heuristics` per
   instance and encoding, and the per-encoding counts.
 
-The files it writes are stage files (:mod:`satdoku.stagefiles.propagation`); the table and
-chart are drawn by :mod:`satdoku.report.propagation`.
+The files it writes are stage files (:mod:`satdoku.stagefiles.propagation_files`); the table and
+chart are drawn by :mod:`satdoku.report.propagation_report`.
 """

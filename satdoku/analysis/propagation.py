@@ -44,7 +44,7 @@ class Outcome:
 
 def new_kernel(num_vars: int, backend: str = "auto"):  # type: ignore[no-untyped-def]
     """An empty CDCL kernel (the C one when built; ``backend="python"``: the readable twin)."""
-    from satdoku.solvers.cdcl import RESTARTS, choose_backend, kernel_type, policy
+    from satdoku.solvers.cdcl.driver import RESTARTS, choose_backend, kernel_type, policy
 
     return kernel_type(choose_backend(backend))(num_vars, RESTARTS["none"], True, 0.95, False,
                                                 policy())

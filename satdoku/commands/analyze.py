@@ -39,10 +39,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from satdoku.analysis.run import VerificationError, analyze
+    from satdoku.analysis.set_analysis import VerificationError, analyze
     from satdoku.cnf.encodings import get
     from satdoku.formats import read_records
-    from satdoku.report.propagation import markdown, write_outputs
+    from satdoku.report.propagation_report import markdown, write_outputs
 
     def fail(message: str) -> int:
         print(f"satdoku analyze: {message}", file=sys.stderr)

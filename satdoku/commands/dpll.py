@@ -217,7 +217,7 @@ def proof_format(args: argparse.Namespace) -> str:
 def _label(args: argparse.Namespace, heuristic: str) -> str:
     if args.mode == "dpll":
         return f"dpll ({heuristic})"
-    from satdoku.solvers.cdcl import choose_backend
+    from satdoku.solvers.cdcl.driver import choose_backend
 
     simplify = "" if args.no_simplify else ", preprocessing"
     return f"cdcl (vsids, {choose_backend()} kernel{simplify})"

@@ -6,7 +6,7 @@
 
 Instances are generated from the seed (Latin: a random square with --holes of its cells
 emptied; Futoshiki: --givens of a random grid's values and the true < between --relations of
-its neighbouring pairs); see satdoku/pipeline/largest_n.py.
+its neighbouring pairs); see satdoku/pipeline/stage_largest_n.py.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from satdoku.pipeline.largest_n import run_experiment, write_outputs
+    from satdoku.pipeline.stage_largest_n import run_experiment, write_outputs
 
     if not 1 <= args.n_min <= args.n_max:
         print("error: need 1 <= --n-min <= --n-max", file=sys.stderr)

@@ -107,7 +107,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from satdoku.report import build
+    from satdoku.report import report_stages as build
 
     if args.stage == "table":
         n = build.set_table(args.set_name, args.instances, args.sols, args.times,
@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
                           time_column=args.time_column, propagation=args.propagation)
         print(f"summary: {n} problems -> {args.md}")
     elif args.stage == "explorer":
-        from satdoku.report.explorer.build import explorer_from_files
+        from satdoku.report.explorer.site import explorer_from_files
 
         ov = explorer_from_files(args.files, _limits(args), args.out,
                                  build.parse_variants(args.variants), args.pages_dir,

@@ -44,12 +44,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from satdoku.cnf.encodings import get as get_encoding
-    from satdoku.pipeline.sets import plan
     from satdoku.progress import track
+    from satdoku.set_plans import plan
     from satdoku.solve import assign_cores, open_solver, solve
     from satdoku.solvers.measurement import MeasurementError, backend
     from satdoku.solvers.registry import CNF
-    from satdoku.stagefiles.tables import FAILED, GIVEN_DIFFERS
+    from satdoku.stagefiles.tsv import FAILED, GIVEN_DIFFERS
 
     def fail(message: str) -> int:
         print(f"satdoku solve: {message}", file=sys.stderr)
@@ -134,8 +134,8 @@ def _variants(args: argparse.Namespace) -> dict:  # type: ignore[type-arg]
 def _read(path: str, fmt: str) -> tuple[str, list, bool]:  # type: ignore[type-arg]
     """(checksum, records, whether it is a CNF set) of a puzzle file or CNF set, read once:
     the records are what was read then, whatever happens to the file while it is solved."""
-    from satdoku.pipeline.instances import set_records
-    from satdoku.pipeline.sets import is_cnf_set, plan
+    from satdoku.pipeline.stage_normalize import set_records
+    from satdoku.set_plans import is_cnf_set, plan
     from satdoku.sources import read_snapshot
 
     if is_cnf_set(path, fmt):

@@ -3,7 +3,7 @@
 A malformed instance becomes a Record with ``error`` set (file, line, reason): never dropped,
 never fatal unless the caller asks for ``strict``. ``#`` comment lines and blank lines are skipped
 (blank lines still separate grid bands). Files are opened through :mod:`satdoku.sources`; the
-formats are the records of :mod:`satdoku.formats.registry`; reading, detection and the
+formats are the records of :mod:`satdoku.formats.format_registry`; reading, detection and the
 record-by-record repair live in :mod:`satdoku.formats.reading`.
 """
 
@@ -14,9 +14,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from satdoku.formats.reading import HEAD_LINES, StrictError, detect_format, read_records
-    from satdoku.formats.record import CnfFile, Record
-    from satdoku.formats.registry import (
+    from satdoku.formats.format_registry import (
         FORMATS,
         LINE_FORMATS,
         Format,
@@ -26,6 +24,8 @@ if TYPE_CHECKING:
         register,
         unregister,
     )
+    from satdoku.formats.reading import HEAD_LINES, StrictError, detect_format, read_records
+    from satdoku.formats.record import CnfFile, Record
 
 #: Where each public name lives; a submodule is imported when a name of it is first used, so
 #: `from satdoku.formats.record import Record` does not load every format (a one-shot
@@ -34,7 +34,7 @@ _HOMES = {
     **dict.fromkeys(("HEAD_LINES", "StrictError", "detect_format", "read_records"), "reading"),
     **dict.fromkeys(("CnfFile", "Record"), "record"),
     **dict.fromkeys(("FORMATS", "LINE_FORMATS", "Format", "FormatError", "format_names",
-                     "get_format", "register", "unregister"), "registry"),
+                     "get_format", "register", "unregister"), "format_registry"),
 }
 
 __all__ = [
@@ -56,7 +56,7 @@ def __getattr__(name: str) -> Any:
 def format_board(board: Sequence[int], notation: str, side: int, empty: str = ".") -> str:
     """A board written in the notation its input used (one line; see
     :attr:`Format.format_board`)."""
-    from satdoku.formats.registry import get_format
+    from satdoku.formats.format_registry import get_format
 
     return get_format(notation).format_board(board, side, empty)
 
@@ -64,6 +64,6 @@ def format_board(board: Sequence[int], notation: str, side: int, empty: str = ".
 def parse_board(text: str, notation: str, side: int) -> tuple[int, ...] | None:
     """Inverse of :func:`format_board`: the board of a line written in ``notation``, or None
     when the text is not one (reports read SatSols boards back with it)."""
-    from satdoku.formats.registry import get_format
+    from satdoku.formats.format_registry import get_format
 
     return get_format(notation).parse_board(text, side)

@@ -20,8 +20,8 @@ import itertools
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from satdoku.formats.format_registry import FORMATS, Format, by_priority, get_format
 from satdoku.formats.record import Record
-from satdoku.formats.registry import FORMATS, Format, by_priority, get_format
 from satdoku.size_limits import SizeLimits, default_size_limits
 from satdoku.sources import STDIN, InputError, Snapshot, read_snapshot
 

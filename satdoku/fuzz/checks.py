@@ -64,7 +64,7 @@ class ProofCase:
 def _our_proof(case: Case, rng: random.Random) -> list[str]:
     """A DRUP proof of an UNSAT formula by our CDCL (C kernel, sometimes the Python one, with
     small clause-database schedules so deletions appear) or DPLL."""
-    from satdoku.solvers.cdcl import Cdcl
+    from satdoku.solvers.cdcl.driver import Cdcl
 
     cnf = case.cnf()
     if rng.random() < 0.2 and cnf.num_vars <= 30:
@@ -349,7 +349,7 @@ _HOLDS: dict[tuple[str, Any], bool] = {}
 def holds(fmt: str, puzzle: Puzzle) -> bool:
     """Whether a format holds puzzles of this layout and kind: its writer takes the empty
     puzzle of the layout (relations aside) and its reader gives it back."""
-    from satdoku.formats.registry import FORMATS
+    from satdoku.formats.format_registry import FORMATS
 
     key = (fmt, puzzle.layout, puzzle.kind, bool(puzzle.less_than))
     if key not in _HOLDS:
@@ -374,7 +374,7 @@ def _ambiguous(puzzle: Puzzle) -> bool:
 
 
 def readers_target() -> Target:
-    from satdoku.formats.registry import FORMATS
+    from satdoku.formats.format_registry import FORMATS
 
     def run(puzzle: Puzzle) -> Failure | None:
         for fmt, spec in FORMATS.items():

@@ -131,7 +131,7 @@ def shrink_puzzle(puzzle: Puzzle, fails: Callable[[Any], bool], budget: Budget) 
 
 def write_puzzle(prefix: str, puzzle: Puzzle, comments: list[str]) -> list[str]:
     """The puzzle in the JSON format (any family), one object on one line."""
-    from satdoku.formats.registry import FORMATS
+    from satdoku.formats.format_registry import FORMATS
 
     path = prefix + ".json"
     with open(path, "w", encoding="utf-8") as fh:

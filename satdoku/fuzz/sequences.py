@@ -7,7 +7,7 @@ formulas).
 
 A :class:`Session` is the thing under test, one per interface:
 
-- :class:`CdclSession`: our :class:`~satdoku.solvers.cdcl.Cdcl` object (either kernel, any
+- :class:`CdclSession`: our :class:`~satdoku.solvers.cdcl.driver.Cdcl` object (either kernel, any
   restart policy and phase, proof logging, small clause-database schedules): every call,
   UNSAT proofs checked against the clauses so far;
 - :class:`DpllSession`: our :class:`~satdoku.solvers.dpll.Dpll` object, solved again and
@@ -92,7 +92,7 @@ class CdclSession:
     seconds = None
 
     def __init__(self, case: Case, options: Mapping[str, Any], seed: int = 0) -> None:
-        from satdoku.solvers.cdcl import Cdcl
+        from satdoku.solvers.cdcl.driver import Cdcl
 
         self.options = dict(options)
         self.rng = random.Random(seed)
@@ -188,7 +188,7 @@ class PathSession:
         from satdoku.formats import CnfFile, Record
         from satdoku.solve import solve
         from satdoku.solvers.base import RunLimits
-        from satdoku.stagefiles.tables import FAILED
+        from satdoku.stagefiles.tsv import FAILED
 
         own = [[x] for x in call.assumptions]
         formula = Formula(self.num_vars, own, self.rules)

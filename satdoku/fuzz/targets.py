@@ -143,7 +143,7 @@ def classify(answer_: Any, expected: bool, ref_seconds: float, fast: float = FAS
     """The failure of a checked answer of the solve path (:class:`satdoku.solve.Answer`) to
     a formula whose answer is ``expected``, or None. ``limited``: the solver ran under a
     budget of its own (conflicts, decisions), so a TIMEOUT is no failure."""
-    from satdoku.stagefiles.tables import FAILED
+    from satdoku.stagefiles.tsv import FAILED
 
     result = answer_.result
     status, message = result.status, result.message
@@ -389,7 +389,7 @@ def cdcl_api_target(against: str = "minisat22") -> Target:
     reductions happen within a few conflicts, preprocessing off, before the search or after
     its first conflicts."""
     from satdoku.fuzz.sequences import CdclSession, run_sequence
-    from satdoku.solvers.cdcl import BACKENDS, PHASES, RESTARTS
+    from satdoku.solvers.cdcl.driver import BACKENDS, PHASES, RESTARTS
 
     def make(rng: random.Random, kind: str) -> Drawn:
         case = generate(kind, rng, sequence=True)

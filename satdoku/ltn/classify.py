@@ -40,9 +40,9 @@ class ClassifySettings:
     exact_max_nodes: int = 5_000_000
     threads: int = 1  # torch threads: more only pays off on large batches and idle cores
 
-    def solve_settings(self, singles: bool | None = None):  # -> satdoku.ltn.solve.SolveSettings
+    def solve_settings(self, singles: bool | None = None):  # -> board_solver.SolveSettings
         """The LTN solving settings these classify settings mean (``singles`` overrides)."""
-        from satdoku.ltn.solve import SolveSettings
+        from satdoku.ltn.board_solver import SolveSettings
 
         return SolveSettings(steps=self.ltn_steps, warm_steps=self.ltn_warm_steps,
                              lr=self.ltn_lr, rounds=self.ltn_rounds,
@@ -133,11 +133,11 @@ def decide_q2(puzzles: Sequence[Puzzle], settings: ClassifySettings) -> list[dic
     """The Q2 procedure for same-size open puzzles: dicts with solvable, decided_by, solution
     (a checked board or None), the LTN rounds and backtracks, and seconds spent in each part.
 
-    LTN solving (:mod:`satdoku.ltn.solve`, singles between rounds unless
+    LTN solving (:mod:`satdoku.ltn.board_solver`, singles between rounds unless
     ``settings.ltn_singles`` is off) may only certify; ``decided_by`` is ``ltn`` when no single
     was filled on the way, ``singles`` when singles completed the board before any LTN round,
     and ``singles+ltn`` otherwise."""
-    from satdoku.ltn.solve import ltn_solve
+    from satdoku.ltn.board_solver import ltn_solve
 
     out: list[dict] = [{} for _ in puzzles]
     quiet = []

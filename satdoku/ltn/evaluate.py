@@ -190,7 +190,7 @@ def q2_records(opened: list[Example], reports: list, settings: ClassifySettings
     boards, ``17_clue``), band, blanks, who decided it in the classify procedure with its LTN
     seconds, rounds and backtracks, and whether LTN alone (no singles, same budget) certified
     it, with its seconds. Every figure of :func:`certification_by_band` comes from these."""
-    from satdoku.ltn.solve import ltn_solve
+    from satdoku.ltn.board_solver import ltn_solve
 
     solvable = [(e, r) for e, r in zip(opened, reports, strict=True)
                 if e.kind == "open_solvable"]

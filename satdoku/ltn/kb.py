@@ -9,8 +9,8 @@ trained by maximising SatAgg of both. A board is judged valid when ∀u Ok(b, u)
 Q2 (per-board solving): a fixed-structure predicate ``HasValue(b, c, v)`` grounded as a softmax
 over each cell's candidates (givens clamped), optimised to satisfy
     ∀b ∀(c,d)∈Peers ∀v ¬(HasValue(b,c,v) ∧ HasValue(b,d,v))      (all different)
-with IsPossible (the candidates) as a mask; :mod:`satdoku.ltn.solve` runs these rounds inside a
-confidence-ordered search. The argmax board is checked symbolically; only a checked board
+with IsPossible (the candidates) as a mask; :mod:`satdoku.ltn.board_solver` runs these rounds
+inside a confidence-ordered search. The argmax board is checked symbolically; only a checked board
 certifies solvability.
 
 Q3 (fixed predicates, Gödel semantics): ``IsPossible(c, v)``, ``NakedSingle(c, v)`` and

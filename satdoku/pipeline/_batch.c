@@ -1,6 +1,6 @@
 /* The solve stage's per-puzzle loop in compiled code (extension module satdoku.pipeline._batch,
  * built by setup.py). Its Python side is satdoku/pipeline/batch.py; its readable reference is
- * the loop of satdoku/pipeline/solve.py (one satdoku.solve.solve call per instance), which
+ * the loop of satdoku/pipeline/stage_solve.py (one satdoku.solve.solve call per instance), which
  * runs wherever this module is not built or does not apply.
  *
  * Two functions:
@@ -20,7 +20,7 @@
  * write no proofs) UNSAT. Anything else (an UNSAT that needs a proof, an answer past the limit,
  * a model that does not decode or a board that does not check, an error) stops the run at that
  * puzzle, and the Python side solves it through the reference solve path, which writes what it
- * finds. The texts follow satdoku/stagefiles/outputs.py and tables.py exactly; the tests
+ * finds. The texts follow satdoku/stagefiles/outputs.py and tsv.py exactly; the tests
  * compare both paths' files (tests/test_solve_batch.py).
  */
 #define PY_SSIZE_T_CLEAN

@@ -10,7 +10,7 @@ adapter already loaded (python-sat's MiniSat through its compiled functions, or 
 kernel), decodes the model, checks the board against the puzzle and writes the SatOutput
 block, the SatOutputTimes row and the SatSols row exactly as the reference loop would.
 
-The reference is the loop of :mod:`satdoku.pipeline.solve` (:func:`satdoku.solve.solve` per
+The reference is the loop of :mod:`satdoku.pipeline.stage_solve` (:func:`satdoku.solve.solve` per
 instance); tests/test_solve_batch.py compares the files both write. The reference also solves,
 here, every instance the compiled loop does not finish itself: the first of each layout (it
 loads the rules, and its time includes that, as in the reference loop), invalid ones, ones whose
@@ -59,7 +59,7 @@ from satdoku.stagefiles.instances import (
     record_from_dict,
 )
 from satdoku.stagefiles.outputs import INSTANCE, V_WIDTH
-from satdoku.stagefiles.tables import (
+from satdoku.stagefiles.tsv import (
     GIVEN_DIFFERS,
     TIMES_COLUMNS,
     UNCHECKED,
@@ -167,7 +167,7 @@ def _layout(rec: Record) -> _Layout | None:
 
 def _symbols_notation(notation: str) -> bool:
     """Whether boards of this notation are written one symbol per cell (what the loop writes)."""
-    from satdoku.formats.registry import get_format
+    from satdoku.formats.format_registry import get_format
     from satdoku.formats.symbols import format_symbols
 
     try:

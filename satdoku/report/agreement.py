@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from satdoku.solvers.base import LIMIT_STATUSES
-from satdoku.stagefiles.tables import GIVEN_DIFFERS
+from satdoku.stagefiles.tsv import GIVEN_DIFFERS
 
 #: Problem kinds, in the order they are listed. The first two are wrong evidence: the check
 #: fails the workflow on them; the others are failures the reports and the check name in red.

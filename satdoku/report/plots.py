@@ -40,7 +40,7 @@ def _encoding_style(enc: str) -> tuple[str, str]:
 
 
 def _virtual(run: str) -> bool:
-    from satdoku.report.compare import is_virtual
+    from satdoku.report.pairs import is_virtual
 
     return is_virtual(run.split("/")[0])
 

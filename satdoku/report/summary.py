@@ -17,7 +17,7 @@ from satdoku.report.agreement import find_problems, problem_headline
 from satdoku.solvers.base import LIMIT_STATUSES
 from satdoku.stagefiles import paths as sp
 from satdoku.stagefiles.families import INVALID_FAMILY, slug, sort_key
-from satdoku.stagefiles.tables import GIVEN_DIFFERS
+from satdoku.stagefiles.tsv import GIVEN_DIFFERS
 
 #: Glob patterns (under results/Reports) of pages other stages write, shown when present.
 EXTRA_PAGES = {"CSP variants": tuple(sp.file_name(sp.CSP_REPORT, ext=x) for x in ("md", "png",
@@ -190,7 +190,7 @@ def summary_markdown(table, probs: Sequence[str], time_limit,
     ``pairs``: {set: paired-comparison lines}; ``warnings``: shown after the problems."""
     import os
 
-    from satdoku.report.tables import to_markdown
+    from satdoku.report.solver_tables import to_markdown
 
     out = ["# satdoku summary", "", problems_markdown(probs)]
     out += [f"**Warning: {w}**" for w in warnings] + ([""] if warnings else [])
@@ -232,7 +232,7 @@ def summary_html(table, probs: Sequence[str], time_limit,
                  warnings: Sequence[str] = (), time_column: str = "total_seconds") -> str:
     """The cross-set summary as one HTML page (problems in red at the top, then warnings);
     plots are separate report items, CSP/LTN text pages are shown verbatim."""
-    from satdoku.report.tables import to_html
+    from satdoku.report.solver_tables import to_html
 
     lim = limits_text(time_limit, _table_sets(table))
     parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>satdoku summary</title>",
@@ -267,7 +267,7 @@ def summary_html(table, probs: Sequence[str], time_limit,
 def set_page_markdown(set_name: str, table, probs: Sequence[str],
                       time_limit: float | None) -> str:
     """The per-set table page: problems first, then one row per solver/encoding."""
-    from satdoku.report.tables import to_markdown
+    from satdoku.report.solver_tables import to_markdown
 
     lim = f"{time_limit:g} s" if time_limit else "none"
     return (f"# {set_name}: solvers compared\n\n{problems_markdown(probs)}\n"
@@ -277,7 +277,7 @@ def set_page_markdown(set_name: str, table, probs: Sequence[str],
 
 
 def set_page_html(set_name: str, table, probs: Sequence[str], time_limit: float | None) -> str:
-    from satdoku.report.tables import to_html
+    from satdoku.report.solver_tables import to_html
 
     lim = f"{time_limit:g} s" if time_limit else "none"
     return ("<!DOCTYPE html><html><head><meta charset='utf-8'>"

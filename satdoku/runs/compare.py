@@ -8,7 +8,7 @@ out) or its (set, id) (``by="set"``). Per (set, solver, encoding): ``n`` joined 
 ``status_changes`` (any status differs), and over the instances both runs solved the median of
 the per-instance ratios B/A of ``total_seconds`` (or another time column) with a seeded
 bootstrap 95% interval (the same ratio floor, median and bootstrap as ``reports/pairs.csv``:
-:mod:`satdoku.report.compare`). An answer that flips between SAT and UNSAT is a wrong answer in one
+:mod:`satdoku.report.pairs`). An answer that flips between SAT and UNSAT is a wrong answer in one
 of the runs: :func:`compare` counts those flips and the command exits 1 on any.
 
 The join and the aggregates are DuckDB queries over the two row tables.
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from satdoku.report.compare import RESAMPLES, SEED, TIME_FLOOR, bootstrap_median_ci, median
+from satdoku.report.pairs import RESAMPLES, SEED, TIME_FLOOR, bootstrap_median_ci, median
 from satdoku.runs.store import manifest_of, read_rows
 
 COMPARE_COLUMNS = ("set", "solver", "encoding", "n", "status_changes", "median_ratio", "ci_low",

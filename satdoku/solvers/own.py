@@ -93,7 +93,7 @@ def make_dpll(**options: Any) -> DpllSolver:
 
 
 class CdclSolver:
-    """Our CDCL (:mod:`satdoku.solvers.cdcl`) as a CnfSolver: the C kernel built at install
+    """Our CDCL (:mod:`satdoku.solvers.cdcl.driver`) as a CnfSolver: the C kernel built at install
     time, else its readable Python form (slow; ``pure=True`` asks for it). With
     ``incremental=True`` the solve path calls :meth:`solve_incremental`: a shard's rules are
     loaded once and each puzzle's givens are assumptions. ``simplify`` (default on) runs the
@@ -114,7 +114,7 @@ class CdclSolver:
         name: str | None = None,
         proof: str | None = None,
     ) -> None:
-        from satdoku.solvers.cdcl import PHASES, PROOF_FORMATS, RESTARTS
+        from satdoku.solvers.cdcl.driver import PHASES, PROOF_FORMATS, RESTARTS
 
         if restarts not in RESTARTS:
             raise ValueError(f"unknown restart policy {restarts!r}; choose from {list(RESTARTS)}")
@@ -166,7 +166,7 @@ class CdclSolver:
             cnf = Cnf(max([rules.num_vars, *(abs(x) for c in own for x in c)]),
                       rules.clauses + own)  # fmt: skip
             return self.solve_cnf(cnf, deadline, proof_path)
-        from satdoku.solvers.cdcl import Cdcl
+        from satdoku.solvers.cdcl.driver import Cdcl
 
         deadline = self._start(deadline)
         message = "incremental (rules loaded once per shard)"
@@ -247,7 +247,7 @@ class CdclSolver:
 
     def warm_up(self) -> None:
         """Load the kernel now, outside every instance's time."""
-        from satdoku.solvers.cdcl import warm_up
+        from satdoku.solvers.cdcl.driver import warm_up
 
         if not (self.options["pure"] or self._warm):
             warm_up()
@@ -260,7 +260,7 @@ class CdclSolver:
         deadline: Deadline,
         proof_path: str | None,
     ) -> Result:
-        from satdoku.solvers.cdcl import Cdcl
+        from satdoku.solvers.cdcl.driver import Cdcl
 
         deadline = self._start(deadline)
         solver = Cdcl(num_vars, formula, proof=proof_path is not None and self.proof_format,

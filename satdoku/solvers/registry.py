@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from satdoku.solvers.cdcl import PHASES, RESTARTS
+from satdoku.solvers.cdcl.driver import PHASES, RESTARTS
 from satdoku.solvers.csp import INFERENCES, ORDERINGS
 from satdoku.solvers.dpll import HEURISTICS
 
@@ -134,8 +134,8 @@ _CDCL_OPTIONS: dict[str, Any] = {
                  "elimination, subsumption); false: the search alone"},
 }
 _DPLL_CODE = ("satdoku.solvers.own", "satdoku.solvers.dpll")
-_CDCL_CODE = ("satdoku.solvers.own", "satdoku.solvers.cdcl", "satdoku.solvers.cdcl_reference",
-              "satdoku.solvers.cdcl_simplify", "satdoku.solvers.cdcl_params",
+_CDCL_CODE = ("satdoku.solvers.own", "satdoku.solvers.cdcl.driver", "satdoku.solvers.cdcl.readable",
+              "satdoku.solvers.cdcl.simplify", "satdoku.solvers.cdcl.params",
               "satdoku/solvers/_cdcl.c")
 _CSP_OPTIONS: dict[str, Any] = {
     "inference": {"enum": list(INFERENCES)},
@@ -150,11 +150,12 @@ for _backend, _colour, _text, _limit in (
      "process"),
 ):
     register(SolverSpec(
-        _backend, "satdoku.solvers.reference:make_pysat", {"backend": _backend}, CNF, REFERENCE,
+        _backend, "satdoku.solvers.pysat_backends:make_pysat", {"backend": _backend}, CNF,
+        REFERENCE,
         _colour, _text, incremental=_limit == "interrupt", limit=_limit,
         model_decisions=2 if _limit == "interrupt" else 0,  # MiniSat's and Glucose's counters
         option_schema=_PYSAT_OPTIONS if _limit == "interrupt" else {},
-        code=("satdoku.solvers.reference",), packages=("python-sat",),
+        code=("satdoku.solvers.pysat_backends",), packages=("python-sat",),
     ))
 register(SolverSpec(
     "dpll", "satdoku.solvers.own:make_dpll", {}, CNF, OURS, "#d62728",

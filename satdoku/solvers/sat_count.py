@@ -8,8 +8,8 @@ become assumptions, its other own clauses are added as ``-a ∨ clause``, and ev
 is blocked by ``-a ∨ ¬solution`` (the solution's assignment of the projection variables), so
 the next solve must find another one. Afterwards the unit ``-a`` retires all of them and the
 rules are clean for the next formula. The deadline of a count covers all its solves; the
-process's one :func:`~satdoku.solvers.reference.watchdog` interrupts MiniSat at it, and the count
-raises :class:`~satdoku.solvers.csp.SearchLimit` (reason ``time``).
+process's one :func:`~satdoku.solvers.pysat_backends.watchdog` interrupts MiniSat at it, and
+the count raises :class:`~satdoku.solvers.csp.SearchLimit` (reason ``time``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from satdoku.cnf.formula import Cnf
 from satdoku.puzzle import Layout, Puzzle
 from satdoku.solvers.base import Deadline
 from satdoku.solvers.csp import TIME, SearchLimit
-from satdoku.solvers.reference import watchdog
+from satdoku.solvers.pysat_backends import watchdog
 
 
 def encoding_for(layout: Layout) -> str:

@@ -30,7 +30,7 @@ from typing import IO
 from satdoku.cnf.dimacs import DimacsError, open_text, parse_dimacs
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.stagefiles.families import family
-from satdoku.stagefiles.tables import SIZE_COLUMNS, write_tsv
+from satdoku.stagefiles.tsv import SIZE_COLUMNS, write_tsv
 
 RULES, INSTANCE = "c rules ", "c instance "
 

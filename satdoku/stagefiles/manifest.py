@@ -1,6 +1,6 @@
 """The run manifest stage file, ``results/run.json``: what produced a run's results.
 
-Written by :func:`satdoku.runs.manifest.write_manifest` (workflow rule ``run_record``); read
+Written by :func:`satdoku.runs.provenance.write_manifest` (workflow rule ``run_record``); read
 here, by the summary, the explorer and ``satdoku runs``. Fields: ``run_id``, ``start``, ``end``
 (ISO 8601, UTC), ``satdoku`` (version: ``git describe`` in a checkout), ``python``, ``packages``
 (distribution -> version), ``machine`` (``cpu``, ``cores``, ``memory_mb``, ``os``,

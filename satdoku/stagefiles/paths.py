@@ -24,7 +24,7 @@ SOLS_TEXT = "SatSols/{solver}/{encoding}/{set}.txt"
 UNIQUE_SHARD = "Reports/unique/{set}/shards/{shard}.tsv"
 UNIQUE = "Reports/{set}_unique.tsv"
 CNF_SIZES = "Reports/cnf_sizes/{encoding}/{set}.tsv"
-#: a set's propagation analysis (satdoku.stagefiles.propagation: the files of `satdoku analyze`)
+#: a set's propagation analysis (stagefiles.propagation_files: the files of `satdoku analyze`)
 PROPAGATION_DIR = "Reports/propagation/{set}"
 PROPAGATION_SUMMARY = f"{PROPAGATION_DIR}/propagation.csv"
 PROPAGATION_INSTANCES = f"{PROPAGATION_DIR}/propagation_instances.tsv"

@@ -29,7 +29,7 @@ from typing import Any
 from satdoku.stagefiles import paths as sp
 from satdoku.stagefiles.families import CNF_FAMILY, family_of_record
 from satdoku.stagefiles.instances import iter_instance_dicts
-from satdoku.stagefiles.tables import read_tsv
+from satdoku.stagefiles.tsv import read_tsv
 
 META_KEY = "satdoku.run"
 #: text columns of a row (every other SatOutputTimes column is a number)

@@ -20,7 +20,7 @@ from satdoku.config import (
     with_preset,
 )
 from satdoku.size_limits import SizeLimits, set_default_size_limits
-from satdoku.pipeline.sets import SetError, plan
+from satdoku.set_plans import SetError, plan
 from satdoku.solvers import registry
 from satdoku.stagefiles import paths as stage
 from satdoku.stagefiles.paths import shard_name

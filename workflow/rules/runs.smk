@@ -3,7 +3,7 @@
 # end), adds the run to the store (results/runs/<run id>.parquet, an archive: each run adds a
 # file and none is replaced, so it is not a Snakemake output) and writes
 # reports/instances_wide.csv. The summary and the explorer read run.json (declared inputs).
-from satdoku.runs.manifest import mark_start
+from satdoku.runs.provenance import mark_start
 
 
 onstart:

@@ -22,7 +22,7 @@ from typing import Any
 
 from satdoku.stagefiles import paths as sp
 from satdoku.stagefiles.instances import iter_instance_dicts
-from satdoku.stagefiles.tables import read_tsv
+from satdoku.stagefiles.tsv import read_tsv
 
 #: The run-table columns the explorer shows of an answer (times and statistics as numbers).
 ANSWER_COLUMNS = ("line", "status", "verified", "detail", "solution", "message", "total_seconds",

@@ -4,7 +4,7 @@
  * It opens from file:// with no server: browsers refuse fetch() of local files, so every data
  * file is a script calling SATDOKU.load(key, value), added as a <script> tag when a page first
  * needs it (data/overview.js, data/sets/SET/{set,runK,chunkC}.js, ...; see
- * satdoku/report/explorer/build.py). Views live in the URL hash, so each can be bookmarked:
+ * satdoku/report/explorer/site.py). Views live in the URL hash, so each can be bookmarked:
  *   #/?sort=COL&desc=1              overview (solver table, problems first)
  *   #/set/SET?stK=T&flag=..&uq=..&sort=tK|rK_J|id&desc=1&page=N    instance list
  *   #/i/SET/ID                      one instance      #/plots  #/ltn  #/csp   (plots.js)
@@ -115,7 +115,7 @@ function secs(v) {
 
 const num = (v) => (v == null ? "-" : Number(v).toLocaleString("en"));
 
-/** A solver-table cell written as its column's format says (satdoku/report/tables.py STATS:
+/** A solver-table cell written as its column's format says (satdoku/report/solver_tables.py STATS:
  * count, seconds, mean, limit, text), the same way as in reports/summary.md. */
 function cell(fmt, v) {
   if (v == null) return "-";

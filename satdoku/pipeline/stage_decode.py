@@ -13,7 +13,7 @@ from satdoku.solve import verify
 from satdoku.solvers.base import ERROR, Result
 from satdoku.stagefiles.instances import read_instances
 from satdoku.stagefiles.outputs import read_output
-from satdoku.stagefiles.tables import SOLS_COLUMNS, write_tsv
+from satdoku.stagefiles.tsv import SOLS_COLUMNS, write_tsv
 
 
 def decode_shard(instances: str | Path, output: str | Path, sols: str | Path,

@@ -17,7 +17,7 @@ from satdoku.solvers.base import Deadline
 from satdoku.solvers.csp import SearchLimit
 from satdoku.solvers.sat_count import SatCounter
 from satdoku.stagefiles.bundles import read_bundle
-from satdoku.stagefiles.tables import UNIQUE_COLUMNS, write_tsv
+from satdoku.stagefiles.tsv import UNIQUE_COLUMNS, write_tsv
 
 VERDICT = {0: "none", 1: "unique", 2: "several"}
 

@@ -37,8 +37,8 @@ def write_set_table(set_name: str, df, time_limit: float | None, out_md: str, ou
                     out_html: str | None = None, time_column: str = DEFAULT_TIME) -> int:
     """The per-set solver table of a set's long frame (:mod:`satdoku.report.collect`);
     returns the number of problems."""
+    from satdoku.report.solver_tables import solver_table, write_csv
     from satdoku.report.summary import problems, set_page_html, set_page_markdown
-    from satdoku.report.tables import solver_table, write_csv
 
     _parents(out_md, out_csv, out_html)
     table = solver_table(df, time_limit, time_column=time_column)
@@ -79,7 +79,7 @@ def cactus_plots(files: Sequence[str], time_limit: TimeLimits | float | None, ou
     """One cactus plot per family with data, in ``out_dir``, with the virtual best solvers and
     the limit of each set of the family; returns the families plotted. ``df``: the long frame
     of ``files`` when the caller has it already (with its VBS rows, or they are added)."""
-    from satdoku.report.compare import VBS, with_vbs
+    from satdoku.report.pairs import VBS, with_vbs
     from satdoku.report.plots import cactus
     from satdoku.report.summary import cactus_data, family_file
 
@@ -163,7 +163,7 @@ def encoding_report(files: Sequence[str], sizes: Sequence[str], out_md: str, out
     analysed sets' ``propagation`` instance files. Returns the number of (family, set,
     encoding) rows."""
     from satdoku.cnf.encodings import ENCODINGS
-    from satdoku.report.encodings import size_table
+    from satdoku.report.encodings_table import size_table
     from satdoku.report.plots import encodings
 
     _parents(out_md, out_csv, out_png)
@@ -226,12 +226,13 @@ def summary(files: Sequence[str], time_limit: TimeLimits | float | None, out_md:
     (and ``sizes``, and the analysed sets' ``propagation`` instance files) it also writes the
     encodings table to ``encodings_md`` / ``encodings_csv`` and its plot, before the summary
     includes them; with ``pairs_csv`` the paired comparison
-    of every two runs of a set (:mod:`satdoku.report.compare`). Each set is measured against
+    of every two runs of a set (:mod:`satdoku.report.pairs`). Each set is measured against
     its own limit (``time_limit``: :class:`TimeLimits`, or one number for every set); the
     table has each set's virtual best solvers and a 0-instance row for an empty set."""
     import pandas as pd
 
-    from satdoku.report.compare import pair_lines, pairs, with_vbs, write_pairs
+    from satdoku.report.pairs import pair_lines, pairs, with_vbs, write_pairs
+    from satdoku.report.solver_tables import empty_sets, solver_table, write_csv
     from satdoku.report.summary import (
         find_pages,
         problems,
@@ -239,7 +240,6 @@ def summary(files: Sequence[str], time_limit: TimeLimits | float | None, out_md:
         summary_html,
         summary_markdown,
     )
-    from satdoku.report.tables import empty_sets, solver_table, write_csv
 
     limits = time_limits(time_limit)
     _parents(out_md, out_csv, out_html, out_problems, pairs_csv)

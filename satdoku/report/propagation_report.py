@@ -1,7 +1,7 @@
 """The propagation analysis as files: its stage files, a Markdown table and a bar chart.
 
 :func:`write_outputs` writes the directory ``satdoku analyze --out DIR`` and the workflow's
-``propagation`` rule make (:mod:`satdoku.stagefiles.propagation` names the files).
+``propagation`` rule make (:mod:`satdoku.stagefiles.propagation_files` names the files).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from satdoku.stagefiles.propagation import (
+from satdoku.stagefiles.propagation_files import (
     CHART_FILE,
     INSTANCES_FILE,
     SUMMARY_FILE,

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from satdoku.runs.manifest import build_manifest, started
+from satdoku.runs.provenance import build_manifest, started
 from satdoku.runs.store import run_table, write_run
 from satdoku.runs.wide import write_wide
 from satdoku.stagefiles.manifest import write_manifest_file

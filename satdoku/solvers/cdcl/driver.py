@@ -8,13 +8,13 @@ that make the same decisions in the same order, behind one interface (``Kernel``
 * ``c`` — ``satdoku/solvers/_cdcl.c`` (module :mod:`satdoku.solvers._cdcl`), built at install
   time (``setup.py``): what runs. It reads Python clause lists or int32 buffers directly, reads
   the clock itself and releases the GIL while searching;
-* ``python`` — :mod:`satdoku.solvers.cdcl_reference`, the same search written for people: the
+* ``python`` — :mod:`satdoku.solvers.cdcl.readable`, the same search written for people: the
   tests' oracle, and the fallback where the C kernel was not built (slow).
 
 Both kernels preprocess the formula once the search has met a few conflicts (``simp_delay``,
 default 2000), unless ``simplify=False`` (MiniSat 2's SimpSolver in the spirit of SatELite:
 bounded variable elimination, subsumption and self-subsuming strengthening, logged in the proof;
-:mod:`satdoku.solvers.cdcl_simplify`): a model gets the eliminated variables' values rebuilt,
+:mod:`satdoku.solvers.cdcl.simplify`): a model gets the eliminated variables' values rebuilt,
 and a variable that later calls may assume should be frozen (``frozen``; the assumptions of the
 calls before it are frozen by themselves).
 
@@ -79,7 +79,7 @@ def kernel_type(backend: str) -> Any:
     """The Kernel class of a chosen backend (``c`` or ``python``)."""
     if backend == "c":
         return native().Kernel  # type: ignore[union-attr]
-    from satdoku.solvers.cdcl_reference import Kernel
+    from satdoku.solvers.cdcl.readable import Kernel
 
     return Kernel
 
@@ -95,10 +95,10 @@ def policy(
     reduce_inc: int | None = None,
     simplify: bool | None = None,
 ) -> list[int]:
-    """The kernel's policy parameters (``cdcl_params.P_*`` order): the defaults, overridden by
+    """The kernel's policy parameters (``params.P_*`` order): the defaults, overridden by
     ``params`` (names are the ``P_*`` constants in lower case, e.g. ``luby_unit``), then by the
     named arguments given."""
-    from satdoku.solvers.cdcl_params import DEFAULTS, PARAM_NAMES
+    from satdoku.solvers.cdcl.params import DEFAULTS, PARAM_NAMES
 
     values = list(DEFAULTS)
     given = dict(params or {})
@@ -307,7 +307,7 @@ class Cdcl:
             from satdoku.cnf.lrat import lrat_lines
 
             return lrat_lines(self._proof_log(), self._kernel.loaded)
-        from satdoku.solvers.cdcl_reference import drup_lines
+        from satdoku.solvers.cdcl.readable import drup_lines
 
         return drup_lines(self._proof_log())
 

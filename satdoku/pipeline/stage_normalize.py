@@ -3,7 +3,7 @@
 Shard ``k`` of a puzzle file holds the instances that *start* on lines ``k*S+1 .. (k+1)*S``;
 shard ``k`` of a CNF set holds its DIMACS files ``k*S+1 .. (k+1)*S`` in sorted name order. The
 input is read once (a snapshot: detection, sharding and parsing from one read) and checked
-against the checksum the workflow planned with (:mod:`satdoku.pipeline.sets`), so every shard
+against the checksum the workflow planned with (:mod:`satdoku.set_plans`), so every shard
 of a set comes from the same version of the input; the shard's header records it.
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from satdoku.formats import Record, StrictError, read_records
 from satdoku.formats.cnfset import cnf_file_record
-from satdoku.pipeline.sets import SetError, cnf_files, fingerprint, is_cnf_set
+from satdoku.set_plans import SetError, cnf_files, fingerprint, is_cnf_set
 from satdoku.sources import read_snapshot
 from satdoku.stagefiles.instances import ShardHeader, write_instances
 

@@ -32,7 +32,7 @@ from satdoku.stagefiles.paths import (
     PROPAGATION_SUMMARY,
     PROPAGATION_TABLE,
 )
-from satdoku.stagefiles.tables import read_tsv, write_tsv
+from satdoku.stagefiles.tsv import read_tsv, write_tsv
 
 SUMMARY_FILE, INSTANCES_FILE, TABLE_FILE, CHART_FILE = (
     Path(t).name for t in (PROPAGATION_SUMMARY, PROPAGATION_INSTANCES, PROPAGATION_TABLE,

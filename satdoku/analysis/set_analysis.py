@@ -27,7 +27,7 @@ from satdoku.formats.record import Record
 from satdoku.progress import Progress
 from satdoku.puzzle import Layout, Puzzle
 from satdoku.stagefiles.paths import DIMACS
-from satdoku.stagefiles.propagation import INVALID, NOT_RUN
+from satdoku.stagefiles.propagation_files import INVALID, NOT_RUN
 
 #: puzzles between two progress updates
 CHUNK = 4096

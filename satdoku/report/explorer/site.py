@@ -5,7 +5,7 @@ data file is a script, ``SATDOKU.load("<key>", {...});``, which the page adds as
 tag when it needs it. Files (under ``OUT/data/``):
 
 - ``overview.js``: sets (size, shards, families), runs (solver, encoding, registry colour and
-  origin), the solver table (:func:`satdoku.report.tables.solver_table` over the frame the
+  origin), the solver table (:func:`satdoku.report.solver_tables.solver_table` over the frame the
   summary uses, so the figures equal ``reports/summary.csv``) and the problems list.
 - ``sets/SET/set.js``: one character per instance for its family and uniqueness verdict.
 - ``sets/SET/runK.js``: one run's status per instance (one character, see :data:`STATUS_CHARS`)
@@ -251,7 +251,7 @@ class _Bases:
     def _layout(self, d: dict[str, Any]) -> dict[str, Any] | None:
         """What every puzzle of this object's layout shares, or None when its objects must go
         through a record (the object is not what :func:`instance_base` rebuilds)."""
-        from satdoku.formats.registry import get_format
+        from satdoku.formats.format_registry import get_format
         from satdoku.formats.symbols import ALPHABET, parse_symbols
 
         try:
@@ -565,8 +565,8 @@ class Explorer:
     def table(self, df=None) -> dict[str, Any]:
         """The solver table of every set, virtual best solvers and empty sets included (the
         summary's functions over the summary's frame)."""
-        from satdoku.report.compare import with_vbs
-        from satdoku.report.tables import formats, headers, solver_table
+        from satdoku.report.pairs import with_vbs
+        from satdoku.report.solver_tables import formats, headers, solver_table
 
         df = self.frame() if df is None else df
         table = solver_table(with_vbs(df, self.variants) if len(df) else df, self.time_limit,
@@ -583,8 +583,8 @@ class Explorer:
         FL and the singles solve per layout and encoding), each with the share of the set's
         instances every run of that encoding solved with zero decisions (run index ->
         share)."""
-        from satdoku.report.encodings import zero_decisions
-        from satdoku.stagefiles.propagation import read_summary
+        from satdoku.report.encodings_table import zero_decisions
+        from satdoku.stagefiles.propagation_files import read_summary
 
         df = self.frame() if df is None else df
         zero = zero_decisions(df, ["set", "run"], self.variants) if len(df) else None
@@ -610,7 +610,7 @@ class Explorer:
     def pairs(self, df=None) -> list[dict[str, Any]]:
         """Every two runs of a set compared (reports/pairs.csv's rows), with the line the
         scatter view shows under the plot of those two runs."""
-        from satdoku.report.compare import pair_line, pairs
+        from satdoku.report.pairs import pair_line, pairs
 
         df = self.frame() if df is None else df
         if not len(df):
@@ -681,7 +681,7 @@ def pages(pages_dir: Path, out: Path, variants: Mapping[str, Mapping]) -> dict[s
     experiment (runs from ``csp_largest_n.tsv``, its summary table ``.md``, its ``.png``) found in
     ``pages_dir``; figures are copied into ``out/pages`` so the explorer folder stands alone."""
     from satdoku.solvers.registry import colour
-    from satdoku.stagefiles.tables import read_tsv
+    from satdoku.stagefiles.tsv import read_tsv
 
     dest = out / "pages"
     ltn = []

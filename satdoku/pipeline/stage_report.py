@@ -7,7 +7,7 @@ from pathlib import Path
 
 from satdoku.report.agreement import WRONG_KINDS, Problems, find_problems
 from satdoku.report.collect import parse_runs
-from satdoku.stagefiles.tables import read_tsv
+from satdoku.stagefiles.tsv import read_tsv
 
 
 def report_set(set_name: str, instance_shards: list[str], sols: list[str], times: list[str],
@@ -46,7 +46,7 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
     if table_md or table_csv or table_html:
         if not (table_md and table_csv):
             raise ValueError("the solver table needs its Markdown and CSV paths")
-        from satdoku.report.build import write_set_table
+        from satdoku.report.report_stages import write_set_table
 
         write_set_table(set_name, frame_of_table(table, time_column), time_limit, table_md,
                         table_csv, table_html, time_column)
@@ -57,7 +57,7 @@ def environment_text() -> str:
     """The set report's last section: what wrote it (satdoku, Python, key packages, machine).
     The run's manifest (results/run.json, with solver versions and start/end) is cross-set, so
     a set report, which reruns only when its set changes, does not depend on it."""
-    from satdoku.runs.manifest import machine, package_versions, satdoku_version
+    from satdoku.runs.provenance import machine, package_versions, satdoku_version
 
     m = machine()
     packages = ", ".join(f"{k} {v}" for k, v in package_versions().items())

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from satdoku.solvers.base import ERROR, SAT
-from satdoku.stagefiles.tables import FAILED
+from satdoku.stagefiles.tsv import FAILED
 
 RUN_COLUMNS = ("family", "solver", "n", "seed", "status", "verified", "seconds", "decisions",
                "conflicts", "givens", "relations")

@@ -41,7 +41,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from satdoku.solvers.cdcl_params import (
+from satdoku.solvers.cdcl.params import (
     P_ELIM_CLAUSE_LIM,
     P_ELIM_GROW,
     P_SIMP_EFFORT,
@@ -74,7 +74,7 @@ def abstraction(lits: Sequence[int]) -> int:
 
 
 class Simplifier:
-    """One preprocessing pass over a kernel (:class:`satdoku.solvers.cdcl_reference.Kernel`)
+    """One preprocessing pass over a kernel (:class:`satdoku.solvers.cdcl.readable.Kernel`)
     at level 0; :meth:`run` returns 0, or UNSAT (20) when the formula is refuted."""
 
     def __init__(self, kernel: Any) -> None:

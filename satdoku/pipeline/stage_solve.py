@@ -26,7 +26,7 @@ from satdoku.solvers.registry import PUZZLE
 from satdoku.stagefiles.bundles import BundleEntry, read_bundle
 from satdoku.stagefiles.instances import StageFileError, read_instances
 from satdoku.stagefiles.outputs import write_block
-from satdoku.stagefiles.tables import SOLS_COLUMNS, TIMES_COLUMNS, TsvWriter, times_row
+from satdoku.stagefiles.tsv import SOLS_COLUMNS, TIMES_COLUMNS, TsvWriter, times_row
 
 
 def load1() -> float:
@@ -61,7 +61,7 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
 
     ``repeats``: solve each instance that many times through the same solve path; the first
     run's answer is written (SatOutput, SatSols), the times row holds the median of the runs
-    and their spread (:func:`satdoku.stagefiles.tables.times_row`).
+    and their spread (:func:`satdoku.stagefiles.tsv.times_row`).
 
     ``limits`` (time limit and clock, proof-check budget, memory limit, measurement backend)
     go to the solve path for every run; the shard claims ``cores`` cores of its own and runs

@@ -13,7 +13,7 @@ The methods follow MiniSat's order: :meth:`Kernel.enqueue`, :meth:`~Kernel.propa
 ``model``, ``stats``, ``proof_buffer``, ``write_proof``, ``status``, and
 ``propagate_units``: propagation and failed-literal probing alone, for ``satdoku analyze``),
 so the driver
-(:mod:`satdoku.solvers.cdcl`) runs either without asking which.
+(:mod:`satdoku.solvers.cdcl.driver`) runs either without asking which.
 
 Conventions (MiniSat's):
 
@@ -42,7 +42,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from satdoku.solvers.cdcl_params import (
+from satdoku.solvers.cdcl.params import (
     DEFAULTS,
     P_BLOCK_MIN,
     P_BLOCK_R_PCT,
@@ -208,7 +208,7 @@ class Kernel:
     ``restart_mode`` is one of the RESTART_* codes; ``negative_phase`` the initial saved phase
     of every variable; ``decay`` the EVSIDS decay; ``proof`` the proof to log (PROOF_NONE,
     PROOF_DRAT or PROOF_LRAT); ``params`` the policy parameters in
-    :mod:`satdoku.solvers.cdcl_params` order (None: the defaults)."""
+    :mod:`satdoku.solvers.cdcl.params` order (None: the defaults)."""
 
     def __init__(self, num_vars: int, restart_mode: int = RESTART_GLUCOSE,
                  negative_phase: bool = True, decay: float = 0.95, proof: int = PROOF_NONE,
@@ -241,7 +241,7 @@ class Kernel:
         self.implied: list[list[int]] = [[] for _ in range(2 * n)]
         self.originals: list[Clause] = []  # the long clauses of the formula, in load order
         self.learnts: list[Clause] = []
-        # preprocessing (cdcl_simplify): once, after P_SIMP_DELAY conflicts, when P_SIMPLIFY
+        # preprocessing (cdcl/simplify.py): once, after P_SIMP_DELAY conflicts, when P_SIMPLIFY
         self.simplified = False
         self.frozen = [False] * n  # never eliminated (assumptions)
         self.eliminated = [False] * n
@@ -844,7 +844,7 @@ class Kernel:
         if code == SAT:  # kept: later calls change the assignment, not this answer
             value = [self.value[2 * v] for v in range(self.num_vars)]
             if self.elimclauses:  # eliminated variables get their values back
-                from satdoku.solvers.cdcl_simplify import extend_model
+                from satdoku.solvers.cdcl.simplify import extend_model
 
                 extend_model(value, self.elimclauses)
             self.last_model = [v + 1 if value[v] == TRUE else -(v + 1)
@@ -852,11 +852,11 @@ class Kernel:
         return code
 
     def simplify(self) -> int:
-        """The preprocessing pass (:mod:`satdoku.solvers.cdcl_simplify`) at level 0, after
+        """The preprocessing pass (:mod:`satdoku.solvers.cdcl.simplify`) at level 0, after
         propagating the level-0 units; the long learnt clauses go first (binary ones stay, as
         clauses of the formula: they are implied). UNSAT when it refutes the formula, else
         UNKNOWN."""
-        from satdoku.solvers.cdcl_simplify import Simplifier
+        from satdoku.solvers.cdcl.simplify import Simplifier
 
         self.simplified = True
         self.backtrack(0)

@@ -13,9 +13,9 @@ def propagation_set(set_name: str, instance_shards: Sequence[str], out_dir: str 
     """Analyse a set's instances under ``encodings`` (the simplified ones are left out: they
     propagate as extended does; a CNF set's label ``dimacs`` too: its formulas are analysed as
     they are) and write its propagation files; returns the number of summary rows."""
-    from satdoku.analysis.run import analyze
+    from satdoku.analysis.set_analysis import analyze
     from satdoku.cnf.encodings import ENCODINGS
-    from satdoku.report.propagation import write_outputs
+    from satdoku.report.propagation_report import write_outputs
     from satdoku.stagefiles.instances import InstanceShards
 
     records = InstanceShards(instance_shards)

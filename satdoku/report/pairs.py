@@ -160,7 +160,7 @@ def pair_row(set_name: str, run_a: str, run_b: str, a, b, limit: float | None,
     """The pairs.csv row of two runs' long rows ``a`` and ``b`` on one set."""
     import numpy as np
 
-    from satdoku.report.tables import par2
+    from satdoku.report.solver_tables import par2
 
     va, vb = (x[x["status"] != "INVALID"].set_index("id") for x in (a, b))
     sa, sb = va.index[va["solved"]], vb.index[vb["solved"]]

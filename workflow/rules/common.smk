@@ -198,10 +198,10 @@ def skipped_solvers(name):
     return PUZZLE_SOLVERS if is_cnf_set(name) else []
 
 
-def set_time_limit(name):
+def set_time_limit(wildcards):
     """A set's own time limit: its `time_limit`, else the global one (every rule and every
-    report figure reads it from here: satdoku.config.set_time_limits)."""
-    return set_time_limits(config, name)[0]
+    report figure reads it through satdoku.config.set_time_limits)."""
+    return set_time_limits(config, wildcards.set)[0]
 
 
 def set_verify_time_limit(wildcards):
@@ -209,9 +209,9 @@ def set_verify_time_limit(wildcards):
     return set_time_limits(config, wildcards.set)[1]
 
 
-def set_limit_args(wildcards=None):
-    """SET=SECONDS of every set's own limit: the cross-set reports' --set-time-limit."""
-    return [f"{name}={set_time_limit(name)}" for name in SETS]
+def set_time_limit_args(wildcards=None):
+    """SET=SECONDS of every set's own time limit: the cross-set reports' --set-time-limit."""
+    return [f"{name}={set_time_limits(config, name)[0]}" for name in SETS]
 
 
 def all_runs():
@@ -257,15 +257,10 @@ def variants_json(wildcards=None):
     return json.dumps(SOLVERS, sort_keys=True)
 
 
-def set_limit(wildcards):
-    """The set's time limit (its own `time_limit`, else the global one)."""
-    return set_time_limit(wildcards.set)
-
-
 def solve_runtime(wildcards):
     """Minutes a solve job may take on a cluster: every instance at the limit (each of its
     `repeats`), plus a minute."""
-    limit = set_time_limit(wildcards.set) * REPEATS
+    limit = set_time_limit(wildcards) * REPEATS
     return 60 + int(limit * SHARD_SIZES[wildcards.set] / 60)
 
 
@@ -277,7 +272,7 @@ def sat_solve_runtime(wildcards):
 
 
 def unique_runtime(wildcards):
-    return 60 + int(2 * set_time_limit(wildcards.set) * SHARD_SIZES[wildcards.set] / 60)
+    return 60 + int(2 * set_time_limit(wildcards) * SHARD_SIZES[wildcards.set] / 60)
 
 
 def solve_memory_limit(wildcards):

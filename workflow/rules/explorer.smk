@@ -25,7 +25,7 @@ rule explorer:
     params:
         out=explorer_dir,
         time_limit=TIME_LIMIT,
-        set_limits=set_limit_args,
+        set_limits=set_time_limit_args,
         time_column=config["report_time"],
         variants=variants_json,
         pages_dir=PAGES_DIR,

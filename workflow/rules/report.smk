@@ -42,7 +42,7 @@ rule report_set:
     params:
         sols=sols_args,
         times=times_args,
-        time_limit=set_limit,
+        time_limit=set_time_limit,
         time_column=config["report_time"],
         unique=unique_arg,
         skipped=skipped_args,
@@ -160,7 +160,7 @@ rule summary:
         "../envs/satdoku.yaml"
     params:
         time_limit=TIME_LIMIT,
-        set_limits=set_limit_args,
+        set_limits=set_time_limit_args,
         time_column=config["report_time"],
         variants=variants_json,
         pages_dir=PAGES_DIR,

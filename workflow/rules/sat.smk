@@ -74,7 +74,7 @@ rule solve_cnf:
     params:
         version=solver_version,
         variant=solver_variant,
-        time_limit=set_limit,
+        time_limit=set_time_limit,
         memory_limit=solve_memory_limit,
         limit_clock=solve_limit_clock,
         verify_time_limit=set_verify_time_limit,
@@ -113,7 +113,7 @@ rule solve_puzzle:
     params:
         version=solver_version,
         variant=solver_variant,
-        time_limit=set_limit,
+        time_limit=set_time_limit,
         repeats=REPEATS,
         memory_limit=solve_memory_limit,
         limit_clock=solve_limit_clock,
@@ -167,10 +167,10 @@ rule unique:
     threads: 1
     resources:
         solver_slots=1,
-        mem_mb=4000,
+        mem_mb=SOLVE_MEM_MB,
         runtime=unique_runtime,
     params:
-        time_limit=set_limit,
+        time_limit=set_time_limit,
     shell:
         "satdoku pipeline unique {input:q} {output:q} --time-limit {params.time_limit:q} "
         "> {log:q} 2>&1"

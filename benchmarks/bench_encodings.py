@@ -28,8 +28,9 @@ from satdoku.cnf.decode import decode_model  # noqa: E402
 from satdoku.cnf.dimacs import read_dimacs, write_dimacs  # noqa: E402
 from satdoku.cnf.encode import ENCODINGS, encode  # noqa: E402
 from satdoku.formats import read_records  # noqa: E402
-from satdoku.solvers.base import SAT, TIMEOUT, Deadline  # noqa: E402
+from satdoku.solvers.base import Deadline  # noqa: E402
 from satdoku.solvers.registry import make_solver  # noqa: E402
+from satdoku.solvers.result import SAT, TIMEOUT  # noqa: E402
 
 DATA = ROOT / "data" / "public"  # in-repo subsets
 SETS = {

@@ -48,7 +48,7 @@ def synthesize(work: Path, n: int, shard_size: int, set_name: str = "bench") -> 
 
     from satdoku.pipeline.stage_normalize import normalize
     from satdoku.solve import verify
-    from satdoku.solvers.base import Result
+    from satdoku.solvers.result import Result
     from satdoku.stagefiles import paths as sp
     from satdoku.stagefiles.instances import read_instances
     from satdoku.stagefiles.tsv import SOLS_COLUMNS, TIMES_COLUMNS, gather, times_row, write_tsv

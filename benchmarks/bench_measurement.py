@@ -22,7 +22,8 @@ import tempfile
 from pathlib import Path
 
 from satdoku.solvers import measurement
-from satdoku.solvers.base import BASIC, BENCHEXEC, RunLimits
+from satdoku.solvers.base import RunLimits
+from satdoku.solvers.result import BASIC, BENCHEXEC
 
 SPIN = "i=0; while [ $i -lt 2000000 ]; do i=$((i+1)); done"
 ALLOC = "b = b'x' * (300 * 2**20); import time; time.sleep(0.2)"

@@ -370,7 +370,8 @@ def set_time_limits(config: Mapping[str, Any], name: str) -> tuple[float, float]
     return limit, float(check)
 
 
-#: The solve rules' ``mem_mb``: the memory limit of a run when nothing sets one.
+#: The memory limit (MB) of a run when nothing sets one, and the solve and uniqueness rules'
+#: ``mem_mb`` (the schema's memory_limit text names it: tests/test_config.py).
 SOLVE_MEM_MB = 4000
 
 

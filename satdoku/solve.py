@@ -41,35 +41,28 @@ from satdoku.cnf.encodings import Unencodable
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.identity import record_hash
 from satdoku.size_limits import TooLarge
-from satdoku.solvers.base import (
-    CPU,
+from satdoku.solvers.base import CPU, WALL, Deadline, RunLimits
+from satdoku.solvers.cores import describe as describe_cores
+from satdoku.solvers.registry import CNF, FILE, PUZZLE, SOLVERS, SolverSpec, resolve
+from satdoku.solvers.result import (
     ERROR,
     EXIT,
+    FAILED,
     IN_PROCESS,
     INVALID,
     MEMLIMIT,
     MEMOUT,
+    PROOF,
     SAT,
     TERM_ERROR,
     TIMELIMIT,
     TIMEOUT,
-    UNSAT,
-    WALL,
-    Deadline,
-    Result,
-    RunLimits,
-)
-from satdoku.solvers.cores import describe as describe_cores
-from satdoku.solvers.registry import CNF, FILE, PUZZLE, SOLVERS, SolverSpec, resolve
-from satdoku.stagefiles.tsv import (
-    FAILED,
-    GIVEN_DIFFERS,
-    GIVEN_SOLUTION_REFUTES_UNSAT,
-    PROOF,
     UNCHECKED,
+    UNSAT,
     YES,
-    sols_row,
+    Result,
 )
+from satdoku.stagefiles.tsv import GIVEN_DIFFERS, GIVEN_SOLUTION_REFUTES_UNSAT, sols_row
 
 if TYPE_CHECKING:  # formats are imported where used: `satdoku dpll` starts without them
     from satdoku.cnf.codec import Codec

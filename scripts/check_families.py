@@ -20,8 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from satdoku.formats import read_records  # noqa: E402
 from satdoku.solve import open_solver, solve  # noqa: E402
-from satdoku.solvers.base import SAT  # noqa: E402
-from satdoku.stagefiles.tsv import YES  # noqa: E402
+from satdoku.solvers.result import SAT, YES  # noqa: E402
 
 
 def run(records: list, name: str, time_limit: float, encoding: str) -> tuple[int, list[float]]:

@@ -340,8 +340,7 @@ def test_augmented_through_the_solve_path(solver: str) -> None:
     from conftest import line_record
 
     from satdoku.solve import open_solver, solve
-    from satdoku.solvers.base import INVALID, SAT
-    from satdoku.stagefiles.tsv import YES
+    from satdoku.solvers.result import INVALID, SAT, YES
 
     for text in (CLUE17.read_text().splitlines()[-1], TOP95.read_text().splitlines()[0]):
         rec = line_record(text)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import minisat, php, satlib_files
+from conftest import ROOT, minisat, php, satlib_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -448,6 +448,39 @@ def test_c_kernel_takes_its_parameters_from_the_params_table() -> None:
     mod.Kernel(3, 0, True, 0.95, False, DEFAULTS)
 
 
+def test_c_kernel_source_agrees_with_the_params_table() -> None:
+    """cdcl/params.py is the one home of the parameter order and the shared codes: the C
+    source's enum of P_* names lists the table's names in its order, and its #define codes of
+    restart policies, proof modes and answers equal the table's (read from the source, so the
+    check holds whether or not the kernel was built)."""
+    import re
+
+    from satdoku.solvers.cdcl import params
+
+    source = (ROOT / "satdoku" / "solvers" / "_cdcl.c").read_text(encoding="utf-8")
+    enum = re.search(r"enum\s*\{([^}]*P_SIZE[^}]*)\}", source)
+    assert enum is not None
+    names = [w.strip() for w in enum.group(1).split(",") if w.strip()]
+    assert names == [f"P_{n.upper()}" for n in params.PARAM_NAMES] + ["P_SIZE"]
+    defines = {m[0]: int(m[1]) for m in re.findall(r"#define (\w+) \(?(-?\d+)\)?", source)}
+    expected = {**{f"RESTART_{k.upper()}": v for k, v in params.RESTARTS.items()},
+                **{f"PROOF_{k.upper()}": v for k, v in params.PROOFS.items()},
+                **params.STATUS_CODES}
+    assert {k: defines.get(k) for k in expected} == expected
+    assert [getattr(params, f"P_{n.upper()}") for n in params.PARAM_NAMES] == list(
+        range(params.P_SIZE))
+
+
+def test_parameters_outside_their_range_are_refused() -> None:
+    from satdoku.solvers.cdcl.driver import policy
+
+    with pytest.raises(ValueError, match=r"simplify=2 out of range \(0\.\.1\)"):
+        policy({"simplify": 2})
+    with pytest.raises(ValueError, match=r"luby_unit=0 out of range \(>= 1\)"):
+        policy({"luby_unit": 0})
+    assert policy({"luby_unit": 1})[0] == 1
+
+
 def _pattern_sudoku(box: int, holes: float, seed: int):  # type: ignore[no-untyped-def]
     """A solvable Sudoku of box order ``box``: the pattern grid, a seeded share of cells erased."""
     import random
@@ -670,3 +703,22 @@ def test_clauses_added_between_calls_enumerate_every_model(seed: int) -> None:
         assert check_proof(Cnf(n, clauses + added), solver.proof_lines()).ok
     assert runs[0] == runs[1]
     assert runs[0][0] == models
+
+
+def test_version_hash_covers_the_whole_cdcl_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The registry names the package, not a hand list: a change to any module in it (here:
+    the readable kernel's source as read) changes cdcl's version, and dpll's stays."""
+    from satdoku.solvers import registry
+
+    package = ROOT / "satdoku" / "solvers" / "cdcl"
+    before = {name: solver_version(name) for name in ("cdcl", "dpll")}
+    real = Path.read_bytes
+
+    def edited(self: Path) -> bytes:
+        data = real(self)
+        return data + b"# edited\n" if self == package / "readable.py" else data
+
+    monkeypatch.setattr(Path, "read_bytes", edited)
+    assert solver_version("cdcl") != before["cdcl"]
+    assert solver_version("dpll") == before["dpll"]
+    assert "satdoku.solvers.cdcl" in registry.SOLVERS["cdcl"].code

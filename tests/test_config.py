@@ -102,6 +102,25 @@ def test_schema_lists_equal_the_registries() -> None:
     assert props["report_time"]["enum"] == list(TIME_COLUMNS)
 
 
+def test_schema_defaults_equal_the_code() -> None:
+    """Facts the schema states beside the code's constant: each has one home in the code, and
+    the schema's default (or text) equals it."""
+    from satdoku.cnf.encodings import DEFAULT_ENCODING
+    from satdoku.config import SOLVE_MEM_MB
+    from satdoku.report.collect import DEFAULT_TIME
+    from satdoku.set_plans import AUTO
+    from satdoku.size_limits import SizeLimits
+
+    schema = load_schema(SCHEMA)
+    props = schema["properties"]
+    assert props["encodings"]["default"] == [DEFAULT_ENCODING]
+    assert f"mem_mb, {SOLVE_MEM_MB})" in " ".join(props["memory_limit"]["description"].split())
+    assert props["report_time"]["default"] == DEFAULT_TIME
+    assert props["shard_size"]["default"] == AUTO
+    limits = props["size_limits"]["properties"]
+    assert {k: v["default"] for k, v in limits.items()} == vars(SizeLimits())
+
+
 def test_the_default_config_is_valid() -> None:
     cfg = check(yaml.safe_load((ROOT / "config.yaml").read_text()), SCHEMA)
     assert set(cfg["sets"]) >= {"murillo20", "futoshiki_usp", "latin_qwh"}

@@ -28,8 +28,9 @@ from satdoku.generate import (
 from satdoku.pipeline.stage_encode import encode_shard
 from satdoku.pipeline.stage_normalize import normalize
 from satdoku.puzzle import futoshiki, latin, sudoku3d
-from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Deadline
+from satdoku.solvers.base import Deadline
 from satdoku.solvers.registry import SOLVERS, level, make_solver
+from satdoku.solvers.result import SAT, TIMEOUT, UNSAT
 from satdoku.stagefiles.bundles import read_bundle
 
 CSP_NAMES = [n for n in SOLVERS if n.startswith("csp-")]

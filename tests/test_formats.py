@@ -150,7 +150,7 @@ def test_a_toy_format_is_one_record_away(tmp_path):
     from satdoku.formats.symbols import board_chars
     from satdoku.report.text import build_report
     from satdoku.solve import verify
-    from satdoku.solvers.base import Result
+    from satdoku.solvers.result import Result
 
     toy = Format("semi", "symbols separated by ';'",
                  lambda board, side, empty=".": ";".join(board_chars(board, empty)),

@@ -267,7 +267,7 @@ def test_an_honest_binary_passes_and_nothing_is_written(tmp_path: Path) -> None:
 def test_time_outs_count_where_the_reference_was_quick() -> None:
     from satdoku.fuzz.targets import classify
     from satdoku.solve import Answer
-    from satdoku.solvers.base import Result
+    from satdoku.solvers.result import Result
 
     late = Answer(Result("TIMEOUT", message="time limit"))
     assert classify(late, True, 0.001).what == "timeout"

@@ -537,12 +537,8 @@ def test_a_given_solution_that_differs_is_in_the_detail_in_fixed_words(tmp_path:
     (reports and checks match them); an UNSAT
     answer to a puzzle whose given solution solves it is a wrong answer."""
     from satdoku.solve import open_solver, solve, verify
-    from satdoku.solvers.base import UNSAT, Result
-    from satdoku.stagefiles.tsv import (
-        FAILED,
-        GIVEN_DIFFERS,
-        GIVEN_SOLUTION_REFUTES_UNSAT,
-    )
+    from satdoku.solvers.result import FAILED, UNSAT, Result
+    from satdoku.stagefiles.tsv import GIVEN_DIFFERS, GIVEN_SOLUTION_REFUTES_UNSAT
 
     other = "14" + S1[2:]
     path = tmp_path / "c.csv"

@@ -1,5 +1,7 @@
-"""The layering DESIGN.md promises: no import cycle between modules, nor between the
-subpackages (and top-level modules) of satdoku/, counting imports inside functions too."""
+"""The layering DESIGN.md promises, counting imports inside functions too: no import cycle
+between modules, nor between the subpackages (and top-level modules) of satdoku/; every import
+points down the floors (FLOORS), with DESIGN.md's named rules checked one by one; and no two
+modules outside commands/ share a file name."""
 
 from __future__ import annotations
 
@@ -89,3 +91,80 @@ def test_no_cycle_between_subpackages() -> None:
 
 def test_puzzle_imports_nothing_of_ours() -> None:
     assert _graph()["satdoku.puzzle"] == set()
+
+
+#: The floors of DESIGN.md ("Layers"), lowest first: a unit (subpackage or top-level module of
+#: satdoku/) imports only units of lower floors, wherever the import stands. A new unit must be
+#: given its floor here (and in DESIGN.md) before it may import or be imported.
+FLOORS: tuple[tuple[str, ...], ...] = (
+    ("satdoku", "puzzle", "progress", "size_limits", "paired_stats"),
+    ("sources", "heuristics"),
+    ("identity", "cnf"),
+    ("formats", "solvers"),
+    ("display", "set_plans", "generate", "stagefiles"),
+    ("config", "solve"),
+    ("analysis", "report", "runs", "ltn", "fuzz"),
+    ("pipeline",),
+    ("commands", "cli"),
+    ("__main__",),
+)
+FLOOR = {f"satdoku.{u}" if u != "satdoku" else u: k for k, units in enumerate(FLOORS)
+         for u in units}
+
+
+def _unit_edges() -> set[tuple[str, str, str]]:
+    """(importing unit, imported unit, importing module) of every import between units."""
+    return {(_unit(n), _unit(m), n) for n, deps in _graph().items() for m in deps
+            if _unit(m) != _unit(n)}
+
+
+def test_every_unit_has_a_floor() -> None:
+    units = {_unit(n) for n in _graph()}
+    assert sorted(units - set(FLOOR)) == [], "give each new unit its floor in FLOORS"
+    assert sorted(set(FLOOR) - units) == [], "FLOORS names a unit that no longer exists"
+
+
+def test_imports_only_point_down() -> None:
+    up = sorted(f"{n} imports {b} (floor {FLOOR[b]} >= {FLOOR[a]})"
+                for a, b, n in _unit_edges() if FLOOR[b] >= FLOOR[a])
+    assert up == []
+
+
+# the rules DESIGN.md names, each its own check (they follow from FLOORS; a failure here says
+# which promise broke)
+NEVER = (
+    ("satdoku.solvers", "satdoku.solve"),
+    ("satdoku.stagefiles", "satdoku.report"),
+    ("satdoku.runs", "satdoku.report"),
+    ("satdoku.config", "satdoku.pipeline"),
+    ("satdoku.solve", "satdoku.pipeline"),
+    ("satdoku.report", "satdoku.pipeline"),
+)
+
+
+def test_named_direction_rules() -> None:
+    broken = sorted(f"{n} imports {b}" for a, b, n in _unit_edges() if (a, b) in NEVER)
+    assert broken == []
+
+
+def test_rules_check_real_edges() -> None:
+    """The checker itself: a known downward import is seen, and an upward one would be caught
+    (pipeline imports solve; solve is below it)."""
+    edges = _unit_edges()
+    assert any(a == "satdoku.pipeline" and b == "satdoku.solve" for a, b, _ in edges)
+    assert FLOOR["satdoku.solve"] < FLOOR["satdoku.pipeline"]
+
+
+def test_no_module_basename_repeats_outside_commands() -> None:
+    """A traceback or a search that names a file names one module: no two modules of satdoku/
+    outside commands/ share a basename (``__init__`` aside), and a command module mirrors at
+    most one library module."""
+    library: dict[str, list[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        rel = path.relative_to(PACKAGE)
+        if path.name != "__init__.py" and rel.parts[0] != "commands":
+            library.setdefault(path.name, []).append(str(rel))
+    repeats = {name: paths for name, paths in library.items() if len(paths) > 1}
+    assert repeats == {}
+    commands = {p.name for p in (PACKAGE / "commands").glob("*.py")}
+    assert all(len(library.get(name, [])) <= 1 for name in commands)

@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from satdoku.solvers import measurement
-from satdoku.solvers.base import BASIC, BENCHEXEC, CPU, RunLimits
+from satdoku.solvers.base import CPU, RunLimits
 from satdoku.solvers.output import AnswerStream
+from satdoku.solvers.result import BASIC, BENCHEXEC
 
 PROBLEM = measurement.benchexec_problem()
 BACKENDS = [BASIC, pytest.param(BENCHEXEC, marks=pytest.mark.skipif(

@@ -3,8 +3,9 @@ import pytest
 from satdoku.cnf.encode import encode
 from satdoku.formats import read_records
 from satdoku.puzzle import sudoku
-from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Deadline
+from satdoku.solvers.base import Deadline
 from satdoku.solvers.registry import make_solver, resolve, solver_version
+from satdoku.solvers.result import SAT, TIMEOUT, UNSAT
 
 REFERENCES = ["minisat22", "glucose4", "cadical195"]
 

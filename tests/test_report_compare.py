@@ -9,14 +9,9 @@ import statistics
 import pytest
 import report_fixture as fx
 
+from satdoku.paired_stats import bootstrap_median_ci
 from satdoku.report.collect import TimeLimits, load_files
-from satdoku.report.pairs import (
-    bootstrap_median_ci,
-    pair_line,
-    pairs,
-    vbs_frame,
-    with_vbs,
-)
+from satdoku.report.pairs import pair_line, pairs, vbs_frame, with_vbs
 from satdoku.report.solver_tables import empty_sets, headers, solver_table
 
 
@@ -188,7 +183,7 @@ def test_repeated_solves_record_the_median_and_spread(tmp_path):
 
 
 def test_times_row_of_repeats_is_the_median_and_names_a_disagreement():
-    from satdoku.solvers.base import Result
+    from satdoku.solvers.result import Result
     from satdoku.stagefiles.tsv import times_row
 
     runs = [Result("SAT", total_seconds=t, solve_seconds=t / 2) for t in (0.3, 0.1, 0.2)]

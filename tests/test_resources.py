@@ -18,10 +18,11 @@ from satdoku.cnf.dimacs import format_dimacs
 from satdoku.formats import Record
 from satdoku.puzzle import sudoku
 from satdoku.solve import ConfiguredSolver, open_solver, solve
-from satdoku.solvers.base import CPU, MEMOUT, SAT, TIMEOUT, UNSAT, Deadline, Result, RunLimits
+from satdoku.solvers.base import CPU, Deadline, RunLimits
 from satdoku.solvers.measurement import benchexec_problem
 from satdoku.solvers.process import run_forked
 from satdoku.solvers.registry import SOLVERS
+from satdoku.solvers.result import MEMOUT, SAT, TIMEOUT, UNSAT, Result
 from satdoku.stagefiles.tsv import TIMES_COLUMNS, times_row
 
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"

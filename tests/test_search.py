@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from satdoku import generate as gen
 from satdoku.cnf.formula import Cnf
 from satdoku.puzzle import Puzzle, custom, futoshiki, sudoku, sudoku3d
-from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Deadline
+from satdoku.solvers.base import Deadline
 from satdoku.solvers.csp import (
     INFERENCES,
     NODES,
@@ -27,6 +27,7 @@ from satdoku.solvers.csp import (
     solve,
 )
 from satdoku.solvers.registry import SOLVERS, make_solver
+from satdoku.solvers.result import SAT, TIMEOUT, UNSAT
 from satdoku.solvers.sat_count import SatCounter
 
 CSP_NAMES = sorted(n for n in SOLVERS if n.startswith("csp-"))

@@ -16,10 +16,20 @@ from satdoku.formats import Record, read_records
 from satdoku.formats.record import CnfFile
 from satdoku.puzzle import sudoku
 from satdoku.solve import ConfiguredSolver, formula_of, open_solver, solve, verify
-from satdoku.solvers.base import ERROR, INVALID, SAT, TIMEOUT, UNSAT, Result
 from satdoku.solvers.registry import SOLVERS
+from satdoku.solvers.result import (
+    ERROR,
+    FAILED,
+    INVALID,
+    PROOF,
+    SAT,
+    TIMEOUT,
+    UNCHECKED,
+    UNSAT,
+    YES,
+    Result,
+)
 from satdoku.sources import file_sha256
-from satdoku.stagefiles.tsv import FAILED, PROOF, UNCHECKED, YES
 
 HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 

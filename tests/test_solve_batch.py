@@ -20,8 +20,9 @@ from satdoku.pipeline.stage_encode import encode_shard
 from satdoku.pipeline.stage_normalize import normalize
 from satdoku.pipeline.stage_solve import solve_shard
 from satdoku.solve import open_solver, verify
-from satdoku.solvers.base import TIMEOUT, Result, RunLimits
+from satdoku.solvers.base import RunLimits
 from satdoku.solvers.cores import describe
+from satdoku.solvers.result import TIMEOUT, Result
 from satdoku.stagefiles.bundles import read_bundle
 from satdoku.stagefiles.instances import read_instances
 from satdoku.stagefiles.outputs import write_block

@@ -17,8 +17,9 @@ from satdoku.config import set_time_limits
 from satdoku.formats.record import CnfFile, Record
 from satdoku.solve import open_solver, read_formula, solve
 from satdoku.solvers.base import RunLimits
+from satdoku.solvers.result import PROOF, UNCHECKED
 from satdoku.sources import read_snapshot
-from satdoku.stagefiles.tsv import PROOF, TIMES_COLUMNS, UNCHECKED, read_tsv
+from satdoku.stagefiles.tsv import TIMES_COLUMNS, read_tsv
 
 BUDGET_MESSAGE = "proof check ran out of its"
 

@@ -26,8 +26,9 @@ from satdoku.cnf.encodings import ENCODINGS, Unencodable, resolve
 from satdoku.formats.record import Record
 from satdoku.progress import Progress
 from satdoku.puzzle import Layout, Puzzle
+from satdoku.solvers.result import INVALID
 from satdoku.stagefiles.paths import DIMACS
-from satdoku.stagefiles.propagation_files import INVALID, NOT_RUN
+from satdoku.stagefiles.propagation_files import NOT_RUN
 
 #: puzzles between two progress updates
 CHUNK = 4096

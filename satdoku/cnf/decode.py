@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from satdoku.cnf.encodings import DEFAULT_ENCODING
 from satdoku.puzzle import Puzzle
 
 if TYPE_CHECKING:
@@ -16,7 +17,7 @@ class DecodeError(ValueError):
 
 
 def decode_model(model: Iterable[int], puzzle: Puzzle,
-                 encoding: str | Encoding = "extended") -> tuple[int, ...]:
+                 encoding: str | Encoding = DEFAULT_ENCODING) -> tuple[int, ...]:
     """The board a model describes under the direct encoding v(cell, d) = cell*D + d.
 
     ``encoding`` names the formula the model satisfies: a ``simplified`` model is mapped back

@@ -8,7 +8,7 @@ body by one of two engines with identical results and identical errors:
 * ``c`` — one pass over the bytes compiled in C (``satdoku/cnf/_dimacs.c``, built at install
   time): what runs;
 * ``python`` — :func:`_body_python`, the same rules a line at a time: the readable form, the
-  tests' reference for the C pass, and the fallback where it was not built.
+  tests' oracle for the C pass, and the fallback where it was not built.
 
 :func:`parse_dimacs_buffer` gives plain int32 bytes (no numpy imported, so a one-shot command
 reads and solves a file without it), :func:`parse_dimacs_bytes` a numpy array, and

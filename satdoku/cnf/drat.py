@@ -19,7 +19,7 @@ Two engines, one verdict:
   a first pass adds every lemma until propagation conflicts, then it walks the proof
   backwards and checks only the lemmas the conflict depends on (core-first propagation with
   watched literals, as drat-trim does). ``mode="forward"`` checks every lemma instead;
-- the pure-Python reference below: forward, every lemma checked. It is the tests' oracle
+- the readable pure-Python checker below: forward, every lemma checked. It is the tests' oracle
   (its verdict equals the compiled forward mode; a proof it accepts the backward mode
   accepts) and the fallback when the extension is not built.
 
@@ -287,7 +287,7 @@ class _Checker:
 
 
 def check_proof_python(cnf: Cnf, data: bytes, time_limit: float | None = None) -> ProofCheck:
-    """The reference checker: forward, every lemma RUP or RAT (pure Python, slow; see the
+    """The readable checker: forward, every lemma RUP or RAT (pure Python, slow; see the
     module docstring), on a proof's bytes (:func:`check_proof` reads files and text lines)."""
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
@@ -353,9 +353,9 @@ def check_proof(cnf: Cnf | Formula, proof: str | Path | bytes | Iterable[str],
 
     ``proof`` is a proof file's path (text or binary DRAT, told apart by its bytes), its bytes,
     or its text lines. ``engine`` is ``c`` (the compiled backward checker), ``python`` (the
-    forward reference) or ``auto`` (``c`` when built, else ``python``); ``mode`` is
+    forward readable checker) or ``auto`` (``c`` when built, else ``python``); ``mode`` is
     ``backward`` (check only the lemmas the refutation needs) or ``forward`` (every lemma;
-    compiled engine only: the reference is always forward).
+    compiled engine only: the readable checker is always forward).
 
     Returns a :class:`ProofCheck`: ``status`` VERIFIED (``ok``), REJECTED (a bad or missing
     step: the answer it backs is wrong or unproven) or OUT_OF_BUDGET (the check stopped at

@@ -45,6 +45,7 @@ from typing import Protocol
 from satdoku.cnf.encodings import (  # noqa: F401  (ENCODINGS: re-exported, every name)
     CELL_ALO,
     CELL_AMO,
+    DEFAULT_ENCODING,
     ENCODINGS,
     GROUP_ALO,
     GROUP_AMO,
@@ -418,7 +419,7 @@ def instance_clauses(puzzle: Puzzle, encoding: str | Encoding) -> list[list[int]
     return _own_clauses(puzzle, enc)[0]
 
 
-def num_vars(puzzle: Puzzle, encoding: str | Encoding = "extended") -> int:
+def num_vars(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING) -> int:
     """Variables of a puzzle's whole formula under ``encoding``."""
     enc = resolve(encoding)
     if enc.simplified:
@@ -428,12 +429,12 @@ def num_vars(puzzle: Puzzle, encoding: str | Encoding = "extended") -> int:
     return _own_clauses(puzzle, enc)[1]
 
 
-def encode(puzzle: Puzzle, encoding: str | Encoding = "extended") -> Cnf:
+def encode(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING) -> Cnf:
     """The whole formula of one puzzle (rules + instance clauses)."""
     return formula(puzzle, encoding).whole()
 
 
-def formula(puzzle: Puzzle, encoding: str | Encoding = "extended",
+def formula(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
             deadline: Deadline | None = None) -> Formula:
     """A puzzle's formula as the layout's cached rules plus the instance's own clauses.
     With a ``deadline``, building the rules (the first time a layout is met) stops when it

@@ -5,7 +5,8 @@ an at-most-one style (pairwise binary clauses, or Sinz's sequential counter: suf
 and whether the givens are propagated into a compact formula (``simplified``). The family
 ``triads`` (encoding ``augmented``) adds a variable per box segment and value and states the
 group constraints through them; it needs a Sudoku layout with boxes. The encoder, the decoder,
-the config schema's list, the CLI choices and the plots' line styles read these records.
+the CLI choices and the plots' line styles read these records; the config schema's list is
+kept equal to them by a test (tests/test_config.py).
 
 Adding an encoding: one :func:`register` call (plus clause-family code in ``encode.py`` if it
 needs a new family).
@@ -22,6 +23,9 @@ CELL_ALO, CELL_AMO, GROUP_AMO, GROUP_ALO = "cell_alo", "cell_amo", "group_amo", 
 TRIADS = "triads"
 PAIRWISE, SEQUENTIAL = "pairwise", "sequential"
 SEQ = "_seq"  # name suffix of the sequential-counter variants
+#: The encoding a run, a command or a function uses when none is named (the config schema's
+#: ``encodings`` default equals ``[DEFAULT_ENCODING]``: tests/test_config.py)
+DEFAULT_ENCODING = "extended"
 
 
 @dataclass(frozen=True)

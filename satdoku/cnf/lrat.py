@@ -29,7 +29,7 @@ The check, the same in both engines (one verdict, one message):
 * a formula clause's repeated literals count once.
 
 Two engines: the compiled one (``satdoku.cnf._lrat``, built by setup.py beside the DRAT
-checker) and the pure-Python reference below, the tests' oracle and the fallback. The solve
+checker) and the readable pure-Python checker below, the tests' oracle and the fallback. The solve
 path calls :func:`check_lrat`; :func:`lrat_lines` writes a CDCL kernel's LRAT log as text and
 :func:`to_binary` turns text steps into the binary format.
 """
@@ -242,14 +242,14 @@ def to_binary(lines: Iterable[str]) -> bytes:
     return bytes(out)
 
 
-# --- the reference checker -------------------------------------------------------------------
+# --- the readable checker --------------------------------------------------------------------
 
 def _formula_vars(cnf: Cnf) -> int:
     return max([cnf.num_vars, *(abs(lit) for clause in cnf.clauses for lit in clause)])
 
 
 def check_lrat_python(cnf: Cnf, data: bytes, time_limit: float | None = None) -> ProofCheck:
-    """The reference checker on a proof's bytes (pure Python, slow; see the module
+    """The readable checker on a proof's bytes (pure Python, slow; see the module
     docstring). :func:`check_lrat` reads files and text lines."""
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit

@@ -6,7 +6,8 @@ import argparse
 import math
 from collections.abc import Callable
 
-from satdoku.solvers.base import AUTO, CLOCKS, MEASUREMENTS, WALL, RunLimits
+from satdoku.solvers.base import CLOCKS, WALL, RunLimits
+from satdoku.solvers.result import AUTO, MEASUREMENTS
 
 
 def positive_seconds(text: str) -> float:

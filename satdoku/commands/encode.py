@@ -5,14 +5,17 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from satdoku.cnf.encodings import DEFAULT_ENCODING
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from satdoku.cnf.encodings import ENCODINGS  # the registry: every named encoding
 
     p.add_argument("file", help="instance file (any supported format)")
     p.add_argument("-o", "--output", required=True, help="directory for <stem>_<id>.cnf files")
-    p.add_argument("--encoding", default="extended", choices=list(ENCODINGS), metavar="ENCODING",
-                   help=f"one of {', '.join(ENCODINGS)} (default extended)")
+    p.add_argument("--encoding", default=DEFAULT_ENCODING, choices=list(ENCODINGS),
+                   metavar="ENCODING",
+                   help=f"one of {', '.join(ENCODINGS)} (default {DEFAULT_ENCODING})")
     p.add_argument("--format", default="auto", help="force a reader")
 
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 import argparse
 import sys
 
+from satdoku.cnf.encodings import DEFAULT_ENCODING
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("set", help="set name (as in config.yaml)")
     p.add_argument("id", help="instance id (its number in the input file) or its instance_hash")
-    p.add_argument("--encoding", default="extended",
+    p.add_argument("--encoding", default=DEFAULT_ENCODING,
                    help="the run's encoding (dimacs for a CNF set, direct has no CNF)")
     p.add_argument("--solver", help="print this solver's output for the instance instead")
     p.add_argument("--results", default="results", help="results directory (default: results)")

@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 
+from satdoku.cnf.encodings import DEFAULT_ENCODING
 from satdoku.commands.common import (
     add_limit_arguments,
     int_in,
@@ -41,7 +42,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("instances")
     s.add_argument("output")
     s.add_argument("--set", dest="set_name", required=True)
-    s.add_argument("--encoding", default="extended")
+    s.add_argument("--encoding", default=DEFAULT_ENCODING)
     s.add_argument("--size-limits", default="{}", help="JSON of size limits "
                    "(satdoku.size_limits.SizeLimits fields; max_clauses: the memory guard of "
                    "the encoding)")
@@ -51,7 +52,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("instances", help="Instances shard")
     s.add_argument("--bundle", help="SatInput bundle of the shard (SAT solvers)")
     s.add_argument("--solver", required=True)
-    s.add_argument("--encoding", default="extended",
+    s.add_argument("--encoding", default=DEFAULT_ENCODING,
                    help="the bundle's encoding (direct: puzzle-level, dimacs: CNF set)")
     s.add_argument("--variants", type=solver_variants, default={},
                    help="JSON of configured solver variants (options checked)")
@@ -70,7 +71,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("instances")
     s.add_argument("output")
     s.add_argument("sols")
-    s.add_argument("--encoding", default="extended", help="encoding the models satisfy")
+    s.add_argument("--encoding", default=DEFAULT_ENCODING, help="encoding the models satisfy")
 
     s = sub.add_parser("gather", help="concatenate shard TSVs of a set in order")
     s.add_argument("shards", nargs="+")

@@ -15,6 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from satdoku.cnf.encodings import DEFAULT_ENCODING
 from satdoku.commands.common import add_limit_arguments, positive_seconds, run_limits
 
 
@@ -49,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
     from satdoku.solve import assign_cores, open_solver, solve
     from satdoku.solvers.measurement import MeasurementError, backend
     from satdoku.solvers.registry import CNF
-    from satdoku.stagefiles.tsv import FAILED, GIVEN_DIFFERS
+    from satdoku.solvers.result import FAILED
+    from satdoku.stagefiles.tsv import GIVEN_DIFFERS
 
     def fail(message: str) -> int:
         print(f"satdoku solve: {message}", file=sys.stderr)
@@ -64,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     except (KeyError, ValueError, MeasurementError) as exc:
         return fail(str(exc.args[0]))
     try:
-        encoding = args.encoding or "extended"
+        encoding = args.encoding or DEFAULT_ENCODING
         if solver.level == CNF:
             get_encoding(encoding)
         elif args.encoding is not None:

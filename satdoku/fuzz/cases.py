@@ -150,8 +150,10 @@ REJECTED_PROOF = "rejected proof"  # an UNSAT proof the checker (or drat-trim) r
 CRASH = "crash"  # an exception, a signal, a binary that died
 MALFORMED = "malformed output"  # no answer, garbage, UNKNOWN before the limit
 EXIT_CODE = "exit code"  # an exit code that contradicts the answer
-TIMEOUT = "timeout"  # no answer in time on a formula the reference decides in milliseconds
-MEMOUT = "memout"  # the memory limit on a formula the reference decides in milliseconds
+#: a status word of its own run (TIMEOUT, MEMOUT: satdoku.solvers.result) where the reference
+#: decided the formula in milliseconds
+SLOW_TIMEOUT = "timeout"  # no answer in time
+SLOW_MEMOUT = "memout"  # the memory limit
 DISAGREEMENT = "disagreement"  # two parts that must agree (checker engines, counters) differ
 
 

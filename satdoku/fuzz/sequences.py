@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from satdoku.cnf.encodings import DEFAULT_ENCODING
 from satdoku.cnf.formula import Cnf
 from satdoku.fuzz.cases import (
     ADD,
@@ -44,8 +45,8 @@ from satdoku.fuzz.cases import (
     Failure,
 )
 from satdoku.fuzz.oracles import Reference, answer, model_problem
+from satdoku.solvers.result import SAT, TIMEOUT, UNSAT
 
-SAT, UNSAT, TIMEOUT = "SAT", "UNSAT", "TIMEOUT"
 #: the time limit of a plain solve through the solve path (small formulas: never reached)
 PATH_LIMIT = 60.0
 
@@ -188,14 +189,14 @@ class PathSession:
         from satdoku.formats import CnfFile, Record
         from satdoku.solve import solve
         from satdoku.solvers.base import RunLimits
-        from satdoku.stagefiles.tsv import FAILED
+        from satdoku.solvers.result import FAILED
 
         own = [[x] for x in call.assumptions]
         formula = Formula(self.num_vars, own, self.rules)
         record = Record("fuzz", 1, 1, "dimacs",
                         cnf=CnfFile("fuzz.cnf", self.num_vars, len(self.rules.clauses), ""))
         limit = PATH_LIMIT if call.op == SOLVE else self.rng.uniform(1e-4, 5e-3)  # short
-        done = solve(record, self.solver, "extended",
+        done = solve(record, self.solver, DEFAULT_ENCODING,
                      RunLimits(time_limit=limit, verify_time_limit=PATH_LIMIT), formula=formula,
                      workdir=self.workdir)
         result = done.result

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from satdoku.cnf.encodings import DEFAULT_ENCODING
 from satdoku.fuzz import cases as fc
 from satdoku.fuzz.cases import Case, Failure
 from satdoku.fuzz.formulas import KINDS, calls, generate
@@ -143,7 +144,7 @@ def classify(answer_: Any, expected: bool, ref_seconds: float, fast: float = FAS
     """The failure of a checked answer of the solve path (:class:`satdoku.solve.Answer`) to
     a formula whose answer is ``expected``, or None. ``limited``: the solver ran under a
     budget of its own (conflicts, decisions), so a TIMEOUT is no failure."""
-    from satdoku.stagefiles.tsv import FAILED
+    from satdoku.solvers.result import FAILED
 
     result = answer_.result
     status, message = result.status, result.message
@@ -162,7 +163,7 @@ def classify(answer_: Any, expected: bool, ref_seconds: float, fast: float = FAS
         return Failure(fc.CRASH, message)
     if status in ("TIMEOUT", "MEMOUT"):
         if ref_seconds < fast and not (limited and status == "TIMEOUT"):
-            what = fc.TIMEOUT if status == "TIMEOUT" else fc.MEMOUT
+            what = fc.SLOW_TIMEOUT if status == "TIMEOUT" else fc.SLOW_MEMOUT
             return Failure(what, f"{status} ({message or 'no answer'}) where the reference "
                                  f"decided in {ref_seconds * 1000:.1f} ms")
         return None
@@ -202,7 +203,7 @@ class SolvePath:
         record = Record("fuzz.cnf", 1, 1, "dimacs",
                         cnf=CnfFile("fuzz.cnf", cnf.num_vars, cnf.num_clauses, ""))
         limits = RunLimits(time_limit=time_limit or self.time_limit, verify_time_limit=60.0)
-        done = solve(record, solver, "extended", limits, formula=Formula.of(cnf),
+        done = solve(record, solver, DEFAULT_ENCODING, limits, formula=Formula.of(cnf),
                      workdir=self.workdir, proof_path=proof)
         failure = classify(done, expected, ref_seconds, limited=limited)
         if failure is None and done.status == "SAT":
@@ -230,7 +231,7 @@ class SolvePath:
         start = time.perf_counter()
         expected = brute_count(puzzle, 1) > 0
         ref_seconds = time.perf_counter() - start
-        done = solve(Record("fuzz.json", 1, 1, "json", puzzle=puzzle), solver, "extended",
+        done = solve(Record("fuzz.json", 1, 1, "json", puzzle=puzzle), solver, DEFAULT_ENCODING,
                      time_limit or self.time_limit)
         return classify(done, expected, ref_seconds, limited=limited)
 

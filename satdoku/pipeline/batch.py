@@ -8,17 +8,17 @@ Instances objects as JSON, no puzzle built per instance) and :func:`solve_planne
 puzzles to a compiled ``Runner``, which solves each under its givens with the solver the
 adapter already loaded (python-sat's MiniSat through its compiled functions, or our CDCL
 kernel), decodes the model, checks the board against the puzzle and writes the SatOutput
-block, the SatOutputTimes row and the SatSols row exactly as the reference loop would.
+block, the SatOutputTimes row and the SatSols row exactly as the plain loop would.
 
-The reference is the loop of :mod:`satdoku.pipeline.stage_solve` (:func:`satdoku.solve.solve` per
-instance); tests/test_solve_batch.py compares the files both write. The reference also solves,
+Its oracle is the plain loop of :mod:`satdoku.pipeline.stage_solve` (:func:`satdoku.solve.solve`
+per instance); tests/test_solve_batch.py compares the files both write. The plain loop also solves,
 here, every instance the compiled loop does not finish itself: the first of each layout (it
-loads the rules, and its time includes that, as in the reference loop), invalid ones, ones whose
+loads the rules, and its time includes that, as in the plain loop), invalid ones, ones whose
 puzzle or notation the loop does not know, and any answer other than a verified board, a
 timeout or (for solvers without proofs) UNSAT: those the loop stops at and hands back, and the
-reference path solves them again and writes what it finds.
+plain path solves them again and writes what it finds.
 
-Where it applies (:func:`plan` says None otherwise, and the reference loop runs): the compiled
+Where it applies (:func:`plan` says None otherwise, and the plain loop runs): the compiled
 module is built, the solver is incremental and its adapter offers a batch driver
 (``minisat22`` and ``cdcl`` with ``incremental: true``), the limit is on the wall clock, one run
 per instance (``repeats: 1``), the encoding is a direct one that is not simplified, and every
@@ -39,19 +39,19 @@ from satdoku.cnf.formula import Cnf, Formula
 from satdoku.formats import Record
 from satdoku.progress import Progress
 from satdoku.solve import LIMIT_GRACE, ConfiguredSolver, _Run, encoding_of
-from satdoku.solvers.base import (
+from satdoku.solvers.base import STAT_KEYS, WALL, RunLimits
+from satdoku.solvers.interrupts import searching
+from satdoku.solvers.result import (
     EXIT,
     IN_PROCESS,
     SAT,
-    STAT_KEYS,
     TIMELIMIT,
     TIMEOUT,
+    UNCHECKED,
     UNSAT,
-    WALL,
+    YES,
     Result,
-    RunLimits,
 )
-from satdoku.solvers.interrupts import searching
 from satdoku.stagefiles.instances import (
     LayoutSignatures,
     StageFileError,
@@ -59,19 +59,12 @@ from satdoku.stagefiles.instances import (
     record_from_dict,
 )
 from satdoku.stagefiles.outputs import INSTANCE, V_WIDTH
-from satdoku.stagefiles.tsv import (
-    GIVEN_DIFFERS,
-    TIMES_COLUMNS,
-    UNCHECKED,
-    YES,
-    solution_text,
-    times_row,
-)
+from satdoku.stagefiles.tsv import GIVEN_DIFFERS, TIMES_COLUMNS, solution_text, times_row
 
 #: Puzzles handed to the compiled loop per call (bounds the texts held in memory).
 CHUNK = 1000
 
-#: Step = the reference path for one instance: (record, its formula or None) -> None (it
+#: Step = the plain path for one instance: (record, its formula or None) -> None (it
 #: solves, writes the three stage files' entries and counts the status).
 Step = Callable[[Record, "Formula | None"], None]
 
@@ -104,7 +97,7 @@ class Plan:
 def plan(solver: ConfiguredSolver, encoding: str, instances: str | Path, bundle: str | Path,
          repeats: int = 1, limits: RunLimits | None = None) -> Plan | None:
     """The shard read for the compiled loop, or None when the loop does not apply (the
-    reference loop then runs, and reports any malformed stage file as it always does)."""
+    plain loop then runs, and reports any malformed stage file as it always does)."""
     mod = native()
     limits = limits or RunLimits()
     if (mod is None or repeats != 1 or limits.clock != WALL or not solver.incremental
@@ -140,9 +133,9 @@ def plan(solver: ConfiguredSolver, encoding: str, instances: str | Path, bundle:
 
 @dataclass
 class _Layout:
-    """What the compiled loop checks a board of one layout against (from one reference record),
-    or None where it cannot (a notation that does not write boards as symbols, a domain beyond
-    them)."""
+    """What the compiled loop checks a board of one layout against (from one record of the plain
+    path), or None where it cannot (a notation that does not write boards as symbols, a domain
+    beyond them)."""
 
     ncells: int
     domain: int
@@ -196,7 +189,7 @@ class Writers:
 def solve_planned(p: Plan, solver: ConfiguredSolver, encoding: str, writers: Writers,
                   step: Step, limits: RunLimits, load1: float, desc: str) -> dict[str, int]:
     """Solve every instance of a planned shard, in order: runs of puzzles through the compiled
-    loop, everything else through ``step`` (the reference path); returns status counts.
+    loop, everything else through ``step`` (the plain path); returns status counts.
     ``limits``: the shard's (its time limit on the wall clock, its memory limit, the cores the
     shard is pinned to)."""
     from satdoku.solvers.cores import describe
@@ -222,12 +215,12 @@ def solve_planned(p: Plan, solver: ConfiguredSolver, encoding: str, writers: Wri
     table = _value_table()
     eligible = _Eligible(p)
     runners: dict[tuple[str, tuple[Any, ...]], Any] = {}
-    loaded: set[str] = set()  # rules keys the solver loaded through the reference path
+    loaded: set[str] = set()  # rules keys the solver loaded through the plain path
     run: list[int] = []
     run_key: tuple[str, tuple[Any, ...]] | None = None
 
-    def reference(i: int) -> None:
-        runners.clear()  # the reference path may load other rules: drivers change
+    def plain(i: int) -> None:
+        runners.clear()  # the plain path may load other rules: drivers change
         step(record_from_dict(p.dicts[i]), _formula(p, i))
         key = p.rule_keys[i]
         if p.kinds[i] == _UNITS:
@@ -243,7 +236,7 @@ def solve_planned(p: Plan, solver: ConfiguredSolver, encoding: str, writers: Wri
                 lay = eligible.layouts[run_key[1]]
                 if driver is None or lay is None:
                     first, run = run[0], run[1:]
-                    reference(first)
+                    plain(first)
                     continue
                 runner = runners[run_key] = mod.Runner(
                     driver,
@@ -269,8 +262,8 @@ def solve_planned(p: Plan, solver: ConfiguredSolver, encoding: str, writers: Wri
             bar.update(done)
             if stop is None:
                 run = rest
-            else:  # the instance the loop stopped at: the reference path solves it again
-                reference(chunk[done])
+            else:  # the instance the loop stopped at: the plain path solves it again
+                plain(chunk[done])
                 bar.update(1)
                 run = chunk[done + 1:] + rest
 
@@ -283,7 +276,7 @@ def solve_planned(p: Plan, solver: ConfiguredSolver, encoding: str, writers: Wri
             key = eligible(i, d)
             if key is None or key[0] not in loaded:
                 flush()
-                reference(i)
+                plain(i)
                 bar.update(1)
                 continue
             if key != run_key:

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from satdoku.cnf.encodings import DEFAULT_ENCODING
 from satdoku.solve import verify
-from satdoku.solvers.base import ERROR, Result
+from satdoku.solvers.result import ERROR, Result
 from satdoku.stagefiles.instances import read_instances
 from satdoku.stagefiles.outputs import read_output
 from satdoku.stagefiles.tsv import SOLS_COLUMNS, write_tsv
 
 
 def decode_shard(instances: str | Path, output: str | Path, sols: str | Path,
-                 encoding: str = "extended") -> dict[str, int]:
+                 encoding: str = DEFAULT_ENCODING) -> dict[str, int]:
     """Decode and verify every answer of one SatOutput shard (models of ``encoding``)."""
     blocks = {b.id: b for b in read_output(output)}
     rows, counts = [], {}

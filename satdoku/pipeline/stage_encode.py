@@ -37,7 +37,7 @@ def encode_shard(instances: str | Path, out: str | Path, set_name: str, encoding
     ``fast``: a puzzle whose own clauses are its givens alone (no instance groups or
     inequalities) of a layout met before is written from its Instances object, no puzzle built
     (:class:`_Givens`, the bytes :func:`satdoku.cnf.encode.formula` gives); False builds every
-    record (the reference)."""
+    record (the plain way the fast one must equal)."""
     from satdoku.solve import formula_of
 
     written_rules: dict[str, int] = {}

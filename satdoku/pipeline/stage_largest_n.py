@@ -15,8 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from satdoku.solvers.base import ERROR, SAT
-from satdoku.stagefiles.tsv import FAILED
+from satdoku.solvers.result import ERROR, FAILED, SAT
 
 RUN_COLUMNS = ("family", "solver", "n", "seed", "status", "verified", "seconds", "decisions",
                "conflicts", "givens", "relations")

@@ -70,7 +70,7 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
     SAT solvers need ``bundle`` (the SatInput shard) and write ``output`` (SatOutput);
     puzzle-level solvers take neither. ``compiled``: an incremental solver's puzzles go through
     the compiled loop where it applies (:mod:`satdoku.pipeline.batch`; the same files, written
-    faster); False runs this module's loop, the reference, for every instance."""
+    faster); False runs this module's plain loop, for every instance."""
     solver = open_solver(solver_name, variants)
     limits = assign_cores(limits or RunLimits(), cores)
     if solver.level != PUZZLE and bundle is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from satdoku.solvers.base import LIMIT_STATUSES
+from satdoku.solvers.result import LIMIT_STATUSES
 from satdoku.stagefiles.tsv import GIVEN_DIFFERS
 
 #: Problem kinds, in the order they are listed. The first two are wrong evidence: the check

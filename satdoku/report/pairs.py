@@ -7,7 +7,8 @@
 - :func:`pairs`: every two runs on a set, over the instances both decided: wins, ties, the
   median of the per-instance ratios b/a with a seeded bootstrap 95% interval, the Wilcoxon
   signed-rank test of the paired times (``scipy.stats.wilcoxon(a, b)``, its defaults:
-  two-sided), instances solved by only one of them and the PAR-2 difference.
+  two-sided; :mod:`satdoku.paired_stats`), instances solved by only one of them and the PAR-2
+  difference.
 
 pandas, numpy and scipy are imported inside the functions (heavy).
 """
@@ -18,13 +19,18 @@ import math
 from collections.abc import Mapping
 from itertools import combinations
 
+from satdoku.paired_stats import (
+    RESAMPLES,
+    SEED,
+    TIME_FLOOR,
+    bootstrap_median_ci,
+    median,
+    wilcoxon_p,
+)
 from satdoku.report.collect import TimeLimits, time_limits
+from satdoku.solvers.registry import is_reference
 
 VBS, VBS_REFERENCE, ANY_ENCODING = "VBS", "VBS-reference", "*"
-#: Times below this are taken as this (the times files' resolution) in ratios.
-TIME_FLOOR = 1e-6
-#: Bootstrap resamples of the median ratio's 95% interval, and its seed (same data, same CI).
-RESAMPLES, SEED = 1000, 0
 PAIR_COLUMNS = ("set", "run_a", "run_b", "n", "wins_a", "wins_b", "ties", "median_ratio",
                 "ci_low", "ci_high", "wilcoxon_p", "solved_a", "solved_b", "only_a", "only_b",
                 "par2_a", "par2_b", "par2_diff")
@@ -32,12 +38,6 @@ PAIR_COLUMNS = ("set", "run_a", "run_b", "n", "wins_a", "wins_b", "ties", "media
 
 def is_virtual(solver: str) -> bool:
     return solver in (VBS, VBS_REFERENCE)
-
-
-def _is_reference(run: str, variants: Mapping[str, Mapping] | None) -> bool:
-    from satdoku.solvers.registry import REFERENCE, origin
-
-    return origin(run.split("/")[0], variants) == REFERENCE  # type: ignore[arg-type]
 
 
 def _best(g, solver: str):
@@ -78,7 +78,7 @@ def vbs_frame(df, variants: Mapping[str, Mapping] | None = None):
     parts = []
     for _, g in df.groupby("set", sort=False):
         runs = list(dict.fromkeys(g["run"]))
-        refs = [r for r in runs if _is_reference(r, variants)]
+        refs = [r for r in runs if is_reference(r, variants)]
         if len(runs) > 1:
             parts.append(_best(g, VBS))
         if refs and len(refs) < len(runs):
@@ -105,54 +105,9 @@ def with_vbs(df, variants: Mapping[str, Mapping] | None = None):
 def _ordered(a: str, b: str, variants: Mapping[str, Mapping] | None) -> tuple[str, str]:
     """(run_a, run_b) of a pair: a reference solver is a, ours b ("ours vs reference: b/a");
     otherwise in the order given."""
-    if not _is_reference(a, variants) and _is_reference(b, variants):
+    if not is_reference(a, variants) and is_reference(b, variants):
         return b, a
     return a, b
-
-
-def median(ratios) -> float:
-    """The median of ``ratios``; NaN without any."""
-    import numpy as np
-
-    return float(np.median(np.asarray(ratios, dtype=float))) if len(ratios) else math.nan
-
-
-def bootstrap_median_ci(ratios, resamples: int = RESAMPLES, seed: int = SEED
-                        ) -> tuple[float, float]:
-    """The percentile bootstrap 95% interval of the median of ``ratios`` (seeded), in
-    batches so that a million pairs stay within memory."""
-    import numpy as np
-
-    x = np.asarray(ratios, dtype=float)
-    n = len(x)
-    if n == 0:
-        return math.nan, math.nan
-    rng = np.random.default_rng(seed)
-    batch = max(1, min(resamples, 4_000_000 // n))
-    meds = []
-    for start in range(0, resamples, batch):
-        k = min(batch, resamples - start)
-        meds.append(np.median(x[rng.integers(0, n, size=(k, n))], axis=1))
-    lo, hi = np.percentile(np.concatenate(meds), [2.5, 97.5])
-    return float(lo), float(hi)
-
-
-def wilcoxon_p(a, b) -> float:
-    """``scipy.stats.wilcoxon(a, b)`` with its defaults (two-sided); NaN where it is undefined
-    (no pair, or every difference zero)."""
-    import warnings
-
-    if len(a) == 0:
-        return math.nan
-    from scipy.stats import wilcoxon
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            p = float(wilcoxon(a, b).pvalue)
-        except ValueError:
-            return math.nan
-    return p
 
 
 def pair_row(set_name: str, run_a: str, run_b: str, a, b, limit: float | None,
@@ -235,7 +190,7 @@ def headline(row: Mapping, variants: Mapping[str, Mapping] | None = None) -> boo
 
     a, b = str(row["run_a"]), str(row["run_b"])
     enc_a, enc_b = a.partition("/")[2], b.partition("/")[2]
-    return (_is_reference(a, variants) and not _is_reference(b, variants)
+    return (is_reference(a, variants) and not is_reference(b, variants)
             and enc_a in (enc_b, DIRECT))
 
 

@@ -6,6 +6,8 @@ import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from satdoku.solvers.registry import is_reference
+
 
 def colour(run: str, variants: Mapping[str, Mapping] | None = None) -> str:
     """The colour of a run (solver/encoding): the solver registry's, the same in every plot."""
@@ -21,14 +23,6 @@ def _plt():
     import matplotlib.pyplot as plt
 
     return plt
-
-
-def is_reference(run: str, variants: Mapping[str, Mapping] | None = None) -> bool:
-    """True for a reference (third-party) solver, False for ours: the solver registry's origin
-    of the run's solver (a configured variant shares its base's)."""
-    from satdoku.solvers.registry import REFERENCE, origin
-
-    return origin(run.split("/")[0], variants) == REFERENCE
 
 
 def _encoding_style(enc: str) -> tuple[str, str]:

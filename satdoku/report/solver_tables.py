@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from satdoku.report.collect import DEFAULT_TIME, TimeLimits, time_limits, time_word
-from satdoku.solvers.base import LIMIT_STATUSES
+from satdoku.solvers.result import LIMIT_STATUSES
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from satdoku.report.agreement import find_problems, problem_headline
-from satdoku.solvers.base import LIMIT_STATUSES
+from satdoku.solvers.result import LIMIT_STATUSES
 from satdoku.stagefiles import paths as sp
 from satdoku.stagefiles.families import INVALID_FAMILY, slug, sort_key
 from satdoku.stagefiles.tsv import GIVEN_DIFFERS
@@ -114,7 +114,7 @@ def scatter_pairs(df, variants: Mapping[str, Mapping] | None = None
     set, instance and encoding (a puzzle-level reference, encoding 'direct', is joined with every
     encoding of ours).
     None marks an unsolved instance. No pair when either side is missing."""
-    from satdoku.report.plots import is_reference
+    from satdoku.solvers.registry import is_reference
 
     valid = df[df["status"] != "INVALID"]
     solvers = [str(s) for s in valid["solver"].unique()]

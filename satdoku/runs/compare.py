@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from satdoku.report.pairs import RESAMPLES, SEED, TIME_FLOOR, bootstrap_median_ci, median
+from satdoku.paired_stats import RESAMPLES, SEED, TIME_FLOOR, bootstrap_median_ci, median
 from satdoku.runs.store import manifest_of, read_rows
 
 COMPARE_COLUMNS = ("set", "solver", "encoding", "n", "status_changes", "median_ratio", "ci_low",

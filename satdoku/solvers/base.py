@@ -1,7 +1,7 @@
-"""The solver interface: a Result type, fixed status words, the Deadline every solver honours,
-the :class:`RunLimits` every run is held to, and the solver protocols: every method the solve
-path calls, whether it is required or optional, and in which order (:class:`CnfSolver` and
-the others below).
+"""The solver interface: the Deadline every solver honours, the :class:`RunLimits` every run
+is held to, and the solver protocols: every method the solve path calls, whether it is required
+or optional, and in which order (:class:`CnfSolver` and the others below). What a run produced
+(:class:`~satdoku.solvers.result.Result`) and the status words: :mod:`satdoku.solvers.result`.
 
 SAT solvers take a :class:`~satdoku.cnf.formula.Cnf` and return a DIMACS model; puzzle-level
 solvers (CP-SAT, CSP) take a :class:`~satdoku.puzzle.Puzzle` and return a board. Both report the
@@ -15,32 +15,18 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
+
+from satdoku.solvers.result import AUTO, MEASUREMENTS, Result
 
 if TYPE_CHECKING:
     from satdoku.cnf.formula import Cnf
     from satdoku.puzzle import Puzzle
 
-SAT, UNSAT, TIMEOUT, INVALID, ERROR = "SAT", "UNSAT", "TIMEOUT", "INVALID", "ERROR"
-MEMOUT = "MEMOUT"  # the memory limit ended the run (distinct from ERROR and TIMEOUT)
-STATUSES = (SAT, UNSAT, TIMEOUT, MEMOUT, INVALID, ERROR)
-#: Statuses that count as unsolved with a limit's penalty (PAR-2): the run ended at a limit.
-LIMIT_STATUSES = (TIMEOUT, MEMOUT)
-
-#: Why a run ended (SatOutputTimes ``termination``): it exited by itself, a limit stopped it,
-#: a signal (``signal N``) ended its process, or it failed (``error``).
-EXIT, TIMELIMIT, MEMLIMIT, TERM_ERROR = "exit", "timelimit", "memlimit", "error"
 #: The clocks a time limit can be read on (config ``limit_clock``, ``--limit-clock``).
 WALL, CPU = "wall", "cpu"
 CLOCKS = (WALL, CPU)
-#: How solver processes are limited and measured (config ``measurement``, ``--measurement``):
-#: BenchExec's cgroups, satdoku's own launcher, or BenchExec where the host allows it.
-BENCHEXEC, BASIC, AUTO = "benchexec", "basic", "auto"
-MEASUREMENTS = (AUTO, BENCHEXEC, BASIC)
-#: ``measurement`` of a run that stayed in the solve job's own process (no child to measure).
-IN_PROCESS = "in-process"
-
 #: Statistics every times file has a column for ('' where a backend does not report one).
 STAT_KEYS = ("decisions", "conflicts", "propagations", "restarts", "learnt")
 
@@ -135,61 +121,6 @@ class Deadline:
 
     def __repr__(self) -> str:
         return f"Deadline(limit={self.limit}, remaining={self.remaining()})"
-
-
-@dataclass
-class Result:
-    """What one solver run on one instance produced.
-
-    ``solve_seconds`` is search only (what the adapter measured around its search);
-    ``total_seconds`` covers the whole instance (building the solver, loading clauses, search)
-    and is what the time limit holds; it is set, like the resource figures (``wall_seconds``,
-    ``cpu_seconds``, ``max_rss_mb``, ``termination``), by the solve path
-    (:func:`satdoku.solve.solve`), never by an adapter. ``check_seconds`` is the check of the
-    answer after the solver stopped (an UNSAT proof check, bounded by its own budget, or the
-    model / board check of a SAT answer), never part of the others. ``model`` is a list of
-    DIMACS literals (SAT solvers); ``board`` a row-major tuple of values (puzzle-level
-    solvers, or after decoding). ``child`` is the resource use of a child process the adapter
-    ran the solver in (a binary, a forked backend), which the solve path adds to the
-    in-process figures. ``proof_checked`` is True once the solve path's checker accepted the
-    UNSAT proof.
-    """
-
-    status: str
-    model: list[int] | None = None
-    board: tuple[int, ...] | None = None
-    stats: dict[str, int] = field(default_factory=dict)
-    solve_seconds: float = 0.0
-    total_seconds: float = 0.0
-    check_seconds: float = 0.0
-    message: str = ""
-    proof: str | None = None  # path of a DRUP/DRAT proof written for an UNSAT answer
-    proof_checked: bool = False
-    child: ChildUsage | None = None
-    wall_seconds: float = 0.0
-    cpu_seconds: float = 0.0
-    max_rss_mb: float = 0.0
-    termination: str = EXIT
-    measurement: str = IN_PROCESS  # which backend measured the run (SatOutputTimes column)
-    cores: str = ""  # the CPU cores the run was pinned to, e.g. "1" or "0,1" ("" unknown)
-
-
-@dataclass
-class ChildUsage:
-    """What a child process and all its descendants used, as its measurement backend saw it:
-    user + system CPU seconds, peak memory in MB, why it ended (``exit``, ``timelimit``,
-    ``memlimit``, ``signal N``), which backend measured it (``benchexec 3.35``, ``basic``) and
-    its wall seconds (from its start to the end of its last process; 0 where the backend has
-    none and the solve path's clock stands), and ``harness_seconds``: the rest of the call
-    that ran it (starting the backend, cgroups, reading the output), which is not the
-    solver's time."""
-
-    cpu_seconds: float
-    max_rss_mb: float
-    termination: str = EXIT
-    measurement: str = BASIC
-    wall_seconds: float = 0.0
-    harness_seconds: float = 0.0
 
 
 # --- the solver contract --------------------------------------------------------------------

@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from satdoku.solvers.base import EXIT, MEMLIMIT, TIMELIMIT, ChildUsage, Deadline, RunLimits
+from satdoku.solvers.base import Deadline, RunLimits
 from satdoku.solvers.process import (
     _ON_TERM,
     GRACE,
@@ -44,6 +44,7 @@ from satdoku.solvers.process import (
     reap_new_children,
     wall_budget,
 )
+from satdoku.solvers.result import EXIT, MEMLIMIT, TIMELIMIT, ChildUsage
 
 #: Tasks (processes and threads) one run may have at most: a fork bomb stops here.
 PIDS_LIMIT = 4096

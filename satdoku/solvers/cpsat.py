@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from satdoku.puzzle import Puzzle
-from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Deadline, Result
+from satdoku.solvers.base import Deadline
+from satdoku.solvers.result import SAT, TIMEOUT, UNSAT, Result
 
 
 def build_model(puzzle: Puzzle) -> tuple[Any, list[Any]]:

@@ -39,7 +39,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from satdoku.puzzle import Layout, Puzzle
-from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Deadline, Result
+from satdoku.solvers.base import Deadline
+from satdoku.solvers.result import SAT, TIMEOUT, UNSAT, Result
 
 INFERENCES = ("bt", "fc", "mac")
 ORDERINGS = ("first", "mrv")

@@ -44,7 +44,8 @@ from itertools import chain, islice
 from typing import ClassVar, TextIO
 
 from satdoku.cnf.watches import FALSE, TRUE, UNSET, visit
-from satdoku.solvers.base import SAT, TIMEOUT, UNSAT, Deadline
+from satdoku.solvers.base import Deadline
+from satdoku.solvers.result import SAT, TIMEOUT, UNSAT
 
 #: Branching heuristics by name.
 #: ``first`` lowest unassigned variable, true first; ``random`` a random unassigned variable and

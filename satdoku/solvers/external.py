@@ -36,17 +36,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from satdoku.cnf.formula import Cnf, Formula
-from satdoku.solvers.base import (
-    ERROR,
-    SAT,
-    UNSAT,
-    Deadline,
-    Result,
-    RunLimits,
-)
+from satdoku.solvers.base import Deadline, RunLimits
 from satdoku.solvers.measurement import run_command
 from satdoku.solvers.output import AnswerStream, parse_output
 from satdoku.solvers.process import last_line, limit_result
+from satdoku.solvers.result import ERROR, SAT, UNSAT, Result
 
 PLACEHOLDERS = ("{cnf}", "{proof}", "{result}")
 PROOF_FORMATS = ("drat", "lrat")

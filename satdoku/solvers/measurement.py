@@ -20,8 +20,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from satdoku.solvers.base import AUTO, BASIC, BENCHEXEC, Deadline, RunLimits
+from satdoku.solvers.base import Deadline, RunLimits
 from satdoku.solvers.process import Finished
+from satdoku.solvers.result import AUTO, BASIC, BENCHEXEC
 
 
 class MeasurementError(RuntimeError):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 
-from satdoku.solvers.base import SAT, UNSAT
+from satdoku.solvers.result import SAT, UNSAT
 
 #: Lines of other output kept for error messages.
 TAIL_LINES = 8

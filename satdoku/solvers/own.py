@@ -12,7 +12,8 @@ import time
 from typing import Any
 
 from satdoku.cnf.formula import Cnf
-from satdoku.solvers.base import UNSAT, Deadline, Result
+from satdoku.solvers.base import Deadline
+from satdoku.solvers.result import UNSAT, Result
 
 #: Incremental cdcl keeps its learnt-clause database small: what it learns under one puzzle's
 #: givens seldom helps the next puzzle, and every stale clause slows propagation (measured on

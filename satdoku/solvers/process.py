@@ -39,18 +39,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from satdoku.solvers.base import (
+from satdoku.solvers.base import CPU, Deadline, RunLimits
+from satdoku.solvers.result import (
     BASIC,
-    CPU,
     EXIT,
     MEMLIMIT,
     MEMOUT,
     TIMELIMIT,
     TIMEOUT,
     ChildUsage,
-    Deadline,
     Result,
-    RunLimits,
 )
 
 #: Seconds between SIGTERM and SIGKILL at the limit.

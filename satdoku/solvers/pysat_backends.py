@@ -22,15 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from satdoku.cnf.formula import Cnf
-from satdoku.solvers.base import (
-    SAT,
-    TIMEOUT,
-    UNSAT,
-    Deadline,
-    Result,
-    RunLimits,
-)
+from satdoku.solvers.base import Deadline, RunLimits
 from satdoku.solvers.interrupts import searching
+from satdoku.solvers.result import SAT, TIMEOUT, UNSAT, Result
 
 #: How a backend's limit is enforced (its registry record's ``limit``): it honours
 #: ``interrupt()``, or its process is killed.

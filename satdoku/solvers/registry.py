@@ -134,9 +134,8 @@ _CDCL_OPTIONS: dict[str, Any] = {
                  "elimination, subsumption); false: the search alone"},
 }
 _DPLL_CODE = ("satdoku.solvers.own", "satdoku.solvers.dpll")
-_CDCL_CODE = ("satdoku.solvers.own", "satdoku.solvers.cdcl.driver", "satdoku.solvers.cdcl.readable",
-              "satdoku.solvers.cdcl.simplify", "satdoku.solvers.cdcl.params",
-              "satdoku/solvers/_cdcl.c")
+#: a package stands for every module in it (the version hash covers what is added to it)
+_CDCL_CODE = ("satdoku.solvers.own", "satdoku.solvers.cdcl", "satdoku/solvers/_cdcl.c")
 _CSP_OPTIONS: dict[str, Any] = {
     "inference": {"enum": list(INFERENCES)},
     "ordering": {"enum": list(ORDERINGS)},
@@ -311,6 +310,13 @@ def origin(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = 
         return SOLVERS[stem].origin if stem in SOLVERS else OURS
 
 
+def is_reference(run: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None
+                 ) -> bool:
+    """True for a run (``solver`` or ``solver/encoding``) of a reference (third-party) solver,
+    False for ours: the origin of the run's solver (a configured variant shares its base's)."""
+    return origin(run.split("/")[0], variants) == REFERENCE
+
+
 def model_decisions(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None
                     ) -> int:
     """The decisions a solver's counter adds to every solve call that finds a model (2 for
@@ -356,7 +362,11 @@ def solver_version(name: str, variants: Mapping[str, Mapping[str, Any] | None] |
                 digest.update(source.read_bytes())
             continue
         found = importlib.util.find_spec(module)
-        if found is not None and found.origin and found.origin.endswith(".py"):
+        if found is not None and found.submodule_search_locations:  # a package: all of it
+            for folder in found.submodule_search_locations:
+                for source in sorted(Path(folder).rglob("*.py")):
+                    digest.update(source.read_bytes())
+        elif found is not None and found.origin and found.origin.endswith(".py"):
             with open(found.origin, "rb") as fh:
                 digest.update(fh.read())
     packages = []

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO
 
 from satdoku.cnf.dimacs import iter_blocks, parse_solver_output
-from satdoku.solvers.base import ERROR, SAT, UNSAT, Result
+from satdoku.solvers.result import ERROR, SAT, UNSAT, Result
 
 INSTANCE = "c instance "
 PROOF_CHECKED = "c proof checked"

@@ -44,7 +44,7 @@ SUMMARY_COLUMNS = ("set", "layout", "encoding", "instances", "variables", "claus
 INSTANCE_COLUMNS = ("id", "line", "layout", "encoding", "up", "up_open", "fl", "fl_open",
                     "fl_failed", "singles", "singles_open", "detail")
 #: status words of the instance file besides the inference outcomes
-NOT_RUN, INVALID = "-", "INVALID"
+NOT_RUN = "-"
 
 
 def write_summary(rows: Iterable[Mapping[str, object]], path: str | Path) -> int:

@@ -28,14 +28,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
-from satdoku.solvers.base import (
+from satdoku.solvers.base import STAT_KEYS
+from satdoku.solvers.result import (
     ERROR,
+    FAILED,
     INVALID,
     MEMOUT,
     SAT,
-    STAT_KEYS,
     TIMEOUT,
     UNSAT,
+    WRONG,
     Result,
 )
 
@@ -55,9 +57,6 @@ SIZE_COLUMNS = ("id", "family", "encoding", "vars", "clauses", "bytes")
 COLUMNS = {"times": TIMES_COLUMNS, "sols": SOLS_COLUMNS, "unique": UNIQUE_COLUMNS,
            "sizes": SIZE_COLUMNS}
 
-#: ``verified`` words of SatSols.
-YES, PROOF, FAILED, UNCHECKED = "yes", "proof", "FAILED", "-"
-WRONG = "WRONG"  # key of the SatSols text of a SAT answer that failed verification (not a status)
 #: SatSols detail of a verified board that is not the solution the input gives (the reports and
 #: the check name every such instance: the puzzle has several solutions, or the given is wrong)
 GIVEN_DIFFERS = "valid, but differs from the solution given in the input"

@@ -34,19 +34,24 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from satdoku.solvers.base import CPU, SAT, TIMEOUT, UNSAT, Deadline
+from satdoku.solvers.base import CPU, Deadline
+from satdoku.solvers.cdcl.params import (
+    DEFAULTS,
+    PARAM_NAMES,
+    PROOFS,
+    RESTARTS,
+    STATUS_CODES,
+    check_values,
+)
 from satdoku.solvers.interrupts import searching
+from satdoku.solvers.result import SAT, TIMEOUT, UNSAT
 
-#: Restart policies: none; Luby (unit 100 conflicts); glucose (recent LBDs against the
-#: average, with blocking); mixed (default): focused glucose phases and stable Luby phases
-#: alternating, each phase longer than the last (robust on random and on structured formulas)
-RESTARTS = {"none": 0, "luby": 1, "glucose": 2, "mixed": 3}
 PHASES = ("negative", "positive")
 BACKENDS = ("auto", "c", "python")
 #: proof formats the kernels write, and their ``proof`` codes (0: none)
-PROOF_FORMATS = {"drat": 1, "lrat": 2}
-#: the kernels' status codes
-_CODES = {10: SAT, 20: UNSAT, 30: "UNSAT_ASSUMED"}
+PROOF_FORMATS = {name: code for name, code in PROOFS.items() if code}
+#: the kernels' status codes (UNKNOWN: no answer, the deadline's status applies)
+_CODES = {code: name for name, code in STATUS_CODES.items() if name != "UNKNOWN"}
 
 
 def native() -> ModuleType | None:
@@ -97,9 +102,7 @@ def policy(
 ) -> list[int]:
     """The kernel's policy parameters (``params.P_*`` order): the defaults, overridden by
     ``params`` (names are the ``P_*`` constants in lower case, e.g. ``luby_unit``), then by the
-    named arguments given."""
-    from satdoku.solvers.cdcl.params import DEFAULTS, PARAM_NAMES
-
+    named arguments given; ValueError for an unknown name or a value outside its range."""
     values = list(DEFAULTS)
     given = dict(params or {})
     if reduce_first is not None:
@@ -112,6 +115,7 @@ def policy(
         if name not in PARAM_NAMES:
             raise ValueError(f"unknown cdcl parameter {name!r}; known: {', '.join(PARAM_NAMES)}")
         values[PARAM_NAMES.index(name)] = int(value)
+    check_values(values)
     return values
 
 

@@ -1,35 +1,96 @@
-"""Policy parameters of the CDCL kernel, in the order of its ``P`` array, and their one set of
-defaults: ``_cdcl.c`` keeps the same order (a test checks the size) and holds no values of its
-own, the driver passes them at construction. A module of its own so the driver can read them
+"""The CDCL kernel's one table of policy parameters (MiniSat's options table in spirit: name,
+default, range, meaning), and the codes both kernels share (restart policies, proof modes,
+status). ``P_*`` (a parameter's index in the kernels' ``P`` array), ``DEFAULTS`` and
+``PARAM_NAMES`` derive from :data:`PARAMS`. ``_cdcl.c`` holds no values of its own: the driver
+passes them at construction; its enum of ``P_*`` names and its ``#define`` codes are checked
+against this module by tests/test_cdcl.py. A module of its own so the driver can read them
 without importing a kernel.
 
-Luby unit (conflicts); glucose restarts: window of recent LBDs and K in percent (restart when
-the recent average LBD * K exceeds the global average); restart blocking: R in percent (no
-restart while the trail is R% longer than its average over the last P_TRAILQ_LEN conflicts,
-from P_BLOCK_MIN conflicts on); clause-database reduction: the first after P_REDUCE_FIRST
-conflicts, the k-th P_REDUCE_FIRST + k * P_REDUCE_INC conflicts after the previous one;
-learnt clauses of LBD <= P_KEEP_LBD are never deleted; mixed restarts: the k-th phase (focused
-glucose restarts first, then stable Luby restarts, alternating) lasts k * P_SWITCH conflicts.
-
-Preprocessing (MiniSat 2's SimpSolver, SatELite style; run once): on when P_SIMPLIFY is 1, at
-level 0 once the search has met P_SIMP_DELAY conflicts (0: before it starts), so a formula the
-search decides at once (a 9x9 Sudoku with its givens) pays nothing for it; the long learnt
-clauses of those first conflicts are dropped then; a variable is eliminated only when its non-
-tautological resolvents number at most its clauses + P_ELIM_GROW and none is longer than
-P_ELIM_CLAUSE_LIM literals; backward subsumption skips candidate clauses longer than
-P_SUBSUME_LIM; P_SIMP_EFFORT bounds the whole pass in steps (literals visited by resolution and
-subsumption checks), so a huge formula gets a bounded pass rather than a long one.
+Preprocessing (MiniSat 2's SimpSolver, SatELite style; run once) is on when ``simplify`` is 1,
+at level 0 once the search has met ``simp_delay`` conflicts (0: before it starts), so a formula
+the search decides at once (a 9x9 Sudoku with its givens) pays nothing for it; the long learnt
+clauses of those first conflicts are dropped then.
 """
 
 from __future__ import annotations
 
-P_LUBY_UNIT, P_LBDQ_LEN, P_GLUCOSE_K_PCT, P_BLOCK_R_PCT, P_TRAILQ_LEN, P_BLOCK_MIN = range(6)
-P_REDUCE_FIRST, P_REDUCE_INC, P_KEEP_LBD, P_SWITCH = 6, 7, 8, 9
-P_SIMPLIFY, P_ELIM_CLAUSE_LIM, P_ELIM_GROW, P_SUBSUME_LIM, P_SIMP_EFFORT = range(10, 15)
-P_SIMP_DELAY, P_SIZE = 15, 16
-DEFAULTS = (100, 50, 80, 140, 5000, 10000, 2000, 300, 2, 5000, 1, 20, 0, 1000, 300_000_000,
-            2000)
-PARAM_NAMES = ("luby_unit", "lbdq_len", "glucose_k_pct", "block_r_pct", "trailq_len",
-               "block_min", "reduce_first", "reduce_inc", "keep_lbd", "switch", "simplify",
-               "elim_clause_lim", "elim_grow", "subsume_lim", "simp_effort",
-               "simp_delay")  # fmt: skip
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Param:
+    """One policy parameter: its name (lower case; ``P_`` + upper case in the kernels), default,
+    range (inclusive; None: unbounded above) and meaning."""
+
+    name: str
+    default: int
+    low: int
+    high: int | None
+    meaning: str
+
+
+PARAMS: tuple[Param, ...] = (
+    Param("luby_unit", 100, 1, None, "Luby restarts: conflicts per unit of the sequence"),
+    Param("lbdq_len", 50, 1, None, "glucose restarts: window of recent learnt clauses' LBDs"),
+    Param("glucose_k_pct", 80, 1, None, "glucose restarts: K in percent (restart when the "
+          "recent average LBD * K exceeds the global average)"),
+    Param("block_r_pct", 140, 1, None, "restart blocking: no restart while the trail is R% "
+          "longer than its average over the last trailq_len conflicts"),
+    Param("trailq_len", 5000, 1, None, "restart blocking: window of recent trail lengths"),
+    Param("block_min", 10000, 0, None, "restart blocking: from this many conflicts on"),
+    Param("reduce_first", 2000, 1, None, "clause-database reduction: the first after this many "
+          "conflicts"),
+    Param("reduce_inc", 300, 0, None, "clause-database reduction: the k-th reduce_first + "
+          "k * reduce_inc conflicts after the previous one"),
+    Param("keep_lbd", 2, 0, None, "learnt clauses of LBD <= keep_lbd are never deleted"),
+    Param("switch", 5000, 1, None, "mixed restarts: the k-th phase (focused glucose first, "
+          "then stable Luby, alternating) lasts k * switch conflicts"),
+    Param("simplify", 1, 0, 1, "preprocessing on (1) or off (0)"),
+    Param("elim_clause_lim", 20, 1, None, "variable elimination: no resolvent longer than "
+          "this many literals"),
+    Param("elim_grow", 0, 0, None, "variable elimination: at most the variable's clauses + "
+          "elim_grow non-tautological resolvents"),
+    Param("subsume_lim", 1000, 1, None, "backward subsumption skips candidate clauses longer "
+          "than this"),
+    Param("simp_effort", 300_000_000, 1, None, "bound of the whole preprocessing pass in steps "
+          "(literals visited by resolution and subsumption checks)"),
+    Param("simp_delay", 2000, 0, None, "preprocess once the search has met this many "
+          "conflicts (0: before it starts)"),
+)
+PARAM_NAMES = tuple(p.name for p in PARAMS)
+DEFAULTS = tuple(p.default for p in PARAMS)
+P_SIZE = len(PARAMS)
+
+
+def _index(name: str) -> int:
+    return PARAM_NAMES.index(name)
+
+
+P_LUBY_UNIT, P_LBDQ_LEN, P_GLUCOSE_K_PCT = _index("luby_unit"), _index("lbdq_len"), \
+    _index("glucose_k_pct")
+P_BLOCK_R_PCT, P_TRAILQ_LEN, P_BLOCK_MIN = _index("block_r_pct"), _index("trailq_len"), \
+    _index("block_min")
+P_REDUCE_FIRST, P_REDUCE_INC, P_KEEP_LBD = _index("reduce_first"), _index("reduce_inc"), \
+    _index("keep_lbd")
+P_SWITCH, P_SIMPLIFY, P_ELIM_CLAUSE_LIM = _index("switch"), _index("simplify"), \
+    _index("elim_clause_lim")
+P_ELIM_GROW, P_SUBSUME_LIM, P_SIMP_EFFORT = _index("elim_grow"), _index("subsume_lim"), \
+    _index("simp_effort")
+P_SIMP_DELAY = _index("simp_delay")
+
+#: Restart policies (the kernels' ``restart_mode``): none; Luby (unit luby_unit conflicts);
+#: glucose (recent LBDs against the average, with blocking); mixed (default): focused glucose
+#: phases and stable Luby phases alternating, each phase longer than the last
+RESTARTS = {"none": 0, "luby": 1, "glucose": 2, "mixed": 3}
+#: Proof modes (the kernels' ``proof``): none, or the format it writes
+PROOFS = {"none": 0, "drat": 1, "lrat": 2}
+#: The kernels' answer codes (``status``): UNSAT_ASSUMED is UNSAT under the assumptions only
+STATUS_CODES = {"UNKNOWN": 0, "SAT": 10, "UNSAT": 20, "UNSAT_ASSUMED": 30}
+
+
+def check_values(values: list[int]) -> None:
+    """ValueError naming the first parameter outside its range."""
+    for p, v in zip(PARAMS, values, strict=True):
+        if v < p.low or (p.high is not None and v > p.high):
+            bound = f"{p.low}..{p.high}" if p.high is not None else f">= {p.low}"
+            raise ValueError(f"cdcl parameter {p.name}={v} out of range ({bound})")

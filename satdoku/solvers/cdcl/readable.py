@@ -56,13 +56,18 @@ from satdoku.solvers.cdcl.params import (
     P_SIMPLIFY,
     P_SWITCH,
     P_TRAILQ_LEN,
+    PROOFS,
+    RESTARTS,
+    STATUS_CODES,
 )
 
-#: status codes, as the C kernel returns them
-UNKNOWN, SAT, UNSAT, UNSAT_ASSUMED = 0, 10, 20, 30
+#: status codes, as both kernels return them (their home: cdcl/params.py)
+UNKNOWN, SAT, UNSAT, UNSAT_ASSUMED = (STATUS_CODES[k] for k in
+                                      ("UNKNOWN", "SAT", "UNSAT", "UNSAT_ASSUMED"))
 #: proof modes (the kernels' ``proof`` argument)
-PROOF_NONE, PROOF_DRAT, PROOF_LRAT = 0, 1, 2
-RESTART_NONE, RESTART_LUBY, RESTART_GLUCOSE, RESTART_MIXED = 0, 1, 2, 3
+PROOF_NONE, PROOF_DRAT, PROOF_LRAT = (PROOFS[k] for k in ("none", "drat", "lrat"))
+RESTART_NONE, RESTART_LUBY, RESTART_GLUCOSE, RESTART_MIXED = (RESTARTS[k] for k in
+                                                              ("none", "luby", "glucose", "mixed"))
 TRUE, FALSE, UNASSIGNED = 1, -1, 0
 #: clause header words in the C arena (size, flags, LBD): counted only so that both kernels
 #: report the same ``collections`` statistic

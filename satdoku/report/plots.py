@@ -25,6 +25,16 @@ def _plt():
     return plt
 
 
+def empty_chart(out: str | Path, text: str, dpi: int) -> None:
+    """A small chart that only says why it has nothing to show (``text``)."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6, 2))
+    ax.axis("off")
+    ax.text(0.5, 0.5, text, ha="center", va="center")
+    fig.savefig(out, dpi=dpi)
+    plt.close(fig)
+
+
 def _encoding_style(enc: str) -> tuple[str, str]:
     """(line style, marker fill) of an encoding in plots that compare encodings."""
     from satdoku.cnf.encodings import ENCODINGS
@@ -307,11 +317,7 @@ def encodings(rows: Sequence[Mapping[str, object]], times: Mapping[tuple[str, st
     fams = sorted({str(r["family"]) for r in rows}, key=_family_key)
     series: dict[str, dict[str, dict[str, float]]] = {}
     if not fams:
-        fig, ax = plt.subplots(figsize=(6, 2))
-        ax.axis("off")
-        ax.text(0.5, 0.5, "no CNF inputs: no encoding to compare", ha="center", va="center")
-        fig.savefig(out, dpi=110)
-        plt.close(fig)
+        empty_chart(out, "no CNF inputs: no encoding to compare", dpi=110)
         return series
     fig, axes = plt.subplots(len(fams), 4, figsize=(15, 2.9 * len(fams)), squeeze=False)
     panels = (("vars", "variables per instance", 1), ("clauses", "clauses per instance", 1),

@@ -80,16 +80,12 @@ def markdown(summary: Sequence[Mapping[str, object]], title: str = "") -> str:
 def chart(summary: Sequence[Mapping[str, object]], out: str | Path, title: str = "") -> None:
     """Bars of the UP and FL shares per encoding, one panel per layout, the singles' share as a
     dashed line."""
-    from satdoku.report.plots import _encoding_ticks, _plt
+    from satdoku.report.plots import _encoding_ticks, _plt, empty_chart
 
     plt = _plt()
     layouts = list(dict.fromkeys(str(r["layout"]) for r in summary))
     if not layouts:
-        fig, ax = plt.subplots(figsize=(6, 2))
-        ax.axis("off")
-        ax.text(0.5, 0.5, "no instances analysed", ha="center", va="center")
-        fig.savefig(out, dpi=100)
-        plt.close(fig)
+        empty_chart(out, "no instances analysed", dpi=100)
         return
     most = max(sum(1 for r in summary if r["layout"] == lay) for lay in layouts)
     width = max(4.5, 1.5 + 1.1 * most)

@@ -241,6 +241,7 @@ def test_chunk_answers_are_run_answer_of_the_stage_files(built):
     results, out, ov = built
     runs = [r["run"] for r in ov["runs"]]
     checked = 0
+    measured: set[str] = set()
     for info in ov["sets"]:
         name = info["name"]
         records = {r.id: r for s in sorted(results.glob(f"Instances/{name}/*.jsonl"))
@@ -263,7 +264,9 @@ def test_chunk_answers_are_run_answer_of_the_stage_files(built):
                 assert inst["r"] == expected
                 assert inst.get("boards", []) == boards
                 checked += 1
+                measured.update(a["ms"] for a in inst["r"].values() if "ms" in a)
     assert checked == sum(s["n"] for s in ov["sets"])
+    assert measured  # each answer says which backend measured it (in-process solvers here)
 
 
 def fx_csv() -> str:

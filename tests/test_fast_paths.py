@@ -15,7 +15,7 @@ import random
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from satdoku.cnf import decode
@@ -321,6 +321,7 @@ def _sizes_by_line(path, encoding: str = "") -> list[dict[str, object]]:  # type
 
 @FUZZ
 @given(_sizes_bundle(), st.sampled_from(["\n", "", "\r\n"]))
+@example("c satdoku bundle set empty encoding extended\n", "\n")  # a set with no instances
 def test_bundle_sizes_equal_the_line_by_line_reader(tmp_path_factory, text: str,  # type: ignore[no-untyped-def]
                                                     end: str) -> None:
     path = tmp_path_factory.mktemp("s") / "b.cnfs"

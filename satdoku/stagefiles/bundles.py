@@ -306,6 +306,8 @@ def _scanned_sizes(path: str | Path, encoding: str) -> list[dict[str, object]] |
     if scan is None or b"o" in scan[2]:
         return None
     rules_blocks, ids, kinds, _, lines, declared, num_vars, _, _, heads, sizes = scan
+    if not ids:  # a set with no instances (the scan has no arrays to hand then)
+        return []
     rules = []  # (line of the block, key, bytes of its clauses)
     for key, line, start, end in rules_blocks:
         body = data[start:end].decode("ascii")

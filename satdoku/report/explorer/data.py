@@ -27,7 +27,7 @@ from satdoku.stagefiles.tsv import read_tsv
 #: The run-table columns the explorer shows of an answer (times and statistics as numbers).
 ANSWER_COLUMNS = ("line", "status", "verified", "detail", "solution", "message", "total_seconds",
                   "solve_seconds", "decisions", "conflicts", "propagations", "restarts",
-                  "learnt", "load1")
+                  "learnt", "load1", "measurement", "cores")
 
 
 @dataclass

@@ -183,6 +183,9 @@ def run_answer(rec: Record, sol: Mapping[str, str] | None, t: Mapping[str, str] 
             v = _int_or_num(t.get(col))
             if v is not None:
                 out[key] = v
+        for key, col in ANSWER_TEXTS:
+            if t.get(col):
+                out[key] = t[col]
     return out
 
 
@@ -190,12 +193,15 @@ def run_answer(rec: Record, sol: Mapping[str, str] | None, t: Mapping[str, str] 
 ANSWER_NUMBERS = (("t", "total_seconds", False), ("ts", "solve_seconds", False),
                   ("d", "decisions", True), ("c", "conflicts", True), ("p", "propagations", True),
                   ("rs", "restarts", True), ("l", "learnt", True), ("load", "load1", False))
+#: the texts of an answer: which backend measured it and the cores its solver was pinned to
+ANSWER_TEXTS = (("ms", "measurement"), ("co", "cores"))
 
 
 def _numbers_of(cols: Mapping[str, Sequence[Any]], n: int) -> list[dict[str, Any]]:
-    """The times and statistics of :func:`run_answer` for every row of a run's columns at once
-    (the same keys, in the same order)."""
+    """The times, statistics and measurement of :func:`run_answer` for every row of a run's
+    columns at once (the same keys, in the same order)."""
     present = [(key, cols[col], count) for key, col, count in ANSWER_NUMBERS if col in cols]
+    texts = [(key, cols[col]) for key, col in ANSWER_TEXTS if col in cols]
     out = []
     for j in range(n):
         d: dict[str, Any] = {}
@@ -203,6 +209,9 @@ def _numbers_of(cols: Mapping[str, Sequence[Any]], n: int) -> list[dict[str, Any
             v = column[j]
             if v is not None and v - v == 0:  # finite
                 d[key] = int(v) if count and v.is_integer() else v
+        for key, column in texts:
+            if column[j]:
+                d[key] = column[j]
         out.append(d)
     return out
 

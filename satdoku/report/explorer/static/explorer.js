@@ -538,18 +538,25 @@ function boardsHtml(ov, s, inst) {
     `<p class="note">Givens bold on grey, cells the solvers filled in blue.</p>`;
 }
 
+/** Which backend measured an answer (`benchexec 3.x`, `basic`, in-process) and on which cores. */
+function measured(a) {
+  if (!a.ms) return "-";
+  return esc(a.ms) + (a.co ? ` on cores ${esc(a.co)}` : "");
+}
+
 function answersHtml(ov, s, inst) {
   const rows = s.runs.map((k) => {
     const a = inst.r[k];
-    if (!a) return `<tr><td>${runLabel(ov, k)}</td><td colspan="10">no answer</td></tr>`;
+    if (!a) return `<tr><td>${runLabel(ov, k)}</td><td colspan="11">no answer</td></tr>`;
     const answer = a.b != null ? `solution ${a.b + 1}` : esc(a.m || "-");
     return `<tr data-run="${k}"><td>${runLabel(ov, k)}</td><td>${badge(a.s, a.v)}</td><td>${esc(a.v)}</td>` +
            `<td class="answer">${answer}${a.b != null && a.m ? ` (${esc(a.m)})` : ""}</td><td class="time">${secs(a.t)}</td><td>${secs(a.ts)}</td>` +
-           `<td>${num(a.d)}</td><td>${num(a.c)}</td><td>${num(a.p)}</td><td>${num(a.rs)}</td><td>${a.load ?? "-"}</td></tr>`;
+           `<td>${num(a.d)}</td><td>${num(a.c)}</td><td>${num(a.p)}</td><td>${num(a.rs)}</td>` +
+           `<td>${a.load ?? "-"}</td><td class="measured">${measured(a)}</td></tr>`;
   }).join("");
   return `<h3>Answers</h3><table class="answers"><tr><th>run</th><th>status</th><th>verified</th>` +
     `<th>answer</th><th>total s</th><th>search s</th><th>decisions</th><th>conflicts</th>` +
-    `<th>propagations</th><th>restarts</th><th>load</th></tr>${rows}</table>`;
+    `<th>propagations</th><th>restarts</th><th>load</th><th>measured by</th></tr>${rows}</table>`;
 }
 
 function cnfHtml(ov, cnf) {

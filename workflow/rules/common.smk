@@ -492,113 +492,11 @@ def ltn_metrics(wildcards=None):
     return [t for t in ltn_targets() if t.endswith(".json")]
 
 
-# --- LTN branch (ltn.smk) and CSP experiment (csp.smk) settings and targets ----------------
-LTN = section("ltn")
-
-
-def ltn_value(key, size):
-    """A per-size setting: a plain value, or a mapping from size ("4", "9") to value."""
-    value = LTN[key]
-    if isinstance(value, dict):
-        if str(size) not in value:
-            sys.exit(f"config: ltn.{key}: no value for size {size}")
-        value = value[str(size)]
-    return value
-
-
-def ltn_param(key):
-    """The named params function of one per-size LTN setting (e.g. ltn_param("epochs"))."""
-
-    def value(wildcards):
-        return ltn_value(key, wildcards.size)
-
-    value.__name__ = f"ltn_{key}"
-    return value
-
-
-def ltn_original(wildcards):
-    """`--original DIR/NxN --limit-per-file K` when the config names the original data set."""
-    if not LTN.get("original"):
-        return []
-    size = wildcards.size
-    return [
-        "--original",
-        f"{LTN['original']}/{size}x{size}",
-        "--limit-per-file",
-        str(ltn_value("per_kind", size)),
-    ]
-
-
-def ltn_fractions():
-    return [str(f) for f in LTN.get("fractions", [])]
-
-
-def ltn_dir(template):
-    """The params function giving the directory of an LTN file of the job's size."""
-
-    def directory_of(wildcards):
-        return os.path.dirname(template.format(size=wildcards.size))
-
-    directory_of.__name__ = "ltn_dir"
-    return directory_of
-
-
 def explorer_dir(wildcards, output):
     """The explorer's folder (of its index.html)."""
     return os.path.dirname(output.index)
 
 
-def report_prefix(wildcards, output):
-    """The LTN report's path without `.md` (its other files are named after it)."""
-    return output.md[: -len(".md")]
-
-
-def ltn_clue17_file(wildcards):
-    """The 17-clue puzzle file the 9x9 evaluation scores ([] for other sizes or when off)."""
-    if wildcards.size != "9" or not LTN.get("clue17") or not LTN.get("clue17_limit"):
-        return []
-    return [LTN["clue17"]]
-
-
-def ltn_clue17_args(wildcards):
-    """--clue17 FILE --clue17-limit N for 9x9 when configured (a list: each item quoted)."""
-    files = ltn_clue17_file(wildcards)
-    if not files:
-        return []
-    return ["--clue17", files[0], "--clue17-limit", str(LTN["clue17_limit"])]
-
-
-def ltn_targets():
-    """Every LTN output of the configured sizes; [] when the branch is off."""
-    if not LTN or not LTN["enabled"]:
-        return []
-    out = []
-    for size in LTN["sizes"]:
-        out += [LTN_MODEL.format(size=size), LTN_EPOCHS.format(size=size)]
-        out += [LTN_REPORT.format(size=size, ext=x) for x in ("md", "json")]
-        out += [LTN_FIGURE.format(size=size, figure=x) for x in stage.LTN_FIGURES]
-    return out
-
-
-CSP = section("csp_experiment")
-
-
-def csp_targets():
-    """The experiment's outputs; [] when the config has no enabled csp_experiment section."""
-    if not CSP or not CSP["enabled"]:
-        return []
-    return [CSP_REPORT.format(ext=x) for x in ("md", "tsv", "png")]
-
-
-def csp_runtime(wildcards):
-    return 10 + int(CSP["time_limit"] * 4 * len(CSP["solvers"]) / 60)
-
-
-def csp_versions(wildcards):
-    return [registry.solver_version(s, SOLVERS) for s in CSP["solvers"]]
-
-
-def csp_variants():
-    return json.dumps(
-        {s: SOLVERS[s] for s in CSP.get("solvers", []) if s in SOLVERS}, sort_keys=True
-    )
+# --- the LTN branch's and the CSP experiment's settings, params functions and targets --------
+include: "ltn_helpers.smk"
+include: "csp_helpers.smk"

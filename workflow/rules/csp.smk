@@ -3,7 +3,7 @@
 # and Futoshiki on instances generated from a fixed seed. One job: a TSV of every run, a markdown
 # summary and a time-vs-n plot in results/Reports/. Settings: the `csp_experiment:` section
 # (defaults in the config schema; `--config csp_preset=full` = the original 60 s experiment).
-# Settings and targets (CSP, csp_targets): workflow/rules/common.smk.
+# Settings and targets (CSP, csp_targets): workflow/rules/csp_helpers.smk.
 
 
 rule csp_largest_n:

@@ -2,7 +2,7 @@
 # Settings: the `ltn:` section of the config (defaults in workflow/schemas/config.schema.yaml);
 # `--config ltn_preset=original` (or ltn.preset) applies a preset, e.g. the original sizes.
 # Settings, params functions and targets (LTN, ltn_value, ltn_param, ltn_clue17_args,
-# ltn_targets): workflow/rules/common.smk.
+# ltn_targets): workflow/rules/ltn_helpers.smk.
 
 
 rule ltn_dataset:

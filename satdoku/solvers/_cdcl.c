@@ -16,8 +16,9 @@
  * literals) directly, stages the clauses and sizes every list once; the GIL is released while
  * searching. LRAT (proof mode 2) needs clause ids where the search has none: a long clause's id
  * sits in a side table indexed like the arena (cid, moved with it by garbage collection), a
- * binary clause's in a hash table keyed by its two literals (binary clauses are never
- * deleted), a level-0 literal's unit clause id in unit_id.
+ * binary clause's in a hash table keyed by its two literals (the search never deletes binary
+ * clauses; preprocessing rebuilds the table from the clauses it keeps), a level-0 literal's
+ * unit clause id in unit_id.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -224,15 +225,6 @@ static int64_t proof_add2(Kernel *k, const int32_t *lits, int64_t count, const i
 static inline int64_t proof_add(Kernel *k, const int32_t *lits, int64_t count,
                                 const int32_t *hints, int64_t nhints) {
     return proof_add2(k, lits, count, hints, nhints, NULL, 0);
-}
-
-/* A DRAT step of the preprocessing pass (tag 1 add, 2 delete; = log of the Python kernel).
- * LRAT mode does not preprocess: those steps would need hints, which are not logged yet. */
-static int proof_delete(Kernel *k, int32_t id, const int32_t *lits, int64_t count);
-
-static int proof_log(Kernel *k, int32_t tag, const int32_t *lits, int64_t count) {
-    if (tag == 1) return proof_add(k, lits, count, NULL, 0) < 0 ? -1 : 0;
-    return proof_delete(k, 0, lits, count);
 }
 
 /* A clause deleted (= log_delete): by its id too in LRAT. */
@@ -749,6 +741,26 @@ static int learnt_hints(Kernel *k, int32_t confl, int64_t size) {
     return ivec_push(&k->hchain, conflict_id(k, confl));
 }
 
+/* The empty clause of conflict confl at level 0 (= log_refutation): in LRAT hinted by the
+ * units of the conflict's literals, then the conflict. 0, or -1 out of memory. */
+static int log_refutation(Kernel *k, int32_t confl) {
+    k->hunits.n = 0;
+    if (k->proof_on == PROOF_LRAT) {
+        int32_t pair[2] = {k->confl_a, k->confl_b}, csize = 2;
+        const int32_t *c = pair;
+        if (confl != BINARY_CONFLICT) {
+            c = k->arena + confl + HDR;
+            csize = k->arena[confl];
+        }
+        for (int32_t i = 0; i < csize; i++) {
+            int64_t id = unit_id_of(k, c[i] >> 1);
+            if (id < 0 || ivec_push(&k->hunits, (int32_t)id)) return -1;
+        }
+        if (ivec_push(&k->hunits, conflict_id(k, confl))) return -1;
+    }
+    return proof_add(k, k->out, 0, k->hunits.a, k->hunits.n) < 0 ? -1 : 0;
+}
+
 /* --- clause database ------------------------------------------------------------------------- */
 static int32_t add_clause(Kernel *k, const int32_t *lits, int64_t count, int learnt, int64_t lbd,
                           int64_t id) {
@@ -992,12 +1004,13 @@ static int attach_staged(Kernel *k, Staging *st) {
  * P_SIMP_DELAY conflicts): bounded variable elimination, backward subsumption and
  * self-subsuming strengthening over occurrence lists, level-0 units propagated through the
  * same lists. Read the Python class for the
- * algorithm. C-specific: the clauses live in a store of their own while the kernel's watches
- * are cleared (header: size, capacity, flags, abstraction), occurrence lists are growable
- * vectors per variable whose deleted clauses go lazily, the elimination heap is indexed. Every
- * proof step goes through proof_log: resolvents before their antecedents are deleted, a
- * strengthened clause added before the old one is deleted. */
-#define S_HDR 4
+ * algorithm and each step's LRAT hints. C-specific: the clauses live in a store of their own
+ * while the kernel's watches are cleared (header: size, capacity, flags, abstraction, clause
+ * id), occurrence lists are growable vectors per variable whose deleted clauses go lazily, the
+ * elimination heap is indexed. Every proof step goes through proof_add / proof_delete:
+ * resolvents before their antecedents are deleted, a strengthened clause added before the old
+ * one is deleted; the binary-clause id table is rebuilt from the survivors. */
+#define S_HDR 5
 #define S_DEAD 1
 #define S_QUEUED 2
 #define S_CLOCK_EVERY 65536 /* simplifier steps between two looks at the clock */
@@ -1028,9 +1041,8 @@ typedef struct {
 
 static inline int32_t *s_lits(Simp *s, int32_t cref) { return s->c + cref + S_HDR; }
 
-static inline int s_log(Kernel *k, int32_t tag, const int32_t *lits, int64_t n) {
-    return k->proof_on ? proof_log(k, tag, lits, n) : 0;
-}
+/* The id of a unit clause of level-0 variable v (0 without LRAT: no hints are logged). */
+static inline int32_t s_unit_id(Kernel *k, int32_t v) { return k->unit_id ? k->unit_id[v] : 0; }
 
 /* Has the pass run out of effort or time? Then no new work starts. */
 static int s_spent(Kernel *k, Simp *s) {
@@ -1116,8 +1128,9 @@ static uint32_t s_abstraction(const int32_t *lits, int32_t n) {
     return a;
 }
 
-/* Store a clause of two or more unassigned literals (already in the proof) and queue it. */
-static int s_add(Kernel *k, Simp *s, const int32_t *lits, int32_t n) {
+/* Store a clause of two or more unassigned literals (already in the proof, as clause id) and
+ * queue it. */
+static int s_add(Kernel *k, Simp *s, const int32_t *lits, int32_t n, int64_t id) {
     if (grow((void **)&s->c, &s->cap, s->top + S_HDR + n, sizeof(int32_t))) return -1;
     int32_t cref = (int32_t)s->top;
     int32_t *h = s->c + cref;
@@ -1125,6 +1138,7 @@ static int s_add(Kernel *k, Simp *s, const int32_t *lits, int32_t n) {
     h[1] = n;
     h[2] = 0;
     h[3] = (int32_t)s_abstraction(lits, n);
+    h[4] = (int32_t)id;
     memcpy(h + S_HDR, lits, (size_t)n * sizeof(int32_t));
     s->top += S_HDR + n;
     for (int32_t i = 0; i < n; i++) {
@@ -1137,12 +1151,12 @@ static int s_add(Kernel *k, Simp *s, const int32_t *lits, int32_t n) {
     return s_enqueue_clause(s, cref);
 }
 
-/* Delete a stored clause (logged unless it lives on as a unit on the trail). */
-static int s_remove(Kernel *k, Simp *s, int32_t cref, int log) {
+/* Delete a stored clause. */
+static int s_remove(Kernel *k, Simp *s, int32_t cref) {
     int32_t *h = s->c + cref;
     int32_t n = h[0];
     h[2] |= S_DEAD;
-    if (log && s_log(k, 2, h + S_HDR, n)) return -1;
+    if (proof_delete(k, h[4], h + S_HDR, n)) return -1;
     for (int32_t i = 0; i < n; i++) {
         s->nocc[h[S_HDR + i]]--;
         s_touch(k, s, h[S_HDR + i] >> 1);
@@ -1150,26 +1164,34 @@ static int s_remove(Kernel *k, Simp *s, int32_t cref, int log) {
     return 0;
 }
 
-/* A unit derived while simplifying: on the trail at level 0 (propagated later by
- * s_propagate), or the empty clause when it is false. The unit is in the proof already. */
-static int s_unit(Kernel *k, Simp *s, int32_t lit) {
+/* A unit derived while simplifying (in the proof already, as clause id): on the trail at level
+ * 0 (propagated later by s_propagate), or the empty clause when it is false. */
+static int s_unit(Kernel *k, Simp *s, int32_t lit, int64_t id) {
     if (k->lval[lit] == -1) {
         s->unsat = 1;
-        return s_log(k, 1, s->tmp, 0);
+        int32_t hints[2] = {s_unit_id(k, lit >> 1), (int32_t)id};
+        return proof_add(k, s->tmp, 0, hints, 2) < 0 ? -1 : 0;
     }
-    if (k->lval[lit] == 0) enqueue(k, lit, NO_REASON);
+    if (k->lval[lit] == 0) {
+        enqueue(k, lit, NO_REASON);
+        if (k->unit_id) k->unit_id[lit >> 1] = (int32_t)id;
+    }
     return 0;
 }
 
-/* Drop literal l from a stored clause: the shorter clause is added, then the old one deleted;
- * a clause left with one literal becomes a unit on the trail. */
-static int s_strengthen(Kernel *k, Simp *s, int32_t cref, int32_t l) {
+/* Drop literal l, false once clause by (a unit, or a subsuming clause with one literal
+ * negated) is unit, from a stored clause: the shorter clause is added, then the old one
+ * deleted; a clause left with one literal becomes a unit on the trail. */
+static int s_strengthen(Kernel *k, Simp *s, int32_t cref, int32_t l, int32_t by) {
     int32_t *h = s->c + cref;
     int32_t n = h[0], m = 0;
     int32_t *c = h + S_HDR;
     for (int32_t i = 0; i < n; i++)
         if (c[i] != l) s->tmp[m++] = c[i];
-    if (s_log(k, 1, s->tmp, m) || s_log(k, 2, c, n)) return -1;
+    int32_t hints[2] = {by, h[4]};
+    int64_t id = proof_add(k, s->tmp, m, hints, 2);
+    if (id < 0 || proof_delete(k, h[4], c, n)) return -1;
+    h[4] = (int32_t)id;
     k->s_strengthened++;
     memcpy(c, s->tmp, (size_t)m * sizeof(int32_t));
     h[0] = m;
@@ -1185,7 +1207,7 @@ static int s_strengthen(Kernel *k, Simp *s, int32_t cref, int32_t l) {
         h[2] |= S_DEAD;
         s->nocc[c[0]]--;
         s_touch(k, s, c[0] >> 1);
-        return s_unit(k, s, c[0]);
+        return s_unit(k, s, c[0], id);
     }
     return s_enqueue_clause(s, cref);
 }
@@ -1217,8 +1239,8 @@ static int s_propagate(Kernel *k, Simp *s) {
             int32_t *c = s_lits(s, cref), size = s->c[cref], holds = 0;
             s->ticks += size;
             for (int32_t j = 0; j < size; j++) holds |= c[j] == u;
-            /* LRAT: a strengthened clause from itself and the unit u */
-            if (holds ? s_remove(k, s, cref, 1) : s_strengthen(k, s, cref, u ^ 1)) return -1;
+            if (holds ? s_remove(k, s, cref) : s_strengthen(k, s, cref, u ^ 1, s_unit_id(k, u >> 1)))
+                return -1;
         }
         s->occ[u >> 1].len = 0;
     }
@@ -1271,9 +1293,9 @@ static int s_subsume(Kernel *k, Simp *s) {
             int32_t l = s_subsumes(s, cref, d);
             if (l == -1) {
                 k->s_subsumed++;
-                if (s_remove(k, s, d, 1)) return -1;
-            } else if (l >= 0) { /* LRAT: d's new form from d and cref */
-                if (s_strengthen(k, s, d, l ^ 1) || s_propagate(k, s)) return -1;
+                if (s_remove(k, s, d)) return -1;
+            } else if (l >= 0) { /* cref with l negated subsumes d: d drops -l */
+                if (s_strengthen(k, s, d, l ^ 1, s->c[cref + 4]) || s_propagate(k, s)) return -1;
             }
         }
         if (s->qhead == s->qlen) s->qhead = s->qlen = 0;
@@ -1325,6 +1347,37 @@ static int s_keep(Kernel *k, const int32_t *lits, int32_t n, int32_t v) {
     return 0;
 }
 
+/* Clause id (in the proof) into the store, under the level-0 assignment (= settle): deleted
+ * when satisfied; its false literals dropped (a shorter clause, hinted by their units and the
+ * clause, replaces it); empty: refuted; one literal: a unit on the trail. Returns 1 for a
+ * unit (the caller propagates it), 0, or -1 out of memory. */
+static int s_settle(Kernel *k, Simp *s, const int32_t *lits, int32_t n, int64_t id) {
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++) {
+        if (k->lval[lits[i]] == 1) return proof_delete(k, (int32_t)id, lits, n);
+        if (k->lval[lits[i]] == 0) s->tmp[m++] = lits[i];
+    }
+    if (m < n) {
+        k->hbuf.n = 0;
+        if (k->proof_on == PROOF_LRAT) {
+            for (int32_t i = 0; i < n; i++)
+                if (k->lval[lits[i]] == -1 && ivec_push(&k->hbuf, k->unit_id[lits[i] >> 1]))
+                    return -1;
+            if (ivec_push(&k->hbuf, (int32_t)id)) return -1;
+        }
+        int64_t shorter = proof_add(k, s->tmp, m, k->hbuf.a, k->hbuf.n);
+        if (shorter < 0) return -1;
+        if (m == 0) {
+            s->unsat = 1;
+            return 0;
+        }
+        if (proof_delete(k, (int32_t)id, lits, n)) return -1;
+        id = shorter;
+    }
+    if (m == 1) return s_unit(k, s, s->tmp[0], id) ? -1 : 1;
+    return s_add(k, s, s->tmp, m, id);
+}
+
 /* Eliminate v by clause distribution when that does not grow the formula: its resolvents
  * replace the clauses holding it (which are kept for the model). */
 static int s_eliminate(Kernel *k, Simp *s, int32_t v) {
@@ -1356,15 +1409,18 @@ static int s_eliminate(Kernel *k, Simp *s, int32_t v) {
     for (int64_t i = 0; i < np; i++)
         for (int64_t j = 0; j < nn; j++) {
             int32_t np_ = s->c[s->pos[i]], nq_ = s->c[s->neg[j]];
-            if (grow((void **)&s->res, &s->rcap, s->rtop + np_ + nq_ + 1, sizeof(int32_t)))
+            if (grow((void **)&s->res, &s->rcap, s->rtop + np_ + nq_ + 2, sizeof(int32_t)))
                 return -1;
-            int32_t *r = s->res + s->rtop;
-            int32_t size = s_merge(s, s->pos[i], s->neg[j], v, r + 1);
+            int32_t *r = s->res + s->rtop; /* size, id, literals */
+            int32_t size = s_merge(s, s->pos[i], s->neg[j], v, r + 2);
             if (size < 0) continue;
+            int32_t hints[2] = {s->c[s->pos[i] + 4], s->c[s->neg[j] + 4]};
+            int64_t id = proof_add(k, r + 2, size, hints, 2);
+            if (id < 0) return -1;
             r[0] = size;
-            s->rtop += size + 1;
+            r[1] = (int32_t)id;
+            s->rtop += size + 2;
             k->s_resolvents++;
-            if (s_log(k, 1, r + 1, size)) return -1; /* LRAT: from pos[i] and neg[j] */
         }
     /* the smaller side is kept for the model, then the default for v */
     int32_t *kept = np > nn ? s->neg : s->pos;
@@ -1374,48 +1430,17 @@ static int s_eliminate(Kernel *k, Simp *s, int32_t v) {
     int32_t unit = 2 * v + (np > nn ? 0 : 1);
     if (s_keep(k, &unit, 1, v)) return -1;
     for (int64_t i = 0; i < np; i++)
-        if (s_remove(k, s, s->pos[i], 1)) return -1;
+        if (s_remove(k, s, s->pos[i])) return -1;
     for (int64_t i = 0; i < nn; i++)
-        if (s_remove(k, s, s->neg[i], 1)) return -1;
+        if (s_remove(k, s, s->neg[i])) return -1;
     s->occ[v].len = 0;
     for (int64_t at = 0; at < s->rtop && !s->unsat;) {
-        int32_t size = s->res[at], *r = s->res + at + 1, m = 0, sat = 0;
-        at += size + 1;
-        for (int32_t i = 0; i < size; i++) {
-            if (k->lval[r[i]] == 1) sat = 1;
-            else if (k->lval[r[i]] == 0) s->tmp[m++] = r[i];
-        }
-        if (sat) {
-            if (s_log(k, 2, r, size)) return -1;
-            continue;
-        }
-        if (m < size && (s_log(k, 1, s->tmp, m) || s_log(k, 2, r, size))) return -1;
-        if (m == 0) {
-            s->unsat = 1;
-        } else if (m == 1) {
-            if (s_unit(k, s, s->tmp[0]) || s_propagate(k, s)) return -1;
-        } else if (s_add(k, s, s->tmp, m)) {
-            return -1;
-        }
+        int32_t size = s->res[at], id = s->res[at + 1];
+        int rc = s_settle(k, s, s->res + at + 2, size, id);
+        at += size + 2;
+        if (rc < 0 || (rc == 1 && s_propagate(k, s))) return -1;
     }
     return s_subsume(k, s);
-}
-
-/* A clause of the loaded formula into the store: satisfied ones are deleted, false literals
- * dropped (the kernel propagated the level-0 units before). */
-static int s_gather(Kernel *k, Simp *s, const int32_t *lits, int32_t n) {
-    int32_t m = 0;
-    for (int32_t i = 0; i < n; i++) {
-        if (k->lval[lits[i]] == 1) return s_log(k, 2, lits, n);
-        if (k->lval[lits[i]] == 0) s->tmp[m++] = lits[i];
-    }
-    if (m < n && (s_log(k, 1, s->tmp, m) || s_log(k, 2, lits, n))) return -1;
-    if (m == 0) {
-        s->unsat = 1;
-        return 0;
-    }
-    if (m == 1) return s_unit(k, s, s->tmp[0]);
-    return s_add(k, s, s->tmp, m);
 }
 
 static void s_free(Simp *s, int64_t n) {
@@ -1426,8 +1451,9 @@ static void s_free(Simp *s, int64_t n) {
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) free(bufs[i]);
 }
 
-/* The simplified formula back into the kernel: watches, implication lists and the arena are
- * rebuilt in store order; the decision heap holds the variables still to assign. */
+/* The simplified formula back into the kernel: watches, implication lists, the arena and (in
+ * LRAT) the binary-clause ids are rebuilt in store order; the decision heap holds the
+ * variables still to assign. */
 static int s_reattach(Kernel *k, Simp *s) {
     for (int64_t lit = 0; lit < 2 * (int64_t)k->n; lit++) {
         k->bins[lit].len = 0;
@@ -1435,14 +1461,20 @@ static int s_reattach(Kernel *k, Simp *s) {
     }
     k->atop = 0;
     k->wasted = 0;
+    int lrat = k->proof_on == PROOF_LRAT;
+    if (lrat && k->binids.cap) {
+        memset(k->binids.keys, 0, (size_t)k->binids.cap * sizeof(uint64_t));
+        k->binids.n = 0;
+    }
     for (int64_t cref = 0; cref < s->top; cref += S_HDR + s->c[cref + 1]) {
         if (s->c[cref + 2] & S_DEAD) continue;
-        int32_t *c = s_lits(s, (int32_t)cref), size = s->c[cref];
+        int32_t *c = s_lits(s, (int32_t)cref), size = s->c[cref], id = s->c[cref + 4];
         if (size == 2) {
             if (bin_push(k, c[0], c[1])) return -1;
+            if (lrat && binids_put(&k->binids, c[0], c[1], id)) return -1;
             continue;
         }
-        int32_t at = add_clause(k, c, size, 0, 0, 0); /* ids: LRAT does not preprocess */
+        int32_t at = add_clause(k, c, size, 0, 0, id);
         if (at < 0 || watch_push(k, c[0], at, c[1]) || watch_push(k, c[1], at, c[0])) return -1;
     }
     k->heap_size = 0;
@@ -1460,15 +1492,20 @@ static int simplify(Kernel *k) {
     int32_t confl = propagate(k);
     if (confl == OUT_OF_MEMORY) return -1;
     if (confl != NO_CONFLICT) {
-        if (k->proof_on && proof_log(k, 1, k->out, 0)) return -1;
+        if (log_refutation(k, confl)) return -1;
         k->status = UNSAT;
         return UNSAT;
     }
+    int lrat = k->proof_on == PROOF_LRAT;
+    if (lrat) /* every level-0 literal's unit clause, while its reason is still there */
+        for (int64_t i = 0; i < k->trail_size; i++)
+            if (unit_id_of(k, k->trail[i] >> 1) < 0) return -1;
     /* long learnt clauses go (binary ones stay as clauses of the formula: they are implied);
      * level-0 literals need no reason, and the old ones would point into the old arena */
     for (int64_t i = 0; i < k->nlearnts; i++) {
         int32_t cref = k->learnts[i];
-        if (k->proof_on && proof_log(k, 2, k->arena + cref + HDR, k->arena[cref])) return -1;
+        if (proof_delete(k, lrat ? k->cid[cref] : 0, k->arena + cref + HDR, k->arena[cref]))
+            return -1;
         k->arena[cref + 1] |= DELETED;
     }
     k->nlearnts = 0;
@@ -1490,17 +1527,22 @@ static int simplify(Kernel *k) {
     s.budget = k->P[P_SIMP_EFFORT];
     s.next_clock = S_CLOCK_EVERY;
     s.thead = k->trail_size;
-    /* binary clauses (from the smaller literal's list), then the long ones in load order */
+    /* binary clauses (from the smaller literal's list, each once), then the long ones in load
+     * order */
     for (int32_t lit = 0; lit < 2 * k->n && !s.unsat; lit++) {
         Vec *b = &k->bins[lit];
+        int64_t stamp = ++s.stamp;
         for (int32_t i = 0; i < b->len && !s.unsat; i++) {
             int32_t pair[2] = {lit, b->data[i]};
-            if (pair[1] > lit && s_gather(k, &s, pair, 2)) goto done;
+            if (pair[1] < lit || s.lmark[pair[1]] == stamp) continue;
+            s.lmark[pair[1]] = stamp;
+            int32_t id = lrat ? binids_get(&k->binids, lit, pair[1]) : 0;
+            if (s_settle(k, &s, pair, 2, id) < 0) goto done;
         }
     }
     for (int64_t cref = 0; cref < k->atop && !s.unsat; cref += HDR + k->arena[cref])
         if (!(k->arena[cref + 1] & (DELETED | LEARNT)) &&
-            s_gather(k, &s, k->arena + cref + HDR, k->arena[cref]))
+            s_settle(k, &s, k->arena + cref + HDR, k->arena[cref], lrat ? k->cid[cref] : 0) < 0)
             goto done;
     for (int32_t v = 0; v < k->n; v++) s_touch(k, &s, v);
     if (s_propagate(k, &s)) goto done;
@@ -1568,21 +1610,7 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
             k->conflicts++;
             k->since_restart++;
             if (k->dl == 0) {
-                k->hunits.n = 0;
-                if (k->proof_on == PROOF_LRAT) { /* the units of the conflict, then it */
-                    int32_t pair[2] = {k->confl_a, k->confl_b}, csize = 2;
-                    const int32_t *c = pair;
-                    if (confl != BINARY_CONFLICT) {
-                        c = k->arena + confl + HDR;
-                        csize = k->arena[confl];
-                    }
-                    for (int32_t i = 0; i < csize; i++) {
-                        int64_t id = unit_id_of(k, c[i] >> 1);
-                        if (id < 0 || ivec_push(&k->hunits, (int32_t)id)) return -1;
-                    }
-                    if (ivec_push(&k->hunits, conflict_id(k, confl))) return -1;
-                }
-                if (proof_add(k, k->out, 0, k->hunits.a, k->hunits.n) < 0) return -1;
+                if (log_refutation(k, confl)) return -1;
                 k->status = UNSAT;
                 return UNSAT;
             }
@@ -1642,7 +1670,7 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
             k->lbdq_head = (k->lbdq_head + 1) % qlen;
             continue;
         }
-        if (P[P_SIMPLIFY] && k->proof_on != PROOF_LRAT && !k->simplified &&
+        if (P[P_SIMPLIFY] && !k->simplified &&
             k->conflicts >= P[P_SIMP_DELAY]) {
             int r = simplify(k); /* at level 0; the assumptions are placed again below */
             if (r != 0) return r;

@@ -16,9 +16,10 @@
  * literals) directly, stages the clauses and sizes every list once; the GIL is released while
  * searching. LRAT (proof mode 2) needs clause ids where the search has none: a long clause's id
  * sits in a side table indexed like the arena (cid, moved with it by garbage collection), a
- * binary clause's in a hash table keyed by its two literals (the search never deletes binary
- * clauses; preprocessing rebuilds the table from the clauses it keeps), a level-0 literal's
- * unit clause id in unit_id.
+ * binary clause's beside each of its two entries in the implication lists (binid, lists
+ * parallel to bins: found by scanning the shorter of the two lists; the search never deletes
+ * binary clauses, preprocessing rebuilds the lists), a level-0 literal's unit clause id in
+ * unit_id.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -73,13 +74,6 @@ typedef struct {
     int64_t n, cap;
 } IVec;
 
-/* Binary clause ids: open addressing on the key (a << 32 | b), a < b; key 0 is a free slot. */
-typedef struct {
-    uint64_t *keys;
-    int32_t *ids;
-    int64_t cap, n;
-} BinIds;
-
 typedef struct {
     PyObject_HEAD
     int32_t n;
@@ -127,7 +121,7 @@ typedef struct {
     int32_t *unit_id;    /* per variable: a unit clause of its level-0 literal, 0: none */
     int32_t *cid;        /* per arena offset of a long clause: its id */
     int64_t cidcap;
-    BinIds binids;
+    Vec *binid;          /* per literal: the ids of the binary clauses of bins[lit], in order */
     int64_t *lmark;      /* per variable: hint chains (stamps above lmark_base) */
     int64_t lmark_base;
     IVec lstack, ustack, hunits, hchain, hbuf;
@@ -242,65 +236,6 @@ static int proof_delete(Kernel *k, int32_t id, const int32_t *lits, int64_t coun
     return 0;
 }
 
-static inline uint64_t mix64(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    return x ^ (x >> 33);
-}
-
-static inline uint64_t bin_key(int32_t a, int32_t b) {
-    return a < b ? ((uint64_t)a << 32) | (uint32_t)b : ((uint64_t)b << 32) | (uint32_t)a;
-}
-
-/* Record the id of binary clause (a, b) unless one equal to it is recorded already. */
-static int binids_put(BinIds *t, int32_t a, int32_t b, int64_t id) {
-    if (2 * (t->n + 1) > t->cap) {
-        int64_t cap = t->cap ? 2 * t->cap : 1024;
-        uint64_t *keys = calloc((size_t)cap, sizeof(uint64_t));
-        int32_t *ids = malloc((size_t)cap * sizeof(int32_t));
-        if (!keys || !ids) {
-            free(keys);
-            free(ids);
-            return -1;
-        }
-        for (int64_t i = 0; i < t->cap; i++) {
-            if (!t->keys[i]) continue;
-            int64_t j = (int64_t)(mix64(t->keys[i]) & (uint64_t)(cap - 1));
-            while (keys[j]) j = (j + 1) & (cap - 1);
-            keys[j] = t->keys[i];
-            ids[j] = t->ids[i];
-        }
-        free(t->keys);
-        free(t->ids);
-        t->keys = keys;
-        t->ids = ids;
-        t->cap = cap;
-    }
-    uint64_t key = bin_key(a, b);
-    int64_t j = (int64_t)(mix64(key) & (uint64_t)(t->cap - 1));
-    while (t->keys[j]) {
-        if (t->keys[j] == key) return 0;
-        j = (j + 1) & (t->cap - 1);
-    }
-    t->keys[j] = key;
-    t->ids[j] = (int32_t)id;
-    t->n++;
-    return 0;
-}
-
-static int32_t binids_get(const BinIds *t, int32_t a, int32_t b) {
-    if (!t->cap) return 0;
-    uint64_t key = bin_key(a, b);
-    int64_t j = (int64_t)(mix64(key) & (uint64_t)(t->cap - 1));
-    while (t->keys[j]) {
-        if (t->keys[j] == key) return t->ids[j];
-        j = (j + 1) & (t->cap - 1);
-    }
-    return 0;
-}
-
 /* --- watches and implications ---------------------------------------------------------------- */
 static inline int watch_push(Kernel *k, int32_t lit, int32_t cref, int32_t blocker) {
     Vec *w = &k->watches[lit];
@@ -311,12 +246,35 @@ static inline int watch_push(Kernel *k, int32_t lit, int32_t cref, int32_t block
     return 0;
 }
 
-static inline int bin_push(Kernel *k, int32_t a, int32_t b) {
+/* Binary clause (a, b), clause id in LRAT, into both implication lists. */
+static inline int bin_push(Kernel *k, int32_t a, int32_t b, int32_t id) {
     Vec *x = &k->bins[a], *y = &k->bins[b];
     if (x->len == x->cap && vec_reserve(x, 1, 1)) return -1;
     x->data[x->len++] = b;
     if (y->len == y->cap && vec_reserve(y, 1, 1)) return -1;
     y->data[y->len++] = a;
+    if (k->binid) {
+        x = &k->binid[a];
+        y = &k->binid[b];
+        if (x->len == x->cap && vec_reserve(x, 1, 1)) return -1;
+        x->data[x->len++] = id;
+        if (y->len == y->cap && vec_reserve(y, 1, 1)) return -1;
+        y->data[y->len++] = id;
+    }
+    return 0;
+}
+
+/* The id of binary clause (a, b) (the first added of equal ones; 0 if there is none): found
+ * in the shorter of the two implication lists, whose binid list holds the ids in order. */
+static int32_t bin_id(const Kernel *k, int32_t a, int32_t b) {
+    if (k->bins[b].len < k->bins[a].len) {
+        int32_t t = a;
+        a = b;
+        b = t;
+    }
+    const int32_t *d = k->bins[a].data;
+    for (int32_t i = 0, n = k->bins[a].len; i < n; i++)
+        if (d[i] == b) return k->binid[a].data[i];
     return 0;
 }
 
@@ -653,11 +611,11 @@ static inline int32_t true_lit(Kernel *k, int32_t v) { return 2 * v + (k->lval[2
 static inline int32_t reason_id(Kernel *k, int32_t v) {
     int32_t r = k->reason[v];
     if (r >= 0) return k->cid[r];
-    return binids_get(&k->binids, true_lit(k, v), -2 - r);
+    return bin_id(k, true_lit(k, v), -2 - r);
 }
 
 static inline int32_t conflict_id(Kernel *k, int32_t confl) {
-    if (confl == BINARY_CONFLICT) return binids_get(&k->binids, k->confl_a, k->confl_b);
+    if (confl == BINARY_CONFLICT) return bin_id(k, k->confl_a, k->confl_b);
     return k->cid[confl];
 }
 
@@ -950,10 +908,10 @@ static int load_clause(Kernel *k, Staging *st, const int32_t *dimacs, int64_t co
         return 0;
     }
     if (size == 2) {
-        if (lrat && binids_put(&k->binids, k->tmp[0], k->tmp[1], id)) return -1;
-        if (grow((void **)&st->pairs, &st->cap, 2 * st->npairs + 2, sizeof(int32_t))) return -1;
-        st->pairs[2 * st->npairs] = k->tmp[0];
-        st->pairs[2 * st->npairs + 1] = k->tmp[1];
+        if (grow((void **)&st->pairs, &st->cap, 3 * st->npairs + 3, sizeof(int32_t))) return -1;
+        st->pairs[3 * st->npairs] = k->tmp[0];
+        st->pairs[3 * st->npairs + 1] = k->tmp[1];
+        st->pairs[3 * st->npairs + 2] = (int32_t)id;
         st->npairs++;
         return 0;
     }
@@ -966,23 +924,31 @@ static int attach_staged(Kernel *k, Staging *st) {
     int32_t *count = calloc((size_t)(2 * nlits + 1), sizeof(int32_t));
     if (!count) return -1;
     int32_t *bcount = count + nlits;
-    for (int64_t i = 0; i < 2 * st->npairs; i++) bcount[st->pairs[i]]++;
+    for (int64_t i = 0; i < st->npairs; i++) {
+        bcount[st->pairs[3 * i]]++;
+        bcount[st->pairs[3 * i + 1]]++;
+    }
     for (int64_t cref = st->first_cref; cref < k->atop; cref += HDR + k->arena[cref]) {
         count[k->arena[cref + HDR]]++;
         count[k->arena[cref + HDR + 1]]++;
     }
     for (int64_t lit = 0; lit < nlits; lit++) {
         if ((count[lit] && vec_reserve(&k->watches[lit], count[lit], 2)) ||
-            (bcount[lit] && vec_reserve(&k->bins[lit], bcount[lit], 1))) {
+            (bcount[lit] && vec_reserve(&k->bins[lit], bcount[lit], 1)) ||
+            (bcount[lit] && k->binid && vec_reserve(&k->binid[lit], bcount[lit], 1))) {
             free(count);
             return -1;
         }
     }
     free(count);
     for (int64_t i = 0; i < st->npairs; i++) {
-        int32_t a = st->pairs[2 * i], b = st->pairs[2 * i + 1];
+        int32_t a = st->pairs[3 * i], b = st->pairs[3 * i + 1];
         k->bins[a].data[k->bins[a].len++] = b;
         k->bins[b].data[k->bins[b].len++] = a;
+        if (k->binid) {
+            k->binid[a].data[k->binid[a].len++] = st->pairs[3 * i + 2];
+            k->binid[b].data[k->binid[b].len++] = st->pairs[3 * i + 2];
+        }
     }
     for (int64_t cref = st->first_cref; cref < k->atop; cref += HDR + k->arena[cref]) {
         int32_t a = k->arena[cref + HDR], b = k->arena[cref + HDR + 1];
@@ -1461,17 +1427,13 @@ static int s_reattach(Kernel *k, Simp *s) {
     }
     k->atop = 0;
     k->wasted = 0;
-    int lrat = k->proof_on == PROOF_LRAT;
-    if (lrat && k->binids.cap) {
-        memset(k->binids.keys, 0, (size_t)k->binids.cap * sizeof(uint64_t));
-        k->binids.n = 0;
-    }
+    if (k->binid)
+        for (int64_t lit = 0; lit < 2 * (int64_t)k->n; lit++) k->binid[lit].len = 0;
     for (int64_t cref = 0; cref < s->top; cref += S_HDR + s->c[cref + 1]) {
         if (s->c[cref + 2] & S_DEAD) continue;
         int32_t *c = s_lits(s, (int32_t)cref), size = s->c[cref], id = s->c[cref + 4];
         if (size == 2) {
-            if (bin_push(k, c[0], c[1])) return -1;
-            if (lrat && binids_put(&k->binids, c[0], c[1], id)) return -1;
+            if (bin_push(k, c[0], c[1], id)) return -1;
             continue;
         }
         int32_t at = add_clause(k, c, size, 0, 0, id);
@@ -1536,7 +1498,7 @@ static int simplify(Kernel *k) {
             int32_t pair[2] = {lit, b->data[i]};
             if (pair[1] < lit || s.lmark[pair[1]] == stamp) continue;
             s.lmark[pair[1]] = stamp;
-            int32_t id = lrat ? binids_get(&k->binids, lit, pair[1]) : 0;
+            int32_t id = lrat ? k->binid[lit].data[i] : 0;
             if (s_settle(k, &s, pair, 2, id) < 0) goto done;
         }
     }
@@ -1647,8 +1609,7 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
                 enqueue(k, k->out[0], NO_REASON);
                 if (lrat) k->unit_id[k->out[0] >> 1] = (int32_t)id;
             } else if (size == 2) {
-                if (bin_push(k, k->out[0], k->out[1])) return -1;
-                if (lrat && binids_put(&k->binids, k->out[0], k->out[1], id)) return -1;
+                if (bin_push(k, k->out[0], k->out[1], (int32_t)id)) return -1;
                 enqueue(k, k->out[0], binary_reason(k->out[1]));
             } else {
                 int32_t cref = add_clause(k, k->out, size, 1, lbd, id);
@@ -1745,13 +1706,14 @@ static void Kernel_free_buffers(Kernel *k) {
     for (int64_t i = 0; i < 2 * (int64_t)k->n; i++) {
         if (k->watches) free(k->watches[i].data);
         if (k->bins) free(k->bins[i].data);
+        if (k->binid) free(k->binid[i].data);
     }
     void *bufs[] = {k->lval,  k->level, k->reason, k->trail,  k->trail_lim, k->phase,
                     k->act,   k->heap,  k->hpos,   k->arena,  k->watches,   k->bins,
                     k->learnts, k->seen, k->out,   k->stack,  k->toclear,   k->stamp,
                     k->mark,  k->tmp,   k->proof,  k->lbdq,   k->trailq,    k->frozen,
                     k->elim,  k->elimclauses,
-                    k->unit_id, k->cid, k->lmark, k->binids.keys, k->binids.ids,
+                    k->unit_id, k->cid, k->lmark, k->binid,
                     k->lstack.a, k->ustack.a, k->hunits.a, k->hchain.a, k->hbuf.a};
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) free(bufs[i]);
 }
@@ -1841,7 +1803,8 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
         k->lmark = calloc((size_t)(n + 1), sizeof(int64_t));
         k->cidcap = k->acap;
         k->cid = malloc((size_t)k->cidcap * sizeof(int32_t));
-        if (!k->unit_id || !k->lmark || !k->cid) {
+        k->binid = calloc((size_t)(2 * n + 1), sizeof(Vec));
+        if (!k->unit_id || !k->lmark || !k->cid || !k->binid) {
             PyErr_NoMemory();
             return -1;
         }

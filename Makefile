@@ -29,7 +29,7 @@ $(STAMP): requirements.txt pyproject.toml setup.py
 
 # rebuild them when their sources change
 $(KERNEL): $(STAMP) satdoku/solvers/_cdcl.c satdoku/cnf/_dimacs.c satdoku/cnf/_drat.c \
-		satdoku/cnf/_lrat.c
+		satdoku/cnf/_lrat.c satdoku/pipeline/_batch.c
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(KERNEL)
 

@@ -7,7 +7,7 @@
 #   results/SatOutputTimes/  solve_cnf, solve_puzzle (shards); gather_times (per set)
 #   results/SatSols/         solve_cnf, solve_puzzle (shards); gather_sols (per set)
 #   results/Reports/         report_set (text, time plot, solver table), check_set, cnf_sizes,
-#                            unique + gather_unique (report.smk, sat.smk); csp_largest_n
+#                            propagation, unique + gather_unique (report.smk, sat.smk); csp_largest_n
 #                            (csp.smk); ltn_evaluate (ltn.smk)
 #   results/LTN/             ltn_dataset, ltn_train          (ltn.smk)
 #   reports/                 summary (summary, cactus, scatter, encodings; report.smk)

@@ -1,11 +1,13 @@
 """Build step of satdoku: the compiled CDCL kernel (satdoku/solvers/_cdcl.c), the compiled
 pass of the DIMACS reader (satdoku/cnf/_dimacs.c), the backward DRAT checker
-(satdoku/cnf/_drat.c) and the LRAT checker (satdoku/cnf/_lrat.c).
+(satdoku/cnf/_drat.c), the LRAT checker (satdoku/cnf/_lrat.c) and the solve stage's
+per-puzzle loop (satdoku/pipeline/_batch.c).
 
 Everything else is configured in pyproject.toml. The extensions are optional: without a C
 compiler or Python headers the install still succeeds and satdoku runs their Python forms
 (slower, the same results): satdoku/solvers/cdcl_reference.py, the DIMACS reader's Python
-engine, the Python checkers in satdoku/cnf/drat.py and satdoku/cnf/lrat.py.
+engine, the Python checkers in satdoku/cnf/drat.py and satdoku/cnf/lrat.py, the solve stage's
+reference loop.
 """
 
 from setuptools import Extension, setup
@@ -28,5 +30,8 @@ setup(
         # the linear-time LRAT checker (twin: the pure-Python reference in satdoku/cnf/lrat.py)
         Extension("satdoku.cnf._lrat", ["satdoku/cnf/_lrat.c"], extra_compile_args=["-O3"],
                   optional=True),
+        # the solve stage's per-puzzle loop (its reference: the loop of satdoku/pipeline/solve.py)
+        Extension("satdoku.pipeline._batch", ["satdoku/pipeline/_batch.c"],
+                  extra_compile_args=["-O3"], optional=True),
     ]
 )

@@ -23,7 +23,8 @@ each with its transformed solution as an extra check. ``--stages`` also times on
 stage in this process (``--profile``: the top functions of each stage under cProfile).
 
 Usage: python benchmarks/bench_pipeline.py [--n 50000] [--shard-size auto|N] [--repeat 3]
-       [--solvers minisat22-inc,cdcl-inc] [--cores 2] [--stages [--profile]] [--json OUT]
+       [--solvers minisat22-inc,cdcl-inc] [--cores 2] [--set-options JSON]
+       [--stages [--profile]] [--json OUT]
 """
 
 from __future__ import annotations
@@ -187,12 +188,14 @@ def bytes_per_instance(results: Path, n: int) -> dict[str, float]:
 
 
 def run_workflow(src: Path, n: int, shard_size: str | None, name: str, cores: int,
-                 work: Path) -> dict[str, Any]:
-    """The whole set through Snakemake in a fresh directory: wall, CPU per rule, checks."""
+                 work: Path, set_options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The whole set through Snakemake in a fresh directory: wall, CPU per rule, checks.
+    ``set_options``: settings of the set's entry (e.g. ``{"propagation": false}``)."""
     if work.exists():
         shutil.rmtree(work)
     work.mkdir(parents=True)
-    config: dict[str, Any] = {"sets": {"bench": str(src)}, "encodings": ["extended"],
+    entry: Any = {"path": str(src), **set_options} if set_options else str(src)
+    config: dict[str, Any] = {"sets": {"bench": entry}, "encodings": ["extended"],
                               "solvers": {name: PATHS[name]}, "time_limit": 10}
     if shard_size is not None:
         config["shard_size"] = int(shard_size) if shard_size.isdigit() else shard_size
@@ -280,6 +283,9 @@ def main() -> None:
     ap.add_argument("--stage-shard", type=int, default=10_000, help="shard size of --stages")
     ap.add_argument("--profile", action="store_true", help="cProfile each stage (--stages)")
     ap.add_argument("--no-workflow", action="store_true", help="raw rates (and --stages) only")
+    ap.add_argument("--set-options", default="",
+                    help='the set entry\'s settings, as JSON (e.g. \'{"propagation": false}\': '
+                         "the set without the propagation analysis)")
     ap.add_argument("--json", help="write every measurement here")
     args = ap.parse_args()
     names = [s for s in args.solvers.split(",") if s]
@@ -297,7 +303,8 @@ def main() -> None:
             res: dict[str, Any] = {"raw": raw}
             if not args.no_workflow:
                 res.update(run_workflow(src, args.n, args.shard_size, name, args.cores,
-                                        work / f"wf_{name}"))
+                                        work / f"wf_{name}",
+                                        json.loads(args.set_options or "{}")))
                 res["ratio_wall"] = res["per_core"] / raw["wall_rate"]
                 res["ratio_cpu"] = res["per_core"] / raw["cpu_rate"]
             runs[name].append(res)

@@ -24,9 +24,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("train", "train the LTN model of one board size (satdoku train --size 4)"),
     "generate": ("generate", "seeded boards (grids, puzzles, invalid, impossible), LTN data sets"),
     "count": ("count", "count each puzzle's solutions up to K (CSP search or SAT blocking)"),
+    "analyze": ("analyze", "what each encoding lets propagation decide alone: UP, FL, singles"),
     "largest-n": ("largest_n", "CSP experiment: largest n each puzzle solver solves in a limit"),
     "compare": ("compare", "run B against run A: status changes, SAT/UNSAT flips, time ratios"),
     "runs": ("runs", "list the stored runs (results/runs/*.parquet): time, machine, versions"),
+    "fuzz": ("fuzz", "fuzz a solver (any binary too) through the solve path; failures shrunk"),
 }
 
 

@@ -35,7 +35,15 @@ def load_schema(path: str | Path) -> dict[str, Any]:
     import yaml
 
     with open(path, encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+        return yaml.load(fh, Loader=_safe_loader())
+
+
+def _safe_loader() -> type:
+    """PyYAML's SafeLoader, parsing in C where PyYAML has libyaml (the same documents, several
+    times faster: every Snakemake start reads the config schema)."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _schema_error(error: Any) -> ConfigError:
@@ -114,9 +122,8 @@ def check_size(data: Any, limit: int = MAX_VALUES) -> None:
 def _unique_key_loader() -> type:
     """A YAML SafeLoader that refuses a key given twice in one mapping (YAML keeps the last
     silently, so a second ``sets:`` would replace the first without a word)."""
-    import yaml
 
-    class UniqueKeyLoader(yaml.SafeLoader):
+    class UniqueKeyLoader(_safe_loader()):  # type: ignore[misc, valid-type]
         def construct_mapping(self, node: Any, deep: bool = False) -> Any:
             seen: dict[Any, int] = {}
             for key_node, _ in node.value:
@@ -342,6 +349,16 @@ def _check_sets(config: dict[str, Any], basedir: Path | None) -> None:
             plan(Path(basedir or ".", path) if basedir else path, fmt)
         except (SetError, OSError) as exc:
             raise ConfigError(f"config: sets.{name}: {exc}") from None
+
+
+def propagation_on(config: Mapping[str, Any], name: str, cnf_set: bool, units: int) -> bool:
+    """Whether set ``name`` of a checked configuration gets the propagation analysis: its
+    ``propagation`` setting, else puzzle sets (not CNF sets) of fewer than
+    ``propagation_limit`` input lines (``units`` of its plan)."""
+    entry = set_entry(config, name)
+    if "propagation" in entry:
+        return bool(entry["propagation"])
+    return not cnf_set and units < int(config["propagation_limit"])
 
 
 def set_time_limits(config: Mapping[str, Any], name: str) -> tuple[float, float]:

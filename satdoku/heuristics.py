@@ -243,3 +243,78 @@ def apply_singles(
         memory.record(board_id, found, applied,
                       {f"{HIDDEN}_*" if k == HIDDEN else k: v for k, v in secs.items()})
     return SinglesResult(tuple(b), applied, found, contradiction, rounds)
+
+
+#: puzzles per numpy pass of :func:`singles_fixpoint` (a 9x9 pass holds 512 x 27 x 9 x 9 bools)
+_FIXPOINT_BATCH = 512
+
+
+def singles_fixpoint(puzzles: Sequence[Puzzle]) -> list[tuple[tuple[int, ...], bool]]:
+    """Naked and hidden singles applied until none is left, to many puzzles at once: per
+    puzzle (the board reached, whether a contradiction showed). The inference of
+    :func:`apply_singles` (its final board and whether it ends in a contradiction; tests check
+    they agree puzzle by puzzle), vectorised with numpy over the puzzles of one layout: the
+    whole 17-clue collection takes seconds, where :func:`apply_singles` takes minutes. Puzzles
+    with inequalities or groups of their own go through :func:`apply_singles`."""
+    out: list[tuple[tuple[int, ...], bool] | None] = [None] * len(puzzles)
+    by_layout: dict[object, list[int]] = {}
+    for i, p in enumerate(puzzles):
+        if p.less_than or p.extra_groups:
+            found = apply_singles(p)
+            out[i] = (found.board, found.contradiction is not None)
+        else:
+            by_layout.setdefault(p.layout, []).append(i)
+    for idx in by_layout.values():
+        for start in range(0, len(idx), _FIXPOINT_BATCH):
+            chunk = idx[start:start + _FIXPOINT_BATCH]
+            for i, result in zip(chunk, _fixpoint([puzzles[i] for i in chunk]), strict=True):
+                out[i] = result
+    return out  # type: ignore[return-value]
+
+
+def _fixpoint(puzzles: Sequence[Puzzle]) -> list[tuple[tuple[int, ...], bool]]:
+    """:func:`singles_fixpoint` of puzzles sharing one layout, in rounds as
+    :func:`apply_singles` goes: every single of the current boards found at once, then
+    placed; a duplicate in a group, a cell without a candidate, a missing value without a
+    cell in a full-size group, or a cell given two values is a contradiction."""
+    import numpy as np
+
+    layout = puzzles[0].layout
+    ncells, dom = layout.ncells, layout.domain
+    member = np.zeros((ncells, len(layout.groups)), dtype=np.float32)  # cell x group
+    for g, cells in enumerate(layout.groups):
+        member[list(cells), g] = 1.0
+    full_ids = [g for g, cells in enumerate(layout.groups) if len(cells) == dom]
+    full = np.array([layout.groups[g] for g in full_ids], dtype=np.int64).reshape(-1, dom)
+    boards = np.array([p.givens for p in puzzles], dtype=np.int64).reshape(-1, ncells)
+    contradiction = np.zeros(len(puzzles), dtype=bool)
+    active = np.arange(len(puzzles))
+    values = np.arange(1, dom + 1)
+    while len(active):
+        b = boards[active]
+        onehot = (b[:, None, :] == values[None, :, None]).astype(np.float32)  # p, value, cell
+        counts = onehot @ member  # p, value, group: how often each value is placed
+        bad = (counts > 1).any(axis=(1, 2))
+        blocked = ((counts > 0).astype(np.float32) @ member.T) > 0  # p, value, cell
+        empty = b == 0
+        cand = empty[:, None, :] & ~blocked  # p, value, cell
+        ncand = cand.sum(axis=1)
+        bad |= (empty & (ncand == 0)).any(axis=1)
+        in_full = cand[:, :, full]  # p, value, full group, its cells
+        homes = in_full.sum(axis=3)  # p, value, full group
+        placed_full = counts[:, :, full_ids] > 0
+        bad |= (~placed_full & (homes == 0)).any(axis=(1, 2))
+        moves = np.zeros_like(cand)  # p, value, cell
+        naked = empty & (ncand == 1)
+        moves |= cand & naked[:, None, :]
+        pk, vk, gk = np.nonzero(~placed_full & (homes == 1))  # hidden singles
+        moves[pk, vk, full[gk, in_full[pk, vk, gk].argmax(axis=1)]] = True
+        nmoves = moves.sum(axis=1)  # p, cell
+        bad |= (nmoves > 1).any(axis=1)
+        progress = (nmoves > 0).any(axis=1) & ~bad
+        placed = moves.argmax(axis=1) + 1
+        b = np.where(nmoves == 1, placed, b)
+        boards[active[progress]] = b[progress]
+        contradiction[active[bad]] = True
+        active = active[progress]
+    return [(tuple(row), bool(c)) for row, c in zip(boards.tolist(), contradiction, strict=True)]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 from pathlib import Path
 
 from satdoku.puzzle import Puzzle
@@ -67,16 +68,34 @@ def puzzle_text(p: Puzzle) -> str:
     groups = sorted(tuple(sorted(g)) for g in p.extra_groups)
     less = sorted(tuple(x) for x in p.less_than)
     lines = [
-        "satdoku-puzzle 1",
-        f"kind {p.kind}",
-        "shape " + " ".join(map(str, p.layout.shape)),
-        f"domain {p.domain}",
-        f"box {p.layout.box if p.layout.box is not None else '-'}",
-        "givens " + " ".join(map(str, p.givens)),
+        _layout_lines(p.kind, p.layout.shape, p.domain, p.layout.box),
+        "givens " + _values_text(p.givens),
         "groups " + ";".join(" ".join(map(str, g)) for g in groups),
         "less_than " + ";".join(f"{a} {b}" for a, b in less),
     ]
     return "\n".join(lines) + "\n"
+
+
+@lru_cache(maxsize=256)
+def _layout_lines(kind: str, shape: tuple[int, ...], domain: int, box: int | None) -> str:
+    """The lines of :func:`puzzle_text` before the givens (the same for a whole layout)."""
+    return "\n".join(["satdoku-puzzle 1", f"kind {kind}", "shape " + " ".join(map(str, shape)),
+                      f"domain {domain}", f"box {box if box is not None else '-'}"])
+
+
+#: bytes.translate table: a value 0..9 (a byte) -> its digit
+_DIGITS = bytes(range(48, 58)).ljust(256, b"\0")
+
+
+def _values_text(values: tuple[int, ...]) -> str:
+    """``" ".join(map(str, values))``; one C pass for boards of values 0..9."""
+    try:
+        digits = bytes(values).translate(_DIGITS)
+    except (ValueError, TypeError):
+        digits = b"\0"
+    if b"\0" in digits:
+        return " ".join(map(str, values))
+    return " ".join(digits.decode("ascii"))
 
 
 def puzzle_hash(p: Puzzle) -> str:

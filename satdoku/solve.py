@@ -37,6 +37,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from satdoku.cnf.encodings import Unencodable
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.identity import record_hash
 from satdoku.size_limits import TooLarge
@@ -250,7 +251,7 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
         if formula is None:
             try:  # the memory guard, from the sizes alone, before anything is built
                 encoding.check_size(record.puzzle)
-            except TooLarge as exc:
+            except (TooLarge, Unencodable) as exc:  # (augmented without boxes: one line)
                 return Answer(Result(INVALID, message=str(exc)), detail=str(exc))
     if limits.memory_mb is None and solver.options.get("memory_limit") is not None:
         from dataclasses import replace
@@ -540,7 +541,11 @@ def _verify_cnf_model(record: Record, result: Result, cnf: Cnf | None) -> Answer
         return Answer(result, FAILED, "status SAT without a model")
     if cnf is None:
         cnf = formula_of(record, "").whole()
-    unsatisfied = cnf.satisfied_by(set(result.model))
+    true = set(result.model)
+    both = next((abs(x) for x in true if -x in true), None)
+    if both is not None:  # a model naming every literal both ways satisfies every clause
+        return Answer(result, FAILED, f"model sets variable {both} both true and false")
+    unsatisfied = cnf.satisfied_by(true)
     if unsatisfied:
         return Answer(result, FAILED, f"model leaves {len(unsatisfied)} clauses unsatisfied "
                                       f"(first: clause {unsatisfied[0] + 1})")

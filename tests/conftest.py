@@ -3,14 +3,24 @@ data/SOURCES.md) and helpers to run the workflow."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# Hypothesis: `make test` and CI are deterministic ("ci": each test's examples derived from its
+# name, no example database, so no .hypothesis/ directory either); HYPOTHESIS_PROFILE=explore
+# draws new examples on every run (with --hypothesis-seed N: those of seed N), still without
+# a database. Settings a test gives itself (max_examples, deadline) apply under both.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.register_profile("explore", derandomize=False, database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 PUBLIC = ROOT / "data" / "public"
 TINY = ROOT / "tests" / "data" / "tiny"
 

@@ -80,7 +80,8 @@ def build(root: Path, runs: tuple[str, ...] = RUNS) -> Path:
                               "solve_seconds": f"{secs * 0.8:.6f}",
                               "total_seconds": f"{secs:.6f}", "decisions": dec,
                               "conflicts": dec and str(int(dec) // 2), "propagations": "",
-                              "restarts": "", "learnt": "", "load1": "0.5", "message": ""})
+                              "restarts": "", "learnt": "", "load1": "0.5", "message": "",
+                              "measurement": "in-process", "cores": "0"})
                 sols.append({"id": inst["id"], "line": inst["line"], "status": status,
                              "verified": "FAILED" if failed else "yes" if status == "SAT" else "-",
                              "solution": "Instance Wrong Answer" if failed else status,

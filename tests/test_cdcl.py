@@ -630,3 +630,35 @@ def test_seeded_cross_check_against_minisat_with_proofs() -> None:
             assert twin.solve() == (status, model)
             assert (twin.stats, twin.proof_lines()) == (solver.stats, solver.proof_lines())
     assert min(answers.values()) >= 100, answers
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_clauses_added_between_calls_enumerate_every_model(seed: int) -> None:
+    """add_clauses between calls: blocking each model found enumerates exactly the models
+    brute force counts; both kernels make the same search, and the proof of the final UNSAT
+    refutes the formula with every blocking clause added."""
+    import itertools
+    import random
+
+    rng = random.Random(seed)
+    n = 10
+    clauses = [[rng.choice((1, -1)) * v for v in rng.sample(range(1, n + 1), 3)]
+               for _ in range(30)]
+    models = sum(all(any((x > 0) == bits[abs(x) - 1] for x in c) for c in clauses)
+                 for bits in itertools.product((False, True), repeat=n))
+    runs = []
+    for backend in ("c", "python"):
+        solver = Cdcl(n, clauses, proof=True, backend=backend, reduce_first=5, reduce_inc=2)
+        added: list[list[int]] = []
+        while True:
+            solver.solve(assumptions=[1 if len(added) % 2 else -1])  # a call between
+            status, model = solver.solve()
+            if status == "UNSAT":
+                break
+            assert model is not None and Cnf(n, clauses + added).satisfied_by(model) == []
+            added.append([-x for x in model])
+            solver.add_clauses([added[-1]])
+        runs.append((len(added), solver.stats, solver.proof_lines()))
+        assert check_proof(Cnf(n, clauses + added), solver.proof_lines()).ok
+    assert runs[0] == runs[1]
+    assert runs[0][0] == models

@@ -18,7 +18,7 @@ def test_encode_offers_every_registered_encoding(capsys: pytest.CaptureFixture[s
     with pytest.raises(SystemExit):
         main(["encode", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert len(ENCODINGS) == 8 and all(name in text for name in ENCODINGS)
+    assert len(ENCODINGS) == 9 and all(name in text for name in ENCODINGS)
 
 
 @pytest.mark.parametrize("encoding", ["simplified", "extended_seq"])

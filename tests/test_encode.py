@@ -10,6 +10,8 @@ from satdoku.pipeline.instances import normalize
 from satdoku.puzzle import sudoku
 from satdoku.stagefiles.bundles import read_bundle, standalone
 
+ROOT_TINY = __import__("pathlib").Path(__file__).parent / "data" / "tiny" / "mixed9.txt"
+
 HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
 
@@ -103,3 +105,42 @@ def test_bundle_roundtrip_and_standalone(tmp_path):
     assert alone.num_clauses == len(entries[0].cnf.clauses)
     with pytest.raises(KeyError, match="invalid"):
         standalone(bundle, "2")
+
+
+_MIXED = ("data/sudoku/malformed.txt", "data/sudoku/sudokusolver_4x4.txt",
+          "data/sudoku/vu_16x16_10.txt", "data/futoshiki/futoshiki.dat",
+          "data/latin/qwh_sample.txt", "tests/data/tiny/mixed9.txt",
+          "data/public/kaggle_style_sample/sudoku_puzzle_solution_sample.csv")
+
+
+@pytest.mark.parametrize("encoding", ["extended", "minimal", "simplified", "extended_seq"])
+@pytest.mark.parametrize("src", _MIXED)
+def test_encode_from_objects_writes_what_the_records_write(tmp_path, src, encoding):
+    """The encoder's path for plain puzzles (their Instances objects, one record per layout)
+    writes the bundle the record-by-record path writes: valid and invalid lines, several
+    layouts, inequalities, given solutions."""
+    from conftest import ROOT
+
+    inst = tmp_path / "i.jsonl"
+    normalize(ROOT / src, inst, 0, 60)
+    encode_shard(inst, tmp_path / "fast.cnfs", "s", encoding)
+    encode_shard(inst, tmp_path / "ref.cnfs", "s", encoding, fast=False)
+    assert (tmp_path / "fast.cnfs").read_text() == (tmp_path / "ref.cnfs").read_text()
+
+
+def test_encode_refuses_a_bad_object_either_way(tmp_path):
+    """An Instances object the reader refuses (a given solution of the wrong size) is the same
+    error on both paths, after the first puzzle of its layout."""
+    from satdoku.stagefiles.instances import StageFileError
+
+    inst = tmp_path / "i.jsonl"
+    normalize(ROOT_TINY, inst, 0, 60)
+    lines = inst.read_text().splitlines()
+    lines[3] = lines[3][:-1] + ',"solution":"123"}'
+    inst.write_text("\n".join(lines) + "\n")
+    errors = []
+    for fast in (True, False):
+        with pytest.raises(StageFileError) as exc:
+            encode_shard(inst, tmp_path / "b.cnfs", "s", "extended", fast=fast)
+        errors.append(str(exc.value))
+    assert errors[0] == errors[1] and "instance 3" in errors[0]

@@ -163,21 +163,117 @@ def test_explorer_from_the_rule_s_files(built, tmp_path):
         files_plan([*stage_files(results), *sorted(other.glob("Instances/*/*.jsonl"))])
 
 
-def test_per_shard_files_are_read_when_present(tmp_path):
-    """read_set prefers SET/shards/SHARD.tsv to the gathered file (1M sets stay small)."""
+def test_answers_come_from_the_run_table_and_uniqueness_from_shard_files(tmp_path):
+    """read_set takes each run's rows from the run table (the stored run when it is current,
+    else the table of the gathered files), one shard at a time, aligned with the shard's
+    instances; uniqueness prefers SET/shards/SHARD.tsv to the gathered file."""
     from satdoku.report.explorer.data import read_set
+    from satdoku.stagefiles.runtable import build
     from satdoku.stagefiles.tables import read_tsv, write_tsv
 
     results = fx.build(tmp_path, ("minisat22/extended",))
-    gathered = results / "SatOutputTimes/minisat22/extended/nine.tsv"
-    rows = read_tsv(gathered)
-    rows[0]["status"] = "ERROR"  # only in the shard file: proves which one was read
-    shard = gathered.parent / "nine" / "shards" / "00000.tsv"
-    shard.parent.mkdir(parents=True)
-    write_tsv(rows, shard, tuple(rows[0]))
     (data,) = list(read_set(results, "nine", ["minisat22/extended"]))
-    assert data.times["minisat22/extended"][0]["status"] == "ERROR"
-    assert [r["id"] for r in data.sols["minisat22/extended"]] == ["1", "2", "3", "4", "5", "6"]
+    sols = read_tsv(results / "SatSols/minisat22/extended/nine.tsv")
+    answers = data.answers["minisat22/extended"]
+    assert [str(d["id"]) for d in data.objects] == ["1", "2", "3", "4", "5", "6"]
+    assert answers["status"] == [r["status"] for r in sols]
+    # a table handed in is the one read: a row changed only there shows
+    table = build([*sorted(results.glob("Instances/nine/*.jsonl")),
+                   results / "SatSols/minisat22/extended/nine.tsv",
+                   results / "SatOutputTimes/minisat22/extended/nine.tsv"])
+    status = table.column("status").to_pylist()
+    status[1] = "ERROR"
+    table = table.set_column(table.column_names.index("status"), "status",
+                             __import__("pyarrow").array(status))
+    (data,) = list(read_set(results, "nine", ["minisat22/extended"], table=table))
+    assert data.answers["minisat22/extended"]["status"][1] == "ERROR"
+    unique = [{"id": "1", "line": "1", "solutions": "1", "verdict": "several", "seconds": "0"}]
+    part = results / "Reports" / "unique" / "nine" / "shards" / "00000.tsv"
+    part.parent.mkdir(parents=True)
+    write_tsv(unique, part, tuple(unique[0]))
+    (data,) = list(read_set(results, "nine", ["minisat22/extended"]))
+    assert data.unique["1"]["verdict"] == "several"
+
+
+def test_fast_instance_objects_equal_the_records(built, tmp_path):
+    """The objects the explorer takes as they stand (one reference record per layout) are what
+    instance_base builds from a record of each, and the boards it reads from SatSols texts are
+    what run_answer draws (a text that is no board: the givens)."""
+    import functools
+
+    from satdoku.formats import format_board
+    from satdoku.formats.jsonpuzzle import board_out
+    from satdoku.pipeline.instances import normalize
+    from satdoku.report.text import board_of
+    from satdoku.stagefiles.instances import iter_instance_dicts, record_from_dict
+
+    results, _, _ = built
+    tiny = Path(__file__).parent / "data" / "tiny"
+    csv = tmp_path / "given.csv"
+    csv.write_text("puzzle,solution\n" + fx_csv())
+    shards = sorted(results.glob("Instances/*/*.jsonl"))
+    for k, src in enumerate([tiny / "mixed9.txt", tiny / "sudokusolver_4x4.txt", csv]):
+        normalize(src, tmp_path / f"{k}.jsonl", 0, 1000)
+        shards.append(tmp_path / f"{k}.jsonl")
+    bases = ex._Bases()
+    fast = 0
+    for shard in shards:
+        for d in iter_instance_dicts(shard):
+            got, board = bases(d)
+            rec = record_from_dict(d)
+            assert got == ex.instance_base(rec)
+            if rec.puzzle is None:
+                assert board is None
+                continue
+            fast += isinstance(board, functools.partial)
+            full = rec.solution or rec.puzzle.givens
+            for text in (format_board(full, rec.notation, rec.puzzle.size), "not a board"):
+                assert board(text) == board_out(board_of(rec, text), rec.puzzle.domain)
+    assert fast >= 8  # the 9x9 lines and the CSV puzzles
+
+
+def test_chunk_answers_are_run_answer_of_the_stage_files(built):
+    """Every answer in the chunks is what run_answer makes of the instance's SatSols and
+    SatOutputTimes rows (the explorer reads them from the run table, columns at a time)."""
+    from satdoku.stagefiles.instances import read_instances
+    from satdoku.stagefiles.tables import read_tsv
+
+    results, out, ov = built
+    runs = [r["run"] for r in ov["runs"]]
+    checked = 0
+    measured: set[str] = set()
+    for info in ov["sets"]:
+        name = info["name"]
+        records = {r.id: r for s in sorted(results.glob(f"Instances/{name}/*.jsonl"))
+                   for r in read_instances(s)}
+        rows = {}
+        for k in info["runs"]:
+            solver, _, encoding = runs[k].partition("/")
+            sols = results / "SatSols" / solver / encoding / f"{name}.tsv"
+            times = results / "SatOutputTimes" / solver / encoding / f"{name}.tsv"
+            rows[k] = ({r["id"]: r for r in read_tsv(sols)},
+                       {r["id"]: r for r in read_tsv(times)} if times.exists() else {})
+        for chunk in sorted((out / "data" / "sets" / name).glob("chunk*.js")):
+            for inst in load(chunk)[1]:
+                rec, boards = records[str(inst["id"])], []
+                expected = {}
+                for k, (sols, times) in rows.items():
+                    a = ex.run_answer(rec, sols.get(rec.id), times.get(rec.id), boards)
+                    if a:
+                        expected[str(k)] = a
+                assert inst["r"] == expected
+                assert inst.get("boards", []) == boards
+                checked += 1
+                measured.update(a["ms"] for a in inst["r"].values() if "ms" in a)
+    assert checked == sum(s["n"] for s in ov["sets"])
+    assert measured  # each answer says which backend measured it (in-process solvers here)
+
+
+def fx_csv() -> str:
+    """Two 9x9 puzzles with their solutions (CSV rows)."""
+    solution = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+    puzzle = "".join(c if k % 3 else "0" for k, c in enumerate(solution))
+    return f"{puzzle},{solution}\n{solution[:40]}{'0' * 41},{solution}\n"
 
 
 def test_cnf_set_instances_have_no_board(public_data):
@@ -247,3 +343,31 @@ def test_cactus_has_the_virtual_best_and_each_set_limit(built):
     best = sorted(nine.groupby("id")["seconds"].min())
     assert vbs["y"] == pytest.approx(best) and vbs["solved"] == len(best) == 5
     assert fam["limits"] == [[fx.TIME_LIMIT, ["nine"]]]
+
+
+def test_encodings_view_reads_the_propagation_analysis(tmp_path):
+    """The overview lists each analysed set's propagation rows with every run's share of
+    instances decided with zero decisions; an instance carries its UP / FL outcomes."""
+    from satdoku.stagefiles.paths import PROPAGATION_DIR
+    from satdoku.stagefiles.propagation import write_instances, write_summary
+
+    results = fx.build(tmp_path)
+    d = results / PROPAGATION_DIR.format(set="nine")
+    d.mkdir(parents=True)
+    write_summary([{"set": "nine", "layout": "sudoku-9", "encoding": "extended", "instances": 5,
+                    "up_solved": 2, "up_share": 0.4, "fl_solved": 5, "fl_share": 1.0}],
+                  d / "propagation.csv")
+    write_instances([{"id": str(i), "line": i, "layout": "sudoku-9", "encoding": "extended",
+                      "up": "solved" if i < 3 else "open", "up_open": 0 if i < 3 else 40,
+                      "fl": "solved", "fl_open": 0, "fl_failed": 1, "singles": "open",
+                      "singles_open": 40, "detail": ""} for i in range(1, 6)],
+                    d / "propagation_instances.tsv")
+    ov = ex.build_explorer(results, fx.SETS, fx.RUNS, fx.TIME_LIMIT, tmp_path / "out", chunk=10)
+    (row,) = ov["propagation"]
+    assert (row["set"], row["encoding"], row["up_solved"]) == ("nine", "extended", "2")
+    runs = {ov["runs"][int(k)]["run"]: v for k, v in row["zero"].items()}
+    assert runs == {"minisat22/extended": 0.0, "dpll/extended": 0.0, "cdcl/extended": 0.0}
+    _, chunk = load(tmp_path / "out/data/sets/nine/chunk0.js")
+    assert chunk[0]["pg"] == {"extended": ["solved", "0", "solved", "0"]}
+    assert chunk[3]["pg"]["extended"][:2] == ["open", "40"] and chunk[0]["sg"] == "open"
+    assert "pg" not in chunk[5]  # the INVALID line was not analysed

@@ -67,7 +67,7 @@ def test_encodings_agree_on_unique_futoshiki(public_data, stride):
         if count_solutions(p, 2) != 1:
             continue
         boards = set()
-        for enc in ENCODINGS:
+        for enc in (e for e in ENCODINGS if not ENCODINGS[e].needs_boxes):  # no boxes here
             board = decode_model(_minisat(encode(p, enc)), p, enc)
             assert p.check_solution(board) == [], (rec.id, enc)
             boards.add(board)

@@ -15,7 +15,7 @@ import random
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from satdoku.cnf import decode
@@ -321,6 +321,7 @@ def _sizes_by_line(path, encoding: str = "") -> list[dict[str, object]]:  # type
 
 @FUZZ
 @given(_sizes_bundle(), st.sampled_from(["\n", "", "\r\n"]))
+@example("c satdoku bundle set empty encoding extended\n", "\n")  # a set with no instances
 def test_bundle_sizes_equal_the_line_by_line_reader(tmp_path_factory, text: str,  # type: ignore[no-untyped-def]
                                                     end: str) -> None:
     path = tmp_path_factory.mktemp("s") / "b.cnfs"
@@ -343,6 +344,42 @@ def test_read_tsv_equals_csv_dictreader(tmp_path_factory, text: str) -> None:  #
             return list(csv.DictReader(fh, delimiter="\t"))
 
     assert _outcome(tables.read_tsv, path) == _outcome(general)
+
+
+_SOLS_ROW = st.fixed_dictionaries({c: st.one_of(st.none(), st.text(
+    alphabet='a1 .\t"\r\n', max_size=4)) for c in tables.SOLS_COLUMNS})
+
+
+@FUZZ
+@given(st.lists(st.lists(_SOLS_ROW, max_size=4), min_size=1, max_size=3),
+       st.lists(st.sampled_from(["", "\n", "x\n", "id\tline\n", "\t" * 6 + "\n"]),
+                max_size=3))
+def test_gather_joins_plain_shards_as_it_rewrites_any(tmp_path_factory, shards: list[list[dict]],  # type: ignore[no-untyped-def]
+                                                      tails: list[str]) -> None:
+    """Shards as TsvWriter writes them (rows with and without quoting, missing cells), some
+    with stray text appended: the joined file and its text file are what reading every row
+    and writing it again gives."""
+    d = tmp_path_factory.mktemp("g")
+    paths = []
+    for k, rows in enumerate(shards):
+        path = d / f"{k}.tsv"
+        tables.write_tsv(rows, path, tables.SOLS_COLUMNS)
+        if k < len(tails):
+            with open(path, "a", encoding="utf-8", newline="") as fh:
+                fh.write(tails[k])
+        paths.append(path)
+    got = _outcome(tables.gather, paths, d / "out.tsv", "sols", d / "out.txt")
+    joined = ((d / "out.tsv").read_bytes(), (d / "out.txt").read_bytes()) \
+        if not isinstance(got, tuple) else None
+    rows = _outcome(lambda: [r for p in paths for r in tables.read_tsv(p)])
+    if isinstance(rows, tuple):  # the general reader refuses: so does gather
+        assert got == rows
+        return
+    tables.write_tsv(rows, d / "ref.tsv", tables.SOLS_COLUMNS)
+    with open(d / "ref.txt", "w", encoding="utf-8") as fh:
+        fh.writelines(f"{r['solution']}\n" for r in rows)
+    assert got == len(rows)
+    assert joined == ((d / "ref.tsv").read_bytes(), (d / "ref.txt").read_bytes())
 
 
 def test_without_the_compiled_pass_the_python_twins_answer(monkeypatch) -> None:  # type: ignore[no-untyped-def]

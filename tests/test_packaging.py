@@ -108,8 +108,9 @@ def test_install_from_the_sdist_builds_the_compiled_modules(tmp_path: Path) -> N
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     code = ("import satdoku.solvers._cdcl as k, satdoku.cnf._dimacs as d, "
-            "satdoku.cnf._drat as c, satdoku.cnf._lrat as r; "
-            "print(k.__file__); print(d.__file__); print(c.__file__); print(r.__file__)")
+            "satdoku.cnf._drat as c, satdoku.cnf._lrat as r, satdoku.pipeline._batch as b; "
+            "print(k.__file__); print(d.__file__); print(c.__file__); print(r.__file__); "
+            "print(b.__file__)")
     out = subprocess.run([str(py), "-c", code], cwd=tmp_path, env=env, capture_output=True,
                          text=True, check=True).stdout.split()
     assert all(f.startswith(site) and f.endswith(".so") for f in out), out

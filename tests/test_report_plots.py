@@ -3,6 +3,7 @@ read back from the figure itself (captured just before it is saved), and one col
 
 from __future__ import annotations
 
+import csv
 import math
 
 import pytest
@@ -144,9 +145,17 @@ def test_encoding_comparison(results, tmp_path, figures):
                 f"{i}\t{fam}\t{enc}\t{v}\t{clauses // (8 if fam == 'Futoshiki' else 1)}\t"
                 f"{clauses * 12}\n" for i in range(1, n + 1)))
             sizes.append(str(p))
+    prop = tmp_path / "Reports" / "propagation" / "nine" / "propagation_instances.tsv"
+    prop.parent.mkdir(parents=True)
+    prop.write_text("id\tline\tlayout\tencoding\tup\tup_open\tfl\tfl_open\tfl_failed\tsingles"
+                    "\tsingles_open\tdetail\n" + "".join(
+                        f"{i}\t{i}\tsudoku-9\t{enc}\t{up}\t\t{fl}\t\t0\topen\t3\t\n"
+                        for i in range(1, 6) for enc, up, fl in (
+                            ("extended", "solved" if i < 3 else "open", "solved" if i < 5
+                             else "open"), ("minimal", "open", "-"))))
     out = tmp_path / "enc.png"
     rows = build.encoding_report(fx.files(results), sizes, str(tmp_path / "e.md"),
-                                 str(tmp_path / "e.csv"), str(out))
+                                 str(tmp_path / "e.csv"), str(out), propagation=[str(prop)])
     assert rows == 4
     assert_png(out)
     fig = figures["enc.png"]
@@ -158,4 +167,36 @@ def test_encoding_comparison(results, tmp_path, figures):
     assert math.isnan(tl["dpll"].get_ydata()[0]) and tl["dpll"].get_ydata()[1] == 1.0
     assert tl["dpll"].get_color() == colour("dpll")
     md = (tmp_path / "e.md").read_text()
-    assert "| 9x9 | minimal | 5 | 729.0 | 8,844.0 |" in md and "![encodings compared]" in md
+    assert "| 9x9 | nine | minimal | 5 | 729.0 | 8,844.0 |" in md and "![encodings compared]" in md
+    table = {(r["family"], r["set"], r["encoding"]): r
+             for r in csv.DictReader((tmp_path / "e.csv").open())}
+    nine, futo = table["9x9", "nine", "extended"], table["Futoshiki", "futo", "extended"]
+    assert (nine["up_solved"], nine["fl_solved"]) == ("2", "4")
+    assert table["9x9", "nine", "minimal"]["fl_solved"] == ""  # FL not run there
+    assert futo["up_solved"] == futo["fl_solved"] == ""  # futo was not analysed
+    assert nine["zero_decisions_minisat22"] == "0" and "zero_decisions_cadical195" not in nine
+
+
+def test_zero_decisions_read_each_solvers_counter():
+    """MiniSat and Glucose (python-sat) count 2 decisions for a model found with none made;
+    our solvers and CaDiCaL count only decisions; an UNSAT at level 0 is 0 for every one."""
+    import pandas as pd
+
+    from satdoku.report.encodings import size_table
+
+    sizes = pd.DataFrame({"set": "s", "id": ["1", "2", "3"], "family": "9x9",
+                          "encoding": "extended", "vars": 729, "clauses": 11988, "bytes": 1})
+    rows = [("minisat22", "1", "SAT", 2), ("minisat22", "2", "SAT", 3),
+            ("minisat22", "3", "UNSAT", 0), ("glucose4", "1", "SAT", 2),
+            ("cdcl", "1", "SAT", 0), ("cdcl", "2", "SAT", 2), ("cdcl", "3", "UNSAT", 0),
+            ("dpll", "1", "SAT", 1), ("dpll", "2", "TIMEOUT", 0)]
+    df = pd.DataFrame([{"set": "s", "family": "9x9", "encoding": "extended", "solver": solver,
+                        "id": ident, "status": status, "solved": status in ("SAT", "UNSAT"),
+                        "seconds": 0.01, "decisions": float(d)}
+                       for solver, ident, status, d in rows])
+    table, _, _ = size_table(sizes, df)
+    (row,) = table.to_dict("records")
+    assert row["zero_decisions_minisat22"] == pytest.approx(2 / 3)  # ids 1 (2 = none) and 3
+    assert row["zero_decisions_glucose4"] == pytest.approx(1 / 3)
+    assert row["zero_decisions_cdcl"] == pytest.approx(2 / 3)
+    assert row["zero_decisions_dpll"] == 0  # a timeout decided nothing

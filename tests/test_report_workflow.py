@@ -69,7 +69,22 @@ def test_tables_summary_and_plots_are_made(run_dir):
     assert len((top / "summary.csv").read_text().splitlines()) == 1 + 3 + 3 + 1
     assert sorted(p.name for p in (top / "cactus").glob("*.png")) == ["4x4.png", "9x9.png"]
     assert list((top / "scatter").glob("*.png")) == []  # only references configured
-    assert "9x9,extended,8,729," in (top / "encodings.csv").read_text()
+    assert "9x9,tiny9,extended,8,729," in (top / "encodings.csv").read_text()
+
+
+def test_propagation_columns_agree_with_the_solvers_decisions(run_dir):
+    """Each analysed set (the empty one too) has its propagation files; MiniSat decides with
+    zero decisions (its counter reading 2) exactly the instances UP solves or refutes."""
+    rep = run_dir / "results" / "Reports" / "propagation"
+    assert sorted(p.name for p in rep.iterdir()) == ["empty", "tiny4", "tiny9"]
+    rows = [r for r in _csv_tsv(rep / "tiny9" / "propagation_instances.tsv")
+            if r["encoding"] == "extended"]
+    decided = sum(r["up"] in ("solved", "refuted") for r in rows)
+    (table,) = [r for r in _csv(run_dir / "reports" / "encodings.csv") if r["set"] == "tiny9"]
+    assert int(table["up_solved"]) == sum(r["up"] == "solved" for r in rows)
+    assert decided > 0  # (UP refutes the UNSAT line)
+    assert float(table["zero_decisions_minisat22"]) == pytest.approx(decided / len(rows))
+    assert (rep / "tiny9" / "propagation.png").stat().st_size > 0
 
 
 def _csv(path: Path) -> list[dict[str, str]]:

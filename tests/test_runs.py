@@ -209,7 +209,7 @@ def test_number_cells_read_as_float_reads_them(cells: list[str]) -> None:
     """The store's number columns: a TSV cell float() reads is that number, any other null."""
     import math
 
-    from satdoku.runs.store import _numbers
+    from satdoku.stagefiles.runtable import numbers as _numbers
 
     def reference(cell: str) -> float | None:
         try:

@@ -17,6 +17,17 @@ part ("rules") is computed once per layout and encoding and shared; the instance
 givens and instance-specific relations (a ``simplified`` formula depends on the givens
 throughout, so it has no shared rules: key ``-``).
 
+``augmented`` (tdoku's triad encoding) keeps the cell families of ``efficient`` and replaces
+the group families: for each value, every box row segment (a horizontal triad: the n cells a row
+shares with a box) and every box column segment (vertical triad) gets a variable defined as
+"the value is in the segment" (exactly one of the segment's cell variables and the triad's
+negation: at most one cell holds the value, and the triad is true exactly when one does), and
+each row, column and box holds the value in exactly one of its segments (a row over its
+horizontal triads, a column over its vertical ones, a box over both kinds). Triad variables
+follow the direct ones: horizontal h(r, s, d) = top + (r * n + s) * D + d for row r and segment
+s (0-based, left to right), then vertical v(c, s, d) = top + N·n·D + (c * n + s) * D + d, top =
+D·cells. It needs boxes: other layouts raise :class:`Unencodable`.
+
 At-most-one constraints are ``pairwise`` (binary clauses, no new variables) by default; the
 suffix ``_seq`` selects Sinz's sequential counter (3k-4 clauses and k-1 auxiliary variables for
 k literals), e.g. ``extended_seq``. Auxiliary variables are numbered after the D·cells direct
@@ -40,12 +51,14 @@ from satdoku.cnf.encodings import (  # noqa: F401  (ENCODINGS: re-exported, ever
     PAIRWISE,
     SEQ,
     SEQUENTIAL,
+    TRIADS,
     Encoding,
+    Unencodable,
     get,
     resolve,
 )
 from satdoku.cnf.formula import Cnf, Formula
-from satdoku.puzzle import Layout, Puzzle
+from satdoku.puzzle import SUDOKU, Layout, Puzzle
 from satdoku.size_limits import SizeLimits, TooLarge, default_size_limits
 
 NO_RULES = "-"  # rules key of formulas that share no rules block
@@ -191,11 +204,70 @@ def _rule_steps(layout: Layout, enc: Encoding, fresh: _Fresh) -> Iterator[list[l
             if CELL_AMO in families:
                 out.extend(amo(vs, style, fresh))
         yield out
+    if TRIADS in families:
+        yield from _triad_steps(layout, fresh)
+        return
     for group in layout.groups:
         if style == PAIRWISE:
             yield _pairwise_group(group, dom, families)
         else:
             yield _group_clauses([group], dom, families, style, fresh)
+
+
+def encoding_applies(layout: Layout, encoding: str | Encoding) -> bool:
+    """Whether ``layout`` has what ``encoding`` needs: the triads of ``augmented`` are box
+    segments, so it takes Sudoku layouts with boxes only."""
+    return not resolve(encoding).needs_boxes or (layout.kind == SUDOKU and bool(layout.box))
+
+
+def check_encoding_applies(layout: Layout, encoding: str | Encoding) -> None:
+    """Raise :class:`Unencodable` (one line) when ``encoding`` needs what ``layout`` lacks."""
+    enc = resolve(encoding)
+    if not encoding_applies(layout, enc):
+        raise Unencodable(f"encoding {enc.name} needs a Sudoku layout with boxes (its triads "
+                          f"are box row and column segments); {layout.key} has none")
+
+
+def _exactly_one(lits: Sequence[int]) -> list[list[int]]:
+    """At least one of ``lits`` (one clause), then at most one (every pair)."""
+    return [list(lits), *([-a, -b] for a, b in combinations(lits, 2))]
+
+
+def _triad_steps(layout: Layout, fresh: _Fresh) -> Iterator[list[list[int]]]:
+    """The triad part of ``augmented``: the definitions of the horizontal triads (one step per
+    row), of the vertical ones (one per column), then the rows', columns' and boxes'
+    exactly-one over their triads (one step each)."""
+    n = layout.box
+    assert n, "check_encoding_applies first"
+    side, dom = n * n, layout.domain
+    segments = side * n * dom  # triads of one kind
+    first = fresh.new(2 * segments)
+
+    def h(r: int, s: int, d: int) -> int:
+        return first + (r * n + s) * dom + d - 1
+
+    def v(c: int, s: int, d: int) -> int:
+        return first + segments + (c * n + s) * dom + d - 1
+
+    values = range(1, dom + 1)
+    for r in range(side):
+        yield [clause for s in range(n) for d in values
+               for clause in _exactly_one([(r * side + s * n + j) * dom + d for j in range(n)]
+                                          + [-h(r, s, d)])]
+    for c in range(side):
+        yield [clause for s in range(n) for d in values
+               for clause in _exactly_one([((s * n + i) * side + c) * dom + d for i in range(n)]
+                                          + [-v(c, s, d)])]
+    for r in range(side):
+        yield [cl for d in values for cl in _exactly_one([h(r, s, d) for s in range(n)])]
+    for c in range(side):
+        yield [cl for d in values for cl in _exactly_one([v(c, s, d) for s in range(n)])]
+    for br in range(n):
+        for bc in range(n):
+            yield [cl for d in values
+                   for kind in ([h(br * n + i, bc, d) for i in range(n)],
+                                [v(bc * n + j, br, d) for j in range(n)])
+                   for cl in _exactly_one(kind)]
 
 
 def _pairwise_cells(cells: range, dom: int, families: tuple[str, ...]) -> list[list[int]]:
@@ -239,8 +311,13 @@ def _pairwise_group(cells: Sequence[int], dom: int, families: tuple[str, ...]
 def rules_clause_count(layout: Layout, encoding: str | Encoding) -> int:
     """How many clauses the shared rules of a layout have under an encoding (before any
     simplification), from the sizes alone: the memory guard checks it before anything is
-    built."""
-    enc = resolve(encoding)
+    built (once per layout and encoding)."""
+    return _rules_clause_count(layout, resolve(encoding))
+
+
+@lru_cache(maxsize=64)
+def _rules_clause_count(layout: Layout, enc: Encoding) -> int:
+    check_encoding_applies(layout, enc)
     dom = layout.domain
 
     def amo_count(k: int) -> int:
@@ -251,6 +328,11 @@ def rules_clause_count(layout: Layout, encoding: str | Encoding) -> int:
         total += layout.ncells
     if CELL_AMO in enc.families:
         total += layout.ncells * amo_count(dom)
+    if TRIADS in enc.families:  # definitions over n + 1 literals, constraints over n
+        n = layout.box or 0
+        side = n * n
+        return (total + 2 * side * n * dom * (1 + (n + 1) * n // 2)
+                + 4 * side * dom * (1 + n * (n - 1) // 2))
     for cells in layout.groups:
         if GROUP_AMO in enc.families:
             total += dom * amo_count(len(cells))
@@ -314,8 +396,9 @@ def _own_clauses(puzzle: Puzzle, enc: Encoding) -> tuple[list[list[int]], int]:
     dom = puzzle.domain
     fresh = _Fresh(_rules_parts(puzzle.layout, enc)[1])
     out: list[list[int]] = []
-    if puzzle.extra_groups:
-        out.extend(_group_clauses(puzzle.extra_groups, dom, families, style, fresh))
+    if puzzle.extra_groups:  # (augmented: its triads are the layout's; these stay direct)
+        group_families = (GROUP_AMO, GROUP_ALO) if TRIADS in families else families
+        out.extend(_group_clauses(puzzle.extra_groups, dom, group_families, style, fresh))
     for a, b in puzzle.less_than:  # value(a) < value(b): forbid every pair with da >= db
         out.extend(
             [-(a * dom + da), -(b * dom + db)]
@@ -340,7 +423,7 @@ def num_vars(puzzle: Puzzle, encoding: str | Encoding = "extended") -> int:
     enc = resolve(encoding)
     if enc.simplified:
         return _simplify(puzzle, enc).num_vars
-    if enc.amo == PAIRWISE:
+    if enc.amo == PAIRWISE and TRIADS not in enc.families:
         return puzzle.ncells * puzzle.domain
     return _own_clauses(puzzle, enc)[1]
 
@@ -410,6 +493,11 @@ def variable_comment(puzzle: Puzzle, encoding: str | Encoding) -> str:
     direct = f"v(cell, d) = cell * {dom} + d (d in 1..{dom}, cells row-major from 0)"
     enc = resolve(encoding)
     aux = "the sequential counter's auxiliaries" if enc.amo == SEQUENTIAL else ""
+    if TRIADS in enc.families:
+        n = puzzle.layout.box or 0
+        aux = (f"triads: h(row r, segment s, d) = {puzzle.ncells * dom} + (r * {n} + s) * {dom}"
+               f" + d, then v(column c, segment s, d) = {puzzle.ncells * dom + n ** 3 * dom} + "
+               f"(c * {n} + s) * {dom} + d (r, c, s from 0)")
     if enc.simplified:
         kept = len(simplified_variables(puzzle))
         return (f"variables renumbered: 1..{kept} are the direct variables {direct} the givens "

@@ -19,6 +19,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from satdoku.cnf.dimacs import write_dimacs
     from satdoku.cnf.encode import encode, variable_comment
+    from satdoku.cnf.encodings import Unencodable
     from satdoku.formats import read_records
 
     out = Path(args.output)
@@ -30,7 +31,12 @@ def run(args: argparse.Namespace) -> int:
             invalid += 1
             print(f"{args.file}:{rec.line}: instance {rec.id} INVALID: {rec.error}")
             continue
-        cnf = encode(rec.puzzle, args.encoding)
+        try:
+            cnf = encode(rec.puzzle, args.encoding)
+        except Unencodable as exc:  # augmented on a Latin square: one line, like INVALID
+            invalid += 1
+            print(f"{args.file}:{rec.line}: instance {rec.id} not encoded: {exc}")
+            continue
         p = rec.puzzle
         cnf.comments = [
             f"satdoku instance {rec.id} of {args.file} (line {rec.line})"
@@ -43,5 +49,6 @@ def run(args: argparse.Namespace) -> int:
         with open(out / f"{stem}_{rec.id}.cnf", "w", encoding="utf-8") as fh:
             write_dimacs(cnf, fh)
         written += 1
-    print(f"wrote {written} CNF files to {out} ({invalid} invalid instances skipped)")
+    print(f"wrote {written} CNF files to {out} ({invalid} invalid or unencodable instances "
+          "skipped)")
     return 0

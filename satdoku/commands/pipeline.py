@@ -1,9 +1,9 @@
 """`satdoku pipeline STAGE ...`: the stage commands the Snakemake rules call (one per rule).
 
-normalize SET OUT ; encode SHARD OUT ; solve ; gather ; unique ; report ; check ; record ; plus
-decode (re-check a SatOutput shard made elsewhere). Each runs by hand on any shard; paths are
-explicit so the rules stay thin. A failure prints one line naming the file and the reason
-(exit 1).
+normalize SET OUT ; encode SHARD OUT ; solve ; gather ; unique ; propagation ; report ; check ;
+record ; plus decode (re-check a SatOutput shard made elsewhere). Each runs by hand on any
+shard; paths are explicit so the rules stay thin. A failure prints one line naming the file and
+the reason (exit 1).
 """
 
 from __future__ import annotations
@@ -96,6 +96,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--table-csv", help="... and its CSV here")
     s.add_argument("--table-html", help="... and its HTML here (optional)")
 
+    s = sub.add_parser("propagation", help="what propagation alone decides on a set's "
+                       "instances per encoding (the files of satdoku analyze)")
+    s.add_argument("--set", dest="set_name", required=True)
+    s.add_argument("--instances", nargs="+", required=True, help="the set's Instances shards")
+    s.add_argument("--encodings", nargs="+", required=True)
+    s.add_argument("--out", required=True, help="directory of the propagation files")
+    s.add_argument("--no-fl", dest="probe", action="store_false",
+                   help="skip failed-literal probing")
+
     s = sub.add_parser("unique", help="count solutions (0, 1, 2+) of every puzzle of a bundle")
     s.add_argument("bundle", help="CNF bundle of the extended encoding")
     s.add_argument("output")
@@ -176,6 +185,12 @@ def _run(args: argparse.Namespace) -> int:
                        args.time_limit, args.unique, args.skipped, args.table_md,
                        args.table_csv, args.table_html, args.time_column)
         print(f"report {args.set_name}: {n} problems")
+    elif args.stage == "propagation":
+        from satdoku.pipeline.propagation import propagation_set
+
+        n = propagation_set(args.set_name, args.instances, args.out, args.encodings,
+                            args.probe)
+        print(f"propagation {args.set_name}: {n} layout x encoding rows -> {args.out}")
     elif args.stage == "unique":
         from satdoku.pipeline.unique import unique_shard
 

@@ -68,6 +68,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s = sub.add_parser("encodings", help="encoding comparison: table + plot")
     _cross(s)
     s.add_argument("--sizes", nargs="*", default=[], help="CNF sizes files (results layout)")
+    s.add_argument("--propagation", nargs="*", default=[],
+                   help="propagation_instances files of analysed sets (results layout)")
+    s.add_argument("--variants", default="{}", help="JSON of configured solvers (variants)")
     s.add_argument("--md", required=True)
     s.add_argument("--csv", required=True)
     s.add_argument("--png", required=True)
@@ -89,6 +92,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--encodings-png", help="also write the encodings table (to --encodings-md "
                    "and --encodings-csv) and this plot, from --sizes")
     s.add_argument("--sizes", nargs="*", default=[], help="CNF sizes files (results layout)")
+    s.add_argument("--propagation", nargs="*", default=[],
+                   help="propagation_instances files of analysed sets (results layout): the "
+                   "encodings table's UP / FL columns")
     s.add_argument("--pairs", help="also write the paired comparison of every two runs of a "
                    "set (pairs.csv)")
 
@@ -119,8 +125,10 @@ def run(args: argparse.Namespace) -> int:
                                     time_column=args.time_column)
         print(f"scatter: {', '.join(names) or '(no pair of our solver and a reference)'}")
     elif args.stage == "encodings":
-        n = build.encoding_report(args.files, args.sizes, args.md, args.csv, args.png)
-        print(f"encodings: {n} family x encoding rows")
+        n = build.encoding_report(args.files, args.sizes, args.md, args.csv, args.png,
+                                  variants=build.parse_variants(args.variants),
+                                  time_column=args.time_column, propagation=args.propagation)
+        print(f"encodings: {n} family x set x encoding rows")
     elif args.stage == "summary":
         plots = dict(p.split("=", 1) for p in args.plots)
         n = build.summary(args.files, _limits(args), args.md, args.csv, args.html,
@@ -129,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
                           scatter_dir=args.scatter_dir,
                           variants=build.parse_variants(args.variants), sizes=args.sizes,
                           encodings_png=args.encodings_png, pairs_csv=args.pairs,
-                          time_column=args.time_column)
+                          time_column=args.time_column, propagation=args.propagation)
         print(f"summary: {n} problems -> {args.md}")
     elif args.stage == "explorer":
         from satdoku.report.explorer.build import explorer_from_files

@@ -21,6 +21,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from math import isqrt
 from pathlib import Path
 
 from satdoku.formats.record import Record
@@ -332,8 +333,16 @@ def read_futoshiki_grid(lines: Iterable[tuple[int, str]], source: str,
 
 
 def looks_like_futoshiki_grid(path: Path, head: list[tuple[int, str]]) -> bool:
-    """A file with a sign row or a ``<``/``>`` between two cells."""
-    return any(is_sign_row(t) or has_inequality(t) for _, t in head)
+    """A file with a sign row or a ``<``/``>`` between two cells, or a row of integers and
+    ``.`` holes (this notation's empty cell) whose length is not a square: a Futoshiki drawn
+    without relations (a square length is a Sudoku grid's)."""
+    return any(is_sign_row(t) or has_inequality(t) or _dotted_latin_row(t) for _, t in head)
+
+
+def _dotted_latin_row(text: str) -> bool:
+    words = text.split()
+    return ("." in words and len(words) > 2 and isqrt(len(words)) ** 2 != len(words)
+            and all(w == "." or ascii_int(w) is not None for w in words))
 
 
 def grid_lines(puzzle: Puzzle, board: Sequence[int] | None = None, indent: str = ""

@@ -18,13 +18,24 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
     """Write the text report and time plot (and, given ``table_md`` and ``table_csv``, the
     set's solver table, its times from ``time_column``: the stage files are read once for all
     of them); returns the number of problems found."""
+    from satdoku.report.collect import frame_of_table
     from satdoku.report.plots import time_per_instance
     from satdoku.report.text import build_report
     from satdoku.stagefiles.instances import InstanceShards
+    from satdoku.stagefiles.runtable import build_set, run_rows
 
     records = InstanceShards(instance_shards)
-    sol_rows = {run: read_tsv(p) for run, p in parse_runs(sols).items()}
-    time_rows = {run: read_tsv(p) for run, p in parse_runs(times).items()}
+    sol_paths, time_paths = parse_runs(sols), parse_runs(times)
+    table = build_set(set_name, instance_shards,
+                      {run: (path, time_paths.get(run)) for run, path in sol_paths.items()},
+                      objects=records.objects)  # every stage file read once, here
+    sol_rows: dict[str, list[dict[str, str]]] = {}
+    time_rows: dict[str, list[dict[str, str]]] = {}
+    for run in sol_paths:
+        sol_rows[run], time_rows[run] = run_rows(table, run)
+    for run, path in time_paths.items():  # times of a run without answers: plotted only
+        if run not in sol_rows:
+            time_rows[run] = read_tsv(path)
     unique_rows = read_tsv(unique) if unique else None
     notes = ([f"not run on this set: {', '.join(skipped)} (puzzle-level solvers; a CNF set "
               "has no puzzles)"] if skipped else [])
@@ -36,11 +47,9 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
         if not (table_md and table_csv):
             raise ValueError("the solver table needs its Markdown and CSV paths")
         from satdoku.report.build import write_set_table
-        from satdoku.report.collect import set_frame
 
-        df = set_frame(set_name, sol_rows, {r: t for r, t in time_rows.items() if r in sol_rows},
-                       records.families(), time_column)
-        write_set_table(set_name, df, time_limit, table_md, table_csv, table_html, time_column)
+        write_set_table(set_name, frame_of_table(table, time_column), time_limit, table_md,
+                        table_csv, table_html, time_column)
     return len(find_problems(set_name, sol_rows))
 
 

@@ -55,8 +55,8 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
                 sols: str | Path, bundle: str | Path | None = None,
                 output: str | Path | None = None,
                 variants: Mapping[str, Mapping[str, Any] | None] | None = None,
-                limits: RunLimits | None = None, repeats: int = 1, cores: int = 1
-                ) -> dict[str, int]:
+                limits: RunLimits | None = None, repeats: int = 1, cores: int = 1,
+                compiled: bool = True) -> dict[str, int]:
     """Solve every instance of a shard with one solver; returns status counts.
 
     ``repeats``: solve each instance that many times through the same solve path; the first
@@ -68,11 +68,18 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
     pinned to them (:func:`satdoku.solve.assign_cores`).
 
     SAT solvers need ``bundle`` (the SatInput shard) and write ``output`` (SatOutput);
-    puzzle-level solvers take neither."""
+    puzzle-level solvers take neither. ``compiled``: an incremental solver's puzzles go through
+    the compiled loop where it applies (:mod:`satdoku.pipeline.batch`; the same files, written
+    faster); False runs this module's loop, the reference, for every instance."""
     solver = open_solver(solver_name, variants)
     limits = assign_cores(limits or RunLimits(), cores)
     if solver.level != PUZZLE and bundle is None:
         raise ValueError(f"{solver_name} is a SAT solver: it needs the shard's SatInput bundle")
+    planned = None
+    if compiled and bundle is not None and output is not None and solver.level != PUZZLE:
+        from satdoku.pipeline import batch
+
+        planned = batch.plan(solver, encoding, instances, bundle, repeats, limits)
     shard_load = load1()
     counts: dict[str, int] = {}
     with ExitStack() as stack:
@@ -82,9 +89,9 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
             out = stack.enter_context(open(output, "w", encoding="utf-8"))
         time_rows = TsvWriter(stack.enter_context(_tsv(times)), TIMES_COLUMNS)
         sol_rows = TsvWriter(stack.enter_context(_tsv(sols)), SOLS_COLUMNS)
-        entries = iter(read_bundle(bundle)) if solver.level != PUZZLE and bundle else None
-        pairs = _paired(read_instances(instances), entries, str(bundle))
-        for rec, formula in track(pairs, desc=f"solve {solver_name}", unit="instances"):
+
+        def step(rec: Record, formula: Formula | None) -> None:
+            """One instance through the solve path (every run of it), its entries written."""
             answers: list[Answer] = [
                 solve(rec, solver, encoding, limits, formula=formula, workdir=workdir)
                 for _ in range(max(1, repeats))]
@@ -95,6 +102,15 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
                                       record_hash(rec), [a.result for a in answers]))
             sol_rows.write(answer.sols_row(rec))
             counts[answer.status] = counts.get(answer.status, 0) + 1
+
+        if planned is not None and out is not None:
+            return batch.solve_planned(
+                planned, solver, encoding, batch.Writers(out, time_rows.fh, sol_rows.fh, counts),
+                step, limits, shard_load, f"solve {solver_name}")
+        entries = iter(read_bundle(bundle)) if solver.level != PUZZLE and bundle else None
+        pairs = _paired(read_instances(instances), entries, str(bundle))
+        for rec, formula in track(pairs, desc=f"solve {solver_name}", unit="instances"):
+            step(rec, formula)
     return counts
 
 

@@ -137,37 +137,64 @@ def _sizes_frame(sizes: Sequence[str]):
     return pd.concat(frames, ignore_index=True)[cols] if frames else pd.DataFrame(columns=cols)
 
 
+def _propagation_frame(files: Sequence[str]):  # type: ignore[no-untyped-def]
+    """The propagation_instances files (results layout) of analysed sets as one frame with a
+    set column."""
+    import pandas as pd
+
+    from satdoku.stagefiles.paths import PROPAGATION_INSTANCES, match
+
+    frames = []
+    for p in files:
+        m = match(PROPAGATION_INSTANCES, p)
+        if m is None:
+            raise ValueError(f"{p}: not a propagation instances file ({PROPAGATION_INSTANCES})")
+        frames.append(pd.read_csv(p, sep="\t", dtype=str, keep_default_na=False)
+                      .assign(set=m["set"]))
+    return pd.concat(frames, ignore_index=True) if frames else None
+
+
 def encoding_report(files: Sequence[str], sizes: Sequence[str], out_md: str, out_csv: str,
                     out_png: str, df=None, variants: Mapping[str, Mapping] | None = None,
-                    time_column: str = DEFAULT_TIME) -> int:  # type: ignore[no-untyped-def]
-    """Encoding comparison table (Markdown + CSV) and plot from the CNF sizes files ``sizes``
-    and the results ``files`` (``df``: their long frame, when the caller has it already).
-    Returns the number of (family, encoding) rows."""
+                    time_column: str = DEFAULT_TIME, propagation: Sequence[str] = ()
+                    ) -> int:  # type: ignore[no-untyped-def]
+    """Encoding comparison table (Markdown + CSV) and plot from the CNF sizes files ``sizes``,
+    the results ``files`` (``df``: their long frame, when the caller has it already) and the
+    analysed sets' ``propagation`` instance files. Returns the number of (family, set,
+    encoding) rows."""
     from satdoku.cnf.encodings import ENCODINGS
     from satdoku.report.encodings import size_table
     from satdoku.report.plots import encodings
 
     _parents(out_md, out_csv, out_png)
-    table, times = size_table(_sizes_frame(sizes),
-                              load_files(files, time_column) if df is None else df)
+    table, times, by_family = size_table(
+        _sizes_frame(sizes), load_files(files, time_column) if df is None else df,
+        _propagation_frame(propagation), variants)
     enc_order = list(ENCODINGS)
     table["_order"] = [sort_key(f)[0] for f in table["family"]]
     table["_enc"] = [enc_order.index(e) if e in enc_order else len(enc_order)
                      for e in table["encoding"]]
-    table = (table.sort_values(["_order", "family", "_enc", "encoding"])
+    table = (table.sort_values(["_order", "family", "set", "_enc", "encoding"])
              .drop(columns=["_order", "_enc"]).reset_index(drop=True))
     table.to_csv(out_csv, index=False, float_format="%.6g")
     shown = table.copy()
     if len(shown):
         shown["bytes"] = shown["bytes"] / 1024
-    shown = shown.rename(columns={"bytes": "KB", "vars": "variables", **{
-        c: f"median s {c[len('median_s_'):]}" for c in shown.columns if c.startswith("median_s_")}})
+    shown = shown.rename(columns={"bytes": "KB", "vars": "variables", "up_solved": "UP solved",
+                                  "fl_solved": "FL solved", **{
+        c: f"median s {c[len('median_s_'):]}" for c in shown.columns if c.startswith("median_s_")},
+        **{c: f"0 decisions {c[len('zero_decisions_'):]}" for c in shown.columns
+           if c.startswith("zero_decisions_")}})
     png_link = os.path.relpath(out_png, Path(out_md).parent)
     Path(out_md).write_text(
-        "Means per instance of each family; time columns: median "
-        f"{time_word(time_column)} seconds of solved instances.\n\n"
+        "Means per instance of each family and set; UP / FL solved: instances unit propagation "
+        "(with failed-literal probing) solves with no search, from the set's propagation "
+        "analysis (`-`: not analysed); time columns: median "
+        f"{time_word(time_column)} seconds of solved instances; 0 decisions: the share of "
+        "instances a solver solved with zero decisions (MiniSat's and Glucose's counters "
+        "read 2 then, CaDiCaL's inprocessing decides more than UP: docs/solvers.md).\n\n"
         + _plain_markdown(shown) + f"\n![encodings compared]({png_link})\n", encoding="utf-8")
-    encodings(table.to_dict("records"), times, out_png, variants, time_column)
+    encodings(by_family.to_dict("records"), times, out_png, variants, time_column)
     return len(table)
 
 
@@ -190,13 +217,15 @@ def summary(files: Sequence[str], time_limit: TimeLimits | float | None, out_md:
             pages_dir: str = "results/Reports", *, cactus_dir: str | None = None,
             scatter_dir: str | None = None, variants: Mapping[str, Mapping] | None = None,
             sizes: Sequence[str] | None = None, encodings_png: str | None = None,
-            pairs_csv: str | None = None, time_column: str = DEFAULT_TIME) -> int:
+            pairs_csv: str | None = None, time_column: str = DEFAULT_TIME,
+            propagation: Sequence[str] = ()) -> int:
     """summary.md / .csv / .html and the problems fragment; returns the number of problems.
 
     The stage files are read once for everything this call makes: with ``cactus_dir`` /
     ``scatter_dir`` it also draws those plots there (and links them), with ``encodings_png``
-    (and ``sizes``) it also writes the encodings table to ``encodings_md`` / ``encodings_csv``
-    and its plot, before the summary includes them; with ``pairs_csv`` the paired comparison
+    (and ``sizes``, and the analysed sets' ``propagation`` instance files) it also writes the
+    encodings table to ``encodings_md`` / ``encodings_csv`` and its plot, before the summary
+    includes them; with ``pairs_csv`` the paired comparison
     of every two runs of a set (:mod:`satdoku.report.compare`). Each set is measured against
     its own limit (``time_limit``: :class:`TimeLimits`, or one number for every set); the
     table has each set's virtual best solvers and a 0-instance row for an empty set."""
@@ -231,7 +260,7 @@ def summary(files: Sequence[str], time_limit: TimeLimits | float | None, out_md:
         if not (encodings_md and encodings_csv):
             raise ValueError("the encodings plot needs its Markdown and CSV paths too")
         encoding_report(files, sizes or [], encodings_md, encodings_csv, encodings_png, df=df,
-                        variants=variants, time_column=time_column)
+                        variants=variants, time_column=time_column, propagation=propagation)
     table = solver_table(dfv, limits, sets=sets, time_column=time_column)
     if pairs_csv:
         write_pairs(pair_table, pairs_csv)

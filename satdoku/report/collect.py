@@ -16,8 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from satdoku.stagefiles.families import INVALID_FAMILY
-from satdoku.stagefiles.instances import read_families
-from satdoku.stagefiles.tables import read_tsv
 
 COLUMNS = ("set", "run", "solver", "encoding", "id", "line", "family", "status", "verified",
            "detail", "solved", "seconds", "solve_seconds", "decisions", "conflicts",
@@ -55,6 +53,8 @@ class TimeLimits:
         """{limit: its sets} of ``sets``, in the sets' order (sets without a limit left out):
         what a figure over those sets draws as limit lines."""
         out: dict[float, list[str]] = {}
+        if hasattr(sets, "unique"):  # a frame's column: its distinct names, in order
+            sets = sets.unique().tolist()  # type: ignore[union-attr]
         for name in dict.fromkeys(str(s) for s in sets):
             if lim := self.of(name):
                 out.setdefault(lim, []).append(name)
@@ -93,59 +93,58 @@ def parse_runs(pairs: Sequence[str]) -> dict[str, str]:
     return out
 
 
-def _num(value: str | None) -> float:
-    try:
-        return float(value) if value not in (None, "") else float("nan")
-    except ValueError:
-        return float("nan")
+def frame_of_table(table, time_column: str = DEFAULT_TIME,  # type: ignore[no-untyped-def]
+                   sets: Sequence[str] | None = None):
+    """The long frame of a run table (:mod:`satdoku.stagefiles.runtable`): one row per row
+    of the table, set by set in the order of ``sets`` (default: as the table has them), each
+    set's rows in the table's order. ``seconds`` is ``time_column`` (NaN where the table lacks
+    it: times files without cpu_seconds); ``family`` is ``invalid`` for an INVALID instance
+    and ``unknown`` for one the Instances shards do not have."""
+    import numpy as np
+    import pandas as pd
+    import pyarrow.compute as pc
 
-
-def run_rows(set_name: str, run: str, sols: Sequence[Mapping[str, str]],
-             times: Sequence[Mapping[str, str]], families: Mapping[str, str],
-             time_column: str = DEFAULT_TIME) -> list[dict]:
-    """The long rows of one run over one set (SatSols joined with its times by instance id)."""
-    cols = run_columns(set_name, run, sols, times, families, time_column)
-    return [dict(zip(COLUMNS, values, strict=True))
-            for values in zip(*(cols[c] for c in COLUMNS), strict=True)]
-
-
-def run_columns(set_name: str, run: str, sols: Sequence[Mapping[str, str]],
-                times: Sequence[Mapping[str, str]], families: Mapping[str, str],
-                time_column: str = DEFAULT_TIME) -> dict[str, list[Any]]:
-    """:func:`run_rows` as columns (one list per column of COLUMNS): a frame is built from
-    columns many times faster than from one dict per row. ``seconds`` is ``time_column``
-    (NaN where the times file lacks it: an older file without cpu_seconds)."""
     time_word(time_column)
-    solver, _, encoding = run.partition("/")
-    by_id = {t["id"]: t for t in times}
-    n = len(sols)
-    ids = [s["id"] for s in sols]
-    status = [s["status"] for s in sols]
-    verified = [s["verified"] for s in sols]
-    joined = [by_id.get(i, _NO_TIMES) for i in ids]
+    n = table.num_rows
+    if n == 0:
+        return frame([])
+    names = set(table.column_names)
 
-    def numbers(key: str) -> list[float]:
-        return [_num(t.get(key)) for t in joined]
+    def text(name: str):  # type: ignore[no-untyped-def]
+        return table.column(name).fill_null("").to_numpy(zero_copy_only=False).astype(object)
 
-    return {
-        "set": [set_name] * n, "run": [run] * n, "solver": [solver] * n,
-        "encoding": [encoding or "-"] * n, "id": ids,
-        "line": [int(s["line"] or 0) for s in sols],
-        "family": [families.get(i, INVALID_FAMILY if st == "INVALID" else "unknown")
-                   for i, st in zip(ids, status, strict=True)],
-        "status": status, "verified": verified,
-        "detail": [s.get("detail", "") for s in sols],
-        "solved": [st in ("SAT", "UNSAT") and v != "FAILED"
-                   for st, v in zip(status, verified, strict=True)],
-        "seconds": numbers(time_column), "solve_seconds": numbers("solve_seconds"),
+    def number(name: str):  # type: ignore[no-untyped-def]
+        if name not in names:
+            return np.full(n, np.nan)
+        return table.column(name).cast("double").to_numpy(zero_copy_only=False)
+
+    status, verified, family = text("status"), text("verified"), text("family")
+    encoding = text("encoding")
+    solver = text("solver")
+    unknown = family == ""
+    family[unknown] = np.where(status[unknown] == "INVALID", INVALID_FAMILY, "unknown")
+    data = {
+        "set": text("set"),
+        "run": pc.binary_join_element_wise(table.column("solver"), table.column("encoding"),
+                                           "/").to_numpy(zero_copy_only=False).astype(object),
+        "solver": solver, "encoding": np.where(encoding == "", "-", encoding),
+        "id": table.column("id").cast("string").to_numpy(zero_copy_only=False).astype(object),
+        "line": table.column("line").fill_null(0).to_numpy(zero_copy_only=False),
+        "family": family, "status": status, "verified": verified, "detail": text("detail"),
+        "solved": np.isin(status, ["SAT", "UNSAT"]) & (verified != "FAILED"),
+        "seconds": number(time_column), "solve_seconds": number("solve_seconds"),
         # the spread of a repeated solve (``repeats: k``): NaN for a single run
-        "seconds_min": numbers(f"{time_column}_min"),
-        "seconds_max": numbers(f"{time_column}_max"),
-        "decisions": numbers("decisions"), "conflicts": numbers("conflicts"),
+        "seconds_min": number(f"{time_column}_min"),
+        "seconds_max": number(f"{time_column}_max"),
+        "decisions": number("decisions"), "conflicts": number("conflicts"),
     }
-
-
-_NO_TIMES: dict[str, str] = {}
+    df = pd.DataFrame(data, columns=list(COLUMNS))
+    if sets is not None:
+        order = {name: k for k, name in enumerate(sets)}
+        rank = df["set"].map(order).fillna(len(order))
+        if not rank.is_monotonic_increasing:
+            df = df.iloc[np.argsort(rank.to_numpy(), kind="stable")].reset_index(drop=True)
+    return df
 
 
 def frame(rows: list[dict[str, Any]]):
@@ -155,78 +154,29 @@ def frame(rows: list[dict[str, Any]]):
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
-def _frame_of_columns(parts: list[dict[str, list[Any]]]):
-    """The frame of several runs' columns, as :func:`frame` of their rows would build it."""
-    if not parts:
-        return frame([])
-    import pandas as pd
-
-    data = {c: [v for part in parts for v in part[c]] for c in COLUMNS}
-    if not data["id"]:
-        return frame([])
-    return pd.DataFrame(data, columns=list(COLUMNS))
-
-
 def load_set(set_name: str, instance_shards: Sequence[str | Path],
              sols: Mapping[str, str | Path], times: Mapping[str, str | Path],
              time_column: str = DEFAULT_TIME):
     """Long frame of one set; ``sols``/``times`` map run names (solver/encoding) to TSV paths.
     A run without a times file still counts (its times are NaN)."""
-    families = read_families(instance_shards)
-    sol_rows = {run: read_tsv(path) for run, path in sols.items()}
-    time_rows = {run: read_tsv(times[run]) for run in sols
-                 if run in times and Path(times[run]).exists()}
-    return set_frame(set_name, sol_rows, time_rows, families, time_column)
+    from satdoku.stagefiles.runtable import build_set
 
-
-def set_frame(set_name: str, sols: Mapping[str, Sequence[Mapping[str, str]]],
-              times: Mapping[str, Sequence[Mapping[str, str]]], families: Mapping[str, str],
-              time_column: str = DEFAULT_TIME):
-    """Long frame of one set from rows already read (``sols``/``times``: run -> rows;
-    ``families``: id -> family), as :func:`load_set` makes it from the files."""
-    return _frame_of_columns([run_columns(set_name, run, rows, times.get(run, []), families,
-                                          time_column)
-                              for run, rows in sols.items()])
-
-
-def classify_files(paths: Sequence[str | Path]) -> tuple[dict[str, list[Path]],
-                                                       dict[tuple[str, str], Path],
-                                                       dict[tuple[str, str], Path]]:
-    """Sort stage files by the stage-file layout: ({set: Instances shards},
-    {(set, run): SatSols TSV}, {(set, run): SatOutputTimes TSV}). Other paths are refused."""
-    from satdoku.stagefiles.paths import INSTANCES, SOLS, TIMES, match
-
-    shards: dict[str, list[Path]] = {}
-    sols: dict[tuple[str, str], Path] = {}
-    times: dict[tuple[str, str], Path] = {}
-    for p in map(Path, paths):
-        if (m := match(INSTANCES, p)) is not None:
-            shards.setdefault(m["set"], []).append(p)
-        elif (m := match(SOLS, p)) is not None:
-            sols[(m["set"], f"{m['solver']}/{m['encoding']}")] = p
-        elif (m := match(TIMES, p)) is not None:
-            times[(m["set"], f"{m['solver']}/{m['encoding']}")] = p
-        elif p.suffix not in (".txt",):  # SatSols text files may come along: not needed here
-            raise ValueError(f"{p}: not an Instances shard, SatSols or SatOutputTimes file")
-    return {k: sorted(v) for k, v in shards.items()}, sols, times
+    table = build_set(set_name, instance_shards,
+                      {run: (path, times.get(run)) for run, path in sols.items()})
+    return frame_of_table(table, time_column)
 
 
 def load_files(paths: Sequence[str | Path], time_column: str = DEFAULT_TIME):
     """Long frame of every set x run whose gathered stage files are given (the cross-set report
-    rules pass their real input files; by hand, shell globs of the results directory do).
-    ``frame.attrs["sets"]`` lists every set given, also one without instances (an empty or
-    comment-only input has no rows but must still be reported)."""
-    import pandas as pd
+    rules pass their real input files; by hand, shell globs of the results directory do),
+    from their run table (the stored run when it is current:
+    :func:`satdoku.stagefiles.runtable.table_of_files`). ``frame.attrs["sets"]`` lists every
+    set given, also one without instances (an empty or comment-only input has no rows but must
+    still be reported)."""
+    from satdoku.stagefiles.runtable import set_order, table_of_files
 
-    shards, sols, times = classify_files(paths)
-    frames = []
-    names = list(dict.fromkeys([*shards, *(s for s, _ in sols)]))  # sets in the order given
-    for name in names:
-        runs = {run: p for (s, run), p in sols.items() if s == name}
-        run_times = {run: p for (s, run), p in times.items() if s == name}
-        frames.append(load_set(name, shards.get(name, []), runs, run_times, time_column))
-    frames = [f for f in frames if len(f)]
-    df = pd.concat(frames, ignore_index=True) if frames else frame([])
+    names = set_order(paths)
+    df = frame_of_table(table_of_files(paths), time_column, names)
     df.attrs["sets"] = names
     df.attrs["time_column"] = time_column
     return df

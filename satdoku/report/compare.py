@@ -56,11 +56,12 @@ def _best(g, solver: str):
         if c not in m.columns:
             m[c] = math.nan
     m["solved"] = m["status"].notna()
-    all_invalid = invalid.reindex(list(zip(m["set"], m["id"], strict=True))).to_numpy()
+    all_invalid = invalid.reindex(list(zip(m["set"].tolist(), m["id"].tolist(),
+                                           strict=True))).to_numpy()
     m["status"] = np.where(m["solved"], m["status"],
                            np.where(all_invalid, "INVALID", "TIMEOUT"))
     m["verified"] = m["verified"].fillna("-")
-    m["detail"] = ["best: " + r if isinstance(r, str) else "" for r in m["run"]]
+    m["detail"] = ["best: " + r if isinstance(r, str) else "" for r in m["run"].tolist()]
     m["run"], m["solver"], m["encoding"] = f"{solver}/{ANY_ENCODING}", solver, ANY_ENCODING
     m["decisions"] = m["conflicts"] = math.nan
     return m

@@ -117,7 +117,7 @@ def scatter_pairs(df, variants: Mapping[str, Mapping] | None = None
     from satdoku.report.plots import is_reference
 
     valid = df[df["status"] != "INVALID"]
-    solvers = list(dict.fromkeys(valid["solver"]))
+    solvers = [str(s) for s in valid["solver"].unique()]
     ours = [s for s in solvers if _is_ours_sat(s, variants)]
     refs = [s for s in solvers if is_reference(s, variants) and s not in ours]
     out: dict[tuple[str, str], list[tuple[float | None, float | None, str]]] = {}
@@ -130,11 +130,12 @@ def scatter_pairs(df, variants: Mapping[str, Mapping] | None = None
             m = a.merge(b, on=keys, suffixes=("_o", "_r"))
             if m.empty:
                 continue
-            out[(o, r)] = [
-                (float(x.seconds_r) if x.solved_r and not math.isnan(x.seconds_r) else None,
-                 float(x.seconds_o) if x.solved_o and not math.isnan(x.seconds_o) else None,
-                 str(x.family_o))
-                for x in m.itertuples()
+            out[(o, r)] = [  # columns as lists: no pandas row objects
+                (float(tr) if sr and not math.isnan(tr) else None,
+                 float(to) if so and not math.isnan(to) else None, str(fam))
+                for tr, sr, to, so, fam in zip(m["seconds_r"].tolist(), m["solved_r"].tolist(),
+                                               m["seconds_o"].tolist(), m["solved_o"].tolist(),
+                                               m["family_o"].tolist(), strict=True)
             ]
     return out
 

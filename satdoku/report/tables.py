@@ -113,7 +113,7 @@ def _stats(g, limits: TimeLimits) -> dict[str, float]:
     solved = g[g["solved"]]
     t = solved["seconds"].dropna()
     out = {s.key: s.aggregate(g, solved, t, limits) for s in STATS if s.aggregate}
-    lims = [limits.of(x) for x in dict.fromkeys(g["set"])]
+    lims = [limits.of(x) for x in g["set"].unique().tolist()]
     out["time_limit"] = lims[0] if len(lims) == 1 and lims[0] else math.nan
     return out
 

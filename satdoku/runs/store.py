@@ -1,32 +1,26 @@
 """The runs store: each run's per-instance rows and its manifest in one Parquet file,
 ``results/runs/<run id>.parquet``, queried with DuckDB (``satdoku runs``, ``satdoku compare``).
 
-A row is one (set, run, instance): ``run_id``, ``set``, ``id``, ``line``, ``instance_hash``,
-``name``, ``family``, ``solver``, ``encoding``, ``status``, ``verified``, then every column of
-the run's SatOutputTimes file (times and statistics as numbers: ``total_seconds``,
-``solve_seconds``, ...; ``message`` as text), so columns other stages add arrive without a change
-here. The manifest (``results/run.json``) is the file's key-value metadata under ``satdoku.run``.
-The store is an archive: a run adds its file and never replaces another's.
+A row is one (set, run, instance) of the run table (:mod:`satdoku.stagefiles.runtable`, where
+its columns are listed): keys, status, verification, the SatSols text, then every column of the
+run's SatOutputTimes file, so columns other stages add arrive without a change here; the
+reports read their rows from it. The manifest (``results/run.json``) is the file's key-value
+metadata under ``satdoku.run``. The store is an archive: a run adds its file and never replaces
+another's.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from satdoku.stagefiles import paths as sp
-from satdoku.stagefiles.families import family_of_record
-from satdoku.stagefiles.instances import iter_instance_dicts
-from satdoku.stagefiles.tables import read_tsv
+from satdoku.stagefiles.runtable import META_KEY, build, classify_files, store_path
 
-META_KEY = "satdoku.run"
-#: text columns of a row (every other SatOutputTimes column is a number)
-TEXT_COLUMNS = ("run_id", "set", "instance_hash", "name", "family", "solver", "encoding",
-                "status", "verified", "message", "termination", "measurement", "cores")
-KEY_COLUMNS = ("run_id", "set", "id", "line", "instance_hash", "name", "family", "solver",
-               "encoding", "status", "verified")
+__all__ = ["META_KEY", "list_runs", "manifest_of", "read_rows", "results_files", "run_table",
+           "store_path", "write_run"]
 
 
 def results_files(results: str | Path) -> list[Path]:
@@ -39,102 +33,13 @@ def results_files(results: str | Path) -> list[Path]:
     return sorted(p for g in globs for p in r.glob(g))
 
 
-def instance_info(shards: Iterable[str | Path]) -> dict[str, dict[str, str]]:
-    """id -> {line, instance_hash, name, family} of a set's Instances shards (no puzzle built)."""
-    out = {}
-    for s in shards:
-        for d in iter_instance_dicts(s):
-            out[str(d["id"])] = {"line": str(d.get("line", "")),
-                                 "instance_hash": str(d.get("instance_hash", "")),
-                                 "name": str(d.get("name", "")), "family": family_of_record(d)}
-    return out
-
-
-def _strings(values: list[Any]):  # type: ignore[no-untyped-def]
-    import pyarrow as pa
-
-    return pa.array(values, type=pa.string())
-
-
-def _numbers(values: list[str | None]):  # type: ignore[no-untyped-def]
-    """A float column of TSV cells: empty or unreadable cells are null."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    arr = pc.utf8_trim_whitespace(pa.array(values, type=pa.string()))
-    ok = pc.match_substring_regex(arr, _NUMBER, ignore_case=True)
-    return pc.if_else(ok, arr, pa.scalar(None, pa.string())).cast(pa.float64())
-
-
-#: a cell that reads as a number (float() would take it); anything else is null
-_NUMBER = r"^[-+]?((\d+\.?\d*|\.\d+)(e[-+]?\d+)?|inf|infinity|nan)$"
-
-
-def _run_table(set_name: str, run: str, run_id: str, sols: list[dict[str, str]],
-               times: list[dict[str, str]], known: dict[str, dict[str, str]]):  # type: ignore[no-untyped-def]
-    """The store columns of one run over one set (SatSols rows joined with their times)."""
-    import pyarrow as pa
-
-    solver, _, encoding = run.partition("/")
-    n = len(sols)
-    ids = [s["id"] for s in sols]
-    info = [known.get(i, _NONE) for i in ids]
-    by_id = {t["id"]: t for t in times}
-    joined = [by_id.get(i, _NONE) for i in ids]
-    cols: dict[str, Any] = {
-        "run_id": _strings([run_id] * n), "set": _strings([set_name] * n),
-        "id": pa.array([int(i) for i in ids], type=pa.int64()),
-        "line": pa.array([int(s.get("line") or m.get("line") or 0)
-                          for s, m in zip(sols, info, strict=True)], type=pa.int64()),
-        "instance_hash": _strings([s.get("instance_hash") or m.get("instance_hash", "")
-                                   for s, m in zip(sols, info, strict=True)]),
-        "name": _strings([m.get("name", "") for m in info]),
-        "family": _strings([m.get("family", "") for m in info]),
-        "solver": _strings([solver] * n), "encoding": _strings([encoding] * n),
-        "status": _strings([s["status"] for s in sols]),
-        "verified": _strings([s.get("verified", "") for s in sols]),
-    }
-    for k in (times[0] if times else {}):
-        if k is None or k in cols:
-            continue
-        values = [t.get(k) for t in joined]
-        cols[k] = (_strings([v or "" for v in values]) if k in TEXT_COLUMNS
-                   else _numbers(values))
-    return pa.table(cols)
-
-
-_NONE: dict[str, str] = {}
-
-
 def run_table(files: Sequence[str | Path], run_id: str = "",
               manifest: Mapping[str, Any] | None = None):  # type: ignore[no-untyped-def]
     """The store table (pyarrow) of the gathered stage files ``files`` (every set x run
-    given), with ``manifest`` as its metadata: columns are the key columns, then every
-    SatOutputTimes column (a run without one has nulls there)."""
-    import pyarrow as pa
-
-    from satdoku.report.collect import classify_files
-
-    shards, sols, times = classify_files(files)
-    info = {name: instance_info(paths) for name, paths in shards.items()}
-    parts = []
-    for (set_name, run), sols_path in sols.items():
-        tpath = times.get((set_name, run))
-        trows = read_tsv(tpath) if tpath and tpath.exists() else []
-        parts.append(_run_table(set_name, run, run_id, read_tsv(sols_path), trows,
-                                info.get(set_name, {})))
-    if parts:
-        table = pa.concat_tables(parts, promote_options="default")
-    else:
-        table = pa.table({c: pa.array([], type=pa.int64() if c in ("id", "line")
-                                      else pa.string()) for c in KEY_COLUMNS})
-    if manifest is not None:
-        table = table.replace_schema_metadata({META_KEY: json.dumps(manifest)})
-    return table
-
-
-def store_path(results: str | Path, run_id: str) -> Path:
-    return sp.stage_path(sp.RUNS_STORE, results, run=run_id)
+    given), with ``manifest`` as its metadata: the run table
+    (:func:`satdoku.stagefiles.runtable.build`)."""
+    classify_files(files)  # refuses a path that is no stage file before anything is read
+    return build(files, run_id, manifest)
 
 
 def write_run(results: str | Path, table) -> Path:  # type: ignore[no-untyped-def]

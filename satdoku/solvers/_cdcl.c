@@ -86,6 +86,8 @@ typedef struct {
     int32_t *level, *reason, *trail, *trail_lim;
     int64_t trail_size, qhead, dl;
     int8_t *phase;
+    int8_t *model; /* the assignment of the last SAT answer (model() returns it) */
+    int has_model;
     /* VSIDS */
     double *act;
     double var_inc, decay;
@@ -1712,7 +1714,7 @@ static void Kernel_free_buffers(Kernel *k) {
                     k->act,   k->heap,  k->hpos,   k->arena,  k->watches,   k->bins,
                     k->learnts, k->seen, k->out,   k->stack,  k->toclear,   k->stamp,
                     k->mark,  k->tmp,   k->proof,  k->lbdq,   k->trailq,    k->frozen,
-                    k->elim,  k->elimclauses,
+                    k->elim,  k->elimclauses, k->model,
                     k->unit_id, k->cid, k->lmark, k->binid,
                     k->lstack.a, k->ustack.a, k->hunits.a, k->hchain.a, k->hbuf.a};
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) free(bufs[i]);
@@ -1776,6 +1778,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
     k->trail = calloc((size_t)(n + 1), sizeof(int32_t));
     k->trail_lim = calloc((size_t)(n + 1), sizeof(int32_t));
     k->phase = malloc((size_t)(n + 1));
+    k->model = calloc((size_t)(n + 1), 1);
     k->act = calloc((size_t)(n + 1), sizeof(double));
     k->heap = malloc((size_t)(n + 1) * sizeof(int32_t));
     k->hpos = malloc((size_t)(n + 1) * sizeof(int32_t));
@@ -1810,7 +1813,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
         }
     }
     if (!k->lval || !k->level || !k->reason || !k->trail || !k->trail_lim || !k->phase ||
-        !k->act || !k->heap || !k->hpos || !k->watches || !k->bins || !k->seen || !k->out ||
+        !k->model || !k->act || !k->heap || !k->hpos || !k->watches || !k->bins || !k->seen || !k->out ||
         !k->stack || !k->toclear || !k->stamp || !k->mark || !k->tmp || !k->arena ||
         !k->learnts || !k->proof || !k->lbdq || !k->trailq || !k->frozen || !k->elim) {
         PyErr_NoMemory();
@@ -1868,7 +1871,8 @@ static PyObject *loaded(Kernel *k, Staging *st, int stopped) {
 }
 
 /* load(clauses, seconds=None) -> 0 loaded, 1 deadline passed (formula incomplete).
- * clauses: a sequence of sequences of DIMACS ints, or a buffer of int32 0-terminated clauses. */
+ * clauses: a sequence of sequences of DIMACS ints, or a buffer of int32 0-terminated clauses.
+ * After a search it adds clauses for the later calls (incremental use). */
 /* Methods refuse to run while another thread searches with this kernel. */
 static int in_use(Kernel *k) {
     if (!k->busy) return 0;
@@ -1888,6 +1892,10 @@ static PyObject *Kernel_load(Kernel *k, PyObject *args) {
     }
     if (set_deadline(k, seconds)) return NULL;
     if (expired(k)) return PyLong_FromLong(1);
+    /* clauses added after a search: back to level 0, where every clause is propagated again
+     * (qhead 0), so a new clause meets the literals already fixed there */
+    backtrack(k, 0);
+    k->qhead = 0;
     Staging st = {NULL, 0, 0, k->atop};
     int32_t n = k->n;
     int64_t done = 0;
@@ -2040,6 +2048,11 @@ static PyObject *Kernel_solve(Kernel *k, PyObject *args) {
         k->error = 1;
         return PyErr_NoMemory();
     }
+    if (status == SAT) { /* kept: later calls change the assignment, not this answer */
+        for (int32_t v = 0; v < k->n; v++) k->model[v] = k->lval[2 * v];
+        extend_model(k, k->model); /* eliminated variables get their values back */
+        k->has_model = 1;
+    }
     return PyLong_FromLong(status);
 }
 
@@ -2050,27 +2063,19 @@ static PyObject *Kernel_interrupt(Kernel *k, PyObject *Py_UNUSED(ignored)) {
     Py_RETURN_NONE;
 }
 
+/* model(): the model of the last SAT answer, [] before one. */
 static PyObject *Kernel_model(Kernel *k, PyObject *Py_UNUSED(ignored)) {
     if (in_use(k)) return NULL;
-    int8_t *val = malloc((size_t)k->n + 1);
-    if (!val) return PyErr_NoMemory();
-    for (int32_t v = 0; v < k->n; v++) val[v] = k->lval[2 * v];
-    extend_model(k, val);
-    PyObject *list = PyList_New(k->n);
-    if (!list) {
-        free(val);
-        return NULL;
-    }
-    for (int32_t v = 0; v < k->n; v++) {
-        PyObject *x = PyLong_FromLong(val[v] == 1 ? v + 1 : -(v + 1));
+    PyObject *list = PyList_New(k->has_model ? k->n : 0);
+    if (!list) return NULL;
+    for (int32_t v = 0; k->has_model && v < k->n; v++) {
+        PyObject *x = PyLong_FromLong(k->model[v] == 1 ? v + 1 : -(v + 1));
         if (!x) {
-            free(val);
             Py_DECREF(list);
             return NULL;
         }
         PyList_SET_ITEM(list, v, x);
     }
-    free(val);
     return list;
 }
 
@@ -2241,6 +2246,153 @@ static PyObject *Kernel_write_proof(Kernel *k, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* --- propagation alone (satdoku analyze) ----------------------------------------------------- */
+/* What unit propagation, and failed-literal probing to a fixpoint, decide from the loaded
+ * formula plus each group of literals, with no search: the group is asserted on decision level
+ * 1 and propagated (and probed: every open literal tried on level 2, one that fails negated on
+ * level 1, until a round finds none), the values are read, and everything is undone. The
+ * loaded clauses serve every group. Readable form: cdcl_reference.Kernel.propagate_units. */
+
+/* Failed-literal probing on level 1 to a fixpoint: 0 fixpoint, 1 level 1 refuted, -1 out of
+ * memory; *failed counts the failed literals. The literals are visited in a cycle (positive ones
+ * by variable, then negative ones) until a whole cycle finds no failed literal. stamp[lit] ==
+ * *epoch: a probe since the last failure implied lit without a conflict, so probing lit cannot
+ * fail (UP is monotone). */
+static int probe_failed_literals(Kernel *k, int64_t *stamp, int64_t *epoch, int64_t *failed) {
+    int64_t n = k->n, pos = 0, since = 0; /* since: literals visited since the last failure */
+    while (since < 2 * n) {
+        int32_t lit = (int32_t)(pos < n ? 2 * pos : 2 * (pos - n) + 1);
+        pos = pos + 1 == 2 * n ? 0 : pos + 1;
+        since++;
+        if (k->lval[lit] != 0 || stamp[lit] == *epoch) continue;
+        k->trail_lim[1] = (int32_t)k->trail_size;
+        k->dl = 2;
+        enqueue(k, lit, NO_REASON);
+        int32_t confl = propagate(k);
+        if (confl == OUT_OF_MEMORY) return -1;
+        if (confl == NO_CONFLICT)
+            for (int64_t i = k->trail_lim[1] + 1; i < k->trail_size; i++)
+                stamp[k->trail[i]] = *epoch;
+        backtrack(k, 1);
+        if (confl == NO_CONFLICT) continue;
+        (*failed)++;
+        (*epoch)++;
+        since = 0;
+        enqueue(k, lit ^ 1, NO_REASON);
+        confl = propagate(k);
+        if (confl == OUT_OF_MEMORY) return -1;
+        if (confl != NO_CONFLICT) return 1;
+    }
+    return 0;
+}
+
+/* One group on level 1: assert, propagate, probe; the values of variables 1..report into vals
+ * (all 0 when refuted). Returns -1 refuted, the failed literals found, or -2 out of memory. */
+static int64_t propagate_group(Kernel *k, const int32_t *lits, int64_t count, int probe,
+                               int64_t *stamp, int64_t *epoch, int8_t *vals, int32_t report) {
+    int refuted = k->status == UNSAT;
+    int64_t failed = 0;
+    if (!refuted) {
+        k->trail_lim[0] = (int32_t)k->trail_size;
+        k->dl = 1;
+        for (int64_t i = 0; i < count && !refuted; i++) {
+            int32_t d = lits[i];
+            int32_t lit = 2 * ((d < 0 ? -d : d) - 1) + (d < 0 ? 1 : 0);
+            if (k->lval[lit] == -1) refuted = 1;
+            else if (k->lval[lit] == 0) enqueue(k, lit, NO_REASON);
+        }
+    }
+    if (!refuted) {
+        int32_t confl = propagate(k);
+        if (confl == OUT_OF_MEMORY) return -2;
+        refuted = confl != NO_CONFLICT;
+    }
+    if (!refuted && probe) {
+        (*epoch)++;
+        int r = probe_failed_literals(k, stamp, epoch, &failed);
+        if (r < 0) return -2;
+        refuted = r == 1;
+    }
+    for (int32_t v = 0; v < report; v++) vals[v] = refuted ? 0 : k->lval[2 * v];
+    backtrack(k, 0);
+    return refuted ? -1 : failed;
+}
+
+/* propagate_units(groups, report, probe=False) -> (outcomes, values).
+ * groups: a buffer of int32 DIMACS literals, each group ended by 0; outcomes: int32 bytes, per
+ * group -1 refuted (a conflict: no model extends the group) or the failed literals found;
+ * values: int8 bytes, per group the values of variables 1..report (1 true, -1 false, 0 open;
+ * all 0 when refuted). A conflict of the formula alone refutes it (status UNSAT). */
+static PyObject *Kernel_propagate_units(Kernel *k, PyObject *args) {
+    PyObject *groups;
+    int report, probe = 0;
+    if (in_use(k)) return NULL;
+    if (!PyArg_ParseTuple(args, "Oi|p", &groups, &report, &probe)) return NULL;
+    if (k->error) return PyErr_NoMemory();
+    if (report < 0 || report > k->n)
+        return PyErr_Format(PyExc_ValueError, "report %d outside 0..%d variables", report, k->n);
+    Py_buffer view;
+    if (PyObject_GetBuffer(groups, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)) return NULL;
+    const int32_t *lits = view.buf;
+    int64_t count = view.len / 4, ngroups = 0;
+    const char *why = NULL;
+    if (view.itemsize != 4 || (view.format && strcmp(view.format, "i") != 0 &&
+                               strcmp(view.format, "<i") != 0 && strcmp(view.format, "=i") != 0))
+        why = "expected a buffer of int32 literals";
+    else if (count > 0 && lits[count - 1] != 0)
+        why = "each group of literals must end with 0";
+    for (int64_t i = 0; !why && i < count; i++) {
+        if (lits[i] == 0) ngroups++;
+        else if (lits[i] < -k->n || lits[i] > k->n) why = "literal out of range";
+    }
+    if (why) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, why);
+        return NULL;
+    }
+    PyObject *outcomes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(4 * ngroups));
+    PyObject *values = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(ngroups * report));
+    int64_t *stamp = calloc((size_t)(2 * (int64_t)k->n + 1), sizeof(int64_t));
+    if (!outcomes || !values || !stamp) {
+        PyBuffer_Release(&view);
+        Py_XDECREF(outcomes);
+        Py_XDECREF(values);
+        free(stamp);
+        return PyErr_NoMemory();
+    }
+    int32_t *out = (int32_t *)PyBytes_AS_STRING(outcomes);
+    int8_t *vals = (int8_t *)PyBytes_AS_STRING(values);
+    int nomem = 0;
+    k->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    backtrack(k, 0);
+    if (k->status != UNSAT) {
+        int32_t confl = propagate(k);
+        if (confl == OUT_OF_MEMORY) nomem = 1;
+        else if (confl != NO_CONFLICT) k->status = UNSAT;
+    }
+    int64_t epoch = 1, start = 0, g = 0;
+    for (int64_t i = 0; i < count && !nomem; i++) {
+        if (lits[i] != 0) continue;
+        int64_t r = propagate_group(k, lits + start, i - start, probe, stamp, &epoch,
+                                    vals + g * report, report);
+        if (r == -2) nomem = 1;
+        out[g++] = (int32_t)r;
+        start = i + 1;
+    }
+    Py_END_ALLOW_THREADS
+    k->busy = 0;
+    free(stamp);
+    PyBuffer_Release(&view);
+    if (nomem) {
+        k->error = 1;
+        Py_DECREF(outcomes);
+        Py_DECREF(values);
+        return PyErr_NoMemory();
+    }
+    return Py_BuildValue("(NN)", outcomes, values);
+}
+
 static PyObject *Kernel_get_status(Kernel *k, void *Py_UNUSED(closure)) {
     return PyLong_FromLong(k->status);
 }
@@ -2260,7 +2412,8 @@ static PyMethodDef Kernel_methods[] = {
      "solve(assumptions, seconds=None, max_conflicts=-1) -> status code"},
     {"interrupt", (PyCFunction)Kernel_interrupt, METH_NOARGS,
      "end the search in progress at its next look at the clock (UNKNOWN)"},
-    {"model", (PyCFunction)Kernel_model, METH_NOARGS, "the assignment as DIMACS literals"},
+    {"model", (PyCFunction)Kernel_model, METH_NOARGS,
+     "the model of the last SAT answer as DIMACS literals ([] before one)"},
     {"stats", (PyCFunction)Kernel_stats, METH_NOARGS, "search counters"},
     {"first_eliminated", (PyCFunction)Kernel_first_eliminated, METH_O,
      "first_eliminated(literals): the first eliminated variable among them (0-based), or -1"},
@@ -2268,6 +2421,8 @@ static PyMethodDef Kernel_methods[] = {
      "freeze(variables): 0-based variables preprocessing must not eliminate"},
     {"proof_buffer", (PyCFunction)Kernel_proof_buffer, METH_NOARGS, "the proof log as bytes"},
     {"write_proof", (PyCFunction)Kernel_write_proof, METH_VARARGS, "write the DRUP proof"},
+    {"propagate_units", (PyCFunction)Kernel_propagate_units, METH_VARARGS,
+     "propagate_units(groups, report, probe=False) -> (outcomes, values): no search"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -135,7 +135,8 @@ class Cdcl:
     ``simp_delay`` conflicts; ``frozen`` (DIMACS variables) are kept by it, and so are the
     assumptions of the calls before it. A later call that assumes a variable preprocessing
     eliminated gets a fresh kernel: the formula is loaded again with every variable assumed so
-    far frozen (what was learnt is lost; freeze such variables up front to keep it)."""
+    far frozen (what was learnt is lost; freeze such variables up front to keep it). The
+    formula is kept for that, not copied: do not change it afterwards (add_clauses adds)."""
 
     def __init__(
         self,
@@ -177,6 +178,7 @@ class Cdcl:
                           PROOF_FORMATS.get(self.proof_format, 0),
                           policy(params, reduce_first, reduce_inc, simplify))  # fmt: skip
         self._frozen: set[int] = set()  # 0-based: given, or assumed in some call
+        self._added: list[list[int]] = []  # clauses added between calls
         if frozen is not None:
             for v in frozen:
                 if not 0 < v <= num_vars:
@@ -185,13 +187,18 @@ class Cdcl:
         self._load(deadline)
 
     def _load(self, deadline: Deadline | None) -> None:
-        """A new kernel with the formula loaded and the frozen variables frozen."""
+        """A new kernel with the formula (and the clauses added since) loaded and the frozen
+        variables frozen; it knows no answer yet."""
+        self.status = ""
         self._kernel = kernel_type(self.backend)(*self._settings)
         self._kernel.freeze(sorted(self._frozen))
         cpu_clock = deadline is not None and deadline.clock == CPU
         if self._kernel.load(self._formula, None if cpu_clock else _remaining(deadline)):
             self.status = TIMEOUT  # (on the CPU clock loading runs whole: solve() then looks)
-        elif _CODES.get(self._kernel.status) == UNSAT:
+            return
+        if self._added:
+            self._kernel.load(self._added, None)
+        if _CODES.get(self._kernel.status) == UNSAT:
             self.status = UNSAT
 
     def solve(
@@ -210,6 +217,7 @@ class Cdcl:
         if self.status == TIMEOUT:  # loading was cut short: the formula is incomplete
             return TIMEOUT, None
         if self.status == UNSAT or (self.status == SAT and not assumptions):
+            # the kernel's model is its last SAT answer's, whatever came after it
             return self.status, self._kernel.model() if self.status == SAT else None
         lits = self._assumptions(assumptions)
         if lits is None:  # an assumption and its negation
@@ -237,6 +245,29 @@ class Cdcl:
             self.status = status
         return status, self._kernel.model() if status == SAT else None
 
+    def add_clauses(self, clauses: Iterable[Sequence[int]]) -> None:
+        """Add clauses (DIMACS literals of variables 1..n) for every later call: what was
+        learnt stays valid, a SAT answer is asked again. Once preprocessing has eliminated
+        variables the formula and every added clause go into a fresh kernel (as for an
+        assumption on an eliminated variable)."""
+        if self.status == TIMEOUT:
+            raise ValueError("loading stopped at the deadline: this formula is incomplete")
+        new = [list(c) for c in clauses]
+        self._added.extend(new)
+        if self._kernel.stats().get("eliminated_vars"):
+            self._load(None)
+            return
+        self._kernel.load(new, None)
+        if _CODES.get(self._kernel.status) == UNSAT:
+            self.status = UNSAT
+        elif self.status == SAT:
+            self.status = ""
+
+    def interrupt(self) -> None:
+        """End the search in progress (in another thread) at its next look at the clock: that
+        call answers TIMEOUT, a later one resumes."""
+        self._kernel.interrupt()
+
     def _assumptions(self, assumptions: Sequence[int]) -> list[int] | None:
         """Internal literals (2 * var + sign) of the distinct assumptions; None if two
         contradict."""
@@ -247,6 +278,12 @@ class Cdcl:
             if seen.setdefault(abs(d), d) != d:
                 return None
         return [2 * (abs(d) - 1) + (d < 0) for d in seen.values()]
+
+    @property
+    def kernel(self) -> Any:
+        """The kernel object (``c``: satdoku.solvers._cdcl.Kernel), for callers that drive its
+        ``solve`` / ``model`` / ``stats`` themselves (satdoku/pipeline/_batch.c)."""
+        return self._kernel
 
     @property
     def stats(self) -> dict[str, int]:

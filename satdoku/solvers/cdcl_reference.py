@@ -10,7 +10,9 @@ The methods follow MiniSat's order: :meth:`Kernel.enqueue`, :meth:`~Kernel.propa
 :meth:`~Kernel.analyze` (with :meth:`~Kernel.lit_redundant`), :meth:`~Kernel.backtrack`,
 :meth:`~Kernel.pick_branch`, :meth:`~Kernel.reduce_db`, then the restart policies and
 :meth:`~Kernel.search`. :class:`Kernel` has the C type's interface (``load``, ``solve``,
-``model``, ``stats``, ``proof_buffer``, ``write_proof``, ``status``), so the driver
+``model``, ``stats``, ``proof_buffer``, ``write_proof``, ``status``, and
+``propagate_units``: propagation and failed-literal probing alone, for ``satdoku analyze``),
+so the driver
 (:mod:`satdoku.solvers.cdcl`) runs either without asking which.
 
 Conventions (MiniSat's):
@@ -233,6 +235,7 @@ class Kernel:
         self.trail_lim: list[int] = []  # trail length when each decision level began
         self.qhead = 0  # trail[:qhead] has been propagated
         self.phase = [1 if negative_phase else 0] * n  # saved sign of each variable
+        self.last_model: list[int] = []  # the model of the last SAT answer (DIMACS literals)
         # clauses
         self.watches: list[list[tuple[Clause, int]]] = [[] for _ in range(2 * n)]
         self.implied: list[list[int]] = [[] for _ in range(2 * n)]
@@ -757,13 +760,20 @@ class Kernel:
         0-terminated clauses. Repeated literals are dropped, tautologies skipped, units queued
         on level 0 (not propagated yet); an empty clause, or two opposite units, refute the
         formula. Returns 1 when the deadline passed before the end (the formula is
-        incomplete), else 0."""
+        incomplete), else 0.
+
+        After a search it adds clauses for the later calls (incremental use): the search goes
+        back to level 0, and every literal there is propagated again (``qhead`` 0), so that a
+        new clause whose watched literals are already false there is seen. Once preprocessing
+        has eliminated variables no clause can be added (the driver loads afresh instead)."""
         if self.counts["eliminated_vars"]:
             raise RuntimeError("no clauses can be added once preprocessing has eliminated "
                                "variables")
         self._set_deadline(seconds)
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             return 1
+        self.backtrack(0)
+        self.qhead = 0
         paused = gc.isenabled()
         gc.disable()  # many small acyclic objects: a collection here would walk them all
         try:
@@ -828,7 +838,16 @@ class Kernel:
                                  "eliminated (freeze it before the search starts)")
         self._set_deadline(seconds)
         self.backtrack(0)
-        return self.search(list(assumptions), max_conflicts if max_conflicts >= 0 else 1 << 62)
+        code = self.search(list(assumptions), max_conflicts if max_conflicts >= 0 else 1 << 62)
+        if code == SAT:  # kept: later calls change the assignment, not this answer
+            value = [self.value[2 * v] for v in range(self.num_vars)]
+            if self.elimclauses:  # eliminated variables get their values back
+                from satdoku.solvers.cdcl_simplify import extend_model
+
+                extend_model(value, self.elimclauses)
+            self.last_model = [v + 1 if value[v] == TRUE else -(v + 1)
+                               for v in range(self.num_vars)]  # fmt: skip
+        return code
 
     def simplify(self) -> int:
         """The preprocessing pass (:mod:`satdoku.solvers.cdcl_simplify`) at level 0, after
@@ -872,6 +891,93 @@ class Kernel:
                 raise ValueError(f"variable {v + 1} was eliminated by preprocessing")
             self.frozen[v] = True
 
+    # --- propagation alone (satdoku analyze) --------------------------------------------------
+    def propagate_units(self, groups: object, report: int, probe: bool = False
+                        ) -> tuple[bytes, bytes]:
+        """What propagation alone decides from the loaded formula plus each group of literals,
+        with no search. ``groups``: a buffer of int32 DIMACS literals, each group ended by 0.
+        Each group is asserted on decision level 1 and propagated; with ``probe``, failed
+        literals are probed to a fixpoint (:meth:`probe_failed_literals`); the values of
+        variables 1..``report`` are read, and everything is undone, so the loaded clauses
+        serve every group. Returns (outcomes, values): int32 bytes, per group -1 refuted (a
+        conflict: no model extends the group) or the number of failed literals found; int8
+        bytes, per group and variable 1 true, -1 false, 0 open (all 0 when refuted)."""
+        if not 0 <= report <= self.num_vars:
+            raise ValueError(f"report {report} outside 0..{self.num_vars} variables")
+        view = memoryview(groups)  # type: ignore[arg-type]
+        if view.itemsize != 4:
+            raise ValueError("expected a buffer of int32 literals")
+        flat = view.cast("B").cast("i").tolist()
+        if flat and flat[-1] != 0:
+            raise ValueError("each group of literals must end with 0")
+        if any(not -self.num_vars <= d <= self.num_vars for d in flat):
+            raise ValueError("literal out of range")
+        outcomes, values = array("i"), array("b")
+        self.backtrack(0)
+        if self.status != UNSAT and self.propagate() is not None:
+            self.status = UNSAT  # the formula alone is refuted: so is every group
+        stamp = [0] * (2 * self.num_vars)
+        epoch = 1
+        start = 0
+        for end, d in enumerate(flat):
+            if d:
+                continue
+            refuted = self.status == UNSAT
+            failed = 0
+            if not refuted:
+                self.trail_lim.append(len(self.trail))
+                for x in flat[start:end]:
+                    lit = 2 * (abs(x) - 1) + (x < 0)
+                    if self.value[lit] == FALSE:
+                        refuted = True
+                        break
+                    if self.value[lit] == UNASSIGNED:
+                        self.enqueue(lit, None)
+            if not refuted:
+                refuted = self.propagate() is not None
+            if not refuted and probe:
+                epoch += 1
+                refuted, failed, epoch = self.probe_failed_literals(stamp, epoch)
+            values.extend([0] * report if refuted
+                          else (self.value[2 * v] for v in range(report)))
+            outcomes.append(-1 if refuted else failed)
+            self.backtrack(0)
+            start = end + 1
+        return outcomes.tobytes(), values.tobytes()
+
+    def probe_failed_literals(self, stamp: list[int], epoch: int) -> tuple[bool, int, int]:
+        """Failed-literal probing on decision level 1 to a fixpoint: the literals are visited
+        in a cycle (positive ones by variable, then negative ones); each open one is tried on
+        level 2, and one whose propagation conflicts is negated on level 1 and propagated,
+        until a whole cycle finds no failed literal. A literal that a probe since the last
+        failure implied without a conflict is skipped (``stamp[lit] == epoch``): it cannot
+        fail, since unit propagation is monotone. Returns (level 1 refuted, failed literals
+        found, epoch)."""
+        n = self.num_vars
+        failed = pos = since = 0  # since: literals visited since the last failure
+        while since < 2 * n:
+            lit = 2 * pos if pos < n else 2 * (pos - n) + 1
+            pos = (pos + 1) % (2 * n)
+            since += 1
+            if self.value[lit] != UNASSIGNED or stamp[lit] == epoch:
+                continue
+            self.trail_lim.append(len(self.trail))
+            self.enqueue(lit, None)
+            conflict = self.propagate()
+            if conflict is None:
+                for implied in self.trail[self.trail_lim[1] + 1:]:
+                    stamp[implied] = epoch
+            self.backtrack(1)
+            if conflict is None:
+                continue
+            failed += 1
+            epoch += 1
+            since = 0
+            self.enqueue(lit ^ 1, None)
+            if self.propagate() is not None:
+                return True, failed, epoch
+        return False, failed, epoch
+
     def interrupt(self) -> None:
         """End the search in progress at its next look at the clock, as the C type does (a
         signal already stops this pure-Python search in the main thread: KeyboardInterrupt)."""
@@ -879,14 +985,10 @@ class Kernel:
         self.props_at_check = 0
 
     def model(self) -> list[int]:
-        """The assignment as DIMACS literals, every variable (unassigned ones negative), with
-        the values of eliminated variables rebuilt."""
-        value = [self.value[2 * v] for v in range(self.num_vars)]
-        if self.elimclauses:
-            from satdoku.solvers.cdcl_simplify import extend_model
-
-            extend_model(value, self.elimclauses)
-        return [v + 1 if value[v] == TRUE else -(v + 1) for v in range(self.num_vars)]
+        """The model of the last SAT answer as DIMACS literals, every variable, eliminated
+        ones' values rebuilt ([] before one). Not the current assignment: a later call (an
+        UNSAT under assumptions, a budget spent) leaves the trail somewhere else."""
+        return list(self.last_model)
 
     def stats(self) -> dict[str, int]:
         return dict(self.counts)

@@ -160,6 +160,7 @@ class Dpll:
         self.activity = [0.0] * (num_vars + 1)
         self.bump = 1.0
         self.empty_clause = False
+        self.refuted = False  # an UNSAT answer is final: a later solve() answers it again
         self.timed_out = False
         self._deadline: Deadline | None = None  # read by long scans during solve()
         units: list[int] = []
@@ -181,6 +182,10 @@ class Dpll:
                 activity[var] += count
             for lit in units:
                 activity[abs(lit)] += 1.0
+        # the variables some clause holds: only these are branched on by first and random (a
+        # decision on a variable of no clause is pointless, and chronological backtracking
+        # would flip every such decision before a conflict's real cause: 2^k times)
+        self.occurring = sorted(set(occurrences) | {abs(lit) for lit in units})
         self.units = units
         self.next_id = self.loaded + 1
 
@@ -374,13 +379,13 @@ class Dpll:
 
     def _first(self) -> int | None:
         value = self.value
-        for var in range(1, self.n + 1):
+        for var in self.occurring:
             if value[var] == UNSET:
                 return var
         return None
 
     def _random(self) -> int | None:
-        free = [var for var in range(1, self.n + 1) if self.value[var] == UNSET]
+        free = [var for var in self.occurring if self.value[var] == UNSET]
         if not free:
             return None
         var = self.rng.choice(free)
@@ -494,13 +499,15 @@ class Dpll:
         self, deadline: Deadline | None, max_decisions: int | None
     ) -> tuple[str, list[int] | None]:
         stats = self.stats
+        if self.refuted:  # the trail of a refutation is left mid-conflict: never search it
+            return UNSAT, None
         if self.empty_clause:
             self.refute_conflict(self.empty_hint)
-            return UNSAT, None
+            return self._unsat()
         for lit, hint in zip(self.units, self.unit_hints, strict=True):
             if self.value[lit] == FALSE:  # the unit clauses [-lit] and [lit]
                 self.refute_conflict(hint)
-                return UNSAT, None
+                return self._unsat()
             if self.value[lit] == UNSET:
                 self.place(lit, hint)
         while True:
@@ -512,7 +519,7 @@ class Dpll:
                 if self.heuristic == "vsids":
                     self.bump_conflict(conflict)
                 if not self.resolve_conflict(conflict):
-                    return UNSAT, None
+                    return self._unsat()
                 continue
             if self.pure_literals and self.assign_pure_literals():
                 continue
@@ -542,6 +549,12 @@ class Dpll:
             self.place(-lit)
             return True
         return False
+
+    def _unsat(self) -> tuple[str, None]:
+        """UNSAT, final: the proof already holds the refutation, and a later solve() on the
+        trail a refutation leaves mid-conflict would search from a broken state."""
+        self.refuted = True
+        return UNSAT, None
 
 
 def solve(

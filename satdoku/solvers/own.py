@@ -201,6 +201,24 @@ class CdclSolver:
             message=message,
         )
 
+    def batch_driver(self, rules: Cnf) -> tuple[Any, ...] | None:
+        """What the compiled per-puzzle loop needs to do :meth:`solve_incremental`'s search for
+        many puzzles over ``rules``: the compiled kernel holding them, the conflict budget, the
+        rules' variables (assumptions must lie within) and the statistics a times row reports.
+        None when no kernel holds ``rules`` (or the kernel is the Python one, or the rules alone
+        were decided)."""
+        from satdoku.solvers.base import STAT_KEYS
+
+        solver = self._inc
+        if solver is None or self._inc_rules is not rules or solver.backend != "c" or solver.status:
+            return None
+        budget = self.options["max_conflicts"]
+        return ("cdcl", solver.kernel, -1 if budget is None else int(budget), solver.n, STAT_KEYS)
+
+    def searching_target(self) -> Any:
+        """The object whose ``interrupt()`` stops the incremental search (Ctrl-C)."""
+        return None if self._inc is None else self._inc.kernel
+
     def _kernel_options(self) -> dict[str, Any]:
         opts = self.options
         return {k: opts[k] for k in ("restarts", "phase", "decay", "pure", "simplify")}

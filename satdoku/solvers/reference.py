@@ -92,16 +92,19 @@ def watchdog() -> Watchdog:
     return _WATCHDOG
 
 
+#: The statistics of python-sat's ``accum_stats`` a times row reports.
+STATS = ("decisions", "conflicts", "propagations", "restarts")
+#: Backends the compiled per-puzzle loop (satdoku/pipeline/_batch.c) drives through
+#: python-sat's compiled functions: backend -> (function prefix in pysolvers, handle attribute)
+BATCH_BACKENDS = {"minisat22": ("minisat22", "minisat")}
+
+
 def _stats(solver: Any) -> dict[str, int]:
     try:
         st = solver.accum_stats() or {}
     except Exception:  # some backends do not report statistics
         return {}
-    return {
-        k: int(v)
-        for k, v in st.items()
-        if k in ("decisions", "conflicts", "propagations", "restarts")
-    }
+    return {k: int(v) for k, v in st.items() if k in STATS}
 
 
 def load_clauses(solver: Any, clauses: Sequence[Sequence[int]], deadline: Deadline) -> bool:
@@ -255,6 +258,28 @@ class PysatSolver:
             solve_seconds=t2 - t1,
             message="incremental (rules loaded once per shard)",
         )
+
+    def batch_driver(self, rules: Cnf) -> tuple[Any, ...] | None:
+        """What the compiled per-puzzle loop needs to do :meth:`solve_incremental`'s search for
+        many puzzles over ``rules``: python-sat's compiled functions (solve under assumptions
+        with interrupts, model, statistics, clear the interrupt) on the handle of the solver
+        that holds ``rules``, the watchdog that interrupts it at a deadline and the statistics
+        a times row reports. None when no solver holds ``rules`` or the backend has none."""
+        if self._inc is None or self._inc_rules is not rules or self.backend not in BATCH_BACKENDS:
+            return None
+        import pysolvers  # type: ignore[import-not-found]
+        from pysat._utils import MainThread
+
+        prefix, attribute = BATCH_BACKENDS[self.backend]
+        dog = watchdog()
+        return ("pysat", getattr(pysolvers, f"{prefix}_solve_lim"),
+                getattr(self._inc.solver, attribute), bool(MainThread.check()),
+                getattr(pysolvers, f"{prefix}_model"), getattr(pysolvers, f"{prefix}_acc_stats"),
+                getattr(pysolvers, f"{prefix}_clearint"), dog.arm, dog.disarm, self._inc, STATS)
+
+    def searching_target(self) -> Any:
+        """The object whose ``interrupt()`` stops the incremental search (Ctrl-C)."""
+        return self._inc
 
 
 def make_pysat(backend: str, name: str = "", limit: str = INTERRUPT, **options: Any

@@ -72,6 +72,8 @@ class SolverSpec:
     input: str = MEMORY  # MEMORY or FILE: how the solve path hands it an instance
     validate: str = ""  # "module:function" raising ValueError for options a schema cannot
     # refuse (an external command without {cnf}), or ""
+    model_decisions: int = 0  # decisions its counter adds to a solve call that finds a
+    # model: python-sat's MiniSat 2.2 and Glucose 4 count 2 with none made (docs/solvers.md)
 
     def schema(self) -> dict[str, Any]:
         """The JSON schema of this solver's options (unknown options are refused)."""
@@ -148,6 +150,7 @@ for _backend, _colour, _text, _limit in (
     register(SolverSpec(
         _backend, "satdoku.solvers.reference:make_pysat", {"backend": _backend}, CNF, REFERENCE,
         _colour, _text, incremental=_limit == "interrupt", limit=_limit,
+        model_decisions=2 if _limit == "interrupt" else 0,  # MiniSat's and Glucose's counters
         option_schema=_PYSAT_OPTIONS if _limit == "interrupt" else {},
         code=("satdoku.solvers.reference",), packages=("python-sat",),
     ))
@@ -303,6 +306,17 @@ def origin(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = 
     except KeyError:
         stem = name.split("-")[0]
         return SOLVERS[stem].origin if stem in SOLVERS else OURS
+
+
+def model_decisions(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None
+                    ) -> int:
+    """The decisions a solver's counter adds to every solve call that finds a model (2 for
+    python-sat's MiniSat and Glucose, which count them with no decision made; 0 for the
+    others and for unknown names): a run decided with zero decisions reads this many."""
+    try:
+        return spec(name, variants).model_decisions
+    except KeyError:
+        return 0
 
 
 def make_solver(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None

@@ -85,6 +85,16 @@ def write_instance(fh: IO[str], ident: str, header: dict[str, object], num_vars:
     fh.writelines(" ".join(map(str, cl)) + " 0\n" for cl in own)
 
 
+def write_unit_instance(fh: IO[str], ident: str, header: dict[str, object], num_vars: int,
+                        rules_count: int, literals: list[str]) -> None:
+    """:func:`write_instance` of an instance whose own clauses are the unit clauses of
+    ``literals`` (their decimal texts, in order): the same block."""
+    fh.write(f"{INSTANCE}{ident}\nc {header_line(header)}\np cnf {num_vars} "
+             f"{rules_count + len(literals)}\n")
+    if literals:
+        fh.write(" 0\n".join(literals) + " 0\n")
+
+
 def write_invalid(fh: IO[str], ident: str, reason: str,
                   header: dict[str, object] | None = None) -> None:
     fh.write(f"{INSTANCE}{ident}\nc invalid {reason}\n")
@@ -257,7 +267,15 @@ def bundle_sizes(path: str | Path, encoding: str = "") -> Iterator[dict[str, obj
     Each instance block has a ``p cnf V C`` line counting its whole formula (shared rules plus
     its own clauses); the bytes are those of the standalone DIMACS file a solver would read
     (``p`` line + rules clauses + own clauses), from line lengths, without parsing a literal:
-    each line with its newline (the last line of a file that does not end in one, without)."""
+    each line with its newline (the last line of a file that does not end in one, without).
+
+    A bundle written the usual way (every instance block its givens as unit clauses, or
+    invalid) is measured from the compiled scan of satdoku/pipeline/_batch.c when it is built:
+    the same rows (tests/test_fast_paths.py compares both)."""
+    scanned = _scanned_sizes(path, encoding)
+    if scanned is not None:
+        yield from scanned
+        return
     rules_bytes: dict[str, int] = {}
     for kind, key, header, p, nbytes in _block_sizes(path):
         if kind == "rules":
@@ -271,6 +289,57 @@ def bundle_sizes(path: str | Path, encoding: str = "") -> Iterator[dict[str, obj
             yield {"id": key, "family": family(header.get("kind"), size),
                    "encoding": header.get("encoding", encoding), "vars": v, "clauses": c,
                    "bytes": pline + rules_bytes.get(rkey, 0) + nbytes}
+
+
+def _scanned_sizes(path: str | Path, encoding: str) -> list[dict[str, object]] | None:
+    """:func:`bundle_sizes` of a bundle the compiled scan takes whole (ASCII, ``\\n`` line
+    ends, a final newline, rules blocks of a ``p`` line and clauses, instance blocks of unit
+    clauses or invalid), else None."""
+    try:
+        from satdoku.pipeline._batch import scan_bundle  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    data = Path(path).read_bytes()
+    if not data.endswith(b"\n"):
+        return None
+    scan = scan_bundle(data)
+    if scan is None or b"o" in scan[2]:
+        return None
+    rules_blocks, ids, kinds, _, lines, declared, num_vars, _, _, heads, sizes = scan
+    if not ids:  # a set with no instances (the scan has no arrays to hand then)
+        return []
+    rules = []  # (line of the block, key, bytes of its clauses)
+    for key, line, start, end in rules_blocks:
+        body = data[start:end].decode("ascii")
+        first = body.split("\n", 1)[0]
+        if not body.startswith("p ") or "\nc " in body or "\np " in body:
+            return None
+        _problem_line(first, line + 1, path)
+        rules.append((line, key, len(body) - len(first) - 1))
+    out: list[dict[str, object]] = []
+    known: dict[str, int] = {}
+    at = 0
+    nv = memoryview(num_vars).cast("i")
+    for i, ident in enumerate(ids):
+        while at < len(rules) and rules[at][0] < lines[i]:
+            known[rules[at][1]] = rules[at][2]
+            at += 1
+        if kinds[i] != _UNIT:
+            continue
+        head = heads[i]
+        header = _parse_header(head[1:]) if " id " in f" {head[2:]}" else {}
+        rkey = header.get("rules", "-")
+        if rkey != "-" and rkey not in known:
+            raise ValueError(f"{path}: instance {ident} needs unknown rules {rkey}")
+        pline, clause_bytes = sizes[i]
+        size = int(header["size"]) if header.get("size", "").isdigit() else None
+        out.append({"id": ident, "family": family(header.get("kind"), size),
+                    "encoding": header.get("encoding", encoding), "vars": nv[i],
+                    "clauses": declared[i], "bytes": pline + known.get(rkey, 0) + clause_bytes})
+    return out
+
+
+_UNIT = ord("u")
 
 
 _Sizes = tuple[str, str, dict[str, str], "tuple[int, int, int] | None", int]

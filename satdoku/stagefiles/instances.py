@@ -92,6 +92,46 @@ def record_from_dict(d: dict[str, Any]) -> Record:
     return rec
 
 
+#: Instances fields that differ between puzzles of one layout; every other field is part of the
+#: layout (two objects that agree on all of them describe the same grid, groups and relations).
+PER_INSTANCE = frozenset({"id", "line", "source", "notation", "empty", "name", "instance_hash",
+                          "givens", "solution"})
+
+
+def layout_signature(d: dict[str, Any]) -> tuple[Any, ...] | None:
+    """What an Instances object says about its puzzle's layout, hashable: its fields in order
+    and the values of those not in :data:`PER_INSTANCE` (None: an invalid instance or a CNF
+    file). Objects with one signature build the same grid, groups and relations, so a reader
+    that needs the layout builds it once per signature."""
+    if "error" in d or d.get("kind") == CNF_KIND:
+        return None
+    return (tuple(d), *((k, json.dumps(v, sort_keys=True) if isinstance(v, (list, dict)) else v)
+                        for k, v in d.items() if k not in PER_INSTANCE))
+
+
+class LayoutSignatures:
+    """:func:`layout_signature` for many objects, cheaply: the layout fields of each field
+    order are found once, and an object whose layout values are all hashable (every Sudoku,
+    Latin square, ...) gets ``(fields, *values)`` without a JSON dump."""
+
+    def __init__(self) -> None:
+        self._fields: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    def __call__(self, d: dict[str, Any]) -> tuple[Any, ...] | None:
+        if "error" in d or d.get("kind") == CNF_KIND:
+            return None
+        keys = tuple(d)
+        fields = self._fields.get(keys)
+        if fields is None:
+            fields = self._fields[keys] = tuple(k for k in keys if k not in PER_INSTANCE)
+        sig = (keys, *map(d.__getitem__, fields))
+        try:
+            hash(sig)
+        except TypeError:  # a list-valued field (groups, relations): the general signature
+            return layout_signature(d)
+        return sig
+
+
 def _lines(path: str | Path) -> Iterator[tuple[int, str]]:
     with open(path, encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):
@@ -180,6 +220,11 @@ class InstanceShards(Sequence[Record]):
                 raise StageFileError(f"{self._sources[i]}: instance {d.get('id', i + 1)}: bad "
                                      f"instance record: {exc}") from exc
         return rec
+
+    @property
+    def objects(self) -> Sequence[dict[str, Any]]:
+        """The Instances objects themselves, in order (never modify them)."""
+        return self._objects
 
     def flags(self) -> list[tuple[str, bool, bool]]:
         """(id, valid, has a puzzle) of every instance, without building a record (a record

@@ -24,6 +24,12 @@ SOLS_TEXT = "SatSols/{solver}/{encoding}/{set}.txt"
 UNIQUE_SHARD = "Reports/unique/{set}/shards/{shard}.tsv"
 UNIQUE = "Reports/{set}_unique.tsv"
 CNF_SIZES = "Reports/cnf_sizes/{encoding}/{set}.tsv"
+#: a set's propagation analysis (satdoku.stagefiles.propagation: the files of `satdoku analyze`)
+PROPAGATION_DIR = "Reports/propagation/{set}"
+PROPAGATION_SUMMARY = f"{PROPAGATION_DIR}/propagation.csv"
+PROPAGATION_INSTANCES = f"{PROPAGATION_DIR}/propagation_instances.tsv"
+PROPAGATION_TABLE = f"{PROPAGATION_DIR}/propagation.md"
+PROPAGATION_CHART = f"{PROPAGATION_DIR}/propagation.png"
 PAGES = "Reports"  # per-set reports, and the pages of the LTN and CSP branches
 SET_REPORT = "Reports/{set}.txt"
 SET_TIME_PLOT = "Reports/{set}_time.png"

@@ -13,6 +13,7 @@ from satdoku.config import (
     ConfigError,
     check,
     check_file,
+    propagation_on,
     run_limits,
     set_entry,
     set_time_limits,
@@ -139,6 +140,10 @@ SOLS_TEXT = results(stage.SOLS_TEXT)
 UNIQUE_SHARD = results(stage.UNIQUE_SHARD)
 UNIQUE = results(stage.UNIQUE)
 CNF_SIZES = results(stage.CNF_SIZES)
+PROPAGATION_SUMMARY = results(stage.PROPAGATION_SUMMARY)
+PROPAGATION_INSTANCES = results(stage.PROPAGATION_INSTANCES)
+PROPAGATION_TABLE = results(stage.PROPAGATION_TABLE)
+PROPAGATION_CHART = results(stage.PROPAGATION_CHART)
 SET_REPORT = results(stage.SET_REPORT)
 SET_TIME_PLOT = results(stage.SET_TIME_PLOT)
 SET_CHECK = results(stage.SET_CHECK)
@@ -414,6 +419,28 @@ def all_sizes(wildcards=None):
     return list(size_files().values())
 
 
+def analysed(name):
+    """Whether a set gets the propagation analysis: its `propagation` setting, else puzzle
+    sets of fewer input lines than `propagation_limit` (satdoku.config.propagation_on).
+    """
+    return propagation_on(config, name, PLANS[name].cnf, PLANS[name].units)
+
+
+def propagation_encodings(wildcards):
+    """The encodings a set's propagation analysis measures: its SatInput encodings."""
+    return set_encodings(wildcards.set)
+
+
+def propagation_dir(wildcards, output):
+    return os.path.dirname(output.csv)
+
+
+def all_propagation(wildcards=None):
+    """The propagation instance files of every analysed set (the encodings table's UP / FL
+    columns)."""
+    return [PROPAGATION_INSTANCES.format(set=s) for s in SETS if analysed(s)]
+
+
 def summary_outputs():
     """The cross-set reports (the summary rule's outputs, read from the rule so that they are
     listed once), the explorer's index and the run record."""
@@ -434,6 +461,11 @@ def all_targets():
             SET_CHECK.format(set=name),
         ]
         targets += [SET_TABLE.format(set=name, ext=x) for x in ("md", "csv", "html")]
+        if analysed(name):
+            targets += [
+                t.format(set=name)
+                for t in (PROPAGATION_SUMMARY, PROPAGATION_TABLE, PROPAGATION_CHART)
+            ]
         for s, e in set_runs(name):
             targets.append(SOLS_TEXT.format(set=name, solver=s, encoding=e))
             targets.append(TIMES.format(set=name, solver=s, encoding=e))

@@ -11,6 +11,7 @@ rule explorer:
         manifest=RUN_MANIFEST,  # shown on the overview page
         unique=all_unique,
         sizes=all_sizes,
+        propagation=all_propagation,  # the encodings view (read from the results directory)
         pages=hook_pages,
         ltn=ltn_metrics,
     output:

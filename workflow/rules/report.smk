@@ -86,11 +86,38 @@ rule cnf_sizes:
         "--out {output:q} > {log:q} 2>&1"
 
 
+# What propagation alone decides on a set, per encoding (satdoku analyze; config: a set's
+# `propagation`, default on for puzzle sets under `propagation_limit` lines): the encodings
+# table's UP / FL columns and the explorer's encodings view read it.
+rule propagation:
+    input:
+        set_instances,
+    output:
+        csv=PROPAGATION_SUMMARY,
+        tsv=PROPAGATION_INSTANCES,
+        md=PROPAGATION_TABLE,
+        png=PROPAGATION_CHART,
+    log:
+        f"{LOGS}/propagation/{{set}}.log",
+    conda:
+        "../envs/satdoku.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=60,
+    params:
+        encodings=propagation_encodings,
+        out=propagation_dir,
+    shell:
+        "satdoku pipeline propagation --set {wildcards.set:q} --instances {input:q} "
+        "--encodings {params.encodings:q} --out {params.out:q} > {log:q} 2>&1"
+
+
 rule summary:
     input:
         results=all_set_results,
         manifest=RUN_MANIFEST,  # shown in the summary's "Run" section
         sizes=all_sizes,
+        propagation=all_propagation,
         pages=hook_pages,
     output:
         cactus=report(
@@ -142,6 +169,7 @@ rule summary:
         "--set-time-limit {params.set_limits:q} --time-column {params.time_column:q} "
         "--pairs {output.pairs:q} "
         "--variants {params.variants:q} --sizes {input.sizes:q} "
+        "--propagation {input.propagation:q} "
         "--cactus-dir {output.cactus:q} --scatter-dir {output.scatter:q} "
         "--encodings-md {output.encodings_md:q} "
         "--encodings-csv {output.encodings_csv:q} "

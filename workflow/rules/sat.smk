@@ -63,6 +63,7 @@ rule solve_cnf:
         f"{LOGS}/solve/{{solver}}/{{encoding}}/{{set}}/{{shard}}.log",
     wildcard_constraints:
         solver=_alternatives(SAT_SOLVERS),
+    priority: 2  # before the CNF sizes and reports that are ready at the same time
     conda:
         "../envs/satdoku.yaml"
     threads: 1
@@ -101,6 +102,7 @@ rule solve_puzzle:
     wildcard_constraints:
         solver=_alternatives(PUZZLE_SOLVERS),
         encoding=stage.DIRECT,
+    priority: 2
     conda:
         "../envs/satdoku.yaml"
     threads: 1

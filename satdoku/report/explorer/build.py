@@ -20,13 +20,14 @@ tag when it needs it. Files (under ``OUT/data/``):
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
 import shutil
 from array import array
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import resources
@@ -39,6 +40,7 @@ from satdoku.report.collect import DEFAULT_TIME, TimeLimits, time_limits, time_w
 from satdoku.report.explorer.data import ShardData, files_plan, present_runs, read_set
 from satdoku.stagefiles import paths as sp
 from satdoku.stagefiles.families import INVALID_FAMILY, family_of_record, sort_key
+from satdoku.stagefiles.instances import LayoutSignatures, record_from_dict
 
 #: Status of one run on one instance, one character: a wrong answer (failed verification) is
 #: lower case, a missing row '-'.
@@ -99,8 +101,25 @@ def _clean(v: Any) -> Any:
 def status_char(row: Mapping[str, str] | None) -> str:
     if row is None:
         return "-"
-    c = STATUS_CHARS.get(row["status"], "E")
-    return c.lower() if row.get("verified") == "FAILED" else c
+    return _status_char(row["status"], row.get("verified"))
+
+
+def _status_char(status: str | None, verified: str | None) -> str:
+    """One run's status character (:data:`STATUS_CHARS`; '-': no row)."""
+    if status is None:
+        return "-"
+    c = STATUS_CHARS.get(status, "E")
+    return c.lower() if verified == "FAILED" else c
+
+
+def _problem_rows(objects: Sequence[Mapping[str, Any]], cols: Mapping[str, Sequence[Any]]
+                  ) -> list[dict[str, str]]:
+    """The SatSols rows of one run over a shard's instances, as the problem finder reads them
+    (instances the run has no row for left out)."""
+    return [{"id": str(d["id"]), "line": str(cols["line"][j]), "status": s,
+             "verified": cols["verified"][j], "detail": cols["detail"][j]}
+            for j, (d, s) in enumerate(zip(objects, cols["status"], strict=True))
+            if s is not None]
 
 
 def instance_base(rec: Record) -> dict[str, Any]:
@@ -164,7 +183,143 @@ def run_answer(rec: Record, sol: Mapping[str, str] | None, t: Mapping[str, str] 
             v = _int_or_num(t.get(col))
             if v is not None:
                 out[key] = v
+        for key, col in ANSWER_TEXTS:
+            if t.get(col):
+                out[key] = t[col]
     return out
+
+
+#: the numbers of an answer (:func:`run_answer`): (key, run-table column, whether a count)
+ANSWER_NUMBERS = (("t", "total_seconds", False), ("ts", "solve_seconds", False),
+                  ("d", "decisions", True), ("c", "conflicts", True), ("p", "propagations", True),
+                  ("rs", "restarts", True), ("l", "learnt", True), ("load", "load1", False))
+#: the texts of an answer: which backend measured it and the cores its solver was pinned to
+ANSWER_TEXTS = (("ms", "measurement"), ("co", "cores"))
+
+
+def _numbers_of(cols: Mapping[str, Sequence[Any]], n: int) -> list[dict[str, Any]]:
+    """The times, statistics and measurement of :func:`run_answer` for every row of a run's
+    columns at once (the same keys, in the same order)."""
+    present = [(key, cols[col], count) for key, col, count in ANSWER_NUMBERS if col in cols]
+    texts = [(key, cols[col]) for key, col in ANSWER_TEXTS if col in cols]
+    out = []
+    for j in range(n):
+        d: dict[str, Any] = {}
+        for key, column, count in present:
+            v = column[j]
+            if v is not None and v - v == 0:  # finite
+                d[key] = int(v) if count and v.is_integer() else v
+        for key, column in texts:
+            if column[j]:
+                d[key] = column[j]
+        out.append(d)
+    return out
+
+
+class _Bases:
+    """Instances objects as the page draws them (:func:`instance_base`), and the board each
+    answer's SatSols text means, for a whole set: a puzzle of a layout seen before is taken
+    from its object as it stands (the object is what :func:`instance_base` would rebuild from
+    it: checked on the first of each layout), its boards read with the symbol table; any other
+    object goes through a record (:func:`instance_base`, :func:`run_answer`'s board)."""
+
+    def __init__(self) -> None:
+        self.layouts: dict[tuple[Any, ...], dict[str, Any] | None] = {}
+        self.signature = LayoutSignatures()
+
+    def __call__(self, d: dict[str, Any]) -> tuple[dict[str, Any], Callable[[str], Any] | None]:
+        sig = self.signature(d)
+        lay = None if sig is None else self.layouts.get(sig, False)
+        if lay is False:
+            lay = self.layouts[sig] = self._layout(d)  # type: ignore[index]
+        if lay is None or not self._plain(d, lay):
+            return self._reference(d)
+        out: dict[str, Any] = {"id": int(d["id"]), "line": d["line"], "fam": lay["fam"],
+                               "notation": d["notation"], "source": d["source"]}
+        if "name" in d:
+            out["name"] = d["name"]
+        out["hash"] = d["instance_hash"]
+        p = {k: v for k, v in d.items() if k not in _BASE_KEYS}
+        p["shape"], p["domain"] = list(lay["shape"]), lay["domain"]
+        out["p"] = p
+        return out, functools.partial(_symbol_board, lay, d["givens"]) if lay["symbols"] else \
+            self._reference(d)[1]
+
+    @staticmethod
+    def _plain(d: dict[str, Any], lay: dict[str, Any]) -> bool:
+        """Whether an object is written as its layout's first one was (canonical boards, an id
+        and a hash, a name only when there is one)."""
+        allowed = lay["allowed"]
+        return (isinstance(d.get("givens"), str) and not d["givens"].strip(allowed)
+                and (not isinstance(d.get("solution"), str) or not d["solution"].strip(allowed))
+                and bool(d.get("instance_hash")) and bool(d.get("name", "x"))
+                and str(d["id"]).isdigit() and str(int(d["id"])) == str(d["id"])
+                and type(d.get("line")) is int and isinstance(d.get("notation"), str)
+                and isinstance(d.get("source"), str))
+
+    def _layout(self, d: dict[str, Any]) -> dict[str, Any] | None:
+        """What every puzzle of this object's layout shares, or None when its objects must go
+        through a record (the object is not what :func:`instance_base` rebuilds)."""
+        from satdoku.formats.registry import get_format
+        from satdoku.formats.symbols import ALPHABET, parse_symbols
+
+        try:
+            rec = record_from_dict(d)
+        except (ValueError, KeyError, TypeError):
+            return None
+        p = rec.puzzle
+        if p is None or p.domain > len(ALPHABET) or not isinstance(d.get("givens"), str):
+            return None
+        try:
+            symbols = get_format(rec.notation).parse_board is parse_symbols \
+                and p.size <= len(ALPHABET)
+        except (KeyError, ValueError):
+            symbols = False
+        lay = {"fam": family_of_record(d), "shape": p.layout.shape, "domain": p.domain,
+               "side": p.size, "ncells": p.ncells, "symbols": symbols,
+               "allowed": "." + ALPHABET[:p.domain], "full": ALPHABET[:min(p.domain, p.size)]}
+        if not self._plain(d, lay):
+            return None
+        base = instance_base(rec)
+        mine = {"id": int(d["id"]), "line": int(d["line"]), "fam": lay["fam"],
+                "notation": d["notation"], "source": d["source"],
+                **({"name": d["name"]} if "name" in d else {}), "hash": d["instance_hash"],
+                "p": {**{k: v for k, v in d.items() if k not in _BASE_KEYS},
+                      "shape": list(p.layout.shape), "domain": p.domain}}
+        return lay if json.dumps(mine) == json.dumps(base) else None
+
+    @staticmethod
+    def _reference(d: dict[str, Any]) -> tuple[dict[str, Any], Callable[[str], Any] | None]:
+        rec = record_from_dict(d)
+        if rec.puzzle is None:
+            return instance_base(rec), None
+
+        def board(text: str) -> Any:
+            from satdoku.formats.jsonpuzzle import board_out
+            from satdoku.report.text import board_of
+
+            assert rec.puzzle is not None
+            return board_out(board_of(rec, text), rec.puzzle.domain)
+
+        return instance_base(rec), board
+
+
+#: Instances fields an instance's ``p`` object leaves out (the instance object has them)
+_BASE_KEYS = ("id", "line", "source", "notation", "empty", "name", "instance_hash")
+
+
+def _symbol_board(lay: Mapping[str, Any], givens: str, text: str) -> str:
+    """The board a SatSols text of a symbol notation means, as the page draws it (the
+    puzzle's givens when the text is no board of its size: :func:`report.text.board_of`)."""
+    from satdoku.formats.symbols import board_chars, parse_board_chars
+
+    if len(text) == lay["ncells"] and not text.strip(lay["full"]):
+        return text  # a full board in upper-case symbols: as the page draws it already
+    values, _ = parse_board_chars(text.strip(), lay["side"])
+    if values is None or len(values) != lay["ncells"]:
+        values, _ = parse_board_chars(givens, lay["domain"])
+        assert values is not None
+    return board_chars(values, ".")
 
 
 @dataclass
@@ -220,8 +375,9 @@ class Explorer:
         self.time_limit = time_limits(self.time_limit)  # a number: every set's limit
 
     # ---- one set -----------------------------------------------------------------------------
-    def add_set(self, name: str) -> dict[str, Any]:
-        """Read one set shard by shard; write its chunk and column files; keep its table rows."""
+    def add_set(self, name: str, table=None) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+        """Read one set shard by shard (its rows from the run ``table``, default: the run table
+        of its stage files); write its chunk and column files; keep its table rows."""
         runs = present_runs(self.results, name, self.runs)
         encodings = sorted({r.partition("/")[2] for r in runs} - {sp.DIRECT, sp.DIMACS, ""})
         cols = _SetColumns()
@@ -231,12 +387,20 @@ class Explorer:
         common: dict[str, str] = {}  # source file and notation of the set's first instance
         unique_seen = False
         found = Problems(name)
-        for data in read_set(self.results, name, runs, encodings):
-            if data.records:
-                shards.append([data.shard, int(data.records[0].id), len(data.records)])
+        bases = _Bases()
+        if table is None:
+            from satdoku.report.explorer.data import stage_files
+            from satdoku.stagefiles.runtable import table_of_files
+
+            table = table_of_files(stage_files(self.results, [name], runs))
+        self._set_frame(name, runs, table)
+        for data in read_set(self.results, name, runs, encodings, table, self.time_column):
+            if data.objects:
+                shards.append([data.shard, int(data.objects[0]["id"]), len(data.objects)])
             unique_seen |= bool(data.unique)
-            found.add(data.sols)
-            for inst in self._shard(name, runs, data, cols):
+            found.add({run: _problem_rows(data.objects, cols_)
+                       for run, cols_ in data.answers.items()})
+            for inst in self._shard(runs, data, cols, bases):
                 for key in ("source", "notation"):  # said once per set (see below)
                     common.setdefault(key, inst[key])
                     if inst[key] == common[key]:
@@ -265,71 +429,112 @@ class Explorer:
         self.sets.append(info)
         return info
 
-    def _shard(self, name: str, runs: Sequence[str], data: ShardData,
-               cols: _SetColumns) -> list[dict[str, Any]]:
-        """Instances of one shard as chunk entries; fills the table frame, the cactus points and
-        the set's columns."""
-        bases = {r.id: instance_base(r) for r in data.records}
-        self._long_rows(name, runs, data, {i: b["fam"] for i, b in bases.items()})
-        sols = {run: {r["id"]: r for r in rows} for run, rows in data.sols.items()}
-        times = {run: {r["id"]: r for r in rows} for run, rows in data.times.items()}
+    def _shard(self, runs: Sequence[str], data: ShardData, cols: _SetColumns,
+               bases: _Bases) -> list[dict[str, Any]]:
+        """Instances of one shard as chunk entries (each run's answer as :func:`run_answer`
+        makes it, from the run's columns taken apart once per shard); fills the set's
+        columns."""
         out = []
-        for rec in data.records:
-            i = rec.id
-            inst = bases[i]
+        n = len(data.objects)
+        per_run = []
+        for run in runs:
+            a = data.answers[run]
+            message = a["message"] if "message" in a else [None] * n
+            seconds = a[self.time_column] if self.time_column in a else [None] * n
+            per_run.append((str(self.runs.index(run)), a["status"], a["verified"], a["detail"],
+                            message, a["solution"], _numbers_of(a, n), seconds))
+        unique, sizes_of = data.unique, data.sizes
+        for j, d in enumerate(data.objects):
+            i = str(d["id"])
+            inst, board = bases(d)
             boards: list[Any] = []
             seen: dict[str, int] = {}
-            answers = [run_answer(rec, sols[run].get(i), times[run].get(i), boards, seen)
-                       for run in runs]
-            inst["r"] = {str(self.runs.index(run)): a
-                         for run, a in zip(runs, answers, strict=True) if a}
+            answers: dict[str, Any] = {}
+            chars, times = [], []
+            valid = False
+            for key, status, verified, detail, message, solution, numbers, secs in per_run:
+                st = status[j]
+                if st is None:
+                    chars.append("-")
+                    times.append(None)
+                    continue
+                ve = verified[j]
+                a: dict[str, Any] = {"s": st, "v": ve}
+                m = detail[j] or message[j]
+                if m:
+                    a["m"] = m
+                text = solution[j]
+                if text and st == "SAT" and ve != "FAILED" and board is not None:
+                    if text not in seen:
+                        value = board(text)
+                        if value not in boards:
+                            boards.append(value)
+                        seen[text] = boards.index(value)
+                    a["b"] = seen[text]
+                a.update(numbers[j])
+                answers[key] = a
+                c = STATUS_CHARS.get(st, "E")
+                chars.append(c.lower() if ve == "FAILED" else c)
+                t = secs[j]
+                times.append(None if t is None or t - t != 0 else t)
+                valid = valid or st != "INVALID"
+            inst["r"] = answers
             if boards:
                 inst["boards"] = boards
-            u = data.unique.get(i)
+            u = unique.get(i)
             if u:
                 inst["u"] = {"n": u.get("solutions", ""), "v": u["verdict"],
                              "t": _num(u.get("seconds"))}
-            sizes = {e: [_int_or_num(z.get(k)) for k in ("vars", "clauses", "bytes")]
-                     for e, rows in data.sizes.items() if (z := rows.get(i))}
-            if sizes:
-                inst["sz"] = sizes
+            if sizes_of:
+                sizes = {e: [_int_or_num(z.get(k)) for k in ("vars", "clauses", "bytes")]
+                         for e, rows in sizes_of.items() if (z := rows.get(i))}
+                if sizes:
+                    inst["sz"] = sizes
+            analysed = data.propagation.get(i)
+            if analysed:  # encoding -> [UP, its open cells, FL, its open cells]; the singles
+                inst["pg"] = {e: [r["up"], r["up_open"], r["fl"], r["fl_open"]]
+                              for e, r in analysed.items() if e != "-"}
+                inst["sg"] = next(iter(analysed.values()))["singles"]
             out.append(inst)
-            row_sols = [sols[run].get(i) for run in runs]
             cols.add(int(i), inst["fam"], VERDICT_CHARS.get(u["verdict"], "?") if u else "-",
-                     [status_char(x) for x in row_sols],
-                     [_num((times[run].get(i) or {}).get(self.time_column)) for run in runs])
-            valid = [x for x in row_sols if x and x["status"] != "INVALID"]
-            if inst["fam"] != INVALID_FAMILY and valid:
+                     chars, times)
+            if valid and inst["fam"] != INVALID_FAMILY:
                 self.family_totals[inst["fam"]] += 1
         return out
 
-    def _long_rows(self, name: str, runs: Sequence[str], data: ShardData,
-                   fams: Mapping[str, str]) -> None:
-        """The summary's long rows of one shard (collect.run_rows): kept, as a small frame, for
-        the solver table; solved ones give the cactus points (with their instance)."""
-        from satdoku.report.collect import frame, run_rows
+    def _set_frame(self, name: str, runs: Sequence[str], table) -> None:  # type: ignore[no-untyped-def]
+        """The summary's long rows of a set (:func:`collect.frame_of_table` over its rows in the
+        run table): kept, as a small frame, for the solver table; solved ones give the cactus
+        points (with their instance)."""
+        import numpy as np
+        import pyarrow.compute as pc
 
-        long_rows: list[dict[str, Any]] = []
-        for run in runs:
-            rows = run_rows(name, run, data.sols[run], data.times[run], fams, self.time_column)
-            long_rows += rows
-            if name not in self.set_names:
-                self.set_names.append(name)
-            where = self.set_names.index(name)
-            for row in rows:
-                if row["family"] != INVALID_FAMILY and row["status"] != "INVALID" \
-                        and row["solved"] and not math.isnan(row["seconds"]):
-                    secs, sets, ids = self.cactus[(row["family"], run)]
-                    secs.append(row["seconds"])
-                    sets.append(where)
-                    ids.append(int(row["id"]))
-        if long_rows:
-            # a copy of the few columns: a column selection alone would keep the whole
-            # object array pandas built from the rows alive (every TSV string of the shard)
-            f = frame(long_rows)[TABLE_COLUMNS].copy()
-            for c in CATEGORY_COLUMNS:
-                f[c] = f[c].astype("category")  # a few words, a million rows
-            self.frames.append(f)
+        from satdoku.report.collect import frame_of_table
+
+        if not runs:
+            return
+        mine = table.filter(pc.equal(table.column("set"), name))
+        run_of = pc.binary_join_element_wise(mine.column("solver"), mine.column("encoding"),
+                                             "/")
+        mine = mine.filter(pc.is_in(run_of, value_set=pc.cast(runs, "string")))
+        f = frame_of_table(mine, self.time_column)
+        if name not in self.set_names:
+            self.set_names.append(name)
+        where = self.set_names.index(name)
+        if not len(f):
+            return
+        ok = ((f["family"] != INVALID_FAMILY) & (f["status"] != "INVALID") & f["solved"]
+              & f["seconds"].notna()).to_numpy()
+        points = f.loc[ok, ["family", "run", "seconds", "id"]]
+        for (fam, run), g in points.groupby(["family", "run"], sort=False):
+            secs, sets, ids = self.cactus[(str(fam), str(run))]
+            secs.extend(g["seconds"].to_numpy(dtype=float).tolist())
+            sets.extend([where] * len(g))
+            ids.extend(np.asarray(g["id"], dtype=np.int64).tolist())
+        f = f[TABLE_COLUMNS].copy()
+        for c in CATEGORY_COLUMNS:
+            f[c] = f[c].astype("category")  # a few words, a million rows
+        self.frames.append(f)
 
     def _flush(self, name: str, index: int, chunk: list[dict[str, Any]]) -> None:
         _write(self.out / "data" / "sets" / name / f"chunk{index}.js", f"chunk:{name}:{index}",
@@ -381,6 +586,35 @@ class Explorer:
         problem = [(r[0], f"{r[1]}/{r[2]}") in self.problem_runs for r in rows]
         return {"columns": columns, "headers": headers(table), "formats": formats(table),
                 "rows": rows, "problem": problem}
+
+    def propagation(self, df=None) -> list[dict[str, Any]]:
+        """The propagation analysis of every analysed set (its propagation.csv rows: what UP,
+        FL and the singles solve per layout and encoding), each with the share of the set's
+        instances every run of that encoding solved with zero decisions (run index ->
+        share)."""
+        from satdoku.report.encodings import zero_decisions
+        from satdoku.stagefiles.propagation import read_summary
+
+        df = self.frame() if df is None else df
+        zero = zero_decisions(df, ["set", "run"], self.variants) if len(df) else None
+        valid = df[df["status"] != "INVALID"].groupby(["set", "run"]).size() if len(df) else {}
+        out = []
+        for s in self.sets:
+            path = sp.stage_path(sp.PROPAGATION_SUMMARY, self.results, set=s["name"])
+            if not path.exists():
+                continue
+            for row in read_summary(path):
+                shares = {}
+                for k in s["runs"]:
+                    run = self.runs[k]
+                    if run.partition("/")[2] != row["encoding"] or zero is None:
+                        continue
+                    hit = zero[(zero["set"] == s["name"]) & (zero["run"] == run)]["zero"]
+                    n = valid.get((s["name"], run), 0)
+                    if n and len(hit):
+                        shares[str(k)] = round(float(hit.sum()) / n, 4)
+                out.append({**row, "zero": shares})
+        return out
 
     def pairs(self, df=None) -> list[dict[str, Any]]:
         """Every two runs of a set compared (reports/pairs.csv's rows), with the line the
@@ -538,8 +772,12 @@ def build_explorer(results: str | Path, sets: Sequence[str], runs: Sequence[str]
     out.mkdir(parents=True, exist_ok=True)
     ex = Explorer(Path(results), out, list(runs), limits, dict(variants or {}), chunk,
                   time_column)
+    from satdoku.report.explorer.data import stage_files
+    from satdoku.stagefiles.runtable import table_of_files
+
+    table = table_of_files(stage_files(results, sets, runs))
     for name in sets:
-        ex.add_set(name)
+        ex.add_set(name, table)
     extra = pages(Path(pages_dir) if pages_dir else Path(results) / "Reports", out,
                   ex.variants)
     df = ex.frame()
@@ -557,6 +795,7 @@ def build_explorer(results: str | Path, sets: Sequence[str], runs: Sequence[str]
         "limits": {s["name"]: limits.of(s["name"]) for s in ex.sets},
         "time_column": time_column, "time_word": time_word(time_column),
         "runs": ex.run_info(), "sets": ex.sets, "table": ex.table(df), "pairs": ex.pairs(df),
+        "propagation": ex.propagation(df),
         "problems": ex.problems[:MAX_PROBLEMS], "problems_total": len(ex.problems),
         "problems_headline": problem_headline(len(ex.problems)),
         "pages": {"ltn": [p["size"] for p in extra["ltn"]], "csp": extra["csp"] is not None},

@@ -1,15 +1,16 @@
 """The explorer's one door to the stage files: :func:`read_set` reads everything about one set.
 
-It yields one :class:`ShardData` per Instances shard: the shard's records and, for the same
-instances, the SatSols and SatOutputTimes rows of every run, the uniqueness rows and the CNF sizes
-of every encoding. Reading shard by shard keeps a 1M-instance set within a few hundred MB. Every
-file is read with :mod:`satdoku.stagefiles` (readers and path templates).
+It yields one :class:`ShardData` per Instances shard: the shard's Instances objects (no puzzle
+built) and, for the same instances, the columns of every run's rows in the run table
+(:mod:`satdoku.stagefiles.runtable`: the stored run the run record wrote, so the stage files'
+TSVs are not read again), the uniqueness rows and the CNF sizes of every encoding. Only one
+shard's rows are ever Python objects, so a 1M-instance set stays within a few hundred MB.
 
-Per-run rows come from the per-shard files the gather rules concatenate (``SOLS_SHARD``,
-``TIMES_SHARD``), falling back to the gathered per-set file when a shard file is missing
-(results copied without the shard folders). Uniqueness comes the same way (``UNIQUE_SHARD`` or
-``UNIQUE``); CNF sizes (``CNF_SIZES``) have no shard files and are read once, then handed out
-shard by shard.
+Uniqueness comes from the per-shard files (``UNIQUE_SHARD``), falling back to the gathered per-set
+file (results copied without the shard folders); CNF sizes (``CNF_SIZES``) and the propagation
+analysis (``PROPAGATION_INSTANCES``, one row per instance and encoding) have no shard files and
+are read once, then handed out shard by shard. Every file is read with
+:mod:`satdoku.stagefiles` (readers and path templates).
 """
 
 from __future__ import annotations
@@ -17,26 +18,34 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from satdoku.formats import Record
 from satdoku.stagefiles import paths as sp
-from satdoku.stagefiles.instances import read_instances
+from satdoku.stagefiles.instances import iter_instance_dicts
 from satdoku.stagefiles.tables import read_tsv
+
+#: The run-table columns the explorer shows of an answer (times and statistics as numbers).
+ANSWER_COLUMNS = ("line", "status", "verified", "detail", "solution", "message", "total_seconds",
+                  "solve_seconds", "decisions", "conflicts", "propagations", "restarts",
+                  "learnt", "load1", "measurement", "cores")
 
 
 @dataclass
 class ShardData:
     """One Instances shard of a set with every stage-file row about its instances.
 
-    ``sols`` / ``times`` map a run (``solver/encoding``) to its rows of this shard (ids as
-    strings); ``unique`` and ``sizes`` (encoding -> id -> row) hold only this shard's ids."""
+    ``objects`` are the shard's Instances objects; ``answers`` map a run (``solver/encoding``)
+    to its columns (:data:`ANSWER_COLUMNS` and the time column) for these objects, in their
+    order (None: no row, or no such cell); ``unique`` and ``sizes`` (encoding -> id -> row)
+    hold only this shard's ids."""
 
     shard: str
-    records: list[Record]
-    sols: dict[str, list[dict[str, str]]] = field(default_factory=dict)
-    times: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    objects: list[dict[str, Any]]
+    answers: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
     unique: dict[str, dict[str, str]] = field(default_factory=dict)
     sizes: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
+    #: id -> encoding -> the propagation analysis's row (sets not analysed: empty)
+    propagation: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
 
 
 def _run(run: str) -> dict[str, str]:
@@ -52,6 +61,19 @@ def present_runs(results: str | Path, set_name: str, runs: Sequence[str]) -> lis
 def instance_shards(results: str | Path, set_name: str) -> list[Path]:
     """The Instances shards of a set, in shard (= id) order."""
     return sorted(Path(results).glob(sp.INSTANCES.format(set=set_name, shard="*")))
+
+
+def stage_files(results: str | Path, sets: Sequence[str], runs: Sequence[str]) -> list[Path]:
+    """The gathered stage files of ``sets`` x ``runs`` under ``results`` (those present), as
+    the report rules pass them: Instances shards, then SatSols and SatOutputTimes TSVs."""
+    out = [p for name in sets for p in instance_shards(results, name)]
+    for name in sets:
+        for run in present_runs(results, name, runs):
+            out.append(sp.stage_path(sp.SOLS, results, set=name, **_run(run)))
+            times = sp.stage_path(sp.TIMES, results, set=name, **_run(run))
+            if times.exists():
+                out.append(times)
+    return out
 
 
 class _Sharded:
@@ -75,28 +97,75 @@ class _Sharded:
         return [self.rows.pop(i) for i in ids if i in self.rows]
 
 
+class _RunRows:
+    """One run's rows of a set in the run table, handed out shard by shard by instance id."""
+
+    def __init__(self, table, time_column: str) -> None:  # type: ignore[no-untyped-def]
+        import numpy as np
+
+        names = [c for c in dict.fromkeys([*ANSWER_COLUMNS, time_column])
+                 if c in table.column_names]
+        self.table = table.select(names)
+        ids = table.column("id").to_numpy()
+        self.order = np.argsort(ids, kind="stable")
+        self.ids = ids[self.order]
+        self.columns = names
+
+    def shard(self, ids: Sequence[int]) -> dict[str, list[Any]]:
+        """The columns of the rows of ``ids`` in their order (None where the run has none;
+        the last row of a repeated id, as a lookup by id would find)."""
+        import numpy as np
+        import pyarrow as pa
+
+        want = np.asarray(ids, dtype=np.int64)
+        at = np.searchsorted(self.ids, want, side="right") - 1
+        found = (at >= 0) & (self.ids[np.clip(at, 0, None)] == want) if len(self.ids) else \
+            np.zeros(len(want), dtype=bool)
+        take = pa.array(np.where(found, self.order[np.clip(at, 0, None)], 0),
+                        mask=~found, type=pa.int64()) if len(self.ids) else \
+            pa.nulls(len(want), pa.int64())
+        part = self.table.take(take)
+        return {c: part.column(c).to_pylist() for c in self.columns}
+
+
 def read_set(results: str | Path, set_name: str, runs: Sequence[str],
-             encodings: Sequence[str] = ()) -> Iterator[ShardData]:
+             encodings: Sequence[str] = (), table=None,  # type: ignore[no-untyped-def]
+             time_column: str = "total_seconds") -> Iterator[ShardData]:
     """Every Instances shard of ``set_name`` under ``results`` with the rows of ``runs`` (those
-    present, see :func:`present_runs`), the uniqueness verdicts (when that check ran) and the CNF
-    sizes of ``encodings`` (when written)."""
+    present, see :func:`present_runs`) from the run ``table`` (default: the run table of the
+    set's stage files), the uniqueness verdicts (when that check ran) and the CNF sizes of
+    ``encodings`` (when written)."""
+    import pyarrow.compute as pc
+
+    from satdoku.stagefiles.runtable import table_of_files
+
     def sharded(gathered: str, part: str | None, **wildcards: str) -> _Sharded:
         return _Sharded(sp.stage_path(gathered, results, set=set_name, **wildcards), part,
                         results, set=set_name, **wildcards)
 
-    sols = {r: sharded(sp.SOLS, sp.SOLS_SHARD, **_run(r)) for r in runs}
-    times = {r: sharded(sp.TIMES, sp.TIMES_SHARD, **_run(r)) for r in runs}
+    present = present_runs(results, set_name, runs)
+    if table is None:
+        table = table_of_files(stage_files(results, [set_name], present))
+    mine = table.filter(pc.equal(table.column("set"), set_name))
+    run_of = pc.binary_join_element_wise(mine.column("solver"), mine.column("encoding"), "/")
+    rows = {r: _RunRows(mine.filter(pc.equal(run_of, r)), time_column) for r in present}
     unique = sharded(sp.UNIQUE, sp.UNIQUE_SHARD)
     sizes = {e: sharded(sp.CNF_SIZES, None, encoding=e) for e in encodings}
+    propagation: dict[str, dict[str, dict[str, str]]] = {}
+    analysed = sp.stage_path(sp.PROPAGATION_INSTANCES, results, set=set_name)
+    if analysed.exists():
+        for row in read_tsv(analysed):
+            propagation.setdefault(row["id"], {})[row["encoding"]] = row
     for path in instance_shards(results, set_name):
-        records = list(read_instances(path))
-        ids = [r.id for r in records]
+        objects = list(iter_instance_dicts(path))
+        ids = [str(d["id"]) for d in objects]
+        numbers = [int(i) if i.isdigit() else -1 for i in ids]
         yield ShardData(
-            shard=path.stem, records=records,
-            sols={r: s.shard(path.stem, ids) for r, s in sols.items()},
-            times={r: t.shard(path.stem, ids) for r, t in times.items()},
+            shard=path.stem, objects=objects,
+            answers={r: rows[r].shard(numbers) for r in present},
             unique={u["id"]: u for u in unique.shard(path.stem, ids)},
             sizes={e: {z["id"]: z for z in s.shard(path.stem, ids)} for e, s in sizes.items()},
+            propagation={i: propagation.pop(i) for i in ids if i in propagation},
         )
 
 
@@ -104,7 +173,7 @@ def files_plan(files: Sequence[str | Path]) -> tuple[Path, list[str], list[str]]
     """(results directory, sets, runs) of the gathered stage files a rule passes (Instances
     shards, SatSols and SatOutputTimes TSVs, as the other cross-set reports take them), in the
     order given. Every file must lie under the same results directory."""
-    from satdoku.report.collect import classify_files
+    from satdoku.stagefiles.runtable import classify_files
 
     shards, sols, _ = classify_files(files)
     roots = {Path(p).parents[2] for ps in shards.values() for p in ps}  # Instances/SET/SHARD

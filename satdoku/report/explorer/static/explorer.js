@@ -250,9 +250,34 @@ PAGES.overview = {
         only). Same figures as
         <code>reports/summary.csv</code>.</p>
       <table class="solvers"><tr>${head}</tr>${body}</table>
+      ${propagationHtml(ov)}
       ${runHtml(ov.run)}`;
   },
 };
+
+/** The encodings view: per analysed set, layout and encoding what propagation alone solves
+ * (results/Reports/propagation/SET/propagation.csv) and how many instances each run of that
+ * encoding solved with zero decisions. */
+function propagationHtml(ov) {
+  const rows = ov.propagation || [];
+  if (!rows.length) return "";
+  const share = (n, s) => (n === "" || n == null ? "-" : `${Number(n).toLocaleString("en")} (${(100 * Number(s)).toFixed(1)}%)`);
+  const body = rows.map((r) => {
+    const zero = Object.entries(r.zero || {}).map(([k, v]) => `${runLabel(ov, Number(k), false)} ${(100 * v).toFixed(1)}%`).join(" ");
+    return `<tr><td><a href="${hashOf("set", [r.set], "")}">${esc(r.set)}</a></td><td>${esc(r.layout)}</td><td>${esc(r.encoding)}</td>` +
+      `<td>${Number(r.instances).toLocaleString("en")}</td><td>${share(r.up_solved, r.up_share)}</td>` +
+      `<td>${share(r.fl_solved, r.fl_share)}</td><td>${share(r.singles_solved, r.singles_share)}</td><td>${zero || "-"}</td></tr>`;
+  }).join("");
+  return `<h2>Encodings: what propagation decides alone</h2>
+    <p class="note">Instances solved with no search: UP = unit propagation on the encoding plus the
+      givens, FL = UP with failed-literal probing to a fixpoint, singles = naked and hidden
+      singles; 0 decisions = the share of the set's instances a run of that encoding solved
+      without a decision (MiniSat's and Glucose's counters read 2 then; CaDiCaL's inprocessing
+      decides more than UP). Same figures as <code>reports/encodings.csv</code> and
+      <code>results/Reports/propagation/</code>.</p>
+    <table class="propagation"><tr><th>set</th><th>layout</th><th>encoding</th><th>instances</th>
+      <th>UP solved</th><th>FL solved</th><th>singles solved</th><th>0 decisions</th></tr>${body}</table>`;
+}
 
 /** A set's own time limit (seconds; null: none): the one the summary's PAR-2 used. */
 function limitOf(ov, name) {
@@ -480,11 +505,19 @@ PAGES.i = {
       parts.push(`<p>Uniqueness (MiniSat, found solution blocked): <b class="verdict">${esc(inst.u.v)}</b>` +
                  ` (solutions: ${esc(inst.u.n === "2" ? "2 or more" : inst.u.n)}, ${secs(inst.u.t)} s)</p>`);
     }
-    if (inst.sz) {
-      const rows = Object.entries(inst.sz).map(([e, [v, c, b]]) =>
-        `<tr><td>${esc(e)}</td><td>${num(v)}</td><td>${num(c)}</td><td>${num(b)}</td></tr>`).join("");
-      parts.push(`<h3>Formula size</h3><table class="sizes"><tr><th>encoding</th><th>variables</th>` +
-                 `<th>clauses</th><th>bytes (DIMACS)</th></tr>${rows}</table>`);
+    if (inst.sz || inst.pg) {
+      const pg = inst.pg || {};
+      const decided = (status, open) => (status === "open" ? `open (${open} cells)` : status || "-");
+      const encs = [...new Set([...Object.keys(inst.sz || {}), ...Object.keys(pg)])];
+      const rows = encs.map((e) => {
+        const [v, c, b] = (inst.sz || {})[e] || [];
+        const [up, upOpen, fl, flOpen] = pg[e] || [];
+        return `<tr><td>${esc(e)}</td><td>${num(v)}</td><td>${num(c)}</td><td>${num(b)}</td>` +
+               `<td>${esc(decided(up, upOpen))}</td><td>${esc(decided(fl, flOpen))}</td></tr>`;
+      }).join("");
+      parts.push(`<h3>Formula size and propagation</h3><table class="sizes"><tr><th>encoding</th><th>variables</th>` +
+                 `<th>clauses</th><th>bytes (DIMACS)</th><th>UP alone</th><th>FL alone</th></tr>${rows}</table>` +
+                 (inst.sg ? `<p class="note">Naked and hidden singles alone: ${esc(inst.sg)}.</p>` : ""));
     }
     parts.push(filesHtml(ov, s, inst));
     return parts.join("\n");
@@ -505,18 +538,25 @@ function boardsHtml(ov, s, inst) {
     `<p class="note">Givens bold on grey, cells the solvers filled in blue.</p>`;
 }
 
+/** Which backend measured an answer (`benchexec 3.x`, `basic`, in-process) and on which cores. */
+function measured(a) {
+  if (!a.ms) return "-";
+  return esc(a.ms) + (a.co ? ` on cores ${esc(a.co)}` : "");
+}
+
 function answersHtml(ov, s, inst) {
   const rows = s.runs.map((k) => {
     const a = inst.r[k];
-    if (!a) return `<tr><td>${runLabel(ov, k)}</td><td colspan="10">no answer</td></tr>`;
+    if (!a) return `<tr><td>${runLabel(ov, k)}</td><td colspan="11">no answer</td></tr>`;
     const answer = a.b != null ? `solution ${a.b + 1}` : esc(a.m || "-");
     return `<tr data-run="${k}"><td>${runLabel(ov, k)}</td><td>${badge(a.s, a.v)}</td><td>${esc(a.v)}</td>` +
            `<td class="answer">${answer}${a.b != null && a.m ? ` (${esc(a.m)})` : ""}</td><td class="time">${secs(a.t)}</td><td>${secs(a.ts)}</td>` +
-           `<td>${num(a.d)}</td><td>${num(a.c)}</td><td>${num(a.p)}</td><td>${num(a.rs)}</td><td>${a.load ?? "-"}</td></tr>`;
+           `<td>${num(a.d)}</td><td>${num(a.c)}</td><td>${num(a.p)}</td><td>${num(a.rs)}</td>` +
+           `<td>${a.load ?? "-"}</td><td class="measured">${measured(a)}</td></tr>`;
   }).join("");
   return `<h3>Answers</h3><table class="answers"><tr><th>run</th><th>status</th><th>verified</th>` +
     `<th>answer</th><th>total s</th><th>search s</th><th>decisions</th><th>conflicts</th>` +
-    `<th>propagations</th><th>restarts</th><th>load</th></tr>${rows}</table>`;
+    `<th>propagations</th><th>restarts</th><th>load</th><th>measured by</th></tr>${rows}</table>`;
 }
 
 function cnfHtml(ov, cnf) {

@@ -1,0 +1,258 @@
+"""The propagation analysis of a set: per instance and encoding what UP, FL and the human
+singles decide alone, and per (layout, encoding) how many instances each solved.
+
+UP runs on every puzzle; FL only where UP left cells open (FL includes UP: a puzzle UP solves
+or refutes, FL solves or refutes too, with no failed literal). The singles do not depend on the
+encoding: they run once per puzzle. Every board an inference calls solved is verified against
+the puzzle before it is counted; one that fails stops the analysis (a bug, never a figure).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from satdoku.analysis.propagation import (
+    OPEN,
+    REFUTED,
+    SOLVED,
+    Outcome,
+    Propagator,
+    propagate_formula,
+    singles_outcomes,
+)
+from satdoku.cnf.encodings import ENCODINGS, Unencodable, resolve
+from satdoku.formats.record import Record
+from satdoku.progress import Progress
+from satdoku.puzzle import Layout, Puzzle
+from satdoku.stagefiles.paths import DIMACS
+from satdoku.stagefiles.propagation import INVALID, NOT_RUN
+
+#: puzzles between two progress updates
+CHUNK = 4096
+#: layout column of a CNF set's rows
+CNF_LAYOUT = "cnf"
+
+
+class VerificationError(RuntimeError):
+    """A board an inference called solved is not a solution: a bug in the inference."""
+
+
+@dataclass
+class Analysis:
+    """The rows of ``propagation_instances.tsv`` and ``propagation.csv``."""
+
+    instances: list[dict[str, object]] = field(default_factory=list)
+    summary: list[dict[str, object]] = field(default_factory=list)
+
+
+def applicable_encodings(layouts: Sequence[Layout]) -> list[str]:
+    """Every registered encoding analyze can measure on at least one of ``layouts``: all but
+    the ``simplified`` ones (UP on them is UP on ``extended``), ``augmented`` only where there
+    are boxes."""
+    from satdoku.cnf.encode import check_encoding_applies
+
+    out = []
+    for name, enc in ENCODINGS.items():
+        if enc.simplified:
+            continue
+        for layout in layouts:
+            try:
+                check_encoding_applies(layout, enc)
+            except Unencodable:
+                continue
+            out.append(name)
+            break
+    return out
+
+
+def analyze(records: Sequence[Record], set_name: str, encodings: Sequence[str] | None = None,
+            *, probe: bool = True, singles: bool = True, backend: str = "auto",
+            progress: str | None = None) -> Analysis:
+    """Analyse ``records`` (one set). ``encodings``: default every one that applies
+    (:func:`applicable_encodings`); ``probe``: run FL too; ``singles``: run the human singles
+    too; ``progress``: the mode of :class:`~satdoku.progress.Progress` (None: automatic)."""
+    by_layout: dict[Layout, list[int]] = {}
+    for i, rec in enumerate(records):
+        if rec.puzzle is not None:
+            by_layout.setdefault(rec.puzzle.layout, []).append(i)
+    if encodings is None:
+        encodings = applicable_encodings(list(by_layout))
+    for name in encodings:
+        if resolve(name).simplified:
+            raise ValueError(f"encoding {name}: its formulas share no rules; analyze "
+                             f"{resolve(name).base.replace('simplified', 'extended')} instead "
+                             "(the same propagation)")
+    out = Analysis()
+    single: dict[int, Outcome] = {}
+    singles_cpu_seconds: dict[Layout, float] = {}
+    if singles:
+        for layout, idx in by_layout.items():
+            start = time.process_time()
+            with Progress(len(idx), f"analyze {layout.key}: singles", "puzzles",
+                          mode=progress) as bar:
+                for first in range(0, len(idx), CHUNK):
+                    chunk = idx[first:first + CHUNK]
+                    found = singles_outcomes([records[i].puzzle for i in chunk])  # type: ignore[misc]
+                    for i, outcome in zip(chunk, found, strict=True):
+                        single[i] = _checked(outcome, records[i], "singles")
+                    bar.update(len(chunk))
+            singles_cpu_seconds[layout] = time.process_time() - start
+    rows: dict[tuple[int, str], dict[str, object]] = {}
+    for name in encodings:
+        for layout, idx in by_layout.items():
+            summary = _analyze_layout(records, idx, layout, name, probe, backend, progress,
+                                      single, rows)
+            if summary is not None:
+                summary.update(set=set_name,
+                               singles_cpu_seconds=_round(singles_cpu_seconds.get(layout)))
+                out.summary.append(summary)
+    cnf_idx = [i for i, rec in enumerate(records) if rec.cnf is not None]
+    if cnf_idx:
+        out.summary.append(_analyze_cnf(records, cnf_idx, set_name, probe, backend, progress,
+                                        rows))
+    for i, rec in enumerate(records):
+        if not rec.valid:
+            rows[i, NOT_RUN] = _row(rec, "", NOT_RUN, detail=rec.error or "invalid",
+                                    status=INVALID)
+    order = {name: k for k, name in enumerate([NOT_RUN, *encodings, DIMACS])}
+    out.instances = [rows[k] for k in sorted(rows, key=lambda k: (k[0], order[k[1]]))]
+    return out
+
+
+def _analyze_layout(records: Sequence[Record], idx: list[int], layout: Layout, name: str,
+                    probe: bool, backend: str, progress: str | None, single: dict[int, Outcome],
+                    rows: dict[tuple[int, str], dict[str, object]]) -> dict[str, object] | None:
+    """UP (and FL) of one encoding on the puzzles of one layout; their rows go into ``rows``;
+    returns the summary row (None when the encoding does not apply)."""
+    puzzles: list[Puzzle] = [records[i].puzzle for i in idx]  # type: ignore[misc]
+    try:
+        prop = Propagator(layout, name, backend)
+    except Unencodable as exc:
+        for i in idx:
+            rows[i, name] = _row(records[i], layout.key, name, detail=str(exc),
+                                 singles=single.get(i))
+        return None
+    start = time.process_time()
+    up = _in_chunks(prop, puzzles, False, f"analyze {layout.key} {name}: UP", progress)
+    up_cpu = time.process_time() - start
+    fl: dict[int, Outcome] = {}
+    fl_cpu = None
+    if probe:
+        start = time.process_time()
+        still = [k for k, o in enumerate(up) if o.status == OPEN]
+        probed = _in_chunks(prop, [puzzles[k] for k in still], True,
+                            f"analyze {layout.key} {name}: FL", progress)
+        fl = {k: o for k, o in zip(still, probed, strict=True)}
+        fl_cpu = time.process_time() - start
+    counts = dict.fromkeys(("up_solved", "up_refuted", "fl_solved", "fl_refuted",
+                            "singles_solved"), 0)
+    for k, i in enumerate(idx):
+        rec, u = records[i], _checked(up[k], records[i], f"{name} UP")
+        f = _checked(fl[k], rec, f"{name} FL") if k in fl else u if probe else None
+        s = single.get(i)
+        rows[i, name] = _row(rec, layout.key, name, up=u, fl=f, singles=s)
+        counts["up_solved"] += u.status == SOLVED
+        counts["up_refuted"] += u.status == REFUTED
+        if f is not None:
+            counts["fl_solved"] += f.status == SOLVED
+            counts["fl_refuted"] += f.status == REFUTED
+        if s is not None:
+            counts["singles_solved"] += s.status == SOLVED
+    n = len(idx)
+    return {"layout": layout.key, "encoding": name, "instances": n,
+            "variables": prop.num_vars, "clauses": prop.num_clauses,
+            "up_solved": counts["up_solved"], "up_share": _share(counts["up_solved"], n),
+            "up_refuted": counts["up_refuted"],
+            **({"fl_solved": counts["fl_solved"], "fl_share": _share(counts["fl_solved"], n),
+                "fl_refuted": counts["fl_refuted"]} if probe else {}),
+            **({"singles_solved": counts["singles_solved"],
+                "singles_share": _share(counts["singles_solved"], n)} if single else {}),
+            "up_cpu_seconds": _round(up_cpu), "fl_cpu_seconds": _round(fl_cpu)}
+
+
+def _in_chunks(prop: Propagator, puzzles: list[Puzzle], probe: bool, desc: str,
+               progress: str | None) -> list[Outcome]:
+    out: list[Outcome] = []
+    with Progress(len(puzzles), desc, "puzzles", mode=progress) as bar:
+        for start in range(0, len(puzzles), CHUNK):
+            chunk = puzzles[start:start + CHUNK]
+            out += prop.run(chunk, probe)
+            bar.update(len(chunk))
+    return out
+
+
+def _analyze_cnf(records: Sequence[Record], idx: list[int], set_name: str, probe: bool,
+                 backend: str, progress: str | None,
+                 rows: dict[tuple[int, str], dict[str, object]]) -> dict[str, object]:
+    """UP (and FL) of each DIMACS instance as it is (encoding ``dimacs``)."""
+    from satdoku.solve import formula_of
+
+    counts = dict.fromkeys(("up_solved", "up_refuted", "fl_solved", "fl_refuted"), 0)
+    nvars = nclauses = 0
+    seconds = {"up": 0.0, "fl": 0.0}
+    with Progress(len(idx), f"analyze {set_name}: CNF", "formulas", mode=progress) as bar:
+        for i in idx:
+            cnf = formula_of(records[i], DIMACS).whole()
+            nvars += cnf.num_vars
+            nclauses += cnf.num_clauses
+            start = time.process_time()
+            u = propagate_formula(cnf, False, backend)
+            seconds["up"] += time.process_time() - start
+            f = None
+            if probe:
+                start = time.process_time()
+                f = propagate_formula(cnf, True, backend) if u.status == OPEN else u
+                seconds["fl"] += time.process_time() - start
+                counts["fl_solved"] += f.status == SOLVED
+                counts["fl_refuted"] += f.status == REFUTED
+            counts["up_solved"] += u.status == SOLVED
+            counts["up_refuted"] += u.status == REFUTED
+            rows[i, DIMACS] = _row(records[i], CNF_LAYOUT, DIMACS, up=u, fl=f)
+            bar.update()
+    n = len(idx)
+    return {"set": set_name, "layout": CNF_LAYOUT, "encoding": DIMACS, "instances": n,
+            "variables": round(nvars / n, 1), "clauses": round(nclauses / n, 1),
+            "up_solved": counts["up_solved"], "up_share": _share(counts["up_solved"], n),
+            "up_refuted": counts["up_refuted"],
+            **({"fl_solved": counts["fl_solved"], "fl_share": _share(counts["fl_solved"], n),
+                "fl_refuted": counts["fl_refuted"], "fl_cpu_seconds": _round(seconds["fl"])}
+               if probe else {}),
+            "up_cpu_seconds": _round(seconds["up"])}
+
+
+def _checked(outcome: Outcome, rec: Record, what: str) -> Outcome:
+    """``outcome``, once a board it calls solved is verified against the record's puzzle."""
+    if outcome.status == SOLVED and outcome.board is not None:
+        assert rec.puzzle is not None
+        problems = rec.puzzle.check_solution(outcome.board)
+        if problems:
+            raise VerificationError(f"{rec.source}:{rec.line}: instance {rec.id}: the board "
+                                    f"{what} solved fails verification: {problems[0]}")
+    return outcome
+
+
+def _row(rec: Record, layout: str, encoding: str, *, up: Outcome | None = None,
+         fl: Outcome | None = None, singles: Outcome | None = None, detail: str = "",
+         status: str = NOT_RUN) -> dict[str, object]:
+    def cells(o: Outcome | None) -> tuple[str, object]:
+        if o is None:
+            return status, ""
+        return o.status, o.open if o.status != REFUTED else ""
+
+    row: dict[str, object] = {"id": rec.id, "line": rec.line, "layout": layout,
+                              "encoding": encoding, "detail": detail}
+    row["up"], row["up_open"] = cells(up)
+    row["fl"], row["fl_open"] = cells(fl)
+    row["fl_failed"] = fl.failed if fl is not None else ""
+    row["singles"], row["singles_open"] = cells(singles)
+    return row
+
+
+def _share(solved: int, n: int) -> float:
+    return round(solved / n, 6) if n else 0.0
+
+
+def _round(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds, 3)

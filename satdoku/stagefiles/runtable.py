@@ -1,0 +1,334 @@
+"""The run table: every (set, run, instance) row of a run's gathered stage files, in columns.
+
+One reader of SatSols and SatOutputTimes for everything that looks across instances: the run
+store (``results/runs/<run id>.parquet``, :mod:`satdoku.runs.store`) is this table with the
+run's manifest, and the summary, the explorer and the per-set reports read their rows from it
+(:func:`table_of_files`: the stored run when it is there and newer than the stage files, else
+the table built from the files in one pass), never a TSV row by row.
+
+Columns: ``run_id``, ``set``, ``id`` (int64), ``line`` (int64), ``instance_hash``, ``name``,
+``family``, ``solver``, ``encoding``, ``status``, ``verified``, ``detail``, ``solution`` (the
+SatSols text: a board, or the status text; a CNF instance's model is left out, SatSols keeps
+it), then every SatOutputTimes column: times and statistics as float64 (an empty or unreadable
+cell is null), ``message``, ``termination``, ``measurement`` and ``cores`` as text. A run's
+rows are its SatSols rows in order, each joined with its times row by id; a run without a
+times file has nulls there.
+
+The TSVs are read by pyarrow's CSV reader (every cell as text, as :func:`tables.read_tsv`
+reads them); a file it cannot take (a row with missing cells, say) is read by ``read_tsv``.
+pyarrow is imported inside the functions (heavy).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from satdoku.stagefiles import paths as sp
+from satdoku.stagefiles.families import CNF_FAMILY, family_of_record
+from satdoku.stagefiles.instances import iter_instance_dicts
+from satdoku.stagefiles.tables import read_tsv
+
+META_KEY = "satdoku.run"
+#: text columns of a row (every other SatOutputTimes column is a number)
+TEXT_COLUMNS = ("run_id", "set", "instance_hash", "name", "family", "solver", "encoding",
+                "status", "verified", "detail", "solution", "message", "termination",
+                "measurement", "cores")
+KEY_COLUMNS = ("run_id", "set", "id", "line", "instance_hash", "name", "family", "solver",
+               "encoding", "status", "verified", "detail", "solution")
+
+
+def classify_files(paths: Sequence[str | Path]) -> tuple[dict[str, list[Path]],
+                                                       dict[tuple[str, str], Path],
+                                                       dict[tuple[str, str], Path]]:
+    """Sort stage files by the stage-file layout: ({set: Instances shards},
+    {(set, run): SatSols TSV}, {(set, run): SatOutputTimes TSV}). Other paths are refused."""
+    shards: dict[str, list[Path]] = {}
+    sols: dict[tuple[str, str], Path] = {}
+    times: dict[tuple[str, str], Path] = {}
+    for p in map(Path, paths):
+        if (m := sp.match(sp.INSTANCES, p)) is not None:
+            shards.setdefault(m["set"], []).append(p)
+        elif (m := sp.match(sp.SOLS, p)) is not None:
+            sols[(m["set"], f"{m['solver']}/{m['encoding']}")] = p
+        elif (m := sp.match(sp.TIMES, p)) is not None:
+            times[(m["set"], f"{m['solver']}/{m['encoding']}")] = p
+        elif p.suffix not in (".txt",):  # SatSols text files may come along: not needed here
+            raise ValueError(f"{p}: not an Instances shard, SatSols or SatOutputTimes file")
+    return {k: sorted(v) for k, v in shards.items()}, sols, times
+
+
+def set_order(paths: Sequence[str | Path]) -> list[str]:
+    """The sets of stage files in the order given (Instances shards first, then SatSols):
+    every set given, also one without instances."""
+    shards, sols, _ = classify_files(paths)
+    return list(dict.fromkeys([*shards, *(s for s, _ in sols)]))
+
+
+def instance_columns(shards: Sequence[str | Path] | None = None,
+                     objects: Iterable[Mapping[str, Any]] | None = None):  # type: ignore[no-untyped-def]
+    """``id``, ``line``, ``instance_hash``, ``name``, ``family`` of a set's Instances shards
+    (one JSON parse per object, no puzzle built), or of its ``objects`` already parsed, in
+    order, as a pyarrow table of text."""
+    import pyarrow as pa
+
+    if objects is None:
+        objects = (d for s in shards or () for d in iter_instance_dicts(s))
+    keys = ("id", "line", "instance_hash", "name", "family")
+    out: dict[str, list[str]] = {k: [] for k in keys}
+    for d in objects:
+        out["id"].append(str(d["id"]))
+        out["line"].append(str(d.get("line", "")))
+        out["instance_hash"].append(str(d.get("instance_hash", "")))
+        out["name"].append(str(d.get("name", "")))
+        out["family"].append(family_of_record(d))
+    return pa.table({k: pa.array(v, type=pa.string()) for k, v in out.items()})
+
+
+def tsv_table(path: str | Path):  # type: ignore[no-untyped-def]
+    """A TSV stage file as a pyarrow table of text (a cell a row does not have is null), read
+    by pyarrow's CSV reader (the csv module's quoting), or by :func:`tables.read_tsv` when
+    pyarrow refuses the file (a row with missing or extra cells)."""
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+
+    with open(path, encoding="utf-8", newline="") as fh:
+        header = fh.readline().rstrip("\n").split("\t")
+    if header == [""] or len(set(header)) != len(header):
+        return _table_of_rows(read_tsv(path))
+    try:
+        table = pcsv.read_csv(
+            path, read_options=pcsv.ReadOptions(block_size=1 << 24),
+            parse_options=pcsv.ParseOptions(delimiter="\t", quote_char='"', double_quote=True,
+                                            newlines_in_values=True),
+            convert_options=pcsv.ConvertOptions(
+                column_types=dict.fromkeys(header, pa.string()), strings_can_be_null=False,
+                quoted_strings_can_be_null=False))
+    except (pa.ArrowInvalid, UnicodeDecodeError):
+        return _table_of_rows(read_tsv(path))
+    return table if table.column_names == header else _table_of_rows(read_tsv(path))
+
+
+def _table_of_rows(rows: list[dict[str, str]]):  # type: ignore[no-untyped-def]
+    import pyarrow as pa
+
+    keys = list(dict.fromkeys(k for r in rows for k in r if k is not None))
+    return pa.table({k: pa.array([r.get(k) for r in rows], type=pa.string()) for k in keys})
+
+
+def numbers(values):  # type: ignore[no-untyped-def]
+    """A float column of TSV cells (a list or a pyarrow text array): empty or unreadable
+    cells are null."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    arr = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else pa.array(
+        values, type=pa.string())
+    arr = pc.utf8_trim_whitespace(arr)
+    ok = pc.match_substring_regex(arr, _NUMBER, ignore_case=True)
+    return pc.if_else(ok, arr, pa.scalar(None, pa.string())).cast(pa.float64())
+
+
+#: a cell that reads as a number (float() would take it); anything else is null
+_NUMBER = r"^[-+]?((\d+\.?\d*|\.\d+)(e[-+]?\d+)?|inf|infinity|nan)$"
+
+
+def _aligner(ids, keys):  # type: ignore[no-untyped-def]
+    """How to put a column keyed by ``keys`` in the order of ``ids`` (both text arrays):
+    None when they are the same (the usual case), else the take indices (null: no row; the
+    last row of a repeated key)."""
+    import pyarrow as pa
+
+    if ids.equals(keys):
+        return None
+    where = {k: j for j, k in enumerate(keys.to_pylist())}
+    return pa.array([where.get(i) for i in ids.to_pylist()], type=pa.int64())
+
+
+def _align(column, how):  # type: ignore[no-untyped-def]
+    return column if how is None else column.take(how)
+
+
+def _run_table(set_name: str, run: str, run_id: str, sols, times, info):  # type: ignore[no-untyped-def]
+    """The columns of one run over one set (SatSols rows joined with their times by id);
+    ``sols``, ``times`` and ``info`` (:func:`instance_columns`) are tables of text."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    solver, _, encoding = run.partition("/")
+    n = sols.num_rows
+    empty = pa.array([""] * n, type=pa.string())
+
+    def sol(key: str):  # type: ignore[no-untyped-def]
+        return sols.column(key).fill_null("") if key in sols.column_names else empty
+
+    ids = sol("id").combine_chunks()
+    if info.num_rows:
+        how = _aligner(ids, info.column("id").combine_chunks())
+
+        def known(key: str):  # type: ignore[no-untyped-def]
+            return _align(info.column(key), how).fill_null("")
+    else:
+        def known(key: str):  # type: ignore[no-untyped-def]
+            return empty
+
+    family = known("family")
+    status, verified = sol("status"), sol("verified")
+    model = pc.and_(pc.and_(pc.equal(family, CNF_FAMILY), pc.equal(status, "SAT")),
+                    pc.equal(verified, "yes"))
+    line = pc.if_else(pc.equal(sol("line"), ""), known("line"), sol("line"))
+    cols: dict[str, Any] = {
+        "run_id": pa.array([run_id] * n, type=pa.string()),
+        "set": pa.array([set_name] * n, type=pa.string()),
+        "id": pc.cast(ids, pa.int64()),
+        "line": pc.cast(pc.if_else(pc.equal(line, ""), "0", line), pa.int64()),
+        "instance_hash": pc.if_else(pc.equal(sol("instance_hash"), ""),
+                                    known("instance_hash"), sol("instance_hash")),
+        "name": known("name"), "family": family,
+        "solver": pa.array([solver] * n, type=pa.string()),
+        "encoding": pa.array([encoding] * n, type=pa.string()),
+        "status": status, "verified": verified, "detail": sol("detail"),
+        "solution": pc.if_else(model, "", sol("solution")),
+    }
+    if times.num_rows or times.column_names:
+        how = _aligner(ids, times.column("id").fill_null("").combine_chunks()) \
+            if "id" in times.column_names else pa.array([None] * n, type=pa.int64())
+        for k in times.column_names:
+            if k in cols:
+                continue
+            column = _align(times.column(k), how)
+            cols[k] = column.fill_null("") if k in TEXT_COLUMNS else numbers(column)
+    return pa.table(cols)
+
+
+def build_set(set_name: str, shards: Sequence[str | Path],
+              runs: Mapping[str, tuple[str | Path, str | Path | None]], run_id: str = "",
+              objects: Iterable[Mapping[str, Any]] | None = None):  # type: ignore[no-untyped-def]
+    """The run table of one set: its Instances ``shards`` (or their ``objects``, already
+    parsed) and, per run (``solver/encoding``), its SatSols and SatOutputTimes files (None, or
+    a missing file: no times)."""
+    import pyarrow as pa
+
+    info = instance_columns(shards, objects)
+    parts = []
+    for run, (sols_path, times_path) in runs.items():
+        times = tsv_table(times_path) if times_path and Path(times_path).exists() else pa.table({})
+        parts.append(_run_table(set_name, run, run_id, tsv_table(sols_path), times, info))
+    return _concat(parts)
+
+
+def run_rows(table, run: str) -> tuple[list[dict[str, str]], list[dict[str, str]]]:  # type: ignore[no-untyped-def]
+    """One run's rows of a one-set run table as the text reports read them: SatSols-like rows
+    (``id line status verified solution detail``) and times-like rows (``id status`` and
+    ``total_seconds`` as the times file writes it: six decimals, empty for none)."""
+    import pyarrow.compute as pc
+
+    solver, _, encoding = run.partition("/")
+    mine = table.filter(pc.and_(pc.equal(table.column("solver"), solver),
+                                pc.equal(table.column("encoding"), encoding)))
+    cols = {c: mine.column(c).to_pylist()
+            for c in ("id", "line", "status", "verified", "solution", "detail")}
+    seconds = (mine.column("total_seconds").to_pylist() if "total_seconds" in mine.column_names
+               else [None] * mine.num_rows)
+    ids = [str(i) for i in cols["id"]]
+    sols = [{"id": i, "line": str(ln), "status": s, "verified": v, "solution": t, "detail": d}
+            for i, ln, s, v, t, d in zip(ids, cols["line"], cols["status"], cols["verified"],
+                                         cols["solution"], cols["detail"], strict=True)]
+    times = [{"id": i, "status": s, "total_seconds": "" if t is None else f"{t:.6f}"}
+             for i, s, t in zip(ids, cols["status"], seconds, strict=True)]
+    return sols, times
+
+
+def _concat(parts: list[Any]):  # type: ignore[no-untyped-def]
+    import pyarrow as pa
+
+    if parts:
+        return pa.concat_tables(parts, promote_options="default")
+    return pa.table({c: pa.array([], type=pa.int64() if c in ("id", "line") else pa.string())
+                     for c in KEY_COLUMNS})
+
+
+def build(files: Sequence[str | Path], run_id: str = "",
+          manifest: Mapping[str, Any] | None = None):  # type: ignore[no-untyped-def]
+    """The run table (pyarrow) of the gathered stage files ``files`` (every set x run given),
+    with ``manifest`` as its metadata: each file read once; rows set by set in the order the
+    sets are given, runs in the order their SatSols files are."""
+    shards, sols, times = classify_files(files)
+    parts = [build_set(name, shards.get(name, []),
+                       {run: (path, times.get((s, run))) for (s, run), path in sols.items()
+                        if s == name}, run_id)
+             for name in set_order(files)]
+    table = _concat([p for p in parts if p.num_rows])
+    if manifest is not None:
+        table = table.replace_schema_metadata({META_KEY: json.dumps(manifest)})
+    return table
+
+
+def store_path(results: str | Path, run_id: str) -> Path:
+    """Where the run store keeps run ``run_id`` of a results directory."""
+    return sp.stage_path(sp.RUNS_STORE, results, run=run_id)
+
+
+def stored(results: str | Path):  # type: ignore[no-untyped-def]
+    """The stored table of the run ``results/run.json`` names (None when there is none)."""
+    import pyarrow.parquet as pq
+
+    from satdoku.stagefiles.manifest import read_manifest
+
+    manifest = read_manifest(Path(results) / sp.RUN_MANIFEST)
+    if not manifest or not manifest.get("run_id"):
+        return None
+    path = store_path(results, str(manifest["run_id"]))
+    return pq.read_table(path) if path.is_file() else None
+
+
+def table_of_files(files: Sequence[str | Path]):  # type: ignore[no-untyped-def]
+    """The run table of the gathered stage files ``files``: the stored run of their results
+    directory when it holds exactly their sets and runs and is newer than every one of them
+    (what the workflow's reports read: the run record writes it first), else built from the
+    files (:func:`build`). Rows of other sets or runs are never included."""
+    _, sols, _ = classify_files(files)
+    try:
+        results = _results_dir(files)
+    except ValueError:
+        results = None
+    if results is not None and sols:
+        try:
+            table = stored(results)
+        except (OSError, ValueError):
+            table = None
+        if table is not None and _covers(table, results, files, sols):
+            return table
+    return build(files)
+
+
+def _results_dir(files: Sequence[str | Path]) -> Path:
+    """The one results directory of stage files (ValueError for none or several)."""
+    shards, sols, times = classify_files(files)
+    roots = {Path(p).parents[2] for ps in shards.values() for p in ps}  # Instances/SET/SHARD
+    roots |= {Path(p).parents[3] for p in [*sols.values(), *times.values()]}
+    if len(roots) != 1:
+        raise ValueError(f"stage files from {len(roots)} results directories: "
+                         f"{', '.join(map(str, sorted(roots))) or 'none'}")
+    return roots.pop()
+
+
+def _covers(table, results: Path, files: Sequence[str | Path],  # type: ignore[no-untyped-def]
+            sols: Mapping[tuple[str, str], Path]) -> bool:
+    """Whether a stored table is the table of ``files``: every column, the same (set, run)
+    pairs, and no stage file changed after it was written."""
+    import pyarrow.compute as pc
+
+    from satdoku.stagefiles.manifest import read_manifest
+
+    if not set(KEY_COLUMNS) <= set(table.column_names):  # stored before these columns were
+        return False
+    manifest = read_manifest(results / sp.RUN_MANIFEST) or {}
+    written = store_path(results, str(manifest.get("run_id", ""))).stat().st_mtime
+    if any(Path(f).stat().st_mtime > written for f in files):
+        return False
+    runs = pc.binary_join_element_wise(table.column("solver"), table.column("encoding"), "/")
+    pairs = set(zip(table.column("set").to_pylist(), runs.to_pylist(), strict=True))
+    return pairs == set(sols) or (not table.num_rows and not sols)

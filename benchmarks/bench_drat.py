@@ -10,8 +10,8 @@ orders, asserted different) -- solved by ``satdoku dpll --mode cdcl`` -- and ran
 (ratio 5, and one 200-variable formula at 4.26 unless ``--quick``) proofs of ``--mode dpll``.
 Each formula is written as DIMACS and solved twice by the real CLI, with ``--proof`` in DRAT
 and in LRAT (``search`` = its ``c solve_seconds``; the check inside the CLI is given a tiny
-budget so each proof is checked only here; both runs make the same search: cdcl runs with
-``--no-simplify``, since its preprocessing is logged in DRAT only). The DRAT proof is
+budget so each proof is checked only here; both runs make the same search, cdcl's
+preprocessing included). The DRAT proof is
 checked by:
 
 * ``c``: :func:`satdoku.cnf.drat.check_proof` with the compiled backward checker (wall time of
@@ -200,8 +200,7 @@ def _child(argv: list[str]) -> tuple[float, float, str]:
 
 def _solve(mode: str, path: Path, proof: Path, proof_format: str) -> tuple[int, dict[str, str]]:
     """Run ``satdoku dpll`` writing a proof: (exit code, its ``c`` lines by key)."""
-    plain = ["--no-simplify"] if mode == "cdcl" else []  # the same search in both formats
-    proc = subprocess.run([sys.executable, "-m", "satdoku", "dpll", "--mode", mode, *plain,
+    proc = subprocess.run([sys.executable, "-m", "satdoku", "dpll", "--mode", mode,
                            "--proof", str(proof), "--proof-format", proof_format,
                            "--verify-time-limit", "1e-9", "--no-model", str(path)],
                           capture_output=True, text=True)

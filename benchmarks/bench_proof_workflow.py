@@ -3,10 +3,10 @@
 Writes a CNF set of random 3-SAT files (``--files``, default 24; variables spread evenly over
 ``--vars``, default 100-200; clause/variable ratio 4.26, so about half are UNSAT; seeded), runs
 the real Snakefile on it (``snakemake --cores 2``) at the set's ``--time-limit`` (default 60 s,
-the proof-check budget ``verify_time_limit`` left at its default, the same 60 s) with ``dpll``
-and ``cdcl-nosimp`` (LRAT proofs, their default), ``cdcl`` (with preprocessing: DRAT) and,
-with ``--drat``, dpll and cdcl-nosimp writing DRAT (``dpll-drat``, ``cdcl-nosimp-drat``) for
-comparison, and reads SatSols and SatOutputTimes: per
+the proof-check budget ``verify_time_limit`` left at its default, the same 60 s) with ``dpll``,
+``cdcl`` (with its preprocessing) and ``cdcl-nosimp`` (LRAT proofs, their default) and, with
+``--drat``, dpll and cdcl writing DRAT (``dpll-drat``, ``cdcl-drat``) for comparison, and
+reads SatSols and SatOutputTimes: per
 solver the answers, how many UNSAT answers were verified by their proof and how many were left
 unchecked (budget spent), and the largest and median ``check_seconds`` and ``solve_seconds`` of
 the UNSAT answers.
@@ -34,7 +34,7 @@ from conftest import random_3sat  # noqa: E402
 
 OURS = {"dpll": {}, "cdcl": {}, "cdcl-nosimp": {}}
 DRAT = {"dpll-drat": {"solver": "dpll", "proof": "drat"},
-        "cdcl-nosimp-drat": {"solver": "cdcl", "simplify": False, "proof": "drat"}}
+        "cdcl-drat": {"solver": "cdcl", "proof": "drat"}}
 
 
 def write_set(folder: Path, files: int, low: int, high: int) -> None:

@@ -297,16 +297,12 @@ def test_adapter_result_proof_and_version(public_data: Path, tmp_path: Path) -> 
     cnf = read_dimacs(path)
     solver = make_cdcl()
     assert SOLVERS["cdcl"].proofs and solver.name == "cdcl"
-    proof = tmp_path / "p.proof"
+    proof = tmp_path / "p.lrat"
     result = solver.solve_cnf(cnf, Deadline(10), proof_path=str(proof))
     assert result.status == "UNSAT" and result.proof == str(proof)
-    # preprocessing (on by default) logs DRAT only: DRAT by default, LRAT without it
-    assert solver.proof_format == "drat" and check_proof(cnf, proof).ok
-    for lrat in (make_cdcl(simplify=False), make_cdcl(simplify=False, proof="lrat"),
-                 make_cdcl(proof="lrat")):  # the last one runs without preprocessing
-        assert lrat.proof_format == "lrat"
-        done = lrat.solve_cnf(cnf, Deadline(10), proof_path=str(proof))
-        assert done.status == "UNSAT" and check_lrat(cnf, proof).ok
+    assert solver.proof_format == "lrat" and check_lrat(cnf, proof).ok
+    drat = make_cdcl(proof="drat").solve_cnf(cnf, Deadline(10), proof_path=str(proof))
+    assert drat.stats == result.stats and check_proof(cnf, proof).ok  # the same search
     assert {"decisions", "conflicts", "propagations", "restarts", "learnt"} <= set(result.stats)
     assert result.solve_seconds > 0 and result.total_seconds == 0  # the total: the solve path's
     from satdoku.solve import read_formula  # the file as a flat buffer, as the solve path reads it
@@ -333,16 +329,13 @@ def test_adapter_result_proof_and_version(public_data: Path, tmp_path: Path) -> 
 
 def test_cli_cdcl_mode(public_data: Path, tmp_path: Path) -> None:
     sat = public_data / "satlib"
-    proof = tmp_path / "p.drup"
+    proof = tmp_path / "p.lrat"
     cmd = [sys.executable, "-m", "satdoku.cli", "dpll", "--mode", "cdcl"]
     res = subprocess.run([*cmd, str(sat / "uuf50-218" / "uuf50-07.cnf"), "--proof", str(proof),
                           "--restarts", "luby"], capture_output=True, text=True)  # fmt: skip
     assert res.returncode == 20, res.stderr
     assert "s UNSATISFIABLE" in res.stdout and "c conflicts " in res.stdout
-    assert check_proof(read_dimacs(sat / "uuf50-218" / "uuf50-07.cnf"), proof).ok  # DRAT:
-    res = subprocess.run([*cmd, str(sat / "uuf50-218" / "uuf50-07.cnf"), "--proof", str(proof),
-                          "--no-simplify"], capture_output=True, text=True)  # preprocessing's
-    assert res.returncode == 20 and "c verified proof" in res.stdout  # default; LRAT without
+    assert "c verified proof" in res.stdout
     assert check_lrat(read_dimacs(sat / "uuf50-218" / "uuf50-07.cnf"), proof).ok
     res = subprocess.run([*cmd, str(sat / "flat50-115" / "flat50-3.cnf")], capture_output=True,
                          text=True)  # fmt: skip
@@ -398,10 +391,10 @@ def test_cli_batch_form(public_data: Path, tmp_path: Path) -> None:
     assert [blk.splitlines()[0] for blk in blocks] == [str(a), str(b)]
     assert "s SATISFIABLE" in blocks[0] and "s UNSATISFIABLE" in blocks[1]
     assert "v " in blocks[0] and "c summary 2 files: 1 SATISFIABLE, 1 UNSATISFIABLE" in blocks[1]
-    assert check_proof(read_dimacs(b), tmp_path / "proofs" / "uuf50-03.cnf.drup").ok
-    assert run(a, b, extra=("--proof", str(tmp_path / "d"), "--proof-format", "lrat")
+    assert check_lrat(read_dimacs(b), tmp_path / "proofs" / "uuf50-03.cnf.lrat").ok
+    assert run(a, b, extra=("--proof", str(tmp_path / "d"), "--proof-format", "drat")
                ).returncode == 30
-    assert check_lrat(read_dimacs(b), tmp_path / "d" / "uuf50-03.cnf.lrat").ok
+    assert check_proof(read_dimacs(b), tmp_path / "d" / "uuf50-03.cnf.drup").ok
     assert run(a, a).returncode == 10 and run(b, b, extra=("--no-model",)).returncode == 20
     res = run(a, bad, b)
     assert res.returncode == 1 and "bad.cnf:2: not a literal" in res.stderr
@@ -632,8 +625,7 @@ def test_incremental_adapter_matches_fresh_solving(public_data: Path, tmp_path: 
     proof = tmp_path / "p.lrat"
     res = inc.solve_incremental(rules, own, Deadline(10), proof_path=str(proof))
     assert res.status == "UNSAT" and res.proof == str(proof) and "proof" in res.message
-    check = check_lrat if inc.proof_format == "lrat" else check_proof
-    assert check(Cnf(729, rules.clauses + own), proof).ok
+    assert inc.proof_format == "lrat" and check_lrat(Cnf(729, rules.clauses + own), proof).ok
     again = inc.solve_incremental(rules, instance_clauses(recs[0].puzzle, "extended"), Deadline(10))
     assert again.status == "SAT"  # still usable after an UNSAT
     # other rules: loaded afresh; a non-unit own clause: a fresh solve (no incremental label)

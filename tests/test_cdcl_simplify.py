@@ -1,8 +1,9 @@
 """Preprocessing in our CDCL (bounded variable elimination, subsumption, self-subsuming
 strengthening; satdoku.solvers.cdcl.simplify and the C kernel's simplify): both kernels take
-the same steps, models of formulas with eliminated variables satisfy the original formula,
-UNSAT proofs with the preprocessing steps check, frozen and assumed variables are kept,
-``simplify: false`` is the search alone."""
+the same steps and write the same LRAT proof, models of formulas with eliminated variables
+satisfy the original formula, UNSAT proofs with the preprocessing steps check (LRAT, every step
+with hints, and DRAT), a preprocessing step without one of its hints does not, frozen and
+assumed variables are kept, ``simplify: false`` is the search alone."""
 
 from __future__ import annotations
 
@@ -58,29 +59,33 @@ def minisat_says(cnf: Cnf, assumptions: list[int] | None = None) -> str:
         return "SAT" if m.solve(assumptions=assumptions or []) else "UNSAT"
 
 
-def both(cnf: Cnf, **options: object) -> tuple:  # type: ignore[type-arg]
-    """The C kernel and the Python reference on one formula (proof logged): equal answers,
+def both(cnf: Cnf, proof: str = "lrat", **options: object) -> tuple:  # type: ignore[type-arg]
+    """The C kernel and the Python reference on one formula (``proof`` logged): equal answers,
     statistics and proofs, which are returned. Preprocessing runs before the search unless
     ``params`` say otherwise (by default it waits for 2000 conflicts)."""
     options.setdefault("params", NOW)
     runs = []
     for backend in ("c", "python"):
-        solver = Cdcl(cnf.num_vars, cnf.clauses, proof=True, backend=backend, **options)  # type: ignore[arg-type]
+        solver = Cdcl(cnf.num_vars, cnf.clauses, proof=proof, backend=backend, **options)  # type: ignore[arg-type]
         runs.append((solver.solve(), solver.stats, solver.proof_lines()))
     assert runs[0] == runs[1], [r[:2] for r in runs]
     return runs[0]
 
 
-def checked(cnf: Cnf, run: tuple) -> str:  # type: ignore[type-arg]
-    """The answer of a run, its model checked against the original formula or its proof by
-    both checkers, and MiniSat's answer agreeing."""
-    (status, model), _, proof = run
+def checked(cnf: Cnf, run: tuple, proof: str = "lrat") -> str:  # type: ignore[type-arg]
+    """The answer of a run, its model checked against the original formula or its proof (in
+    ``proof``'s format) by both engines, and MiniSat's answer agreeing."""
+    (status, model), _, lines = run
     assert status == minisat_says(cnf)
     if status == "SAT":
         assert model is not None and len(model) == cnf.num_vars
         assert cnf.satisfied_by(model) == []
+    elif proof == "lrat":
+        for engine in ("auto", "python"):
+            check = check_lrat(cnf, lines, engine=engine)
+            assert check.ok, check.message
     else:
-        for check in (check_proof(cnf, proof), check_proof_python(cnf, "".join(proof).encode())):
+        for check in (check_proof(cnf, lines), check_proof_python(cnf, "".join(lines).encode())):
             assert check.ok, check.message
     return status
 
@@ -107,13 +112,46 @@ def test_both_kernels_take_the_same_preprocessing_steps(public_data: Path) -> No
 
 def test_random_formulas_agree_with_minisat_with_checked_models_and_proofs() -> None:
     """Seeded small formulas of every shape (units, duplicates, tautologies, long clauses):
-    both kernels agree step for step, models satisfy the original formula, proofs check."""
+    both kernels agree step for step, models satisfy the original formula, proofs check, LRAT
+    and DRAT proofs of the same search (the proof format does not change it)."""
     rng = random.Random(29)
     seen = set()
     for k in range(250):
         cnf = random_cnf(rng, rng.randint(1, 14), rng.randint(0, 60), (1, 5))
-        seen.add(checked(cnf, both(cnf, params={"simp_delay": k % 3})))
+        run = both(cnf, params={"simp_delay": k % 3})
+        seen.add(checked(cnf, run))
+        if k % 5 == 0:
+            drat = both(cnf, "drat", params={"simp_delay": k % 3})
+            assert drat[:2] == run[:2]
+            checked(cnf, drat, "drat")
     assert seen == {"SAT", "UNSAT"}
+
+
+def test_every_hint_of_a_preprocessing_step_is_needed() -> None:
+    """The XOR chain is refuted by preprocessing alone, so every step of its LRAT proof is one
+    of the pass's (resolvents, strengthened clauses, clauses without their false literals,
+    level-0 units, the empty clause): each checks, and without any one of its hints it does
+    not (both engines, one verdict)."""
+    cnf = xor_chain(10)
+    (status, _), stats, lines = both(cnf)
+    assert status == "UNSAT" and stats["conflicts"] == 0
+    assert stats["resolvents"] and stats["strengthened_clauses"]
+    steps = [ln.split() for ln in lines]
+    assert any(s[1] == "d" for s in steps)  # deletions by id
+    dropped = 0
+    for i, step in enumerate(steps):
+        if step[1] == "d":
+            continue
+        zero = step.index("0", 1)
+        hints = step[zero + 1 : -1]
+        assert hints, step
+        for j in range(len(hints)):
+            fewer = " ".join([*step[: zero + 1], *hints[:j], *hints[j + 1 :], "0"])
+            proof = [*lines[:i], fewer + "\n", *lines[i + 1 :]]
+            verdicts = {check_lrat(cnf, proof, engine=e).ok for e in ("auto", "python")}
+            assert verdicts == {False}, (step, j)
+            dropped += 1
+    assert dropped > 20
 
 
 def test_preprocessing_after_the_first_conflicts() -> None:
@@ -213,12 +251,12 @@ def test_kernel_refuses_bad_use_after_elimination() -> None:
 def test_a_deadline_at_the_first_call_then_a_later_call_finishes() -> None:
     cnf = php(6, 5)
     for backend in ("c", "python"):
-        solver = Cdcl(cnf.num_vars, cnf.clauses, backend=backend, proof=True,
+        solver = Cdcl(cnf.num_vars, cnf.clauses, backend=backend, proof="lrat",
                       params={"simp_delay": 0})
         assert solver._kernel.solve([], 0.0) == 0  # preprocessing ran, then the clock stopped it
         assert solver.stats["eliminated_vars"] > 0 and solver.stats["conflicts"] == 0
         assert solver.solve()[0] == "UNSAT"
-        assert check_proof(cnf, solver.proof_lines()).ok
+        assert check_lrat(cnf, solver.proof_lines()).ok
 
 
 def test_registry_variant_and_adapter_options(public_data: Path, tmp_path: Path) -> None:
@@ -229,13 +267,11 @@ def test_registry_variant_and_adapter_options(public_data: Path, tmp_path: Path)
 
     cnf = php(8, 7)  # past the default delay of 2000 conflicts
     for solver in (nosimp, default):
-        result = solver.solve_cnf(cnf, Deadline(None), str(tmp_path / f"{solver.name}.drup"))
+        result = solver.solve_cnf(cnf, Deadline(None), str(tmp_path / f"{solver.name}.lrat"))
         assert result.status == "UNSAT"
         assert (result.stats["eliminated_vars"] == 0) == (solver is nosimp)
-        # without preprocessing the proof is LRAT (every step with hints), with it DRAT
-        assert solver.proof_format == ("lrat" if solver is nosimp else "drat")
-        check = check_lrat if solver is nosimp else check_proof
-        assert check(cnf, Path(result.proof).read_text().splitlines(True)).ok
+        assert solver.proof_format == "lrat"  # with preprocessing too: every step has hints
+        assert check_lrat(cnf, Path(result.proof).read_text().splitlines(True)).ok
 
 
 def test_cli_no_simplify(tmp_path: Path) -> None:

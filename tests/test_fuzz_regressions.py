@@ -58,6 +58,38 @@ def test_cdcl_inc_model_after_an_unsat_call_under_assumptions(clauses: list[list
         assert answer.verified in ("yes", "proof")
 
 
+#: a formula whose search learns (LRAT steps logged) before it answers SAT
+LEARNS = [[-7, 5, -7], [-8, -4, 5], [2, -3, -2], [6, -2, -7], [-4, -8, -1], [2, -1, -6],
+          [6, 4, 4], [8, 2, -8], [5, -2, -4], [-8, 7, -4], [-3, 3, 5], [-2, 3, 1], [7, -4, 7],
+          [-8, -6, 6], [8, -4, 1], [-2, 6, 6], [-1, 3, 1], [1, 4, 7], [6, 1, 4], [2, -4, 1],
+          [-2, -2, 2], [-6, -3, 8], [2, -4, -6], [-3, 1, 3], [-5, 8, 1], [-7, -6, -5],
+          [1, -2, -1], [-3, 8, -5], [-3, -7, -2], [4, -3, 4]]
+
+
+@pytest.mark.parametrize("backend", ["c", "python"])
+@pytest.mark.parametrize("clauses, search_first, added", [
+    ([[]], False, [[-1]]),  # cdcl-api, seed 11: the formula refuted on loading, then a clause
+    (LEARNS, True, [[1], [-1]]),  # clauses added after a search that logged LRAT steps
+])
+def test_cdcl_lrat_ids_with_clauses_added_between_calls(clauses: list[list[int]],
+                                                         search_first: bool,
+                                                         added: list[list[int]],
+                                                         backend: str) -> None:
+    """An LRAT clause id is fixed when the clause is made and the formula's come first: a
+    clause added after the empty clause or learnt ones was logged (or numbered) behind them,
+    and the proof of the later UNSAT reused an input clause's id (lrat check: 'its id is not
+    above the last'). Checked by the LRAT checker against every clause given."""
+    from satdoku.cnf.lrat import check_lrat
+
+    solver = Cdcl(8, clauses, proof="lrat", backend=backend, simplify=False)
+    if search_first:
+        assert solver.solve()[0] == "SAT" and solver.proof_lines()
+    solver.add_clauses(added)
+    assert solver.solve() == ("UNSAT", None)
+    check = check_lrat(Cnf(8, clauses + added), solver.proof_lines())
+    assert check.ok, check.message
+
+
 @pytest.mark.parametrize("heuristic", ["jw", "first", "vsids"])
 def test_dpll_solved_again_after_a_refutation(heuristic: str) -> None:
     """A Dpll object asked again after UNSAT searched on from a trail left mid-conflict and

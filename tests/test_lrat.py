@@ -253,10 +253,15 @@ def _corrupt(lines: list[str], how: str, k: int) -> list[str]:
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(formulas, st.sampled_from(["none", "drop", "cut", "delete", "literal", "hint",
                                   "drop-hint", "swap"]),
-       st.integers(0, 10_000), st.sampled_from(["dpll", "c", "python"]))
+       st.integers(0, 10_000), st.sampled_from(["dpll", "c", "python", "c-simp", "python-simp"]))
 def test_engines_agree_on_real_and_corrupted_proofs(cnf: Cnf, how: str, k: int,
                                                     solver: str) -> None:
-    proof = _dpll_lrat(cnf) if solver == "dpll" else _cdcl_lrat(cnf, solver)
+    """(``-simp``: the CDCL kernel preprocesses before its search, its steps in the proof.)"""
+    if solver == "dpll":
+        proof = _dpll_lrat(cnf)
+    else:
+        backend, _, simp = solver.partition("-")
+        proof = _cdcl_lrat(cnf, backend, **({"params": {"simp_delay": 0}} if simp else {}))
     if proof is None:  # satisfiable: nothing refutes it
         proof = [f"{cnf.num_clauses + 1} 0 1 0"]
         assert both(cnf, proof)[0] == REJECTED
@@ -299,7 +304,8 @@ def test_lrat_check_agrees(tmp_path: Path) -> None:
         path = tmp_path / f"f{n}.cnf"
         with open(path, "w", encoding="utf-8") as fh:
             write_dimacs(cnf, fh)
-        for lines in (_cdcl_lrat(cnf), _dpll_lrat(cnf)):
+        for lines in (_cdcl_lrat(cnf), _dpll_lrat(cnf),  # preprocessing first, then the search
+                      _cdcl_lrat(cnf, params={"simp_delay": 0}, reduce_first=50)):
             assert lines is not None
             good = tmp_path / "good.lrat"
             good.write_text("\n".join(lines) + "\n")

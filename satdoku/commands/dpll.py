@@ -96,11 +96,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--proof-format",
         choices=PROOF_FORMATS,
-        default=None,
-        help="lrat: clause ids and hints, as cadical --lrat writes, checked in linear time "
-        "(default for dpll and for cdcl with --no-simplify; cdcl's preprocessing steps are not "
-        "LRAT-logged, so lrat turns it off); drat: DRUP in drat-trim's text format (default "
-        "for cdcl with preprocessing)",
+        default="lrat",
+        help="lrat (default): clause ids and hints, as cadical --lrat writes, checked in "
+        "linear time; drat: DRUP in drat-trim's text format",
     )
     parser.add_argument("--seed", type=int_in(0), default=0,
                         help="random seed (heuristic 'random')")
@@ -132,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         proof = args.proof
         if batch and proof is not None:
             proof = os.path.join(args.proof, os.path.basename(path)
-                                 + PROOF_SUFFIX[proof_format(args)])
+                                 + PROOF_SUFFIX[args.proof_format])
         codes.append(_one_file(path, args, heuristic, proof))
         sys.stdout.flush()
     if not batch:
@@ -200,18 +198,10 @@ def _options(args: argparse.Namespace, heuristic: str) -> dict:  # type: ignore[
     """The configured-solver options of the command line (checked by the solver itself)."""
     if args.mode == "dpll":
         return {"solver": "dpll", "heuristic": heuristic, "pure_literals": args.pure_literals,
-                "seed": args.seed, "proof": proof_format(args)}
-    return ({"solver": "cdcl", "proof": proof_format(args)}
+                "seed": args.seed, "proof": args.proof_format}
+    return ({"solver": "cdcl", "proof": args.proof_format}
             | ({} if args.restarts is None else {"restarts": args.restarts})
             | ({"simplify": False} if args.no_simplify else {}))
-
-
-def proof_format(args: argparse.Namespace) -> str:
-    """--proof-format, or the solver's default: lrat for dpll and for cdcl without
-    preprocessing, drat for cdcl with it (its steps are logged in DRAT only)."""
-    if args.proof_format is not None:
-        return str(args.proof_format)
-    return "drat" if args.mode == "cdcl" and not args.no_simplify else "lrat"
 
 
 def _label(args: argparse.Namespace, heuristic: str) -> str:

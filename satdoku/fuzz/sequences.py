@@ -86,7 +86,8 @@ def fit(case: Case, ops: frozenset[str], assumptions: bool) -> Case:
 
 
 class CdclSession:
-    """Our Cdcl object; ``options``: backend, restarts, phase, decay, proof, params."""
+    """Our Cdcl object; ``options``: backend, restarts, phase, decay, proof (False, ``drat``
+    or ``lrat``), params."""
 
     ops = frozenset((SOLVE, ADD, LIMIT, INTERRUPT))
     assumptions = True
@@ -119,7 +120,8 @@ class CdclSession:
                 timer.join()
         problem = None
         if status == UNSAT and self.solver.status == UNSAT and self.options.get("proof"):
-            problem = _proof_problem(Cnf(self.solver.n, self.clauses), self.solver.proof_lines())
+            problem = _proof_problem(Cnf(self.solver.n, self.clauses), self.solver.proof_lines(),
+                                     self.solver.proof_format)
         return Reply(status, model, problem)
 
     def close(self) -> None:
@@ -211,10 +213,14 @@ class PathSession:
         self.solver = None  # type: ignore[assignment]
 
 
-def _proof_problem(cnf: Cnf, lines: list[str]) -> tuple[str, str] | None:
+def _proof_problem(cnf: Cnf, lines: list[str], proof_format: str = "drat"
+                   ) -> tuple[str, str] | None:
+    """A rejected proof's (class, message), or None: LRAT by the LRAT checker (clause ids in
+    the order the clauses were given and added), anything else as DRAT."""
     from satdoku.cnf.drat import check_proof
+    from satdoku.cnf.lrat import check_lrat
 
-    check = check_proof(cnf, lines)
+    check = check_lrat(cnf, lines) if proof_format == "lrat" else check_proof(cnf, lines)
     return None if check.ok else (REJECTED_PROOF, check.message)
 
 

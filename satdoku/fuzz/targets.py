@@ -386,7 +386,7 @@ def own_targets(workdir: str, against: str = "minisat22", drat_trim: str | None 
 # --- the kernels' object APIs --------------------------------------------------------------------
 def cdcl_api_target(against: str = "minisat22") -> Target:
     """Our Cdcl object under API sequences: both kernels (the Python one on small formulas),
-    every restart policy and phase, proofs on or off, small clause-database schedules so that
+    every restart policy and phase, no proof, DRAT or LRAT, small clause-database schedules so that
     reductions happen within a few conflicts, preprocessing off, before the search or after
     its first conflicts."""
     from satdoku.fuzz.sequences import CdclSession, run_sequence
@@ -396,7 +396,7 @@ def cdcl_api_target(against: str = "minisat22") -> Target:
         case = generate(kind, rng, sequence=True)
         backends = [b for b in BACKENDS if b != "auto"] if case.num_vars <= 60 else ["c"]
         options = {"backend": rng.choice(backends), "restarts": rng.choice(list(RESTARTS)),
-                   "phase": rng.choice(PHASES), "proof": rng.random() < 0.5,
+                   "phase": rng.choice(PHASES), "proof": rng.choice((False, "drat", "lrat")),
                    "decay": rng.choice((0.8, 0.95)), "reduce_first": rng.choice((None, 3, 20)),
                    "reduce_inc": rng.choice((None, 2)), "simplify": rng.random() < 0.7,
                    "params": {"simp_delay": rng.choice((0, 0, 3, 2000))}}  # fmt: skip

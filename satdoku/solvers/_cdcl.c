@@ -16,8 +16,10 @@
  * literals) directly, stages the clauses and sizes every list once; the GIL is released while
  * searching. LRAT (proof mode 2) needs clause ids where the search has none: a long clause's id
  * sits in a side table indexed like the arena (cid, moved with it by garbage collection), a
- * binary clause's in a hash table keyed by its two literals (binary clauses are never
- * deleted), a level-0 literal's unit clause id in unit_id.
+ * binary clause's beside each of its two entries in the implication lists (binid, lists
+ * parallel to bins: found by scanning the shorter of the two lists; the search never deletes
+ * binary clauses, preprocessing rebuilds the lists), a level-0 literal's unit clause id in
+ * unit_id.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -72,13 +74,6 @@ typedef struct {
     int64_t n, cap;
 } IVec;
 
-/* Binary clause ids: open addressing on the key (a << 32 | b), a < b; key 0 is a free slot. */
-typedef struct {
-    uint64_t *keys;
-    int32_t *ids;
-    int64_t cap, n;
-} BinIds;
-
 typedef struct {
     PyObject_HEAD
     int32_t n;
@@ -128,7 +123,7 @@ typedef struct {
     int32_t *unit_id;    /* per variable: a unit clause of its level-0 literal, 0: none */
     int32_t *cid;        /* per arena offset of a long clause: its id */
     int64_t cidcap;
-    BinIds binids;
+    Vec *binid;          /* per literal: the ids of the binary clauses of bins[lit], in order */
     int64_t *lmark;      /* per variable: hint chains (stamps above lmark_base) */
     int64_t lmark_base;
     IVec lstack, ustack, hunits, hchain, hbuf;
@@ -228,15 +223,6 @@ static inline int64_t proof_add(Kernel *k, const int32_t *lits, int64_t count,
     return proof_add2(k, lits, count, hints, nhints, NULL, 0);
 }
 
-/* A DRAT step of the preprocessing pass (tag 1 add, 2 delete; = log of the Python kernel).
- * LRAT mode does not preprocess: those steps would need hints, which are not logged yet. */
-static int proof_delete(Kernel *k, int32_t id, const int32_t *lits, int64_t count);
-
-static int proof_log(Kernel *k, int32_t tag, const int32_t *lits, int64_t count) {
-    if (tag == 1) return proof_add(k, lits, count, NULL, 0) < 0 ? -1 : 0;
-    return proof_delete(k, 0, lits, count);
-}
-
 /* A clause deleted (= log_delete): by its id too in LRAT. */
 static int proof_delete(Kernel *k, int32_t id, const int32_t *lits, int64_t count) {
     if (k->proof_on == PROOF_NONE) return 0;
@@ -252,65 +238,6 @@ static int proof_delete(Kernel *k, int32_t id, const int32_t *lits, int64_t coun
     return 0;
 }
 
-static inline uint64_t mix64(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    return x ^ (x >> 33);
-}
-
-static inline uint64_t bin_key(int32_t a, int32_t b) {
-    return a < b ? ((uint64_t)a << 32) | (uint32_t)b : ((uint64_t)b << 32) | (uint32_t)a;
-}
-
-/* Record the id of binary clause (a, b) unless one equal to it is recorded already. */
-static int binids_put(BinIds *t, int32_t a, int32_t b, int64_t id) {
-    if (2 * (t->n + 1) > t->cap) {
-        int64_t cap = t->cap ? 2 * t->cap : 1024;
-        uint64_t *keys = calloc((size_t)cap, sizeof(uint64_t));
-        int32_t *ids = malloc((size_t)cap * sizeof(int32_t));
-        if (!keys || !ids) {
-            free(keys);
-            free(ids);
-            return -1;
-        }
-        for (int64_t i = 0; i < t->cap; i++) {
-            if (!t->keys[i]) continue;
-            int64_t j = (int64_t)(mix64(t->keys[i]) & (uint64_t)(cap - 1));
-            while (keys[j]) j = (j + 1) & (cap - 1);
-            keys[j] = t->keys[i];
-            ids[j] = t->ids[i];
-        }
-        free(t->keys);
-        free(t->ids);
-        t->keys = keys;
-        t->ids = ids;
-        t->cap = cap;
-    }
-    uint64_t key = bin_key(a, b);
-    int64_t j = (int64_t)(mix64(key) & (uint64_t)(t->cap - 1));
-    while (t->keys[j]) {
-        if (t->keys[j] == key) return 0;
-        j = (j + 1) & (t->cap - 1);
-    }
-    t->keys[j] = key;
-    t->ids[j] = (int32_t)id;
-    t->n++;
-    return 0;
-}
-
-static int32_t binids_get(const BinIds *t, int32_t a, int32_t b) {
-    if (!t->cap) return 0;
-    uint64_t key = bin_key(a, b);
-    int64_t j = (int64_t)(mix64(key) & (uint64_t)(t->cap - 1));
-    while (t->keys[j]) {
-        if (t->keys[j] == key) return t->ids[j];
-        j = (j + 1) & (t->cap - 1);
-    }
-    return 0;
-}
-
 /* --- watches and implications ---------------------------------------------------------------- */
 static inline int watch_push(Kernel *k, int32_t lit, int32_t cref, int32_t blocker) {
     Vec *w = &k->watches[lit];
@@ -321,12 +248,35 @@ static inline int watch_push(Kernel *k, int32_t lit, int32_t cref, int32_t block
     return 0;
 }
 
-static inline int bin_push(Kernel *k, int32_t a, int32_t b) {
+/* Binary clause (a, b), clause id in LRAT, into both implication lists. */
+static inline int bin_push(Kernel *k, int32_t a, int32_t b, int32_t id) {
     Vec *x = &k->bins[a], *y = &k->bins[b];
     if (x->len == x->cap && vec_reserve(x, 1, 1)) return -1;
     x->data[x->len++] = b;
     if (y->len == y->cap && vec_reserve(y, 1, 1)) return -1;
     y->data[y->len++] = a;
+    if (k->binid) {
+        x = &k->binid[a];
+        y = &k->binid[b];
+        if (x->len == x->cap && vec_reserve(x, 1, 1)) return -1;
+        x->data[x->len++] = id;
+        if (y->len == y->cap && vec_reserve(y, 1, 1)) return -1;
+        y->data[y->len++] = id;
+    }
+    return 0;
+}
+
+/* The id of binary clause (a, b) (the first added of equal ones; 0 if there is none): found
+ * in the shorter of the two implication lists, whose binid list holds the ids in order. */
+static int32_t bin_id(const Kernel *k, int32_t a, int32_t b) {
+    if (k->bins[b].len < k->bins[a].len) {
+        int32_t t = a;
+        a = b;
+        b = t;
+    }
+    const int32_t *d = k->bins[a].data;
+    for (int32_t i = 0, n = k->bins[a].len; i < n; i++)
+        if (d[i] == b) return k->binid[a].data[i];
     return 0;
 }
 
@@ -663,11 +613,11 @@ static inline int32_t true_lit(Kernel *k, int32_t v) { return 2 * v + (k->lval[2
 static inline int32_t reason_id(Kernel *k, int32_t v) {
     int32_t r = k->reason[v];
     if (r >= 0) return k->cid[r];
-    return binids_get(&k->binids, true_lit(k, v), -2 - r);
+    return bin_id(k, true_lit(k, v), -2 - r);
 }
 
 static inline int32_t conflict_id(Kernel *k, int32_t confl) {
-    if (confl == BINARY_CONFLICT) return binids_get(&k->binids, k->confl_a, k->confl_b);
+    if (confl == BINARY_CONFLICT) return bin_id(k, k->confl_a, k->confl_b);
     return k->cid[confl];
 }
 
@@ -749,6 +699,26 @@ static int learnt_hints(Kernel *k, int32_t confl, int64_t size) {
             if (mark[r[i] >> 1] <= base && ivec_push(st, r[i] >> 1)) return -1;
     }
     return ivec_push(&k->hchain, conflict_id(k, confl));
+}
+
+/* The empty clause of conflict confl at level 0 (= log_refutation): in LRAT hinted by the
+ * units of the conflict's literals, then the conflict. 0, or -1 out of memory. */
+static int log_refutation(Kernel *k, int32_t confl) {
+    k->hunits.n = 0;
+    if (k->proof_on == PROOF_LRAT) {
+        int32_t pair[2] = {k->confl_a, k->confl_b}, csize = 2;
+        const int32_t *c = pair;
+        if (confl != BINARY_CONFLICT) {
+            c = k->arena + confl + HDR;
+            csize = k->arena[confl];
+        }
+        for (int32_t i = 0; i < csize; i++) {
+            int64_t id = unit_id_of(k, c[i] >> 1);
+            if (id < 0 || ivec_push(&k->hunits, (int32_t)id)) return -1;
+        }
+        if (ivec_push(&k->hunits, conflict_id(k, confl))) return -1;
+    }
+    return proof_add(k, k->out, 0, k->hunits.a, k->hunits.n) < 0 ? -1 : 0;
 }
 
 /* --- clause database ------------------------------------------------------------------------- */
@@ -940,10 +910,10 @@ static int load_clause(Kernel *k, Staging *st, const int32_t *dimacs, int64_t co
         return 0;
     }
     if (size == 2) {
-        if (lrat && binids_put(&k->binids, k->tmp[0], k->tmp[1], id)) return -1;
-        if (grow((void **)&st->pairs, &st->cap, 2 * st->npairs + 2, sizeof(int32_t))) return -1;
-        st->pairs[2 * st->npairs] = k->tmp[0];
-        st->pairs[2 * st->npairs + 1] = k->tmp[1];
+        if (grow((void **)&st->pairs, &st->cap, 3 * st->npairs + 3, sizeof(int32_t))) return -1;
+        st->pairs[3 * st->npairs] = k->tmp[0];
+        st->pairs[3 * st->npairs + 1] = k->tmp[1];
+        st->pairs[3 * st->npairs + 2] = (int32_t)id;
         st->npairs++;
         return 0;
     }
@@ -956,23 +926,31 @@ static int attach_staged(Kernel *k, Staging *st) {
     int32_t *count = calloc((size_t)(2 * nlits + 1), sizeof(int32_t));
     if (!count) return -1;
     int32_t *bcount = count + nlits;
-    for (int64_t i = 0; i < 2 * st->npairs; i++) bcount[st->pairs[i]]++;
+    for (int64_t i = 0; i < st->npairs; i++) {
+        bcount[st->pairs[3 * i]]++;
+        bcount[st->pairs[3 * i + 1]]++;
+    }
     for (int64_t cref = st->first_cref; cref < k->atop; cref += HDR + k->arena[cref]) {
         count[k->arena[cref + HDR]]++;
         count[k->arena[cref + HDR + 1]]++;
     }
     for (int64_t lit = 0; lit < nlits; lit++) {
         if ((count[lit] && vec_reserve(&k->watches[lit], count[lit], 2)) ||
-            (bcount[lit] && vec_reserve(&k->bins[lit], bcount[lit], 1))) {
+            (bcount[lit] && vec_reserve(&k->bins[lit], bcount[lit], 1)) ||
+            (bcount[lit] && k->binid && vec_reserve(&k->binid[lit], bcount[lit], 1))) {
             free(count);
             return -1;
         }
     }
     free(count);
     for (int64_t i = 0; i < st->npairs; i++) {
-        int32_t a = st->pairs[2 * i], b = st->pairs[2 * i + 1];
+        int32_t a = st->pairs[3 * i], b = st->pairs[3 * i + 1];
         k->bins[a].data[k->bins[a].len++] = b;
         k->bins[b].data[k->bins[b].len++] = a;
+        if (k->binid) {
+            k->binid[a].data[k->binid[a].len++] = st->pairs[3 * i + 2];
+            k->binid[b].data[k->binid[b].len++] = st->pairs[3 * i + 2];
+        }
     }
     for (int64_t cref = st->first_cref; cref < k->atop; cref += HDR + k->arena[cref]) {
         int32_t a = k->arena[cref + HDR], b = k->arena[cref + HDR + 1];
@@ -994,12 +972,13 @@ static int attach_staged(Kernel *k, Staging *st) {
  * P_SIMP_DELAY conflicts): bounded variable elimination, backward subsumption and
  * self-subsuming strengthening over occurrence lists, level-0 units propagated through the
  * same lists. Read the Python class for the
- * algorithm. C-specific: the clauses live in a store of their own while the kernel's watches
- * are cleared (header: size, capacity, flags, abstraction), occurrence lists are growable
- * vectors per variable whose deleted clauses go lazily, the elimination heap is indexed. Every
- * proof step goes through proof_log: resolvents before their antecedents are deleted, a
- * strengthened clause added before the old one is deleted. */
-#define S_HDR 4
+ * algorithm and each step's LRAT hints. C-specific: the clauses live in a store of their own
+ * while the kernel's watches are cleared (header: size, capacity, flags, abstraction, clause
+ * id), occurrence lists are growable vectors per variable whose deleted clauses go lazily, the
+ * elimination heap is indexed. Every proof step goes through proof_add / proof_delete:
+ * resolvents before their antecedents are deleted, a strengthened clause added before the old
+ * one is deleted; the binary-clause id table is rebuilt from the survivors. */
+#define S_HDR 5
 #define S_DEAD 1
 #define S_QUEUED 2
 #define S_CLOCK_EVERY 65536 /* simplifier steps between two looks at the clock */
@@ -1030,9 +1009,8 @@ typedef struct {
 
 static inline int32_t *s_lits(Simp *s, int32_t cref) { return s->c + cref + S_HDR; }
 
-static inline int s_log(Kernel *k, int32_t tag, const int32_t *lits, int64_t n) {
-    return k->proof_on ? proof_log(k, tag, lits, n) : 0;
-}
+/* The id of a unit clause of level-0 variable v (0 without LRAT: no hints are logged). */
+static inline int32_t s_unit_id(Kernel *k, int32_t v) { return k->unit_id ? k->unit_id[v] : 0; }
 
 /* Has the pass run out of effort or time? Then no new work starts. */
 static int s_spent(Kernel *k, Simp *s) {
@@ -1118,8 +1096,9 @@ static uint32_t s_abstraction(const int32_t *lits, int32_t n) {
     return a;
 }
 
-/* Store a clause of two or more unassigned literals (already in the proof) and queue it. */
-static int s_add(Kernel *k, Simp *s, const int32_t *lits, int32_t n) {
+/* Store a clause of two or more unassigned literals (already in the proof, as clause id) and
+ * queue it. */
+static int s_add(Kernel *k, Simp *s, const int32_t *lits, int32_t n, int64_t id) {
     if (grow((void **)&s->c, &s->cap, s->top + S_HDR + n, sizeof(int32_t))) return -1;
     int32_t cref = (int32_t)s->top;
     int32_t *h = s->c + cref;
@@ -1127,6 +1106,7 @@ static int s_add(Kernel *k, Simp *s, const int32_t *lits, int32_t n) {
     h[1] = n;
     h[2] = 0;
     h[3] = (int32_t)s_abstraction(lits, n);
+    h[4] = (int32_t)id;
     memcpy(h + S_HDR, lits, (size_t)n * sizeof(int32_t));
     s->top += S_HDR + n;
     for (int32_t i = 0; i < n; i++) {
@@ -1139,12 +1119,12 @@ static int s_add(Kernel *k, Simp *s, const int32_t *lits, int32_t n) {
     return s_enqueue_clause(s, cref);
 }
 
-/* Delete a stored clause (logged unless it lives on as a unit on the trail). */
-static int s_remove(Kernel *k, Simp *s, int32_t cref, int log) {
+/* Delete a stored clause. */
+static int s_remove(Kernel *k, Simp *s, int32_t cref) {
     int32_t *h = s->c + cref;
     int32_t n = h[0];
     h[2] |= S_DEAD;
-    if (log && s_log(k, 2, h + S_HDR, n)) return -1;
+    if (proof_delete(k, h[4], h + S_HDR, n)) return -1;
     for (int32_t i = 0; i < n; i++) {
         s->nocc[h[S_HDR + i]]--;
         s_touch(k, s, h[S_HDR + i] >> 1);
@@ -1152,26 +1132,34 @@ static int s_remove(Kernel *k, Simp *s, int32_t cref, int log) {
     return 0;
 }
 
-/* A unit derived while simplifying: on the trail at level 0 (propagated later by
- * s_propagate), or the empty clause when it is false. The unit is in the proof already. */
-static int s_unit(Kernel *k, Simp *s, int32_t lit) {
+/* A unit derived while simplifying (in the proof already, as clause id): on the trail at level
+ * 0 (propagated later by s_propagate), or the empty clause when it is false. */
+static int s_unit(Kernel *k, Simp *s, int32_t lit, int64_t id) {
     if (k->lval[lit] == -1) {
         s->unsat = 1;
-        return s_log(k, 1, s->tmp, 0);
+        int32_t hints[2] = {s_unit_id(k, lit >> 1), (int32_t)id};
+        return proof_add(k, s->tmp, 0, hints, 2) < 0 ? -1 : 0;
     }
-    if (k->lval[lit] == 0) enqueue(k, lit, NO_REASON);
+    if (k->lval[lit] == 0) {
+        enqueue(k, lit, NO_REASON);
+        if (k->unit_id) k->unit_id[lit >> 1] = (int32_t)id;
+    }
     return 0;
 }
 
-/* Drop literal l from a stored clause: the shorter clause is added, then the old one deleted;
- * a clause left with one literal becomes a unit on the trail. */
-static int s_strengthen(Kernel *k, Simp *s, int32_t cref, int32_t l) {
+/* Drop literal l, false once clause by (a unit, or a subsuming clause with one literal
+ * negated) is unit, from a stored clause: the shorter clause is added, then the old one
+ * deleted; a clause left with one literal becomes a unit on the trail. */
+static int s_strengthen(Kernel *k, Simp *s, int32_t cref, int32_t l, int32_t by) {
     int32_t *h = s->c + cref;
     int32_t n = h[0], m = 0;
     int32_t *c = h + S_HDR;
     for (int32_t i = 0; i < n; i++)
         if (c[i] != l) s->tmp[m++] = c[i];
-    if (s_log(k, 1, s->tmp, m) || s_log(k, 2, c, n)) return -1;
+    int32_t hints[2] = {by, h[4]};
+    int64_t id = proof_add(k, s->tmp, m, hints, 2);
+    if (id < 0 || proof_delete(k, h[4], c, n)) return -1;
+    h[4] = (int32_t)id;
     k->s_strengthened++;
     memcpy(c, s->tmp, (size_t)m * sizeof(int32_t));
     h[0] = m;
@@ -1187,7 +1175,7 @@ static int s_strengthen(Kernel *k, Simp *s, int32_t cref, int32_t l) {
         h[2] |= S_DEAD;
         s->nocc[c[0]]--;
         s_touch(k, s, c[0] >> 1);
-        return s_unit(k, s, c[0]);
+        return s_unit(k, s, c[0], id);
     }
     return s_enqueue_clause(s, cref);
 }
@@ -1219,8 +1207,8 @@ static int s_propagate(Kernel *k, Simp *s) {
             int32_t *c = s_lits(s, cref), size = s->c[cref], holds = 0;
             s->ticks += size;
             for (int32_t j = 0; j < size; j++) holds |= c[j] == u;
-            /* LRAT: a strengthened clause from itself and the unit u */
-            if (holds ? s_remove(k, s, cref, 1) : s_strengthen(k, s, cref, u ^ 1)) return -1;
+            if (holds ? s_remove(k, s, cref) : s_strengthen(k, s, cref, u ^ 1, s_unit_id(k, u >> 1)))
+                return -1;
         }
         s->occ[u >> 1].len = 0;
     }
@@ -1273,9 +1261,9 @@ static int s_subsume(Kernel *k, Simp *s) {
             int32_t l = s_subsumes(s, cref, d);
             if (l == -1) {
                 k->s_subsumed++;
-                if (s_remove(k, s, d, 1)) return -1;
-            } else if (l >= 0) { /* LRAT: d's new form from d and cref */
-                if (s_strengthen(k, s, d, l ^ 1) || s_propagate(k, s)) return -1;
+                if (s_remove(k, s, d)) return -1;
+            } else if (l >= 0) { /* cref with l negated subsumes d: d drops -l */
+                if (s_strengthen(k, s, d, l ^ 1, s->c[cref + 4]) || s_propagate(k, s)) return -1;
             }
         }
         if (s->qhead == s->qlen) s->qhead = s->qlen = 0;
@@ -1327,6 +1315,37 @@ static int s_keep(Kernel *k, const int32_t *lits, int32_t n, int32_t v) {
     return 0;
 }
 
+/* Clause id (in the proof) into the store, under the level-0 assignment (= settle): deleted
+ * when satisfied; its false literals dropped (a shorter clause, hinted by their units and the
+ * clause, replaces it); empty: refuted; one literal: a unit on the trail. Returns 1 for a
+ * unit (the caller propagates it), 0, or -1 out of memory. */
+static int s_settle(Kernel *k, Simp *s, const int32_t *lits, int32_t n, int64_t id) {
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++) {
+        if (k->lval[lits[i]] == 1) return proof_delete(k, (int32_t)id, lits, n);
+        if (k->lval[lits[i]] == 0) s->tmp[m++] = lits[i];
+    }
+    if (m < n) {
+        k->hbuf.n = 0;
+        if (k->proof_on == PROOF_LRAT) {
+            for (int32_t i = 0; i < n; i++)
+                if (k->lval[lits[i]] == -1 && ivec_push(&k->hbuf, k->unit_id[lits[i] >> 1]))
+                    return -1;
+            if (ivec_push(&k->hbuf, (int32_t)id)) return -1;
+        }
+        int64_t shorter = proof_add(k, s->tmp, m, k->hbuf.a, k->hbuf.n);
+        if (shorter < 0) return -1;
+        if (m == 0) {
+            s->unsat = 1;
+            return 0;
+        }
+        if (proof_delete(k, (int32_t)id, lits, n)) return -1;
+        id = shorter;
+    }
+    if (m == 1) return s_unit(k, s, s->tmp[0], id) ? -1 : 1;
+    return s_add(k, s, s->tmp, m, id);
+}
+
 /* Eliminate v by clause distribution when that does not grow the formula: its resolvents
  * replace the clauses holding it (which are kept for the model). */
 static int s_eliminate(Kernel *k, Simp *s, int32_t v) {
@@ -1358,15 +1377,18 @@ static int s_eliminate(Kernel *k, Simp *s, int32_t v) {
     for (int64_t i = 0; i < np; i++)
         for (int64_t j = 0; j < nn; j++) {
             int32_t np_ = s->c[s->pos[i]], nq_ = s->c[s->neg[j]];
-            if (grow((void **)&s->res, &s->rcap, s->rtop + np_ + nq_ + 1, sizeof(int32_t)))
+            if (grow((void **)&s->res, &s->rcap, s->rtop + np_ + nq_ + 2, sizeof(int32_t)))
                 return -1;
-            int32_t *r = s->res + s->rtop;
-            int32_t size = s_merge(s, s->pos[i], s->neg[j], v, r + 1);
+            int32_t *r = s->res + s->rtop; /* size, id, literals */
+            int32_t size = s_merge(s, s->pos[i], s->neg[j], v, r + 2);
             if (size < 0) continue;
+            int32_t hints[2] = {s->c[s->pos[i] + 4], s->c[s->neg[j] + 4]};
+            int64_t id = proof_add(k, r + 2, size, hints, 2);
+            if (id < 0) return -1;
             r[0] = size;
-            s->rtop += size + 1;
+            r[1] = (int32_t)id;
+            s->rtop += size + 2;
             k->s_resolvents++;
-            if (s_log(k, 1, r + 1, size)) return -1; /* LRAT: from pos[i] and neg[j] */
         }
     /* the smaller side is kept for the model, then the default for v */
     int32_t *kept = np > nn ? s->neg : s->pos;
@@ -1376,48 +1398,17 @@ static int s_eliminate(Kernel *k, Simp *s, int32_t v) {
     int32_t unit = 2 * v + (np > nn ? 0 : 1);
     if (s_keep(k, &unit, 1, v)) return -1;
     for (int64_t i = 0; i < np; i++)
-        if (s_remove(k, s, s->pos[i], 1)) return -1;
+        if (s_remove(k, s, s->pos[i])) return -1;
     for (int64_t i = 0; i < nn; i++)
-        if (s_remove(k, s, s->neg[i], 1)) return -1;
+        if (s_remove(k, s, s->neg[i])) return -1;
     s->occ[v].len = 0;
     for (int64_t at = 0; at < s->rtop && !s->unsat;) {
-        int32_t size = s->res[at], *r = s->res + at + 1, m = 0, sat = 0;
-        at += size + 1;
-        for (int32_t i = 0; i < size; i++) {
-            if (k->lval[r[i]] == 1) sat = 1;
-            else if (k->lval[r[i]] == 0) s->tmp[m++] = r[i];
-        }
-        if (sat) {
-            if (s_log(k, 2, r, size)) return -1;
-            continue;
-        }
-        if (m < size && (s_log(k, 1, s->tmp, m) || s_log(k, 2, r, size))) return -1;
-        if (m == 0) {
-            s->unsat = 1;
-        } else if (m == 1) {
-            if (s_unit(k, s, s->tmp[0]) || s_propagate(k, s)) return -1;
-        } else if (s_add(k, s, s->tmp, m)) {
-            return -1;
-        }
+        int32_t size = s->res[at], id = s->res[at + 1];
+        int rc = s_settle(k, s, s->res + at + 2, size, id);
+        at += size + 2;
+        if (rc < 0 || (rc == 1 && s_propagate(k, s))) return -1;
     }
     return s_subsume(k, s);
-}
-
-/* A clause of the loaded formula into the store: satisfied ones are deleted, false literals
- * dropped (the kernel propagated the level-0 units before). */
-static int s_gather(Kernel *k, Simp *s, const int32_t *lits, int32_t n) {
-    int32_t m = 0;
-    for (int32_t i = 0; i < n; i++) {
-        if (k->lval[lits[i]] == 1) return s_log(k, 2, lits, n);
-        if (k->lval[lits[i]] == 0) s->tmp[m++] = lits[i];
-    }
-    if (m < n && (s_log(k, 1, s->tmp, m) || s_log(k, 2, lits, n))) return -1;
-    if (m == 0) {
-        s->unsat = 1;
-        return 0;
-    }
-    if (m == 1) return s_unit(k, s, s->tmp[0]);
-    return s_add(k, s, s->tmp, m);
 }
 
 static void s_free(Simp *s, int64_t n) {
@@ -1428,8 +1419,9 @@ static void s_free(Simp *s, int64_t n) {
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) free(bufs[i]);
 }
 
-/* The simplified formula back into the kernel: watches, implication lists and the arena are
- * rebuilt in store order; the decision heap holds the variables still to assign. */
+/* The simplified formula back into the kernel: watches, implication lists, the arena and (in
+ * LRAT) the binary-clause ids are rebuilt in store order; the decision heap holds the
+ * variables still to assign. */
 static int s_reattach(Kernel *k, Simp *s) {
     for (int64_t lit = 0; lit < 2 * (int64_t)k->n; lit++) {
         k->bins[lit].len = 0;
@@ -1437,14 +1429,16 @@ static int s_reattach(Kernel *k, Simp *s) {
     }
     k->atop = 0;
     k->wasted = 0;
+    if (k->binid)
+        for (int64_t lit = 0; lit < 2 * (int64_t)k->n; lit++) k->binid[lit].len = 0;
     for (int64_t cref = 0; cref < s->top; cref += S_HDR + s->c[cref + 1]) {
         if (s->c[cref + 2] & S_DEAD) continue;
-        int32_t *c = s_lits(s, (int32_t)cref), size = s->c[cref];
+        int32_t *c = s_lits(s, (int32_t)cref), size = s->c[cref], id = s->c[cref + 4];
         if (size == 2) {
-            if (bin_push(k, c[0], c[1])) return -1;
+            if (bin_push(k, c[0], c[1], id)) return -1;
             continue;
         }
-        int32_t at = add_clause(k, c, size, 0, 0, 0); /* ids: LRAT does not preprocess */
+        int32_t at = add_clause(k, c, size, 0, 0, id);
         if (at < 0 || watch_push(k, c[0], at, c[1]) || watch_push(k, c[1], at, c[0])) return -1;
     }
     k->heap_size = 0;
@@ -1462,15 +1456,20 @@ static int simplify(Kernel *k) {
     int32_t confl = propagate(k);
     if (confl == OUT_OF_MEMORY) return -1;
     if (confl != NO_CONFLICT) {
-        if (k->proof_on && proof_log(k, 1, k->out, 0)) return -1;
+        if (log_refutation(k, confl)) return -1;
         k->status = UNSAT;
         return UNSAT;
     }
+    int lrat = k->proof_on == PROOF_LRAT;
+    if (lrat) /* every level-0 literal's unit clause, while its reason is still there */
+        for (int64_t i = 0; i < k->trail_size; i++)
+            if (unit_id_of(k, k->trail[i] >> 1) < 0) return -1;
     /* long learnt clauses go (binary ones stay as clauses of the formula: they are implied);
      * level-0 literals need no reason, and the old ones would point into the old arena */
     for (int64_t i = 0; i < k->nlearnts; i++) {
         int32_t cref = k->learnts[i];
-        if (k->proof_on && proof_log(k, 2, k->arena + cref + HDR, k->arena[cref])) return -1;
+        if (proof_delete(k, lrat ? k->cid[cref] : 0, k->arena + cref + HDR, k->arena[cref]))
+            return -1;
         k->arena[cref + 1] |= DELETED;
     }
     k->nlearnts = 0;
@@ -1492,17 +1491,22 @@ static int simplify(Kernel *k) {
     s.budget = k->P[P_SIMP_EFFORT];
     s.next_clock = S_CLOCK_EVERY;
     s.thead = k->trail_size;
-    /* binary clauses (from the smaller literal's list), then the long ones in load order */
+    /* binary clauses (from the smaller literal's list, each once), then the long ones in load
+     * order */
     for (int32_t lit = 0; lit < 2 * k->n && !s.unsat; lit++) {
         Vec *b = &k->bins[lit];
+        int64_t stamp = ++s.stamp;
         for (int32_t i = 0; i < b->len && !s.unsat; i++) {
             int32_t pair[2] = {lit, b->data[i]};
-            if (pair[1] > lit && s_gather(k, &s, pair, 2)) goto done;
+            if (pair[1] < lit || s.lmark[pair[1]] == stamp) continue;
+            s.lmark[pair[1]] = stamp;
+            int32_t id = lrat ? k->binid[lit].data[i] : 0;
+            if (s_settle(k, &s, pair, 2, id) < 0) goto done;
         }
     }
     for (int64_t cref = 0; cref < k->atop && !s.unsat; cref += HDR + k->arena[cref])
         if (!(k->arena[cref + 1] & (DELETED | LEARNT)) &&
-            s_gather(k, &s, k->arena + cref + HDR, k->arena[cref]))
+            s_settle(k, &s, k->arena + cref + HDR, k->arena[cref], lrat ? k->cid[cref] : 0) < 0)
             goto done;
     for (int32_t v = 0; v < k->n; v++) s_touch(k, &s, v);
     if (s_propagate(k, &s)) goto done;
@@ -1570,21 +1574,7 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
             k->conflicts++;
             k->since_restart++;
             if (k->dl == 0) {
-                k->hunits.n = 0;
-                if (k->proof_on == PROOF_LRAT) { /* the units of the conflict, then it */
-                    int32_t pair[2] = {k->confl_a, k->confl_b}, csize = 2;
-                    const int32_t *c = pair;
-                    if (confl != BINARY_CONFLICT) {
-                        c = k->arena + confl + HDR;
-                        csize = k->arena[confl];
-                    }
-                    for (int32_t i = 0; i < csize; i++) {
-                        int64_t id = unit_id_of(k, c[i] >> 1);
-                        if (id < 0 || ivec_push(&k->hunits, (int32_t)id)) return -1;
-                    }
-                    if (ivec_push(&k->hunits, conflict_id(k, confl))) return -1;
-                }
-                if (proof_add(k, k->out, 0, k->hunits.a, k->hunits.n) < 0) return -1;
+                if (log_refutation(k, confl)) return -1;
                 k->status = UNSAT;
                 return UNSAT;
             }
@@ -1621,8 +1611,7 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
                 enqueue(k, k->out[0], NO_REASON);
                 if (lrat) k->unit_id[k->out[0] >> 1] = (int32_t)id;
             } else if (size == 2) {
-                if (bin_push(k, k->out[0], k->out[1])) return -1;
-                if (lrat && binids_put(&k->binids, k->out[0], k->out[1], id)) return -1;
+                if (bin_push(k, k->out[0], k->out[1], (int32_t)id)) return -1;
                 enqueue(k, k->out[0], binary_reason(k->out[1]));
             } else {
                 int32_t cref = add_clause(k, k->out, size, 1, lbd, id);
@@ -1644,7 +1633,7 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
             k->lbdq_head = (k->lbdq_head + 1) % qlen;
             continue;
         }
-        if (P[P_SIMPLIFY] && k->proof_on != PROOF_LRAT && !k->simplified &&
+        if (P[P_SIMPLIFY] && !k->simplified &&
             k->conflicts >= P[P_SIMP_DELAY]) {
             int r = simplify(k); /* at level 0; the assumptions are placed again below */
             if (r != 0) return r;
@@ -1719,13 +1708,14 @@ static void Kernel_free_buffers(Kernel *k) {
     for (int64_t i = 0; i < 2 * (int64_t)k->n; i++) {
         if (k->watches) free(k->watches[i].data);
         if (k->bins) free(k->bins[i].data);
+        if (k->binid) free(k->binid[i].data);
     }
     void *bufs[] = {k->lval,  k->level, k->reason, k->trail,  k->trail_lim, k->phase,
                     k->act,   k->heap,  k->hpos,   k->arena,  k->watches,   k->bins,
                     k->learnts, k->seen, k->out,   k->stack,  k->toclear,   k->stamp,
                     k->mark,  k->tmp,   k->proof,  k->lbdq,   k->trailq,    k->frozen,
                     k->elim,  k->elimclauses, k->model,
-                    k->unit_id, k->cid, k->lmark, k->binids.keys, k->binids.ids,
+                    k->unit_id, k->cid, k->lmark, k->binid,
                     k->lstack.a, k->ustack.a, k->hunits.a, k->hchain.a, k->hbuf.a};
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) free(bufs[i]);
 }
@@ -1816,7 +1806,8 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
         k->lmark = calloc((size_t)(n + 1), sizeof(int64_t));
         k->cidcap = k->acap;
         k->cid = malloc((size_t)k->cidcap * sizeof(int32_t));
-        if (!k->unit_id || !k->lmark || !k->cid) {
+        k->binid = calloc((size_t)(2 * n + 1), sizeof(Vec));
+        if (!k->unit_id || !k->lmark || !k->cid || !k->binid) {
             PyErr_NoMemory();
             return -1;
         }
@@ -2151,53 +2142,101 @@ static PyObject *Kernel_proof_buffer(Kernel *k, PyObject *Py_UNUSED(ignored)) {
 }
 
 /* write_proof(path): the DRUP proof as drat-trim text. */
+/* Buffered text output for write_proof: numbers formatted by hand (fprintf per number made
+ * writing a proof cost a third of the search it records). */
+typedef struct {
+    FILE *fh;
+    char buf[1 << 16];
+    size_t n;
+    int bad;
+} Out;
+
+static void out_flush(Out *o) {
+    if (o->n && fwrite(o->buf, 1, o->n, o->fh) != o->n) o->bad = 1;
+    o->n = 0;
+}
+
+/* The number x, then the character after (a space, or a newline). */
+static inline void out_num(Out *o, int64_t x, char after) {
+    if (o->n > sizeof o->buf - 32) out_flush(o);
+    char tmp[24];
+    int t = 0;
+    uint64_t u = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+    do {
+        tmp[t++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (x < 0) o->buf[o->n++] = '-';
+    while (t) o->buf[o->n++] = tmp[--t];
+    o->buf[o->n++] = after;
+}
+
+static inline void out_str(Out *o, const char *text) {
+    size_t len = strlen(text);
+    if (o->n + len > sizeof o->buf) out_flush(o);
+    memcpy(o->buf + o->n, text, len);
+    o->n += len;
+}
+
 static PyObject *Kernel_write_proof(Kernel *k, PyObject *args) {
     PyObject *path_obj;
     if (in_use(k)) return NULL;
     if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path_obj)) return NULL;
-    FILE *fh = fopen(PyBytes_AS_STRING(path_obj), "w");
-    if (!fh) {
+    Out *o = malloc(sizeof(Out));
+    if (!o) {
+        Py_DECREF(path_obj);
+        return PyErr_NoMemory();
+    }
+    o->fh = fopen(PyBytes_AS_STRING(path_obj), "w");
+    if (!o->fh) {
+        free(o);
         PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path_obj);
         Py_DECREF(path_obj);
         return NULL;
     }
+    o->n = 0;
+    o->bad = 0;
     int64_t pos = 0;
-    int bad = 0;
     if (k->proof_on == PROOF_LRAT) {
         /* = lrat_lines: consecutive deletions on one line, led by the last added id */
         int64_t last = k->loaded;
         int deleting = 0;
-        while (pos < k->ptop && !bad) {
+        while (pos < k->ptop && !o->bad) {
             const int32_t *p = k->proof + pos;
             int32_t tag = p[0], id = p[1], size = p[2];
             if (tag == 2) {
-                if (!deleting) bad |= fprintf(fh, "%lld d ", (long long)last) < 0;
-                bad |= fprintf(fh, "%d ", id) < 0;
+                if (!deleting) {
+                    out_num(o, last, ' ');
+                    out_str(o, "d ");
+                }
+                out_num(o, id, ' ');
                 deleting = 1;
                 pos += 3 + size;
                 continue;
             }
-            if (deleting) bad |= fputs("0\n", fh) < 0;
+            if (deleting) out_str(o, "0\n");
             deleting = 0;
-            bad |= fprintf(fh, "%d ", id) < 0;
-            for (int32_t i = 0; i < size; i++) bad |= fprintf(fh, "%d ", p[3 + i]) < 0;
+            out_num(o, id, ' ');
+            for (int32_t i = 0; i < size; i++) out_num(o, p[3 + i], ' ');
             int32_t nh = p[3 + size];
-            bad |= fputs("0 ", fh) < 0;
-            for (int32_t i = 0; i < nh; i++) bad |= fprintf(fh, "%d ", p[4 + size + i]) < 0;
-            bad |= fputs("0\n", fh) < 0;
+            out_str(o, "0 ");
+            for (int32_t i = 0; i < nh; i++) out_num(o, p[4 + size + i], ' ');
+            out_str(o, "0\n");
             last = id;
             pos += 4 + size + nh;
         }
-        if (deleting) bad |= fputs("0\n", fh) < 0;
+        if (deleting) out_str(o, "0\n");
     }
-    while (k->proof_on != PROOF_LRAT && pos < k->ptop && !bad) {
+    while (k->proof_on != PROOF_LRAT && pos < k->ptop && !o->bad) {
         int32_t tag = k->proof[pos], size = k->proof[pos + 1];
-        if (tag == 2) bad |= fputs("d ", fh) < 0;
-        for (int32_t i = 0; i < size; i++) bad |= fprintf(fh, "%d ", k->proof[pos + 2 + i]) < 0;
-        bad |= fputs("0\n", fh) < 0;
+        if (tag == 2) out_str(o, "d ");
+        for (int32_t i = 0; i < size; i++) out_num(o, k->proof[pos + 2 + i], ' ');
+        out_str(o, "0\n");
         pos += 2 + size;
     }
-    bad |= fclose(fh) != 0;
+    out_flush(o);
+    int bad = o->bad | (fclose(o->fh) != 0);
+    free(o);
     if (bad) {
         PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path_obj);
         Py_DECREF(path_obj);

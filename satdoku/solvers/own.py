@@ -113,7 +113,7 @@ class CdclSolver:
         incremental: bool = False,
         simplify: bool = True,
         name: str | None = None,
-        proof: str | None = None,
+        proof: str = "lrat",
     ) -> None:
         from satdoku.solvers.cdcl.driver import PHASES, PROOF_FORMATS, RESTARTS
 
@@ -121,13 +121,10 @@ class CdclSolver:
             raise ValueError(f"unknown restart policy {restarts!r}; choose from {list(RESTARTS)}")
         if phase not in PHASES:
             raise ValueError(f"unknown phase {phase!r}; choose from {PHASES}")
-        if proof is None:  # preprocessing steps are logged in DRAT only
-            proof = "drat" if simplify else "lrat"
         if proof not in PROOF_FORMATS:
             raise ValueError(f"unknown proof format {proof!r}; choose from "
                              f"{', '.join(PROOF_FORMATS)}")
-        #: the format of the proofs it writes (the solve path checks them in it); LRAT turns
-        #: preprocessing off (its steps carry no hints yet)
+        #: the format of the proofs it writes (the solve path checks them in it)
         self.proof_format = proof
         self.options = {
             "restarts": restarts,

@@ -106,15 +106,13 @@ _SEED: dict[str, Any] = {"type": "integer", "minimum": 0}
 _PYSAT_OPTIONS: dict[str, Any] = {
     "incremental": {**_BOOL, "description": "load a shard's rules once, givens as assumptions"},
 }
-#: our solvers' proof format: LRAT (hints; checked in linear time, at most 0.085x drat-trim's
-#: time on the same search's DRAT, benchmarks/bench_drat.py) where the solver logs every step
-#: with hints (dpll; cdcl without preprocessing), else DRAT; a configuration may ask for either
+#: our solvers' proof format: LRAT (hints for every step, preprocessing's too; checked in
+#: linear time, at most 0.085x drat-trim's time on the same search's DRAT,
+#: benchmarks/bench_drat.py) unless a configuration asks for DRAT
 _OWN_PROOF: dict[str, Any] = {
-    "enum": ["lrat", "drat"],
+    "enum": ["lrat", "drat"], "default": "lrat",
     "description": "format of the proof of an UNSAT answer: lrat (clause ids and hints, "
-                   "checked in linear time; dpll's default, and cdcl's with simplify: false) "
-                   "or drat (DRUP, as drat-trim reads it; cdcl's default: its preprocessing "
-                   "steps are logged in DRAT only, and lrat turns preprocessing off)"}
+                   "checked in linear time) or drat (DRUP, as drat-trim reads it)"}
 _DPLL_OPTIONS: dict[str, Any] = {
     "heuristic": {"enum": list(HEURISTICS)},
     "proof": _OWN_PROOF,

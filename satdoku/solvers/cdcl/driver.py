@@ -194,14 +194,20 @@ class Cdcl:
         """A new kernel with the formula (and the clauses added since) loaded and the frozen
         variables frozen; it knows no answer yet."""
         self.status = ""
+        self._searched = False  # whether this kernel has searched (and may have logged steps)
         self._kernel = kernel_type(self.backend)(*self._settings)
         self._kernel.freeze(sorted(self._frozen))
         cpu_clock = deadline is not None and deadline.clock == CPU
-        if self._kernel.load(self._formula, None if cpu_clock else _remaining(deadline)):
+        formula = self._formula
+        if self._added:  # in one load: a formula refuted on loading logs its empty clause then,
+            # and an LRAT id must come after every clause the proof's formula holds
+            from satdoku.cnf.formula import split_lits
+
+            given = formula if isinstance(formula, list | tuple) else split_lits(formula)
+            formula = [*given, *self._added]
+        if self._kernel.load(formula, None if cpu_clock else _remaining(deadline)):
             self.status = TIMEOUT  # (on the CPU clock loading runs whole: solve() then looks)
             return
-        if self._added:
-            self._kernel.load(self._added, None)
         if _CODES.get(self._kernel.status) == UNSAT:
             self.status = UNSAT
 
@@ -235,6 +241,7 @@ class Cdcl:
             self._load(deadline)  # preprocessing removed an assumed variable: start afresh
             if self.status == TIMEOUT:
                 return TIMEOUT, None
+        self._searched = True
         while True:
             with searching(self._kernel):  # Ctrl-C stops the search (solvers.interrupts)
                 code = self._kernel.solve(lits, _remaining(deadline),
@@ -253,12 +260,17 @@ class Cdcl:
         """Add clauses (DIMACS literals of variables 1..n) for every later call: what was
         learnt stays valid, a SAT answer is asked again. Once preprocessing has eliminated
         variables the formula and every added clause go into a fresh kernel (as for an
-        assumption on an eliminated variable)."""
+        assumption on an eliminated variable); so they do once an LRAT proof has steps: an
+        LRAT clause id is fixed when the clause is made, the formula's clauses come first, and
+        a clause added after learnt ones could take no id the proof has not used (the fresh
+        kernel's proof refutes the formula with the added clauses on its own)."""
         if self.status == TIMEOUT:
             raise ValueError("loading stopped at the deadline: this formula is incomplete")
         new = [list(c) for c in clauses]
         self._added.extend(new)
-        if self._kernel.stats().get("eliminated_vars"):
+        if self._kernel.stats().get("eliminated_vars") or (
+            self.proof_format == "lrat" and (self._searched or self.status == UNSAT)
+        ):  # (a formula refuted on loading has its empty clause logged already)
             self._load(None)
             return
         self._kernel.load(new, None)

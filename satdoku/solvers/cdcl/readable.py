@@ -485,14 +485,6 @@ class Kernel:
                                *hints))
         return self.last_id
 
-    def log(self, tag: int, lits: Sequence[int]) -> None:
-        """A DRAT step of the preprocessing pass (1 adds the clause, 2 deletes it). LRAT mode
-        does not preprocess: those steps would need hints, which are not logged yet."""
-        if tag == 1:
-            self.log_add(lits)
-        else:
-            self.log_delete(0, lits)
-
     def log_delete(self, ident: int, lits: Sequence[int]) -> None:
         """A clause deleted: the proof step (by id in LRAT)."""
         if self.proof_mode == PROOF_DRAT:
@@ -519,6 +511,15 @@ class Kernel:
         if isinstance(reason, Clause):
             return reason.id
         return self.binary_id(self.true_lit(v), reason)  # type: ignore[arg-type]
+
+    def log_refutation(self, conflict: list[int]) -> None:
+        """The empty clause of a conflict at level 0: in LRAT its hints are the units of the
+        conflict's literals, then the conflict clause."""
+        hints: list[int] = []
+        if self.proof_mode == PROOF_LRAT:
+            hints = [self.unit_id_of(q >> 1) for q in conflict]
+            hints.append(self.clause_id(conflict))
+        self.log_add([], hints)
 
     def unit_id_of(self, v: int) -> int:
         """The id of a unit clause of level-0 variable ``v``'s literal. One that was implied
@@ -603,6 +604,7 @@ class Kernel:
         self.watches = [[] for _ in range(2 * n)]
         self.implied = [[] for _ in range(2 * n)]
         self.originals, self.learnts = [], []
+        self.binary_ids = {}
         self.arena_words = self.wasted_words = 0
 
     def reduce_db(self) -> None:
@@ -702,11 +704,7 @@ class Kernel:
                 counts["conflicts"] += 1
                 self.since_restart += 1
                 if self.decision_level == 0:
-                    hints: list[int] = []
-                    if self.proof_mode == PROOF_LRAT:
-                        hints = [self.unit_id_of(q >> 1) for q in conflict]
-                        hints.append(self.clause_id(conflict))
-                    self.log_add([], hints)
+                    self.log_refutation(conflict)
                     self.status = UNSAT
                     return UNSAT
                 if self.decision_level == 1 and assumptions:
@@ -715,7 +713,7 @@ class Kernel:
                     self.block_restart()
                 self.learn(conflict, seen)
                 continue
-            if (self.P[P_SIMPLIFY] and self.proof_mode != PROOF_LRAT and not self.simplified
+            if (self.P[P_SIMPLIFY] and not self.simplified
                     and counts["conflicts"] >= self.P[P_SIMP_DELAY]):  # fmt: skip
                 if self.simplify() == UNSAT:
                     return UNSAT
@@ -865,12 +863,16 @@ class Kernel:
 
         self.simplified = True
         self.backtrack(0)
-        if self.propagate() is not None:
-            self.log(1, [])
+        conflict = self.propagate()
+        if conflict is not None:
+            self.log_refutation(conflict)
             self.status = UNSAT
             return UNSAT
+        if self.proof_mode == PROOF_LRAT:  # every level-0 literal's unit clause, while its
+            for lit in self.trail:  # reason is still there (the pass's hints name them)
+                self.unit_id_of(lit >> 1)
         for clause in self.learnts:
-            self.log(2, clause.lits)
+            self.log_delete(clause.id, clause.lits)
             clause.deleted = True
         self.learnts = []
         for lit in self.trail:  # level 0 needs no reasons (and they name dropped clauses)

@@ -29,9 +29,19 @@ statistics and proofs step for step). The pass, at decision level 0:
 5. the surviving clauses are attached again in store order; the decision heap holds the
    variables still unassigned and not eliminated.
 
-Proof (DRAT, every step RUP): a resolvent is added before its two antecedents are deleted; a
-strengthened clause is added before the old one is deleted; a deleted satisfied or subsumed
-clause is a deletion only.
+Proof: every step is a clause added or deleted through the kernel's ``log_add`` /
+``log_delete`` (DRAT, or LRAT with clause ids and hints), each added clause RUP:
+
+* a resolvent of ``p`` and ``q`` (added before they are deleted): hints ``p``, ``q``;
+* a clause with literals false at level 0 dropped: the units of those literals, the clause;
+* a clause strengthened by a unit ``u``: ``u``'s unit clause, the clause; by a clause ``c``
+  (self-subsuming resolution): ``c``, the clause; the old clause is deleted after;
+* the empty clause of a false unit: the literal's unit clause, the new unit.
+
+Every stored clause keeps its id; a level-0 literal's unit clause id is ``unit_ids`` (the
+kernel derives those of implied literals before the pass clears their reasons); the
+survivors go back to the kernel with their ids. A satisfied or subsumed clause is a
+deletion only.
 """
 
 from __future__ import annotations
@@ -46,6 +56,7 @@ from satdoku.solvers.cdcl.params import (
     P_ELIM_GROW,
     P_SIMP_EFFORT,
     P_SUBSUME_LIM,
+    PROOFS,
 )
 
 TRUE, FALSE, UNASSIGNED = 1, -1, 0
@@ -56,10 +67,11 @@ CLOCK_EVERY = 65536
 class StoredClause:
     """A clause in the simplifier's store; its index in the store is its identity."""
 
-    __slots__ = ("abstraction", "dead", "lits", "queued")
+    __slots__ = ("abstraction", "dead", "id", "lits", "queued")
 
-    def __init__(self, lits: list[int]) -> None:
+    def __init__(self, lits: list[int], ident: int) -> None:
         self.lits = lits
+        self.id = ident  # its clause id in the proof
         self.abstraction = abstraction(lits)
         self.dead = False  # deleted (its occurrences go lazily)
         self.queued = False  # in the subsumption queue
@@ -94,9 +106,6 @@ class Simplifier:
         self.thead = len(kernel.trail)  # trail entries propagated through the store
 
     # --- bookkeeping ----------------------------------------------------------------------------
-    def log(self, tag: int, lits: Sequence[int]) -> None:
-        self.k.log(tag, lits)
-
     def spent(self) -> bool:
         """Out of effort (or time): no new work starts."""
         if self.stopped:
@@ -146,41 +155,46 @@ class Simplifier:
             clause.queued = True
             self.queue.append(index)
 
-    def add(self, lits: list[int]) -> None:
-        """Store a clause of two or more unassigned literals (in the proof already), queued."""
+    def add(self, lits: list[int], ident: int) -> None:
+        """Store a clause of two or more unassigned literals (in the proof already, as clause
+        ``ident``), queued."""
         index = len(self.store)
-        self.store.append(StoredClause(lits))
+        self.store.append(StoredClause(lits, ident))
         for lit in lits:
             self.occ[lit >> 1].append(index)
             self.nocc[lit] += 1
             self.touch(lit >> 1)
         self.enqueue_clause(index)
 
-    def remove(self, index: int, log: bool = True) -> None:
+    def remove(self, index: int) -> None:
         clause = self.store[index]
         clause.dead = True
-        if log:
-            self.log(2, clause.lits)
+        self.k.log_delete(clause.id, clause.lits)
         for lit in clause.lits:
             self.nocc[lit] -= 1
             self.touch(lit >> 1)
 
-    def unit(self, lit: int) -> None:
-        """A unit found here (in the proof already): onto the trail, or refutation."""
+    def unit(self, lit: int, ident: int) -> None:
+        """A unit found here (in the proof already, as clause ``ident``): onto the trail, or
+        the empty clause when ``lit`` is false."""
         k = self.k
         if k.value[lit] == FALSE:
             self.unsat = True
-            self.log(1, [])
+            k.log_add([], (k.unit_ids[lit >> 1], ident))
         elif k.value[lit] == UNASSIGNED:
             k.enqueue(lit, None)
+            k.unit_ids[lit >> 1] = ident
 
-    def strengthen(self, index: int, lit: int) -> None:
-        """Drop ``lit``: the shorter clause is added, then the old one deleted."""
+    def strengthen(self, index: int, lit: int, by: int) -> None:
+        """Drop ``lit``, false once clause ``by`` (a unit, or a subsuming clause with one
+        literal negated) is unit: the shorter clause is added, then the old one deleted."""
+        k = self.k
         clause = self.store[index]
         shorter = [x for x in clause.lits if x != lit]
-        self.log(1, shorter)
-        self.log(2, clause.lits)
-        self.k.counts["strengthened_clauses"] += 1
+        ident = k.log_add(shorter, (by, clause.id))
+        k.log_delete(clause.id, clause.lits)
+        k.counts["strengthened_clauses"] += 1
+        clause.id = ident
         clause.lits = shorter
         clause.abstraction = abstraction(shorter)
         self.nocc[lit] -= 1
@@ -190,7 +204,7 @@ class Simplifier:
             clause.dead = True
             self.nocc[shorter[0]] -= 1
             self.touch(shorter[0] >> 1)
-            self.unit(shorter[0])
+            self.unit(shorter[0], ident)
         else:
             self.enqueue_clause(index)
 
@@ -217,8 +231,8 @@ class Simplifier:
                 self.ticks += len(clause.lits)
                 if u in clause.lits:
                     self.remove(index)
-                else:  # LRAT: from the clause and the unit u
-                    self.strengthen(index, u ^ 1)
+                else:
+                    self.strengthen(index, u ^ 1, k.unit_ids[u >> 1])
             self.occ[u >> 1] = []
 
     def subsumes(self, c: StoredClause, d: StoredClause) -> int:
@@ -263,8 +277,8 @@ class Simplifier:
                 if found == -1:
                     k.counts["subsumed_clauses"] += 1
                     self.remove(other)
-                elif found >= 0:  # LRAT: d's new form from d and c
-                    self.strengthen(other, found ^ 1)
+                elif found >= 0:  # c with found negated subsumes d: d drops -found
+                    self.strengthen(other, found ^ 1, c.id)
                     self.propagate()
             if self.qhead == len(self.queue):
                 self.queue, self.qhead = [], 0
@@ -322,9 +336,8 @@ class Simplifier:
             for q in neg:
                 r = self.resolvent(store[p], store[q], v)
                 if r is not None:
-                    resolvents.append(r)
                     k.counts["resolvents"] += 1
-                    self.log(1, r)  # LRAT: from clauses p and q
+                    resolvents.append((r, k.log_add(r, (store[p].id, store[q].id))))
         side, default = (neg, 2 * v) if len(pos) > len(neg) else (pos, 2 * v + 1)
         for index in side:
             self.keep(store[index].lits, v)
@@ -332,54 +345,54 @@ class Simplifier:
         for index in pos + neg:
             self.remove(index)
         self.occ[v] = []
-        for r in resolvents:
+        for r, ident in resolvents:
             if self.unsat:
                 break
-            if any(k.value[lit] == TRUE for lit in r):
-                self.log(2, r)
-                continue
-            free = [lit for lit in r if k.value[lit] == UNASSIGNED]
-            if len(free) < len(r):
-                self.log(1, free)
-                self.log(2, r)
-            if not free:
-                self.unsat = True
-            elif len(free) == 1:
-                self.unit(free[0])
+            if self.settle(r, ident):
                 self.propagate()
-            else:
-                self.add(free)
         self.subsume()
 
-    def gather(self, lits: Sequence[int]) -> None:
-        """A loaded clause into the store: satisfied ones deleted, false literals dropped."""
-        value = self.k.value
+    def settle(self, lits: Sequence[int], ident: int) -> bool:
+        """Clause ``ident`` (in the proof) into the store, under the level-0 assignment: deleted
+        when satisfied; its false literals dropped (a shorter clause, hinted by their units and
+        the clause, replaces it); empty: the formula is refuted; one literal: a unit on the
+        trail (True: the caller propagates it)."""
+        k = self.k
+        value = k.value
         if any(value[lit] == TRUE for lit in lits):
-            self.log(2, lits)
-            return
+            k.log_delete(ident, lits)
+            return False
         free = [lit for lit in lits if value[lit] == UNASSIGNED]
         if len(free) < len(lits):
-            self.log(1, free)
-            self.log(2, lits)
-        if not free:
-            self.unsat = True
-        elif len(free) == 1:
-            self.unit(free[0])
-        else:
-            self.add(free)
+            hints = [k.unit_ids[lit >> 1] for lit in lits if value[lit] == FALSE]
+            hints.append(ident)
+            shorter = k.log_add(free, hints)
+            if not free:
+                self.unsat = True
+                return False
+            k.log_delete(ident, lits)
+            ident = shorter
+        if len(free) == 1:
+            self.unit(free[0], ident)
+            return True
+        self.add(free, ident)
+        return False
 
     def run(self) -> int:
         k = self.k
-        for lit in range(2 * k.num_vars):
+        lrat = k.proof_mode == PROOFS["lrat"]
+        for lit in range(2 * k.num_vars):  # the binary clauses, each once
+            met = set()
             for other in k.implied[lit]:
                 if self.unsat:
                     break
-                if other > lit:
-                    self.gather([lit, other])
+                if other > lit and other not in met:
+                    met.add(other)
+                    self.settle([lit, other], k.binary_id(lit, other) if lrat else 0)
         for clause in k.originals:
             if self.unsat:
                 break
-            self.gather(clause.lits)
+            self.settle(clause.lits, clause.id)
         for v in range(k.num_vars):
             self.touch(v)
         self.propagate()
@@ -401,7 +414,7 @@ class Simplifier:
         k.detach_all()
         for clause in self.store:
             if not clause.dead:
-                k.attach(list(clause.lits))
+                k.attach(list(clause.lits), ident=clause.id)
         k.order.refill([v for v in range(k.num_vars)
                         if not k.eliminated[v] and k.value[2 * v] == UNASSIGNED])  # fmt: skip
         k.qhead = len(k.trail)

@@ -1,4 +1,4 @@
-"""Build step of satdoku: the compiled CDCL kernel (satdoku/solvers/_cdcl.c), the compiled
+"""Build step of satdoku: the compiled CDCL kernel (satdoku/solvers/cdcl/_cdcl.c), the compiled
 pass of the DIMACS reader (satdoku/cnf/_dimacs.c), the backward DRAT checker
 (satdoku/cnf/_drat.c), the LRAT checker (satdoku/cnf/_lrat.c) and the solve stage's
 per-puzzle loop (satdoku/pipeline/_batch.c).
@@ -15,8 +15,8 @@ from setuptools import Extension, setup
 setup(
     ext_modules=[
         Extension(
-            "satdoku.solvers._cdcl",
-            ["satdoku/solvers/_cdcl.c"],
+            "satdoku.solvers.cdcl._cdcl",
+            ["satdoku/solvers/cdcl/_cdcl.c"],
             # no fused multiply-add: the same floating-point results as the Python reference
             extra_compile_args=["-O3", "-ffp-contract=off"],
             optional=True,

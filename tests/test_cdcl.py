@@ -450,7 +450,7 @@ def test_c_kernel_source_agrees_with_the_params_table() -> None:
 
     from satdoku.solvers.cdcl import params
 
-    source = (ROOT / "satdoku" / "solvers" / "_cdcl.c").read_text(encoding="utf-8")
+    source = (ROOT / "satdoku" / "solvers" / "cdcl" / "_cdcl.c").read_text(encoding="utf-8")
     enum = re.search(r"enum\s*\{([^}]*P_SIZE[^}]*)\}", source)
     assert enum is not None
     names = [w.strip() for w in enum.group(1).split(",") if w.strip()]

@@ -71,7 +71,7 @@ def test_c_sources_in_the_sdist_and_the_package() -> None:
     """Every C source of satdoku/ is in MANIFEST.in's reach and in the package data (solver
     versions hash the sources beside the installed modules)."""
     sources = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "satdoku").rglob("*.c"))
-    assert "satdoku/solvers/_cdcl.c" in sources
+    assert "satdoku/solvers/cdcl/_cdcl.c" in sources
     setup = (ROOT / "setup.py").read_text()
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     for src in sources:
@@ -107,7 +107,7 @@ def test_install_from_the_sdist_builds_the_compiled_modules(tmp_path: Path) -> N
                            "--no-deps", "--no-build-isolation", "--no-index", str(sdist)],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    code = ("import satdoku.solvers._cdcl as k, satdoku.cnf._dimacs as d, "
+    code = ("import satdoku.solvers.cdcl._cdcl as k, satdoku.cnf._dimacs as d, "
             "satdoku.cnf._drat as c, satdoku.cnf._lrat as r, satdoku.pipeline._batch as b; "
             "print(k.__file__); print(d.__file__); print(c.__file__); print(r.__file__); "
             "print(b.__file__)")

@@ -132,8 +132,9 @@ _CDCL_OPTIONS: dict[str, Any] = {
                  "elimination, subsumption); false: the search alone"},
 }
 _DPLL_CODE = ("satdoku.solvers.own", "satdoku.solvers.dpll")
-#: a package stands for every module in it (the version hash covers what is added to it)
-_CDCL_CODE = ("satdoku.solvers.own", "satdoku.solvers.cdcl", "satdoku/solvers/_cdcl.c")
+#: a package stands for every source file in it, Python and C (the version hash covers what is
+#: added to it)
+_CDCL_CODE = ("satdoku.solvers.own", "satdoku.solvers.cdcl")
 _CSP_OPTIONS: dict[str, Any] = {
     "inference": {"enum": list(INFERENCES)},
     "ordering": {"enum": list(ORDERINGS)},
@@ -354,15 +355,11 @@ def solver_version(name: str, variants: Mapping[str, Mapping[str, Any] | None] |
     record = SOLVERS[base]
     digest = hashlib.sha256()
     for module in record.code:
-        if module.endswith(".c"):  # a compiled extension's source, beside the package
-            source = Path(__file__).resolve().parents[2] / module
-            if source.is_file():
-                digest.update(source.read_bytes())
-            continue
         found = importlib.util.find_spec(module)
         if found is not None and found.submodule_search_locations:  # a package: all of it
             for folder in found.submodule_search_locations:
-                for source in sorted(Path(folder).rglob("*.py")):
+                for source in sorted(p for p in Path(folder).rglob("*")
+                                     if p.suffix in (".py", ".c")):
                     digest.update(source.read_bytes())
         elif found is not None and found.origin and found.origin.endswith(".py"):
             with open(found.origin, "rb") as fh:

@@ -2,5 +2,5 @@
 turns its answers into a status, model, statistics and proof), ``readable`` (the kernel written
 for people: the same decisions as the C kernel, the tests' oracle and the fallback),
 ``simplify`` (preprocessing, readable form), ``params`` (the one table of policy parameters).
-The C kernel is ``satdoku/solvers/_cdcl.c`` (module ``satdoku.solvers._cdcl``); the registry's
-version hash covers this package and that file."""
+``_cdcl.c`` is the C kernel (module ``satdoku.solvers.cdcl._cdcl``, built by setup.py). The
+registry's version hash covers every source file of this package."""

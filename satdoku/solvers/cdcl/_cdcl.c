@@ -1,7 +1,7 @@
 /* The CDCL kernel of satdoku's cdcl solver, compiled at install time (setup.py builds it as
  * the extension module satdoku.solvers._cdcl).
  *
- * Its readable form is satdoku/solvers/cdcl_reference.py (plain Python: a state object, the
+ * Its readable form is satdoku/solvers/cdcl/readable.py (plain Python: a state object, the
  * methods in MiniSat's order), the tests' oracle and the fallback when this module was not
  * built. Both make the same decisions in the same order: tests run them side by side and
  * compare statistics and proofs step for step. Read the Python file for the algorithm;
@@ -30,7 +30,7 @@
 #include <string.h>
 #include <time.h>
 
-/* --- constants (= cdcl_reference.py) -------------------------------------------------------- */
+/* --- constants (= cdcl/readable.py) -------------------------------------------------------- */
 #define LEARNT 1
 #define DELETED 2
 #define HDR 3 /* clause header words: size, flags, lbd */
@@ -50,8 +50,8 @@
 #define BINARY_CONFLICT (-2)
 #define OUT_OF_MEMORY (-3)
 
-/* tunable policy parameters, in the order of cdcl_params.py's P_* constants; their values
- * (defaults included) come from Python at construction: cdcl_params.py is their one source */
+/* tunable policy parameters, in the order of cdcl/params.py's table (P_* there); their values
+ * (defaults included) come from Python at construction: cdcl/params.py is their one source */
 enum {
     P_LUBY_UNIT, P_LBDQ_LEN, P_GLUCOSE_K_PCT, P_BLOCK_R_PCT, P_TRAILQ_LEN, P_BLOCK_MIN,
     P_REDUCE_FIRST, P_REDUCE_INC, P_KEEP_LBD, P_SWITCH, P_SIMPLIFY, P_ELIM_CLAUSE_LIM,
@@ -967,7 +967,7 @@ static int attach_staged(Kernel *k, Staging *st) {
     return 0;
 }
 
-/* --- preprocessing (= cdcl_reference.py's Simplifier) ---------------------------------------- */
+/* --- preprocessing (= cdcl/simplify.py's Simplifier) ---------------------------------------- */
 /* MiniSat 2's SimpSolver in the spirit of SatELite, run once (search calls it at level 0 after
  * P_SIMP_DELAY conflicts): bounded variable elimination, backward subsumption and
  * self-subsuming strengthening over occurrence lists, level-0 units propagated through the
@@ -1747,12 +1747,12 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds) {
         return -1;
     }
     if (params == Py_None) {
-        PyErr_SetString(PyExc_ValueError, "params required (cdcl_params.DEFAULTS, overridden)");
+        PyErr_SetString(PyExc_ValueError, "params required (cdcl/params.py DEFAULTS, overridden)");
         return -1;
     }
     PyObject *seq = PySequence_Fast(params, "params must be a sequence of ints");
     if (!seq) return -1;
-    if (PySequence_Fast_GET_SIZE(seq) != P_SIZE) { /* cdcl_params.P_* order */
+    if (PySequence_Fast_GET_SIZE(seq) != P_SIZE) { /* cdcl/params.py order */
         Py_DECREF(seq);
         PyErr_Format(PyExc_ValueError, "params must hold %d ints", P_SIZE);
         return -1;
@@ -2251,7 +2251,7 @@ static PyObject *Kernel_write_proof(Kernel *k, PyObject *args) {
  * formula plus each group of literals, with no search: the group is asserted on decision level
  * 1 and propagated (and probed: every open literal tried on level 2, one that fails negated on
  * level 1, until a round finds none), the values are read, and everything is undone. The
- * loaded clauses serve every group. Readable form: cdcl_reference.Kernel.propagate_units. */
+ * loaded clauses serve every group. Readable form: cdcl/readable.py Kernel.propagate_units. */
 
 /* Failed-literal probing on level 1 to a fixpoint: 0 fixpoint, 1 level 1 refuted, -1 out of
  * memory; *failed counts the failed literals. The literals are visited in a cycle (positive ones
@@ -2438,7 +2438,7 @@ static PyTypeObject KernelType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "satdoku.solvers._cdcl.Kernel",
     .tp_basicsize = sizeof(Kernel),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "CDCL kernel state (see satdoku/solvers/cdcl_reference.py for the algorithm)",
+    .tp_doc = "CDCL kernel state (see satdoku/solvers/cdcl/readable.py for the algorithm)",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Kernel_init,
     .tp_dealloc = (destructor)Kernel_dealloc,

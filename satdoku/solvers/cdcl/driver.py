@@ -5,9 +5,9 @@ mixed restarts, phase saving, LBD-based clause-database reduction, assumptions) 
 that make the same decisions in the same order, behind one interface (``Kernel``: ``load``,
 ``solve``, ``model``, ``stats``, ``proof_buffer``, ``write_proof``, ``status``):
 
-* ``c`` — ``satdoku/solvers/_cdcl.c`` (module :mod:`satdoku.solvers._cdcl`), built at install
-  time (``setup.py``): what runs. It reads Python clause lists or int32 buffers directly, reads
-  the clock itself and releases the GIL while searching;
+* ``c`` — ``_cdcl.c`` in this package (module :mod:`satdoku.solvers.cdcl._cdcl`), built at
+  install time (``setup.py``): what runs. It reads Python clause lists or int32 buffers
+  directly, reads the clock itself and releases the GIL while searching;
 * ``python`` — :mod:`satdoku.solvers.cdcl.readable`, the same search written for people: the
   tests' oracle, and the fallback where the C kernel was not built (slow).
 
@@ -57,7 +57,7 @@ _CODES = {code: name for name, code in STATUS_CODES.items() if name != "UNKNOWN"
 def native() -> ModuleType | None:
     """The compiled C kernel module, or None when it was not built."""
     try:
-        from satdoku.solvers import _cdcl  # type: ignore[attr-defined]
+        from satdoku.solvers.cdcl import _cdcl  # type: ignore[attr-defined]
     except ImportError:
         return None
     return _cdcl
@@ -297,7 +297,7 @@ class Cdcl:
 
     @property
     def kernel(self) -> Any:
-        """The kernel object (``c``: satdoku.solvers._cdcl.Kernel), for callers that drive its
+        """The kernel object (``c``: satdoku.solvers.cdcl._cdcl.Kernel), for callers that drive its
         ``solve`` / ``model`` / ``stats`` themselves (satdoku/pipeline/_batch.c)."""
         return self._kernel
 

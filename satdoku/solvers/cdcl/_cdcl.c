@@ -1,5 +1,5 @@
 /* The CDCL kernel of satdoku's cdcl solver, compiled at install time (setup.py builds it as
- * the extension module satdoku.solvers._cdcl).
+ * the extension module satdoku.solvers.cdcl._cdcl).
  *
  * Its readable form is satdoku/solvers/cdcl/readable.py (plain Python: a state object, the
  * methods in MiniSat's order), the tests' oracle and the fallback when this module was not
@@ -2435,7 +2435,7 @@ static PyGetSetDef Kernel_getset[] = {
 };
 
 static PyTypeObject KernelType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "satdoku.solvers._cdcl.Kernel",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "satdoku.solvers.cdcl._cdcl.Kernel",
     .tp_basicsize = sizeof(Kernel),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "CDCL kernel state (see satdoku/solvers/cdcl/readable.py for the algorithm)",

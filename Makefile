@@ -48,10 +48,20 @@ test-cluster: install
 report: run
 	$(BIN)/snakemake --report reports/report.html
 
+# the explorer's JS: prettier as package.json pins it (node_modules/ from package-lock.json);
+# skipped with a message where npm is missing (tests/test_lint.py still checks its line width)
+JS := satdoku/report/explorer/static/*.js
+
 lint: install
 	$(BIN)/ruff check satdoku tests benchmarks scripts
 	$(BIN)/snakefmt --check Snakefile workflow/rules
 	$(BIN)/snakemake --lint
+	@if command -v npm >/dev/null 2>&1; then \
+		test -x node_modules/.bin/prettier || npm ci --no-audit --no-fund --silent; \
+		echo "npx prettier --check $(JS)"; npx --no-install prettier --check $(JS); \
+	else \
+		echo "npm not found: the prettier check of the explorer's JS is skipped"; \
+	fi
 
 clean:
 	rm -rf results reports .snakemake

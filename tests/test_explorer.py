@@ -106,6 +106,48 @@ def test_status_columns_and_times(built):
     assert meta["ids"] is None and len(meta["fam"]) == 6 and meta["uq"] == "------"
 
 
+def test_the_page_reads_its_columns_with_codes_shipped_from_python(built):
+    """The overview carries the one-character codes (explorer.js keeps no copy): every status
+    and verdict character the data files hold has a word; the list's flags, evaluated as the
+    page does (each group has some run's character), find the planted problems; the problem
+    columns are the Stats flagged so; the set/solver/encoding cells are where ``at`` says."""
+    from satdoku.report.solver_tables import STATS
+
+    _, out, ov = built
+    codes = ov["codes"]
+    assert codes == json.loads(json.dumps(ex.page_codes()))
+    groups = [chars for _, chars in codes["filters"].values()]
+    groups += [chars for _, flag in codes["flags"].values() for chars in flag]
+    groups += [codes["solved"], codes["wrong"], codes["no_point"]]
+    assert set("".join(groups)) <= set(codes["status"])
+    k = {r["run"]: j for j, r in enumerate(ov["runs"])}
+
+    def flagged(set_name: str, flag: str) -> list[int]:
+        cols = [load(out / f"data/sets/{set_name}/run{j}.js")[1]["s"]
+                for j in next(s for s in ov["sets"] if s["name"] == set_name)["runs"]]
+        assert set("".join(cols)) <= set(codes["status"])
+        return [i + 1 for i in range(len(cols[0]))
+                if all(any(c[i] in chars for c in cols) for chars in codes["flags"][flag][1])]
+
+    assert 2 in flagged("nine", "wrong")  # cdcl's failed SAT answer
+    assert 3 in flagged("futo", "disagree")  # cadical195 UNSAT against SAT
+    assert flagged("nine", "disagree") == []
+    _, cdcl = load(out / "data/sets/nine" / f"run{k['cdcl/extended']}.js")
+    assert codes["status"][cdcl["s"][1]] == "WRONG SAT" and cdcl["s"][1] in codes["wrong"]
+    _, meta = load(out / "data/sets/nine/set.js")
+    assert set(meta["uq"]) <= set(codes["verdicts"])
+    table = ov["table"]
+    marked = {c for c, bad in zip(table["columns"], table["problem_columns"], strict=True) if bad}
+    assert marked == {s.key for s in STATS if s.problem} == {"TIMEOUT", "MEMOUT", "ERROR",
+                                                              "failed"}
+    assert {name: table["columns"][j] for name, j in table["at"].items()} == {
+        "set": "set", "solver": "solver", "encoding": "encoding"}
+    js = "".join((out / name).read_text(encoding="utf-8") for name in ex.STATIC
+                 if name.endswith(".js"))
+    for word in ("WRONG SAT", "solved (SAT/UNSAT)", "solvers disagree", '"TIMEOUT"'):
+        assert word not in js, word
+
+
 def test_chunks_hold_every_instance_in_order(built):
     _, out, ov = built
     nine = next(s for s in ov["sets"] if s["name"] == "nine")

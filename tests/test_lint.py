@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -30,6 +31,23 @@ def test_snakemake_lint_is_clean() -> None:
     proc = _run(sys.executable, "-m", "snakemake", "--lint")
     assert proc.returncode == 0 and "good condition" in proc.stdout + proc.stderr, (
         proc.stdout[-3000:] + proc.stderr[-3000:])
+
+
+#: The explorer's JavaScript, formatted by prettier (`make lint` checks it where npm exists).
+JS_FILES = sorted((ROOT / "satdoku" / "report" / "explorer" / "static").glob("*.js"))
+#: The JS line limit: the Python one (ruff), and prettier's printWidth in package.json.
+JS_WIDTH = 100
+
+
+def test_explorer_js_lines_fit_the_line_limit() -> None:
+    """Every line of the explorer's JS is at most JS_WIDTH characters (no npm needed), the
+    width prettier is pinned to."""
+    assert JS_FILES
+    assert json.loads((ROOT / "package.json").read_text())["prettier"]["printWidth"] == JS_WIDTH
+    long = [f"{f.name}:{i}: {len(line)} characters" for f in JS_FILES
+            for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1)
+            if len(line) > JS_WIDTH]
+    assert not long, long
 
 
 RULE_FILES = [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]

@@ -25,7 +25,8 @@ class Stat:
     """One statistic column of a solver table: its key (CSV header), the header shown in
     Markdown / HTML / the explorer, how a value is written (``fmt``: count, seconds, mean,
     limit) and how it is computed from a group's long rows (``aggregate(g, solved, times,
-    limits)``; None for the group keys and the limit, filled by :func:`_stats`)."""
+    limits)``; None for the group keys and the limit, filled by :func:`_stats`). ``problem``:
+    a value above zero in this column is a problem worth a look (the explorer marks the cell)."""
 
     key: str
     header: str
@@ -33,6 +34,7 @@ class Stat:
     aggregate: Callable[..., float] | None = None
     timed: bool = False  # the header names the time column ("median s (total)")
     repeated: bool = False  # shown only for repeated solves (repeats: k)
+    problem: bool = False  # a value above zero is marked in the explorer's overview
 
 
 def _count(status: str) -> Callable[..., float]:
@@ -58,19 +60,20 @@ def _median_of(col: str) -> Callable[..., float]:
 
 
 #: The one table of solver-table columns, in order: the summary (md, csv, html), the per-set
-#: tables and the explorer's overview (headers and formats, see explorer.js) all come from it.
+#: tables and the explorer's overview (headers, formats and problem columns, see
+#: :meth:`satdoku.report.explorer.site.Explorer.table`) all come from it.
 STATS: tuple[Stat, ...] = (
     Stat("set", "set"), Stat("solver", "solver"), Stat("encoding", "encoding"),
     Stat("instances", "instances", "count", lambda g, solved, t, limits: len(g)),
     Stat("solved", "solved", "count", lambda g, solved, t, limits: int(g["solved"].sum())),
     Stat("SAT", "SAT", "count", _count("SAT")),
     Stat("UNSAT", "UNSAT", "count", _count("UNSAT")),
-    Stat("TIMEOUT", "timeouts", "count", _count("TIMEOUT")),
-    Stat("MEMOUT", "memouts", "count", _count("MEMOUT")),
+    Stat("TIMEOUT", "timeouts", "count", _count("TIMEOUT"), problem=True),
+    Stat("MEMOUT", "memouts", "count", _count("MEMOUT"), problem=True),
     Stat("INVALID", "invalid", "count", _count("INVALID")),
-    Stat("ERROR", "errors", "count", _count("ERROR")),
+    Stat("ERROR", "errors", "count", _count("ERROR"), problem=True),
     Stat("failed", "failed verif.", "count",
-         lambda g, solved, t, limits: int((g["verified"] == "FAILED").sum())),
+         lambda g, solved, t, limits: int((g["verified"] == "FAILED").sum()), problem=True),
     Stat("median_s", "median s", "seconds", _of_times("median"), timed=True),
     Stat("mean_s", "mean s", "seconds", _of_times("mean"), timed=True),
     Stat("p90_s", "p90 s", "seconds",
@@ -169,6 +172,12 @@ def headers(table) -> list[str]:
 def formats(table) -> list[str]:
     """The ``fmt`` of each column of a table (text for columns not in :data:`STATS`)."""
     return [BY_KEY[c].fmt if c in BY_KEY else "text" for c in table.columns]
+
+
+def problem_columns(table) -> list[bool]:
+    """Which columns of a table are :attr:`Stat.problem` columns (a value above zero there is
+    marked)."""
+    return [c in BY_KEY and BY_KEY[c].problem for c in table.columns]
 
 
 def _fmt(col: str, v) -> str:

@@ -6,7 +6,9 @@ tag when it needs it. Files (under ``OUT/data/``):
 
 - ``overview.js``: sets (size, shards, families), runs (solver, encoding, registry colour and
   origin), the solver table (:func:`satdoku.report.solver_tables.solver_table` over the frame the
-  summary uses, so the figures equal ``reports/summary.csv``) and the problems list.
+  summary uses, so the figures equal ``reports/summary.csv``; with its problem columns and where
+  the set, solver and encoding cells are), the problems list, and the one-character codes
+  (:func:`page_codes`: status words, filter and flag groups, verdicts), so the JS holds no copy.
 - ``sets/SET/set.js``: one character per instance for its family and uniqueness verdict.
 - ``sets/SET/runK.js``: one run's status per instance (one character, see :data:`STATUS_CHARS`)
   and ``total_seconds`` in whole microseconds (-1: none): what filters, sorts and scatter plots
@@ -46,8 +48,11 @@ from satdoku.stagefiles.instances import LayoutSignatures, record_from_dict
 #: lower case, a missing row '-'.
 STATUS_CHARS = {"SAT": "S", "UNSAT": "U", "TIMEOUT": "T", "MEMOUT": "M", "INVALID": "I",
                 "ERROR": "E"}
+#: The character of an instance without a row (no status, no uniqueness verdict).
+MISSING_CHAR = "-"
 #: Uniqueness verdict, one character ('-': not checked).
 VERDICT_CHARS = {"unique": "u", "several": "s", "none": "n", "unknown": "?", "invalid": "i"}
+#: A family's one-character code in a set's meta file: its index in the set's family list.
 CODES = "0123456789abcdefghijklmnopqrstuvwxyz"
 CACTUS_POINTS = 2000
 #: Problems listed in the overview (a run with 100,000 wrong answers still opens fast; the
@@ -100,16 +105,53 @@ def _clean(v: Any) -> Any:
 
 def status_char(row: Mapping[str, str] | None) -> str:
     if row is None:
-        return "-"
+        return MISSING_CHAR
     return _status_char(row["status"], row.get("verified"))
 
 
 def _status_char(status: str | None, verified: str | None) -> str:
     """One run's status character (:data:`STATUS_CHARS`; '-': no row)."""
     if status is None:
-        return "-"
+        return MISSING_CHAR
     c = STATUS_CHARS.get(status, "E")
     return c.lower() if verified == "FAILED" else c
+
+
+def _chars(*statuses: str, wrong: bool = False) -> str:
+    """The status characters of ``statuses`` (their wrong-answer forms with ``wrong``)."""
+    return "".join(STATUS_CHARS[s].lower() if wrong else STATUS_CHARS[s] for s in statuses)
+
+
+def page_codes() -> dict[str, Any]:
+    """How the page reads the one-character columns (shipped in the overview, so explorer.js
+    keeps no copy): each status character's word, the groups the list's filters, instance
+    flags and the scatter plot test (a flag holds when every one of its groups has some run's
+    character), the uniqueness verdicts and the family codes."""
+    solved = _chars("SAT", "UNSAT")
+    wrong = _chars("SAT", "UNSAT", wrong=True)
+    words = {c: s for s, c in STATUS_CHARS.items()}
+    words.update({c.lower(): f"WRONG {s}" for s, c in STATUS_CHARS.items()
+                  if c.lower() in wrong})
+    words[MISSING_CHAR] = MISSING_CHAR
+    filters = {"solved": ["solved (SAT/UNSAT)", solved]}
+    filters.update({STATUS_CHARS[s]: [s, STATUS_CHARS[s]]
+                    for s in ("SAT", "UNSAT", "TIMEOUT", "MEMOUT", "ERROR", "INVALID")})
+    filters["wrong"] = ["wrong answer", wrong]
+    filters["unsolved"] = ["not solved (timeout, memout, error, wrong)",
+                           _chars("TIMEOUT", "MEMOUT", "ERROR") + wrong]
+    filters["missing"] = ["no answer", MISSING_CHAR]
+    flags = {
+        "disagree": ["solvers disagree (SAT vs UNSAT)",
+                     [_chars("SAT") + _chars("SAT", wrong=True),
+                      _chars("UNSAT") + _chars("UNSAT", wrong=True)]],
+        "split": ["one solver timed out, another solved it", [_chars("TIMEOUT"), solved]],
+        "wrong": ["some answer failed verification", [wrong]],
+    }
+    verdicts = {c: v for v, c in VERDICT_CHARS.items()}
+    verdicts[MISSING_CHAR] = MISSING_CHAR
+    return {"status": words, "solved": solved, "wrong": wrong,
+            "no_point": _chars("INVALID") + MISSING_CHAR, "filters": filters, "flags": flags,
+            "verdicts": verdicts, "families": CODES}
 
 
 def _problem_rows(objects: Sequence[Mapping[str, Any]], cols: Mapping[str, Sequence[Any]]
@@ -455,7 +497,7 @@ class Explorer:
             for key, status, verified, detail, message, solution, numbers, secs in per_run:
                 st = status[j]
                 if st is None:
-                    chars.append("-")
+                    chars.append(MISSING_CHAR)
                     times.append(None)
                     continue
                 ve = verified[j]
@@ -473,8 +515,7 @@ class Explorer:
                     a["b"] = seen[text]
                 a.update(numbers[j])
                 answers[key] = a
-                c = STATUS_CHARS.get(st, "E")
-                chars.append(c.lower() if ve == "FAILED" else c)
+                chars.append(_status_char(st, ve))
                 t = secs[j]
                 times.append(None if t is None or t - t != 0 else t)
                 valid = valid or st != "INVALID"
@@ -496,8 +537,8 @@ class Explorer:
                               for e, r in analysed.items() if e != "-"}
                 inst["sg"] = next(iter(analysed.values()))["singles"]
             out.append(inst)
-            cols.add(int(i), inst["fam"], VERDICT_CHARS.get(u["verdict"], "?") if u else "-",
-                     chars, times)
+            verdict = VERDICT_CHARS.get(u["verdict"], "?") if u else MISSING_CHAR
+            cols.add(int(i), inst["fam"], verdict, chars, times)
             if valid and inst["fam"] != INVALID_FAMILY:
                 self.family_totals[inst["fam"]] += 1
         return out
@@ -575,7 +616,12 @@ class Explorer:
         """The solver table of every set, virtual best solvers and empty sets included (the
         summary's functions over the summary's frame)."""
         from satdoku.report.pairs import with_vbs
-        from satdoku.report.solver_tables import formats, headers, solver_table
+        from satdoku.report.solver_tables import (
+            formats,
+            headers,
+            problem_columns,
+            solver_table,
+        )
 
         df = self.frame() if df is None else df
         table = solver_table(with_vbs(df, self.variants) if len(df) else df, self.time_limit,
@@ -583,9 +629,12 @@ class Explorer:
                              time_column=self.time_column)
         columns = list(table.columns)
         rows = [[_clean(v) for v in row] for row in table.itertuples(index=False)]
-        problem = [(r[0], f"{r[1]}/{r[2]}") in self.problem_runs for r in rows]
+        at = {k: columns.index(k) for k in ("set", "solver", "encoding")}
+        problem = [(r[at["set"]], f"{r[at['solver']]}/{r[at['encoding']]}") in self.problem_runs
+                   for r in rows]
         return {"columns": columns, "headers": headers(table), "formats": formats(table),
-                "rows": rows, "problem": problem}
+                "problem_columns": problem_columns(table), "at": at, "rows": rows,
+                "problem": problem}
 
     def propagation(self, df=None) -> list[dict[str, Any]]:
         """The propagation analysis of every analysed set (its propagation.csv rows: what UP,
@@ -798,6 +847,7 @@ def build_explorer(results: str | Path, sets: Sequence[str], runs: Sequence[str]
         "propagation": ex.propagation(df),
         "problems": ex.problems[:MAX_PROBLEMS], "problems_total": len(ex.problems),
         "problems_headline": problem_headline(len(ex.problems)),
+        "codes": page_codes(),
         "pages": {"ltn": [p["size"] for p in extra["ltn"]], "csp": extra["csp"] is not None},
     }
     _write(out / "data" / "overview.js", "overview", overview)

@@ -359,8 +359,19 @@ static inline void enqueue(Kernel *k, int32_t lit, int32_t reason) {
 /* A binary reason is stored as -2 - (the other, false, literal). */
 static inline int32_t binary_reason(int32_t other) { return -2 - other; }
 
-/* Returns a conflicting cref, NO_CONFLICT, BINARY_CONFLICT (clause in confl_a, confl_b) or
- * OUT_OF_MEMORY. */
+/* Unit propagation of the trail from qhead (= propagate of cdcl/readable.py): binary clauses
+ * through the implication lists first, then the long clauses watching the false literal
+ * (two watched literals, c[0] and c[1], with a blocker; watchers of deleted clauses are
+ * dropped on the way).
+ * Before: no clause is unit or false under trail[0..qhead) alone (every implication of that
+ * prefix is on the trail); each long clause is watched by its c[0] and c[1].
+ * After, NO_CONFLICT: qhead == trail_size and no clause is unit or false: every implied literal
+ * is on the trail with its reason (a cref, or binary_reason(other)).
+ * After, a conflict (a cref whose literals are all false, or BINARY_CONFLICT with the clause
+ * in confl_a, confl_b): qhead == trail_size (the rest of the queue is not propagated, as in
+ * MiniSat) and every watch list is whole.
+ * OUT_OF_MEMORY: a watch list could not grow (the list walked is kept whole).
+ * Counts props (trail literals taken) and ticks (list entries visited: the clock's pace). */
 static int32_t propagate(Kernel *k) {
     int8_t *lval = k->lval;
     int32_t *arena = k->arena;
@@ -524,7 +535,15 @@ static int lit_redundant(Kernel *k, int32_t p, uint32_t abstract, int64_t *ntocl
     return 1;
 }
 
-/* 1-UIP learning with minimisation into k->out; returns the size, sets *back and *lbd. */
+/* 1-UIP learning with minimisation (= analyze of cdcl/readable.py), bumping the activities
+ * of the variables met.
+ * Before: confl is a false clause at decision level dl > 0 (propagate's conflict); seen[] is
+ * all 0.
+ * After: out[0..size) is the learnt clause, implied by the formula and the learnt clauses:
+ * out[0] is the negation of the first UIP (the one literal of level dl), out[1] (size > 1) a
+ * literal of the highest level below dl; *back is that level (0 for a unit), *lbd_out the
+ * number of distinct levels in the clause. seen[] is all 0 again; the trail is unchanged.
+ * Returns the size (>= 1). */
 static int64_t analyze(Kernel *k, int32_t confl, int64_t *back, int64_t *lbd_out) {
     int32_t *level = k->level, *reason = k->reason, *trail = k->trail;
     int32_t *out = k->out;
@@ -754,7 +773,15 @@ static int sort_cmp(const void *a, const void *b) {
 }
 
 /* Delete the worse half of the learnt clauses (= reduce_db in the Python kernel: a stable sort
- * on the same key, written as qsort with the index as tie-break). */
+ * on the same key, written as qsort with the index as tie-break).
+ * Before: learnts[0..nlearnts) are the live learnt long clauses, in the order they were
+ * learnt.
+ * After: up to nlearnts / 2 of them, worst first (highest LBD, then longest), are marked
+ * DELETED and logged as deleted in the proof; kept are every clause of LBD <= keep_lbd and
+ * every clause that is the reason of its first literal (the trail stays justified).
+ * learnts[] holds the survivors in their old order; their watchers are dropped lazily by
+ * propagate and the arena space counts as wasted (collect_garbage reclaims it). Returns 0, or
+ * -1 out of memory. */
 static int reduce_db(Kernel *k) {
     int64_t n = k->nlearnts;
     int32_t *arena = k->arena;
@@ -862,7 +889,6 @@ typedef struct {
     int64_t first_cref; /* long clauses from here on are not attached yet */
 } Staging;
 
-/* One clause of DIMACS literals (already range-checked): normalise and store it. */
 /* The formula is refuted while loading (= refute): the first refutation's hints are kept. */
 static void refute(Kernel *k, int32_t a, int32_t b, int n) {
     if (k->status == UNSAT) return;
@@ -872,6 +898,14 @@ static void refute(Kernel *k, int32_t a, int32_t b, int n) {
     k->nrefute = n;
 }
 
+/* One clause of DIMACS literals (already range-checked): normalise and store it (= _load_clause
+ * of cdcl/readable.py).
+ * Before: the search is at level 0.
+ * After: the clause has the next id (input order, the proof's numbering); repeated literals
+ * are dropped and a tautology is skipped; a unit is queued on level 0 (not propagated; one
+ * already true is a no-op), a long clause is in the arena and a binary in st (both attached
+ * by attach_staged; the level-0 assignment is not applied to them); an empty clause, or a unit
+ * opposite to one on the trail, refutes the formula. Returns 0, or -1 out of memory. */
 static int load_clause(Kernel *k, Staging *st, const int32_t *dimacs, int64_t count) {
     int64_t clause_no = ++k->loaded;
     int64_t id = ++k->last_id;
@@ -1547,7 +1581,8 @@ static void extend_model(Kernel *k, int8_t *val) {
     }
 }
 
-/* --- the search ------------------------------------------------------------------------------ */
+/* --- the search's schedules ------------------------------------------------------------------ */
+/* The i-th term (from 0) of the Luby sequence 1 1 2 1 1 2 4 ... (MiniSat's luby, base 2). */
 static int64_t luby(int64_t i) {
     int64_t size = 1, seq = 0;
     while (size < i + 1) {
@@ -1563,7 +1598,109 @@ static int64_t luby(int64_t i) {
     return (int64_t)1 << seq;
 }
 
-/* Returns SAT / UNSAT / UNSAT_ASSUMED / UNKNOWN (deadline or conflict budget), -1 on error. */
+/* --- restarts (= focused ... restart_due of cdcl/readable.py) ------------------------------ */
+/* Glucose restarts now: the glucose policy, or a focused phase of the mixed one. */
+static inline int focused(const Kernel *k) {
+    return k->restart_mode == RESTART_GLUCOSE || (k->restart_mode == RESTART_MIXED && !k->stable);
+}
+
+/* At a conflict, in glucose mode: the trail's length joins the window of recent ones; while
+ * the trail is much longer than their average (the search may be close to a model), the
+ * recent LBDs are forgotten, which postpones the next restart. */
+static inline void block_restart(Kernel *k) {
+    const int64_t *P = k->P;
+    int64_t len = P[P_TRAILQ_LEN];
+    if (k->trailq_n == len) k->trailq_sum -= k->trailq[k->trailq_head];
+    else k->trailq_n++;
+    k->trailq[k->trailq_head] = k->trail_size;
+    k->trailq_sum += k->trail_size;
+    k->trailq_head = (k->trailq_head + 1) % len;
+    if (k->conflicts > P[P_BLOCK_MIN] && k->lbdq_n == P[P_LBDQ_LEN] && k->trailq_n == len &&
+        100 * k->trail_size * len > P[P_BLOCK_R_PCT] * k->trailq_sum) {
+        k->lbdq_n = 0;
+        k->lbdq_sum = 0;
+        k->blocked++;
+    }
+}
+
+/* Mixed restarts: focused (glucose) and stable (Luby) phases alternate; the k-th phase lasts
+ * k * switch conflicts. A switch starts the new phase with no restart count and no recent
+ * LBDs. */
+static inline void switch_phase(Kernel *k) {
+    if (k->restart_mode == RESTART_MIXED && k->conflicts >= k->switch_at) {
+        k->stable = !k->stable;
+        k->switches++;
+        k->switch_at = k->conflicts + k->P[P_SWITCH] * (k->switches + 1);
+        k->since_restart = 0;
+        k->lbdq_n = 0;
+        k->lbdq_sum = 0;
+    }
+}
+
+/* Luby: after luby_unit * luby(i) conflicts. Glucose: when the recent LBDs, times K percent,
+ * exceed the average of all (in integers). Never with RESTART_NONE. */
+static inline int restart_due(const Kernel *k) {
+    const int64_t *P = k->P;
+    if (k->restart_mode == RESTART_LUBY || (k->restart_mode == RESTART_MIXED && k->stable))
+        return k->since_restart >= P[P_LUBY_UNIT] * luby(k->luby_i);
+    if (k->restart_mode == RESTART_NONE) return 0;
+    return k->lbdq_n == P[P_LBDQ_LEN] &&
+           k->lbdq_sum * P[P_GLUCOSE_K_PCT] * k->conflicts > 100 * k->lbd_sum * P[P_LBDQ_LEN];
+}
+
+/* --- the search ------------------------------------------------------------------------------ */
+/* Learn from conflict confl (= learn of cdcl/readable.py): analyze it, backjump, log and add
+ * the learnt clause (a unit, a binary in the implication lists, or a watched arena clause)
+ * and assert its first literal; decay the activities and push its LBD into the window.
+ * Before: confl conflicts at decision level > 0 (> 1 with assumptions). After: the learnt
+ * clause is asserting on the trail and not yet propagated. Returns 0, or -1 out of memory. */
+static int learn(Kernel *k, int32_t confl) {
+    int64_t back, lbd;
+    int64_t size = analyze(k, confl, &back, &lbd);
+    int lrat = k->proof_on == PROOF_LRAT;
+    k->hunits.n = k->hchain.n = 0;
+    if (lrat && learnt_hints(k, confl, size)) return -1;
+    backtrack(k, back);
+    int64_t id = proof_add2(k, k->out, size, k->hunits.a, k->hunits.n, k->hchain.a, k->hchain.n);
+    if (id < 0) return -1;
+    k->learnt++;
+    if (size == 1) {
+        enqueue(k, k->out[0], NO_REASON);
+        if (lrat) k->unit_id[k->out[0] >> 1] = (int32_t)id;
+    } else if (size == 2) {
+        if (bin_push(k, k->out[0], k->out[1], (int32_t)id)) return -1;
+        enqueue(k, k->out[0], binary_reason(k->out[1]));
+    } else {
+        int32_t cref = add_clause(k, k->out, size, 1, lbd, id);
+        if (cref < 0) return -1;
+        if (watch_push(k, k->out[0], cref, k->out[1])) return -1;
+        if (watch_push(k, k->out[1], cref, k->out[0])) return -1;
+        if (grow((void **)&k->learnts, &k->learnts_cap, k->nlearnts + 1, sizeof(int32_t)))
+            return -1;
+        k->learnts[k->nlearnts++] = cref;
+        enqueue(k, k->out[0], cref);
+    }
+    k->var_inc /= k->decay;
+    k->lbd_sum += lbd;
+    int64_t qlen = k->P[P_LBDQ_LEN];
+    if (k->lbdq_n == qlen) k->lbdq_sum -= k->lbdq[k->lbdq_head];
+    else k->lbdq_n++;
+    k->lbdq[k->lbdq_head] = lbd;
+    k->lbdq_sum += lbd;
+    k->lbdq_head = (k->lbdq_head + 1) % qlen;
+    return 0;
+}
+
+/* CDCL until an answer or a limit (= search of cdcl/readable.py).
+ * Before: the formula is loaded (load: units queued on level 0, not yet propagated); with
+ * assumptions, they are literals of existing variables, placed together on decision level 1
+ * whenever the search is at level 0.
+ * After: SAT: every variable (not eliminated) is assigned, no clause is false, the trail holds
+ * the model (extend_model rebuilds the eliminated ones). UNSAT: the empty clause is logged
+ * (proof complete) and k->status is UNSAT for good. UNSAT_ASSUMED: the assumptions contradict
+ * the formula (what was learnt stays valid without them). UNKNOWN: max_conflicts of this call,
+ * the deadline or an interrupt; the state is consistent, and a later call resumes. -1: out of
+ * memory. */
 static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t max_conflicts) {
     int64_t conflicts_at_start = k->conflicts;
     int64_t *P = k->P;
@@ -1579,58 +1716,8 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
                 return UNSAT;
             }
             if (k->dl == 1 && nassumps > 0) return UNSAT_ASSUMED;
-            /* glucose: block a restart while the trail is much longer than usual */
-            int focused = k->restart_mode == RESTART_GLUCOSE ||
-                          (k->restart_mode == RESTART_MIXED && !k->stable);
-            if (focused) {
-                int64_t len = P[P_TRAILQ_LEN];
-                if (k->trailq_n == len) k->trailq_sum -= k->trailq[k->trailq_head];
-                else k->trailq_n++;
-                k->trailq[k->trailq_head] = k->trail_size;
-                k->trailq_sum += k->trail_size;
-                k->trailq_head = (k->trailq_head + 1) % len;
-                if (k->conflicts > P[P_BLOCK_MIN] && k->lbdq_n == P[P_LBDQ_LEN] &&
-                    k->trailq_n == len &&
-                    100 * k->trail_size * len > P[P_BLOCK_R_PCT] * k->trailq_sum) {
-                    k->lbdq_n = 0;
-                    k->lbdq_sum = 0;
-                    k->blocked++;
-                }
-            }
-            int64_t back, lbd;
-            int64_t size = analyze(k, confl, &back, &lbd);
-            int lrat = k->proof_on == PROOF_LRAT;
-            k->hunits.n = k->hchain.n = 0;
-            if (lrat && learnt_hints(k, confl, size)) return -1;
-            backtrack(k, back);
-            int64_t id = proof_add2(k, k->out, size, k->hunits.a, k->hunits.n, k->hchain.a,
-                                    k->hchain.n);
-            if (id < 0) return -1;
-            k->learnt++;
-            if (size == 1) {
-                enqueue(k, k->out[0], NO_REASON);
-                if (lrat) k->unit_id[k->out[0] >> 1] = (int32_t)id;
-            } else if (size == 2) {
-                if (bin_push(k, k->out[0], k->out[1], (int32_t)id)) return -1;
-                enqueue(k, k->out[0], binary_reason(k->out[1]));
-            } else {
-                int32_t cref = add_clause(k, k->out, size, 1, lbd, id);
-                if (cref < 0) return -1;
-                if (watch_push(k, k->out[0], cref, k->out[1])) return -1;
-                if (watch_push(k, k->out[1], cref, k->out[0])) return -1;
-                if (grow((void **)&k->learnts, &k->learnts_cap, k->nlearnts + 1, sizeof(int32_t)))
-                    return -1;
-                k->learnts[k->nlearnts++] = cref;
-                enqueue(k, k->out[0], cref);
-            }
-            k->var_inc /= k->decay;
-            k->lbd_sum += lbd;
-            int64_t qlen = P[P_LBDQ_LEN];
-            if (k->lbdq_n == qlen) k->lbdq_sum -= k->lbdq[k->lbdq_head];
-            else k->lbdq_n++;
-            k->lbdq[k->lbdq_head] = lbd;
-            k->lbdq_sum += lbd;
-            k->lbdq_head = (k->lbdq_head + 1) % qlen;
+            if (focused(k)) block_restart(k);
+            if (learn(k, confl)) return -1;
             continue;
         }
         if (P[P_SIMPLIFY] && !k->simplified &&
@@ -1639,24 +1726,8 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
             if (r != 0) return r;
             continue;
         }
-        int restart = 0;
-        if (k->restart_mode == RESTART_MIXED && k->conflicts >= k->switch_at) {
-            k->stable = !k->stable;
-            k->switches++;
-            k->switch_at = k->conflicts + P[P_SWITCH] * (k->switches + 1);
-            k->since_restart = 0;
-            k->lbdq_n = 0;
-            k->lbdq_sum = 0;
-        }
-        if (k->restart_mode == RESTART_LUBY || (k->restart_mode == RESTART_MIXED && k->stable)) {
-            restart = k->since_restart >= P[P_LUBY_UNIT] * luby(k->luby_i);
-        } else if (k->restart_mode != RESTART_NONE) {
-            /* recent average LBD * K > global average, in integers */
-            restart = k->lbdq_n == P[P_LBDQ_LEN] &&
-                      k->lbdq_sum * P[P_GLUCOSE_K_PCT] * k->conflicts >
-                          100 * k->lbd_sum * P[P_LBDQ_LEN];
-        }
-        if (restart) {
+        switch_phase(k);
+        if (restart_due(k)) {
             backtrack(k, nassumps > 0 ? 1 : 0); /* keep the assumptions' level */
             k->restarts++;
             k->luby_i++;
@@ -1870,9 +1941,6 @@ static PyObject *loaded(Kernel *k, Staging *st, int stopped) {
     return PyLong_FromLong(0);
 }
 
-/* load(clauses, seconds=None) -> 0 loaded, 1 deadline passed (formula incomplete).
- * clauses: a sequence of sequences of DIMACS ints, or a buffer of int32 0-terminated clauses.
- * After a search it adds clauses for the later calls (incremental use). */
 /* Methods refuse to run while another thread searches with this kernel. */
 static int in_use(Kernel *k) {
     if (!k->busy) return 0;
@@ -1880,6 +1948,16 @@ static int in_use(Kernel *k) {
     return 1;
 }
 
+/* load(clauses, seconds=None) -> 0 loaded, 1 deadline passed (formula incomplete) (= load of
+ * cdcl/readable.py). clauses: a sequence of sequences of DIMACS ints, or a buffer of int32
+ * 0-terminated clauses. After a search it adds clauses for the later calls (incremental use).
+ * Before: no variable is eliminated (refused otherwise: the driver loads afresh), every literal
+ * is within the kernel's variables (ValueError naming it otherwise).
+ * After (0): the search is at level 0 with qhead 0, so that search propagates every level-0
+ * literal again against the new clauses; every clause is loaded as load_clause says and
+ * attached (watches, implication lists, in input order); a refuted formula has status UNSAT
+ * and, with a proof, its empty clause logged. After (1): the clauses up to the deadline are
+ * loaded, the rest not. NULL: a Python error is set (out of memory marks the kernel broken). */
 static PyObject *Kernel_load(Kernel *k, PyObject *args) {
     PyObject *clauses, *seconds = Py_None;
     if (in_use(k)) return NULL;

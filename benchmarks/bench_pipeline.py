@@ -132,8 +132,8 @@ def raw_rate(name: str, puzzles: list[list[int]]) -> dict[str, float]:
 
         loops = {"": with_model, "solve_only_": solve_only}
     elif base == "cdcl":
+        from satdoku.solvers.cdcl.adapter import INCREMENTAL_PARAMS
         from satdoku.solvers.cdcl.driver import Cdcl
-        from satdoku.solvers.own import INCREMENTAL_PARAMS
 
         kernel = Cdcl(rules.num_vars, rules.clauses, params=INCREMENTAL_PARAMS)
 

@@ -25,10 +25,11 @@ from satdoku.cnf.encode import encode
 from satdoku.cnf.formula import Cnf
 from satdoku.cnf.lrat import check_lrat
 from satdoku.solvers.base import Deadline
+from satdoku.solvers.cdcl.adapter import make_cdcl
 from satdoku.solvers.cdcl.driver import BACKENDS, Cdcl, choose_backend, native
 from satdoku.solvers.cdcl.params import DEFAULTS, PARAM_NAMES
 from satdoku.solvers.dpll import Dpll
-from satdoku.solvers.own import make_cdcl, make_dpll
+from satdoku.solvers.own import make_dpll
 from satdoku.solvers.registry import SOLVERS, solver_version
 
 cnfs = st.integers(1, 10).flatmap(

@@ -18,8 +18,8 @@ from conftest import php
 from satdoku.cnf.drat import check_proof, check_proof_python
 from satdoku.cnf.formula import Cnf
 from satdoku.cnf.lrat import check_lrat
+from satdoku.solvers.cdcl.adapter import make_cdcl
 from satdoku.solvers.cdcl.driver import Cdcl
-from satdoku.solvers.own import make_cdcl
 from satdoku.solvers.registry import SOLVERS, make_solver
 
 #: preprocessing before the search (by default it waits for the search's first 2000 conflicts)

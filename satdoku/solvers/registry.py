@@ -134,7 +134,8 @@ _CDCL_OPTIONS: dict[str, Any] = {
 _DPLL_CODE = ("satdoku.solvers.own", "satdoku.solvers.dpll")
 #: a package stands for every source file in it, Python and C (the version hash covers what is
 #: added to it)
-_CDCL_CODE = ("satdoku.solvers.own", "satdoku.solvers.cdcl")
+_CDCL_CODE = ("satdoku.solvers.cdcl",)
+_CDCL_FACTORY = "satdoku.solvers.cdcl.adapter:make_cdcl"
 _CSP_OPTIONS: dict[str, Any] = {
     "inference": {"enum": list(INFERENCES)},
     "ordering": {"enum": list(ORDERINGS)},
@@ -161,7 +162,7 @@ register(SolverSpec(
     code=_DPLL_CODE,
 ))
 register(SolverSpec(
-    "cdcl", "satdoku.solvers.own:make_cdcl", {}, CNF, OURS, "#ff7f0e",
+    "cdcl", _CDCL_FACTORY, {}, CNF, OURS, "#ff7f0e",
     "our CDCL (C kernel built at install time; its readable Python form as fallback)", proofs=True,
     incremental=True, option_schema=_CDCL_OPTIONS, code=_CDCL_CODE,
 ))
@@ -173,12 +174,12 @@ for _h, _colour in zip(HEURISTICS[:-1], ("#e377c2", "#f7b6d2", "#c49c94", "#ff98
         code=_DPLL_CODE,
     ))
 register(SolverSpec(
-    "cdcl-nosimp", "satdoku.solvers.own:make_cdcl", {"simplify": False}, CNF, OURS, "#c5b0d5",
+    "cdcl-nosimp", _CDCL_FACTORY, {"simplify": False}, CNF, OURS, "#c5b0d5",
     "our CDCL without preprocessing (the search alone, for teaching and comparison)",
     proofs=True, incremental=True, option_schema=_CDCL_OPTIONS, code=_CDCL_CODE,
 ))
 register(SolverSpec(
-    "cdcl-luby", "satdoku.solvers.own:make_cdcl", {"restarts": "luby"}, CNF, OURS, "#ffbb78",
+    "cdcl-luby", _CDCL_FACTORY, {"restarts": "luby"}, CNF, OURS, "#ffbb78",
     "our CDCL with Luby restarts", proofs=True, incremental=True, option_schema=_CDCL_OPTIONS,
     code=_CDCL_CODE,
 ))

@@ -28,9 +28,10 @@ compare both on the same files, cut into chunks anywhere.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from satdoku.cnf.dimacs_fast import (
     DimacsError,
@@ -42,6 +43,9 @@ from satdoku.cnf.dimacs_fast import (
 )
 from satdoku.size_limits import SizeLimits, default_size_limits
 from satdoku.sources import InputError, open_content, read_snapshot
+
+if TYPE_CHECKING:
+    from satdoku.cnf.formula import ModelCheck
 
 ERR_HEADER, ERR_GARBAGE, ERR_RANGE = 1, 2, 3  # = _dimacs.c's
 
@@ -240,3 +244,55 @@ def _open_end(body: bytes) -> bool:
         if words and line.strip()[:1] != b"c":
             return int(words[-1]) != 0
     return False
+
+
+SUFFIXES = {"gzip": ".gz", "xz": ".xz", "bz2": ".bz2"}  #: what a binary goes by
+
+
+def hand_over(scan: DimacsScan, reads: Iterable[str] = ()) -> bool:
+    """Whether a solver binary can read the scanned file itself: standard DIMACS (see
+    :class:`DimacsScan`), plain, or compressed in a format it reads (``reads``: gzip, xz, bz2)
+    and named by that format's suffix (binaries such as CaDiCaL choose their decompressor by
+    the name)."""
+    if not scan.standard:
+        return False
+    if scan.compression is None:
+        return True
+    return (scan.compression in set(reads)
+            and scan.source.lower().endswith(SUFFIXES.get(scan.compression, "\0")))
+
+
+def rewrite_dimacs(scan: DimacsScan, out: str | Path, limits: SizeLimits | None = None
+                   ) -> None:
+    """Write the file ``scan`` read as standard DIMACS to ``out`` (``p cnf V C``, one clause a
+    line), a piece at a time from a second pass over it (checked against the first's sha256:
+    :class:`FileChanged`). For files a binary cannot be handed as they are."""
+    native = _native()
+    with open(out, "wb") as fh:
+        fh.write(b"p cnf %d %d\n" % (scan.num_vars, scan.num_clauses))
+        if native is None:
+            from satdoku.cnf.formula import split_lits
+
+            def write(piece: bytes) -> None:
+                fh.write("".join(" ".join(map(str, c)) + " 0\n"
+                                 for c in split_lits(piece)).encode())
+        else:
+            at_start = True
+
+            def write(piece: bytes) -> None:
+                nonlocal at_start
+                text, at_start = native.format_clauses(piece, at_start)
+                fh.write(text)
+
+        scan_dimacs(scan.source, on_lits=write, expect_sha256=scan.sha256, limits=limits)
+
+
+def check_model_file(path: str | Path, sha256: str, num_vars: int, model: Sequence[int],
+                     limits: SizeLimits | None = None) -> ModelCheck:
+    """Check a model against the DIMACS file ``path`` in one streaming pass (checked against
+    the recorded ``sha256``): the formula need not be held."""
+    from satdoku.cnf.formula import ModelCheck, model_values
+
+    values, conflict = model_values(model, num_vars)
+    scan = scan_dimacs(path, values=values, expect_sha256=sha256, limits=limits)
+    return ModelCheck(scan.unsatisfied, scan.first_unsatisfied, conflict)

@@ -78,7 +78,7 @@ class Cnf:
         """Check a model against every clause: how many it leaves unsatisfied, the first of
         them, and whether it sets a variable both ways."""
         value, conflict = model_values(model, self.num_vars)
-        if self._clauses is None:
+        if self._lits is not None:  # the flat buffer, in C, whether or not split since
             count, first = unsatisfied(self._lits, self.num_vars, value)
         else:
             n = self.num_vars

@@ -154,12 +154,14 @@ class ExternalSolver:
 
     def __init__(self, command: str, proof: str | None = None,
                  version_command: str | None = None, origin: str | None = None,
-                 colour: str | None = None, name: str = "external") -> None:
+                 colour: str | None = None, name: str = "external",
+                 reads: Sequence[str] = ()) -> None:
         self.name, self.command, self.proof = name, command, proof
         self.proof_format = proof or ""  # what the solve path checks its proofs as
         self.argv = split_command(command, proof)
         self.uses_result = any("{result}" in w for w in self.argv)
         self.version_command = version_command
+        self.reads = tuple(reads)  # compressions the binary reads (the solve path's business)
 
     def solve_cnf(self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None,
                   limits: RunLimits | None = None) -> Result:
@@ -274,7 +276,7 @@ def check_options(options: Mapping[str, Any]) -> None:
 
 
 def make_external(name: str = "external", **options: Any) -> ExternalSolver:
-    """Factory used by the registry (options: command, proof, version_command, origin,
+    """Factory used by the registry (options: command, proof, version_command, reads, origin,
     colour)."""
     if "command" not in options:
         raise ExternalError(f"solver {name}: an external solver needs a command")

@@ -177,3 +177,24 @@ def test_standard_files_are_the_ones_a_binary_reads_as_we_do(tmp_path: Path) -> 
         path = tmp_path / "s.cnf"
         path.write_bytes(data)
         assert scan_dimacs(path).standard is standard, data
+
+
+V_TEXTS = [b" 1 -2 3 0", b"1\t-2\r\n3\x0b4\x0c0", b"+5 -0 0007 -2147483647 2147483647",
+           b"2147483648 1", b"-99999999999999999999999 2", b"1 2x 3", b"1 - 2", b"1 + 2",
+           b"1_0 2", b"\xd9\xa3 4", b"", b"   ", b"1 --2 x y", b"0 0 0"]
+
+
+@pytest.mark.parametrize("text", V_TEXTS)
+def test_v_literals_compiled_equals_python(text: bytes) -> None:
+    from satdoku.solvers.output import v_literals, v_literals_python
+
+    assert v_literals(text) == v_literals_python(text)
+
+
+def test_a_garbage_v_token_is_named_once() -> None:
+    from satdoku.solvers.output import AnswerStream
+
+    stream = AnswerStream()
+    stream.feed(b"s SATISFIABLE\nv 1 -2 1_0 3\nv 4x 0\n")
+    stream.close()
+    assert stream.garbage == "1_0" and stream.answer() == ("SAT", [1, -2, 3])

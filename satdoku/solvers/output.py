@@ -13,8 +13,10 @@ plugs in there without holding the model at all.
 
 from __future__ import annotations
 
+import re
+from array import array
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from satdoku.solvers.result import SAT, UNSAT
 
@@ -106,19 +108,12 @@ class AnswerStream:
             data, self._pending = (data[:cut], data[cut:]) if cut >= 0 else (b"", data)
         else:
             self._v_line = False
-        self._literals(data.split())
+        self._literals(data)
 
-    def _literals(self, tokens: Iterable[bytes]) -> None:
-        lits: list[int] = []
-        for t in tokens:
-            try:
-                value = int(t)
-            except ValueError:
-                if not self.garbage:
-                    self.garbage = t[:40].decode("utf-8", "replace")
-                continue
-            if value:
-                lits.append(value)
+    def _literals(self, data: bytes) -> None:
+        lits, bad = v_literals(data)
+        if bad and not self.garbage:
+            self.garbage = bad[:40].decode("utf-8", "replace")
         if not lits:
             return
         if self._on_literals is not None:
@@ -161,3 +156,34 @@ def parse_output(stdout: str) -> tuple[str | None, list[int] | None]:
     if stream.garbage:
         raise ValueError(f"not a literal: {stream.garbage!r}")
     return stream.answer()
+
+
+_INT = re.compile(rb"[+-]?[0-9]+")
+_INT32_MAX = 2**31 - 1
+
+
+def v_literals(data: bytes) -> tuple[list[int], bytes]:
+    """(the nonzero literals of ``v`` line text, its first token that is not one: empty when
+    none). A literal is ``[+-]?[0-9]+`` within +-(2**31 - 1) (a DIMACS variable's range);
+    tokens are separated by ASCII whitespace. One pass in C when it is built
+    (``parse_ints`` in satdoku/cnf/_dimacs.c; a model line may hold millions of literals),
+    else :func:`v_literals_python`."""
+    try:
+        from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
+    except ImportError:
+        return v_literals_python(data)
+    raw, start, end = _dimacs.parse_ints(data)
+    return array("i", raw).tolist(), (data[start:end] if start >= 0 else b"")
+
+
+def v_literals_python(data: bytes) -> tuple[list[int], bytes]:
+    """:func:`v_literals` in plain Python (the readable form; the tests' reference)."""
+    lits: list[int] = []
+    bad = b""
+    for token in data.split():
+        if _INT.fullmatch(token) and abs(int(token)) <= _INT32_MAX:
+            if int(token):
+                lits.append(int(token))
+        elif not bad:
+            bad = token
+    return lits, bad

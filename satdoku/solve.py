@@ -100,7 +100,9 @@ class Answer:
 
             text = format_board(self.board, record.notation, record.puzzle.size)
         elif record.cnf is not None and self.result.model is not None and self.verified == YES:
-            text = " ".join(map(str, [*self.result.model, 0]))  # a CNF's solution is its model
+            from satdoku.formats.cnfset import solution_text
+
+            text = solution_text(self.result.model)  # a CNF's solution is its model
         return sols_row(record.id, record.line, self.status, self.verified, text, self.detail,
                         record_hash(record))
 

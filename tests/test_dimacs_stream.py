@@ -186,9 +186,12 @@ V_TEXTS = [b" 1 -2 3 0", b"1\t-2\r\n3\x0b4\x0c0", b"+5 -0 0007 -2147483647 21474
 
 @pytest.mark.parametrize("text", V_TEXTS)
 def test_v_literals_compiled_equals_python(text: bytes) -> None:
-    from satdoku.solvers.output import v_literals, v_literals_python
+    from array import array
 
-    assert v_literals(text) == v_literals_python(text)
+    from satdoku.solvers.output import v_literal_bytes, v_literals_python
+
+    raw, bad = v_literal_bytes(text)
+    assert (array("i", raw).tolist(), bad) == v_literals_python(text)
 
 
 def test_a_garbage_v_token_is_named_once() -> None:
@@ -197,4 +200,18 @@ def test_a_garbage_v_token_is_named_once() -> None:
     stream = AnswerStream()
     stream.feed(b"s SATISFIABLE\nv 1 -2 1_0 3\nv 4x 0\n")
     stream.close()
-    assert stream.garbage == "1_0" and stream.answer() == ("SAT", [1, -2, 3])
+    status, model = stream.answer()
+    assert stream.garbage == "1_0" and status == "SAT" and model.tolist() == [1, -2, 3]
+
+
+def test_a_model_as_int32_array_is_checked_and_written_like_a_list() -> None:
+    from array import array
+
+    from satdoku.formats.cnfset import solution_text
+    from satdoku.stagefiles.outputs import v_lines, v_lines_python
+
+    model = [1, -2, 3, -2147483647]
+    packed = array("i", model)
+    assert solution_text(packed) == solution_text(model) == "1 -2 3 -2147483647 0"
+    assert v_lines(packed) == v_lines(model) == v_lines_python(model)
+    assert model_values(packed, 5) == model_values(model, 5) == model_values_python(model, 5)

@@ -442,6 +442,34 @@ static int write_int(char *p, long long lit) {
     return at;
 }
 
+/* literals_text(model) -> str: the literals separated by spaces, then " 0" (a CNF instance's
+ * solution in SatSols: " ".join(map(str, [*model, 0]))). */
+static PyObject *literals_text(PyObject *Py_UNUSED(module), PyObject *arg) {
+    Lits m;
+    if (lits_open(&m, arg) < 0) return NULL;
+    char *buf = PyMem_Malloc((size_t)(m.n + 1) * 22 + 1);
+    if (!buf) {
+        lits_close(&m);
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t at = 0;
+    for (Py_ssize_t i = 0; i < m.n; i++) {
+        long long lit;
+        if (lits_get(&m, i, &lit) < 0) {
+            lits_close(&m);
+            PyMem_Free(buf);
+            return NULL;
+        }
+        at += write_int(buf + at, lit);
+        buf[at++] = ' ';
+    }
+    buf[at++] = '0';
+    lits_close(&m);
+    PyObject *text = PyUnicode_DecodeASCII(buf, at, NULL);
+    PyMem_Free(buf);
+    return text;
+}
+
 /* format_clauses(lits, at_start) -> (bytes, at_start): DIMACS clause lines of a piece of a
  * 0-terminated int32 literal buffer ("1 -2 0\n"; an empty clause " 0\n", as
  * " ".join(map(str, clause)) + " 0\n" writes them); at_start says whether the piece begins a
@@ -883,6 +911,7 @@ static PyMethodDef module_methods[] = {
      "one_value_per_cell(model, dom, ncells) -> board tuple, or None"},
     {"model_values", model_values, METH_VARARGS,
      "model_values(model, num_vars) -> (value table, first variable set both ways or 0)"},
+    {"literals_text", literals_text, METH_O, "literals_text(model) -> 'l1 l2 ... 0'"},
     {"format_clauses", format_clauses, METH_VARARGS,
      "format_clauses(int32 lits, at_start) -> (DIMACS clause lines, at_start)"},
     {"parse_ints", parse_ints, METH_O,

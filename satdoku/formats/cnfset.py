@@ -117,6 +117,18 @@ def format_model(model: Sequence[int], side: int = 0, empty: str = ".") -> str:
     return ints_text(model)
 
 
+def solution_text(model: Sequence[int]) -> str:
+    """A CNF instance's solution in SatSols: its model's literals, then ``0``, one space apart
+    (in C when it is built: a model may hold millions of literals; a list of ints or an
+    ``array('i')``)."""
+    try:
+        from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
+    except ImportError:
+        return " ".join(map(str, [*model, 0]))
+    return str(_dimacs.literals_text(model if isinstance(model, list) or
+                                     getattr(model, "typecode", "") == "i" else list(model)))
+
+
 def parse_model(text: str, side: int = 0) -> tuple[int, ...] | None:
     """Inverse of :func:`format_model` (None for anything else; blank text: the empty model)."""
     parts = text.split()

@@ -35,7 +35,7 @@ class AnswerStream:
 
     def __init__(self, on_literals: Callable[[list[int]], None] | None = None) -> None:
         self.status: str | None = None
-        self.model: list[int] | None = None  # the v literals, when no consumer takes them
+        self.model: array[int] | None = None  # the v literals (int32), when no consumer takes them
         self.has_v = False
         self.garbage = ""  # the first v token that is not an integer, if any
         self.tail: deque[str] = deque(maxlen=TAIL_LINES)
@@ -111,17 +111,17 @@ class AnswerStream:
         self._literals(data)
 
     def _literals(self, data: bytes) -> None:
-        lits, bad = v_literals(data)
+        raw, bad = v_literal_bytes(data)
         if bad and not self.garbage:
             self.garbage = bad[:40].decode("utf-8", "replace")
-        if not lits:
+        if not raw:
             return
         if self._on_literals is not None:
-            self._on_literals(lits)
-        elif self.model is None:
-            self.model = lits
-        else:
-            self.model.extend(lits)
+            self._on_literals(array("i", raw).tolist())
+            return
+        if self.model is None:
+            self.model = array("i")
+        self.model.frombytes(raw)
 
     def _line(self, raw: bytes) -> None:
         text = raw.decode("utf-8", "replace").rstrip("\r")
@@ -136,10 +136,12 @@ class AnswerStream:
         self.tail.append(raw.decode("utf-8", "replace").strip())
 
     # -- reading ---------------------------------------------------------------------------
-    def answer(self) -> tuple[str | None, list[int] | None]:
-        """(the ``s`` line's answer or None, the ``v`` literals or None without v lines)."""
+    def answer(self) -> tuple[str | None, array[int] | None]:
+        """(the ``s`` line's answer or None, the ``v`` literals or None without v lines): an
+        ``array('i')``, 4 bytes a literal (a model of millions of variables as a list of
+        Python ints would cost 9 times that)."""
         if self.has_v and self.model is None and self._on_literals is None:
-            return self.status, []
+            return self.status, array("i")
         return self.status, self.model if self.has_v else None
 
     def last_lines(self, n: int = 1) -> str:
@@ -148,36 +150,39 @@ class AnswerStream:
 
 
 def parse_output(stdout: str) -> tuple[str | None, list[int] | None]:
-    """(answer from the ``s`` line or None, the ``v`` literals or None) of a whole output;
-    ValueError for a ``v`` token that is not an integer."""
+    """(answer from the ``s`` line or None, the ``v`` literals as a list or None) of a whole
+    output; ValueError for a ``v`` token that is not an integer."""
     stream = AnswerStream()
     stream.feed(stdout.encode("utf-8"))
     stream.close()
     if stream.garbage:
         raise ValueError(f"not a literal: {stream.garbage!r}")
-    return stream.answer()
+    status, model = stream.answer()
+    return status, (model.tolist() if model is not None else None)
 
 
 _INT = re.compile(rb"[+-]?[0-9]+")
 _INT32_MAX = 2**31 - 1
 
 
-def v_literals(data: bytes) -> tuple[list[int], bytes]:
-    """(the nonzero literals of ``v`` line text, its first token that is not one: empty when
-    none). A literal is ``[+-]?[0-9]+`` within +-(2**31 - 1) (a DIMACS variable's range);
-    tokens are separated by ASCII whitespace. One pass in C when it is built
-    (``parse_ints`` in satdoku/cnf/_dimacs.c; a model line may hold millions of literals),
-    else :func:`v_literals_python`."""
+def v_literal_bytes(data: bytes) -> tuple[bytes, bytes]:
+    """(the nonzero literals of ``v`` line text as int32 bytes, its first token that is not
+    one: empty when none). A literal is ``[+-]?[0-9]+`` within +-(2**31 - 1) (a DIMACS
+    variable's range); tokens are separated by ASCII whitespace. One pass in C when it is
+    built (``parse_ints`` in satdoku/cnf/_dimacs.c; a model line may hold millions of
+    literals), else :func:`v_literals_python`."""
     try:
         from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
     except ImportError:
-        return v_literals_python(data)
+        lits, bad = v_literals_python(data)
+        return array("i", lits).tobytes(), bad
     raw, start, end = _dimacs.parse_ints(data)
-    return array("i", raw).tolist(), (data[start:end] if start >= 0 else b"")
+    return raw, (data[start:end] if start >= 0 else b"")
 
 
 def v_literals_python(data: bytes) -> tuple[list[int], bytes]:
-    """:func:`v_literals` in plain Python (the readable form; the tests' reference)."""
+    """:func:`v_literal_bytes` in plain Python, as a list (the readable form; the tests'
+    reference)."""
     lits: list[int] = []
     bad = b""
     for token in data.split():

@@ -407,7 +407,13 @@ def _reads_user_file(record: Record, solver: ConfiguredSolver) -> bool:
     """Whether the harness leaves a DIMACS instance unread: a binary reads the file (the
     user's own, or a rewrite of it) and its model is checked in a streaming pass; only a
     proof check needs the formula in memory."""
-    return record.cnf is not None and solver.spec.input == FILE and not solver.proofs
+    return _on_file(record) and solver.spec.input == FILE and not solver.proofs
+
+
+def _on_file(record: Record) -> bool:
+    """Whether a record is a DIMACS file read with its checksum (a formula built in memory, as
+    the fuzzer's, names none: it is written from the formula)."""
+    return record.cnf is not None and bool(record.cnf.sha256)
 
 
 def _solve_file(solver: ConfiguredSolver, record: Record, formula: Formula | None,
@@ -421,7 +427,8 @@ def _solve_file(solver: ConfiguredSolver, record: Record, formula: Formula | Non
     written from its clauses."""
     path = os.path.join(workdir, "instance.cnf")
     with run.paused() as paused:
-        if record.cnf is not None:
+        if _on_file(record):
+            assert record.cnf is not None
             path = _instance_file(record.cnf, solver.options.get("reads", ()), path)
         else:
             from satdoku.solvers.external import write_cnf

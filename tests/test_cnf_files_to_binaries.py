@@ -108,3 +108,19 @@ def test_the_reads_option_is_checked(tmp_path: Path) -> None:
         else:
             with pytest.raises(ConfigError, match="reads"):
                 solvers_of_file(cfg)
+
+
+def test_a_formula_without_a_file_is_written_for_the_binary(tmp_path: Path) -> None:
+    from satdoku.cnf.formula import Cnf, Formula
+    from satdoku.formats import Record
+    from satdoku.formats.record import CnfFile
+
+    cnf = Cnf(4, [[1, -2], [2, 3, -4], [-1, 4]])
+    record = Record("mem.cnf", 1, 1, "dimacs", cnf=CnfFile("mem.cnf", 4, 3, ""))  # no file
+    work = tmp_path / "work"
+    work.mkdir()
+    answer = solve(record, _spy(tmp_path), "", 30,  # type: ignore[arg-type]
+                   formula=Formula.of(cnf), workdir=str(work))
+    assert answer.verified == "yes", answer.detail
+    assert (tmp_path / "seen.txt").read_text() == str(work / "instance.cnf")
+    assert (tmp_path / "copy.bin").read_bytes() == STANDARD_COPY

@@ -67,6 +67,7 @@ from satdoku.stagefiles.tsv import GIVEN_DIFFERS, GIVEN_SOLUTION_REFUTES_UNSAT, 
 if TYPE_CHECKING:  # formats are imported where used: `satdoku dpll` starts without them
     from satdoku.cnf.codec import Codec
     from satdoku.formats import Record
+    from satdoku.formats.record import CnfFile
 
 #: Grace past the time limit for a clean stop (interrupt latency, process teardown); an answer
 #: later than limit + grace is a TIMEOUT.
@@ -99,7 +100,9 @@ class Answer:
 
             text = format_board(self.board, record.notation, record.puzzle.size)
         elif record.cnf is not None and self.result.model is not None and self.verified == YES:
-            text = " ".join(map(str, [*self.result.model, 0]))  # a CNF's solution is its model
+            from satdoku.formats.cnfset import solution_text
+
+            text = solution_text(self.result.model)  # a CNF's solution is its model
         return sols_row(record.id, record.line, self.status, self.verified, text, self.detail,
                         record_hash(record))
 
@@ -192,17 +195,17 @@ def encoding_of(encoding: str | Codec) -> Codec:
 def formula_of(record: Record, encoding: str | Codec, deadline: Deadline | None = None
                ) -> Formula:
     """The formula of a valid record: a puzzle encoded (rules cached per layout; building them
-    stops at ``deadline``), or a DIMACS instance read from its file (checked against the
-    checksum recorded when it was read)."""
+    stops at ``deadline``), or a DIMACS instance read from its file in one streaming pass into
+    a flat literal buffer (checked against the checksum recorded when it was read:
+    :class:`~satdoku.cnf.dimacs_stream.FileChanged`)."""
     if record.puzzle is not None:
         return encoding_of(encoding).formula(record.puzzle, deadline)
     if record.cnf is not None:
-        from satdoku.sources import read_snapshot
+        from satdoku.cnf.dimacs_stream import scan_dimacs
 
-        snapshot = read_snapshot(record.cnf.path)
-        if snapshot.sha256 != record.cnf.sha256:
-            raise ValueError(f"{record.cnf.path} changed since it was read (sha256 differs)")
-        return read_formula(snapshot.data, record.cnf.path)
+        scan = scan_dimacs(record.cnf.path, keep=True, expect_sha256=record.cnf.sha256)
+        return Formula.of(Cnf(scan.num_vars, None, scan.comments, lits=scan.lits,
+                              num_clauses=scan.num_clauses))
     raise ValueError(f"instance {record.id} is invalid: {record.error}")
 
 
@@ -260,8 +263,8 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
                 if solver.level == PUZZLE:
                     result = _solve_puzzle(record, solver, deadline)
                 else:
-                    if formula is None:  # encoding counts: inside the deadline
-                        formula = formula_of(record, encoding, deadline)
+                    if formula is None and not _reads_user_file(record, solver):
+                        formula = formula_of(record, encoding, deadline)  # inside the deadline
                     if solver.proofs:
                         proof = stack.enter_context(_proof_file(proof_path, workdir))
                     if deadline.expired():  # encoding (or the caller) used up the time
@@ -269,9 +272,10 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
                     elif solver.spec.input == FILE:  # a binary: its DIMACS file, off the clock
                         if workdir is None:
                             workdir = stack.enter_context(tempfile.TemporaryDirectory())
-                        result = _solve_file(solver, formula, deadline, proof, limits, run,
-                                             workdir)
+                        result = _solve_file(solver, record, formula, deadline, proof, limits,
+                                             run, workdir)
                     else:
+                        assert formula is not None
                         result = _solve_cnf(solver, formula, deadline, proof, limits)
         except TimeoutError as exc:  # RulesTimeout: the rules build ran out of time
             result = Result(TIMEOUT, message=str(exc))
@@ -399,17 +403,52 @@ def _first_line(exc: BaseException) -> str:
     return (hit or lines or [""])[0].strip()
 
 
-def _solve_file(solver: ConfiguredSolver, formula: Formula, deadline: Deadline,
-                proof: str | None, limits: RunLimits, run: _Run, workdir: str) -> Result:
-    """Solve with a solver that reads a DIMACS file: the file is written with the clock
-    stopped (it is the harness's work, not the solver's), then the solver runs on it."""
-    from satdoku.solvers.external import write_cnf
+def _reads_user_file(record: Record, solver: ConfiguredSolver) -> bool:
+    """Whether the harness leaves a DIMACS instance unread: a binary reads the file (the
+    user's own, or a rewrite of it) and its model is checked in a streaming pass; only a
+    proof check needs the formula in memory."""
+    return _on_file(record) and solver.spec.input == FILE and not solver.proofs
 
+
+def _on_file(record: Record) -> bool:
+    """Whether a record is a DIMACS file read with its checksum (a formula built in memory, as
+    the fuzzer's, names none: it is written from the formula)."""
+    return record.cnf is not None and bool(record.cnf.sha256)
+
+
+def _solve_file(solver: ConfiguredSolver, record: Record, formula: Formula | None,
+                deadline: Deadline, proof: str | None, limits: RunLimits, run: _Run,
+                workdir: str) -> Result:
+    """Solve with a solver that reads a DIMACS file: the file is prepared with the clock
+    stopped (it is the harness's work, not the solver's), then the solver runs on it. A
+    DIMACS instance's own file is handed over when the binary reads it as we do
+    (:func:`~satdoku.cnf.dimacs_stream.hand_over`; the solver option ``reads`` lists the
+    compressions it reads), else rewritten from a streaming pass; a puzzle's formula is
+    written from its clauses."""
     path = os.path.join(workdir, "instance.cnf")
     with run.paused() as paused:
-        write_cnf(formula, path)
+        if _on_file(record):
+            assert record.cnf is not None
+            path = _instance_file(record.cnf, solver.options.get("reads", ()), path)
+        else:
+            from satdoku.solvers.external import write_cnf
+
+            assert formula is not None
+            write_cnf(formula, path)
     deadline = deadline.shifted(paused.cpu if deadline.clock == CPU else paused.wall)
     return solver.impl.solve_file(path, deadline, proof, limits, workdir)
+
+
+def _instance_file(cnf: CnfFile, reads: Any, out: str) -> str:
+    """The DIMACS file a binary reads for a CNF-set instance: the user's own (as an absolute
+    path, so a name starting with ``-`` is never an option) or its rewrite at ``out``."""
+    from satdoku.cnf.dimacs_stream import hand_over, rewrite_dimacs, scan_dimacs
+
+    scan = scan_dimacs(cnf.path, expect_sha256=cnf.sha256)
+    if hand_over(scan, reads):
+        return os.path.abspath(cnf.path)
+    rewrite_dimacs(scan, out)
+    return out
 
 
 def _solve_puzzle(record: Record, solver: ConfiguredSolver, deadline: Deadline) -> Result:
@@ -530,18 +569,26 @@ def verify(record: Record, encoding: str | Codec, result: Result, cnf: Cnf | Non
 
 
 def _verify_cnf_model(record: Record, result: Result, cnf: Cnf | None) -> Answer:
+    """A DIMACS instance's model against every clause (and no variable set both ways): in the
+    formula held (a C pass over its flat buffer), else in a streaming pass over its file."""
     if result.model is None:
         return Answer(result, FAILED, "status SAT without a model")
-    if cnf is None:
-        cnf = formula_of(record, "").whole()
-    true = set(result.model)
-    both = next((abs(x) for x in true if -x in true), None)
-    if both is not None:  # a model naming every literal both ways satisfies every clause
-        return Answer(result, FAILED, f"model sets variable {both} both true and false")
-    unsatisfied = cnf.satisfied_by(true)
-    if unsatisfied:
-        return Answer(result, FAILED, f"model leaves {len(unsatisfied)} clauses unsatisfied "
-                                      f"(first: clause {unsatisfied[0] + 1})")
+    if cnf is not None:
+        check = cnf.check_model(result.model)
+    else:
+        from satdoku.cnf.dimacs_fast import DimacsError
+        from satdoku.cnf.dimacs_stream import check_model_file
+        from satdoku.sources import InputError
+
+        assert record.cnf is not None
+        try:
+            check = check_model_file(record.cnf.path, record.cnf.sha256, record.cnf.num_vars,
+                                     result.model)
+        except (InputError, DimacsError) as exc:  # changed or gone since it was read
+            result.status, result.model, result.message = ERROR, None, f"model not checked: {exc}"
+            return Answer(result, UNCHECKED, result.message)
+    if not check.ok:
+        return Answer(result, FAILED, check.problem())
     return Answer(result, YES, "")
 
 

@@ -338,6 +338,117 @@ def _content(path: str | Path) -> Iterator[tuple[BinaryIO, str | None]]:
         raise InputError(name, f"truncated or corrupt {what} ({exc})") from None
 
 
+class _HashingReader:
+    """A binary file whose bytes are hashed (sha256) and counted as they are read."""
+
+    def __init__(self, fh: BinaryIO, name: str, limit: int) -> None:
+        self.fh, self.name, self.limit = fh, name, limit
+        self.digest = hashlib.sha256()
+        self.size = 0
+
+    def read(self, n: int = -1) -> bytes:
+        block = self.fh.read(n)
+        self.size += len(block)
+        if self.size > self.limit:
+            raise _too_big(self.name, self.limit)
+        self.digest.update(block)
+        return block
+
+    def readable(self) -> bool:
+        return True
+
+
+class ContentStream:
+    """A file's content a chunk at a time, by the rules of :func:`read_snapshot`
+    (decompressed by magic bytes, BOM dropped, UTF-16 converted, at most ``limit`` bytes, the
+    same errors), for files too large to hold: iterating yields the chunks (the first one at
+    least 8 KB, or all there is); once they are read to the end, :attr:`sha256` is the hex
+    sha256 of the raw bytes and :attr:`size` the content's length. UTF-16 text is read whole
+    and converted (such files are small)."""
+
+    def __init__(self, path: str | Path, limit: int, chunk: int = _CHUNK) -> None:
+        self.source, self.limit, self.chunk = str(path), limit, chunk
+        self.compression: str | None = None
+        self.bom = 0
+        self.size = 0
+        self._total = 0  # decompressed bytes read (the limit holds for them)
+        self._raw: _HashingReader | None = None
+        self._done = False
+
+    @property
+    def sha256(self) -> str:
+        """Hex sha256 of the raw bytes (the chunks must have been read to the end)."""
+        if not self._done or self._raw is None:
+            raise RuntimeError(f"{self.source}: the content was not read to its end")
+        return self._raw.digest.hexdigest()
+
+    def __iter__(self) -> Iterator[bytes]:
+        name = self.source
+        p = check_file(self.source)
+        try:
+            if p.stat().st_size > self.limit:
+                raise _too_big(name, self.limit)
+            fh = open(p, "rb")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise InputError(name, exc.strerror or str(exc)) from None
+        with fh:
+            raw = self._raw = _HashingReader(fh, name, self.limit)  # type: ignore[arg-type]
+            try:
+                yield from self._chunks(raw, fh)
+                while raw.read(self.chunk):  # what a decompressor left unread, hashed too
+                    pass
+            except InputError:
+                raise
+            except _DECOMPRESS_ERRORS as exc:
+                if self.compression is None:
+                    raise InputError(name, getattr(exc, "strerror", None) or str(exc)) \
+                        from None
+                raise InputError(name, f"truncated or corrupt {self.compression} data "
+                                       f"({exc})") from None
+        self._done = True
+
+    def _chunks(self, raw: _HashingReader, fh: BinaryIO) -> Iterator[bytes]:
+        head = fh.read(10)
+        fh.seek(0)
+        self.compression = compression_of(head)
+        stream: BinaryIO = (_decompressor(self.compression, raw)  # type: ignore[arg-type]
+                            if self.compression else raw)
+        first = b""
+        while len(first) < 8194 and (block := stream.read(self.chunk)):  # a BOM, whole
+            first += block
+            self._count(len(block))
+        if first[:2] in _UTF16_BOMS and _is_utf16(first):
+            rest = [first]
+            while block := stream.read(self.chunk):
+                self._count(len(block))
+                rest.append(block)
+            data, self.bom = _as_utf8(b"".join(rest))
+            self.size = len(data)
+            yield data
+            return
+        if first.startswith(UTF8_BOM):
+            first, self.bom = first[len(UTF8_BOM):], len(UTF8_BOM)
+        if first:
+            yield first
+        while block := stream.read(self.chunk):
+            self._count(len(block))
+            yield block
+        self.size = self._total - self.bom
+
+    def _count(self, n: int) -> None:
+        self._total += n
+        if self._total > self.limit:
+            raise _too_big(self.source, self.limit)
+
+
+def open_content(path: str | Path, max_bytes: int | None = None, chunk: int = _CHUNK
+                 ) -> ContentStream:
+    """A file's content as a :class:`ContentStream` (at most ``max_bytes``, default the input
+    limit of :mod:`satdoku.size_limits`; ``chunk`` bytes read at a time)."""
+    limit = default_size_limits().max_input_bytes if max_bytes is None else max_bytes
+    return ContentStream(path, limit, chunk)
+
+
 def read_bytes(path: str | Path, max_bytes: int | None = None) -> bytes:
     """The content of a file as bytes (see :func:`read_snapshot`)."""
     return read_snapshot(path, max_bytes).data

@@ -66,7 +66,11 @@ def test_output_contract_parsing() -> None:
     assert parse_output("s MAYBE\n")[0].startswith("bad s line")
     with pytest.raises(ValueError):
         parse_output("s SATISFIABLE\nv 1 x 0\n")
-    assert parse_result_file("SAT\n1 -2 3 0\n") == ("SAT", [1, -2, 3])
+    status, model = parse_result_file("SAT\n1 -2 3 0\n")
+    assert status == "SAT" and model is not None and model.tolist() == [1, -2, 3]
+    assert parse_result_file(b"SAT\n")[1].tolist() == []  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="not a literal: '3x'"):
+        parse_result_file("SAT\n1 3x 0\n")
     assert parse_result_file("UNSAT\n") == ("UNSAT", None)
     assert parse_result_file("INDET\n") == ("UNKNOWN", None)
 

@@ -1,18 +1,262 @@
-/* The clause-body pass of satdoku's DIMACS reader, compiled at install time (setup.py builds it
- * as the extension module satdoku.cnf._dimacs; engine "c" of satdoku/cnf/dimacs_fast.py).
+/* The compiled passes of satdoku's DIMACS reading and writing, built at install time (setup.py
+ * builds it as the extension module satdoku.cnf._dimacs; engine "c" of
+ * satdoku/cnf/dimacs_fast.py, the streaming reader satdoku/cnf/dimacs_stream.py).
  *
- * Same results and errors as the Python reader (tests run both on the same good and bad
- * inputs). It returns the literals as plain int32 bytes, so a caller needs no numpy.
+ * The clause body is one state machine (Body) that reads a piece at a time: the whole-buffer
+ * pass parse_dimacs_body and the streaming BodyScanner share it. Same results and errors as
+ * the Python reader (tests run every engine, and the stream cut anywhere, on the same good and
+ * bad inputs). GbdTokens streams GBD's hash (its readable form: satdoku/identity.py). The
+ * literals come back as plain int32 bytes, so a caller needs no numpy; a model is a list of
+ * ints or an int32 buffer.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include <stdint.h>
+#include <string.h>
 
 #define ERR_NONE 0
 #define ERR_HEADER 1
 #define ERR_GARBAGE 2
 #define ERR_RANGE 3
+
+/* ---- the clause body, as a stream -----------------------------------------------------------
+ * One state machine reads the clause body a piece at a time (pieces may split a line or a
+ * number anywhere): a line whose first token starts with 'c' is a comment, with '%' ends the
+ * formula (SATLIB's trailer), with 'p' is a second header (an error); every other token must be
+ * a decimal integer within +-num_vars; 0 ends a clause. What it does with the literals is
+ * chosen per reader: keep them (an int32 buffer, each clause 0-terminated), check them against
+ * a model (count the clauses it leaves unsatisfied), or only count clauses. The whole-buffer
+ * pass parse_dimacs_body and the streaming BodyScanner are this one machine. */
+
+#define TOKEN_BYTES 160 /* bytes of a bad token kept for its message (40 characters of UTF-8) */
+
+typedef struct {
+    long long num_vars;
+    Py_ssize_t pos;  /* content offset of the next byte */
+    Py_ssize_t line; /* its line */
+    int line_start, in_comment, ended, err;
+    /* the token being read */
+    int in_tok, neg, ndigits;
+    long long tok_value;
+    Py_ssize_t tok_pos, tok_line;
+    /* its bytes, once it spans pieces or is bad (for the message) */
+    unsigned char text[TOKEN_BYTES];
+    int text_len, collecting;
+    Py_ssize_t err_pos, err_line, end_pos, end_line;
+    long long clauses;
+    int open_clause, closed_last;
+    /* keep: the literals */
+    PyObject *out; /* bytes, resized as it grows */
+    int32_t *lits;
+    Py_ssize_t count, cap;
+    int keep;
+    /* check: value[num_vars + lit] != 0 when lit is true */
+    const unsigned char *value;
+    int satisfied;
+    long long unsat, first_unsat;
+} Body;
+
+static void body_init(Body *b, long long num_vars, Py_ssize_t pos, Py_ssize_t line) {
+    memset(b, 0, sizeof(*b));
+    b->num_vars = num_vars;
+    b->pos = pos;
+    b->line = line;
+    b->line_start = 1;
+    b->first_unsat = -1;
+}
+
+static int is_blank(unsigned char ch) { return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n'; }
+
+/* room for one more literal in the kept buffer (-1 on memory error) */
+static int body_grow(Body *b) {
+    Py_ssize_t cap = b->cap < 1024 ? 1024 : b->cap + b->cap / 2;
+    if (b->out == NULL) {
+        b->out = PyBytes_FromStringAndSize(NULL, cap * 4);
+        if (!b->out) return -1;
+    } else if (_PyBytes_Resize(&b->out, cap * 4) < 0) {
+        return -1;
+    }
+    b->lits = (int32_t *)PyBytes_AS_STRING(b->out);
+    b->cap = cap;
+    return 0;
+}
+
+static inline int body_emit(Body *b, int32_t lit) {
+    if (b->keep) {
+        if (b->count == b->cap && body_grow(b) < 0) return -1;
+        b->lits[b->count++] = lit;
+    }
+    if (lit == 0) {
+        if (b->value && !b->satisfied) {
+            if (b->first_unsat < 0) b->first_unsat = b->clauses;
+            b->unsat++;
+        }
+        b->satisfied = 0;
+        b->clauses++;
+        b->open_clause = 0;
+    } else {
+        b->open_clause = 1;
+        if (b->value && !b->satisfied && b->value[b->num_vars + lit]) b->satisfied = 1;
+    }
+    return 0;
+}
+
+static void body_error(Body *b, int err) {
+    b->err = err;
+    b->err_pos = b->tok_pos;
+    b->err_line = b->tok_line;
+}
+
+/* keep the bytes buf[from:to] of the current token (for a message) */
+static void body_text(Body *b, const unsigned char *buf, Py_ssize_t from, Py_ssize_t to) {
+    while (from < to && b->text_len < TOKEN_BYTES) b->text[b->text_len++] = buf[from++];
+}
+
+/* the token ends (at a blank, or at the end of the content): a literal, or an error */
+static int body_token_end(Body *b) {
+    b->in_tok = 0;
+    if (b->ndigits == 0) {
+        body_error(b, ERR_GARBAGE);
+        return 0;
+    }
+    if (b->tok_value > b->num_vars) {
+        body_error(b, ERR_RANGE);
+        return 0;
+    }
+    return body_emit(b, (int32_t)(b->neg ? -b->tok_value : b->tok_value));
+}
+
+/* Read buf[0:n] (the next piece of the body). Returns -1 on a memory error, else 0; an error
+ * of the input stops the machine (b->err), the trailer ends it (b->ended). */
+static int body_feed(Body *b, const unsigned char *buf, Py_ssize_t n) {
+    Py_ssize_t i = 0, tok_start = b->in_tok ? 0 : -1;
+    if (b->collecting) { /* the rest of a bad token */
+        while (i < n && !is_blank(buf[i])) i++;
+        body_text(b, buf, 0, i);
+        if (i < n) b->collecting = 0;
+        b->pos += n;
+        return 0;
+    }
+    if (b->err || b->ended) {
+        b->pos += n;
+        return 0;
+    }
+    while (i < n) {
+        unsigned char ch = buf[i];
+        if (b->in_comment) {
+            const unsigned char *nl = memchr(buf + i, '\n', (size_t)(n - i));
+            if (!nl) {
+                i = n;
+                break;
+            }
+            i = nl - buf;
+            b->in_comment = 0;
+            continue;
+        }
+        if (b->in_tok) {
+            if (ch >= '0' && ch <= '9') {
+                if (b->tok_value <= 4294967296LL) b->tok_value = b->tok_value * 10 + (ch - '0');
+                b->ndigits++;
+                i++;
+                continue;
+            }
+            if (is_blank(ch)) {
+                if (body_token_end(b) < 0) return -1;
+                if (b->err) break;
+                tok_start = -1;
+            } else {
+                body_error(b, ERR_GARBAGE);
+                break;
+            }
+        }
+        if (ch == '\n') {
+            b->line++;
+            b->line_start = 1;
+            i++;
+            continue;
+        }
+        if (ch == ' ' || ch == '\t' || ch == '\r') {
+            i++;
+            continue;
+        }
+        if (b->line_start) {
+            if (ch == 'c') {
+                b->in_comment = 1;
+                i++;
+                continue;
+            }
+            if (ch == '%') {
+                b->ended = 1;
+                b->end_pos = b->pos + i;
+                b->end_line = b->line;
+                break;
+            }
+            if (ch == 'p') {
+                b->tok_pos = b->pos + i;
+                b->tok_line = b->line;
+                body_error(b, ERR_HEADER);
+                break;
+            }
+            b->line_start = 0;
+        }
+        b->in_tok = 1;
+        b->tok_pos = b->pos + i;
+        b->tok_line = b->line;
+        b->text_len = 0;
+        tok_start = i;
+        b->tok_value = 0;
+        b->ndigits = 0;
+        b->neg = ch == '-';
+        if (b->neg) {
+            i++;
+        } else if (ch >= '0' && ch <= '9') {
+            b->tok_value = ch - '0';
+            b->ndigits = 1;
+            i++;
+        } else {
+            body_error(b, ERR_GARBAGE);
+            break;
+        }
+    }
+    if (b->err == ERR_GARBAGE || b->err == ERR_RANGE) { /* the bad token, for its message */
+        Py_ssize_t from = tok_start >= 0 ? tok_start : 0, to = from;
+        while (to < n && !is_blank(buf[to])) to++;
+        body_text(b, buf, from, to);
+        b->collecting = to == n;
+        b->in_tok = 0;
+    } else if (b->in_tok) { /* a token that goes on in the next piece */
+        body_text(b, buf, tok_start >= 0 ? tok_start : 0, n);
+    }
+    b->pos += n;
+    return 0;
+}
+
+/* The content ended: a last token and a last clause without its 0 end here. */
+static int body_finish(Body *b) {
+    b->collecting = 0;
+    if (b->err || b->ended) return 0;
+    if (b->in_tok && body_token_end(b) < 0) return -1;
+    if (!b->err && b->open_clause) {
+        if (body_emit(b, 0) < 0) return -1;
+        b->closed_last = 1;
+    }
+    return 0;
+}
+
+/* the kept literals as exactly sized bytes (the Body keeps none after) */
+static PyObject *body_take(Body *b) {
+    PyObject *out = b->out;
+    if (out == NULL) return PyBytes_FromStringAndSize(NULL, 0);
+    b->out = NULL;
+    b->lits = NULL;
+    if (_PyBytes_Resize(&out, b->count * 4) < 0) {
+        b->count = b->cap = 0;
+        return NULL;
+    }
+    b->count = b->cap = 0;
+    return out;
+}
 
 /* parse_dimacs_body(data, offset, num_vars) -> (lits, clauses, error, error_pos, end_pos):
  * the literals of data[offset:] as bytes of native int32, each clause 0-terminated. */
@@ -21,90 +265,36 @@ static PyObject *parse_dimacs_body(PyObject *Py_UNUSED(module), PyObject *args) 
     Py_ssize_t offset;
     long long num_vars;
     if (!PyArg_ParseTuple(args, "y*nL", &view, &offset, &num_vars)) return NULL;
-    const unsigned char *buf = view.buf;
     Py_ssize_t n = view.len;
     if (offset < 0 || offset > n) {
         PyBuffer_Release(&view);
         PyErr_SetString(PyExc_ValueError, "offset outside the data");
         return NULL;
     }
-    PyObject *lits = PyBytes_FromStringAndSize(NULL, ((n - offset) / 2 + 2) * 4);
-    if (!lits) {
+    Body b;
+    body_init(&b, num_vars, offset, 1);
+    b.keep = 1;
+    b.cap = (n - offset) / 2 + 2; /* a literal takes at least two bytes: never grows */
+    b.out = PyBytes_FromStringAndSize(NULL, b.cap * 4);
+    if (!b.out) {
         PyBuffer_Release(&view);
         return NULL;
     }
-    int32_t *out = (int32_t *)PyBytes_AS_STRING(lits);
-    Py_ssize_t i = offset, count = 0, end_pos = n, err_pos = 0;
-    long long clauses = 0;
-    int line_start = 1, err = ERR_NONE;
+    b.lits = (int32_t *)PyBytes_AS_STRING(b.out);
+    int failed;
     Py_BEGIN_ALLOW_THREADS
-    while (i < n) {
-        unsigned char ch = buf[i];
-        if (ch == '\n') {
-            line_start = 1;
-            i++;
-            continue;
-        }
-        if (ch == ' ' || ch == '\t' || ch == '\r') {
-            i++;
-            continue;
-        }
-        if (line_start) {
-            if (ch == 'c') {
-                while (i < n && buf[i] != '\n') i++;
-                continue;
-            }
-            if (ch == '%') {
-                end_pos = i;
-                break;
-            }
-            if (ch == 'p') {
-                err = ERR_HEADER;
-                err_pos = i;
-                break;
-            }
-            line_start = 0;
-        }
-        Py_ssize_t start = i;
-        int neg = 0;
-        if (ch == '-') {
-            neg = 1;
-            i++;
-        }
-        if (i >= n || buf[i] < '0' || buf[i] > '9') {
-            err = ERR_GARBAGE;
-            err_pos = start;
-            break;
-        }
-        long long value = 0;
-        while (i < n && buf[i] >= '0' && buf[i] <= '9') {
-            if (value <= 4294967296LL) value = value * 10 + (buf[i] - '0');
-            i++;
-        }
-        if (i < n) {
-            ch = buf[i];
-            if (!(ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r')) {
-                err = ERR_GARBAGE;
-                err_pos = start;
-                break;
-            }
-        }
-        if (value > num_vars) {
-            err = ERR_RANGE;
-            err_pos = start;
-            break;
-        }
-        if (value == 0) clauses++;
-        out[count++] = (int32_t)(neg ? -value : value);
-    }
-    if (err == ERR_NONE && count > 0 && out[count - 1] != 0) {
-        out[count++] = 0;
-        clauses++;
-    }
+    failed = body_feed(&b, (const unsigned char *)view.buf + offset, n - offset) < 0
+             || body_finish(&b) < 0;
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&view);
-    if (_PyBytes_Resize(&lits, count * 4) < 0) return NULL;
-    return Py_BuildValue("(NLinn)", lits, clauses, err, err_pos, end_pos);
+    if (failed) {
+        Py_XDECREF(b.out);
+        return NULL;
+    }
+    PyObject *lits = body_take(&b);
+    if (!lits) return NULL;
+    return Py_BuildValue("(NLinn)", lits, b.clauses, b.err, b.err ? b.err_pos : 0,
+                         b.ended ? b.end_pos : n);
 }
 
 /* unsatisfied(lits, value, num_vars) -> (count, first index): the clauses of a flat
@@ -143,54 +333,270 @@ static PyObject *unsatisfied(PyObject *Py_UNUSED(module), PyObject *args) {
     return Py_BuildValue("(nn)", count, first);
 }
 
-/* v_lines(model, width) -> str: the SAT-competition ``v`` lines of a list of int literals,
-   ``width`` literals per line, the last line ending in the terminating 0 (the text
-   satdoku.stagefiles.outputs.v_lines writes; a literal that is not an int raises TypeError,
-   one outside the long long range OverflowError). */
+/* ---- models: a list of int literals or an int32 buffer -------------------------------------- */
+
+/* The literals of a model: a list of ints, or a buffer of native int32 (array('i'), bytes of
+ * int32, a numpy int32 array). */
+typedef struct {
+    PyObject *list;
+    Py_buffer view;
+    const int32_t *lits;
+    Py_ssize_t n;
+} Lits;
+
+static int lits_open(Lits *m, PyObject *obj) {
+    memset(m, 0, sizeof(*m));
+    if (PyList_Check(obj)) {
+        m->list = obj;
+        m->n = PyList_GET_SIZE(obj);
+        return 0;
+    }
+    if (PyObject_GetBuffer(obj, &m->view, PyBUF_FORMAT) < 0) return -1;
+    if (m->view.itemsize != 4 && !(m->view.itemsize == 1 && m->view.len % 4 == 0)) {
+        PyBuffer_Release(&m->view);
+        PyErr_SetString(PyExc_TypeError, "a model is a list of ints or an int32 buffer");
+        return -1;
+    }
+    m->lits = (const int32_t *)m->view.buf;
+    m->n = m->view.len / 4;
+    return 0;
+}
+
+static void lits_close(Lits *m) {
+    if (!m->list) PyBuffer_Release(&m->view);
+}
+
+/* literal i into *lit (0 and -1: fine; -1 with an exception set: an error) */
+static int lits_get(Lits *m, Py_ssize_t i, long long *lit) {
+    if (!m->list) {
+        *lit = m->lits[i];
+        return 0;
+    }
+    PyObject *item = PyList_GET_ITEM(m->list, i);
+    if (!PyLong_Check(item)) {
+        PyErr_SetString(PyExc_TypeError, "a model literal is not an int");
+        return -1;
+    }
+    *lit = PyLong_AsLongLong(item);
+    if (*lit == -1 && PyErr_Occurred()) return -1;
+    return 0;
+}
+
+/* model_values(model, num_vars) -> (value, conflict): the value table of a model (bytes of
+ * 2 * num_vars + 1 flags, value[num_vars + lit] = 1 when lit is in it; literals outside
+ * +-num_vars and 0 are left out) and the first variable it sets both ways (0: none). */
+static PyObject *model_values(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *model;
+    Py_ssize_t num_vars;
+    if (!PyArg_ParseTuple(args, "On", &model, &num_vars)) return NULL;
+    if (num_vars < 0) {
+        PyErr_SetString(PyExc_ValueError, "num_vars must not be negative");
+        return NULL;
+    }
+    Lits m;
+    if (lits_open(&m, model) < 0) return NULL;
+    PyObject *table = PyBytes_FromStringAndSize(NULL, 2 * num_vars + 1);
+    if (!table) {
+        lits_close(&m);
+        return NULL;
+    }
+    unsigned char *value = (unsigned char *)PyBytes_AS_STRING(table);
+    memset(value, 0, (size_t)(2 * num_vars + 1));
+    long long conflict = 0;
+    for (Py_ssize_t i = 0; i < m.n; i++) {
+        long long lit;
+        if (m.list) { /* a literal beyond the long long range is outside any formula */
+            PyObject *item = PyList_GET_ITEM(m.list, i);
+            int overflow = 0;
+            lit = PyLong_Check(item) ? PyLong_AsLongLongAndOverflow(item, &overflow) : 0;
+            if (!PyLong_Check(item) || (lit == -1 && PyErr_Occurred())) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_TypeError, "a model literal is not an int");
+                lits_close(&m);
+                Py_DECREF(table);
+                return NULL;
+            }
+            if (overflow) continue;
+        } else {
+            lit = m.lits[i];
+        }
+        if (lit == 0 || lit > num_vars || -lit > num_vars) continue;
+        value[num_vars + lit] = 1;
+        if (!conflict && value[num_vars - lit]) conflict = lit < 0 ? -lit : lit;
+    }
+    lits_close(&m);
+    return Py_BuildValue("(NL)", table, conflict);
+}
+
+/* the decimal text of lit at p; returns the bytes written (at most 20) */
+static int write_int(char *p, long long lit) {
+    char digits[24];
+    int k = 0, at = 0;
+    unsigned long long u = lit < 0 ? 0ULL - (unsigned long long)lit : (unsigned long long)lit;
+    do {
+        digits[k++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (lit < 0) p[at++] = '-';
+    while (k) p[at++] = digits[--k];
+    return at;
+}
+
+/* literals_text(model) -> str: the literals separated by spaces, then " 0" (a CNF instance's
+ * solution in SatSols: " ".join(map(str, [*model, 0]))). */
+static PyObject *literals_text(PyObject *Py_UNUSED(module), PyObject *arg) {
+    Lits m;
+    if (lits_open(&m, arg) < 0) return NULL;
+    char *buf = PyMem_Malloc((size_t)(m.n + 1) * 22 + 1);
+    if (!buf) {
+        lits_close(&m);
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t at = 0;
+    for (Py_ssize_t i = 0; i < m.n; i++) {
+        long long lit;
+        if (lits_get(&m, i, &lit) < 0) {
+            lits_close(&m);
+            PyMem_Free(buf);
+            return NULL;
+        }
+        at += write_int(buf + at, lit);
+        buf[at++] = ' ';
+    }
+    buf[at++] = '0';
+    lits_close(&m);
+    PyObject *text = PyUnicode_DecodeASCII(buf, at, NULL);
+    PyMem_Free(buf);
+    return text;
+}
+
+/* format_clauses(lits, at_start) -> (bytes, at_start): DIMACS clause lines of a piece of a
+ * 0-terminated int32 literal buffer ("1 -2 0\n"; an empty clause " 0\n", as
+ * " ".join(map(str, clause)) + " 0\n" writes them); at_start says whether the piece begins a
+ * clause, and the result whether the next piece does. */
+static PyObject *format_clauses(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *obj;
+    int at_start;
+    if (!PyArg_ParseTuple(args, "Op", &obj, &at_start)) return NULL;
+    Lits m;
+    if (lits_open(&m, obj) < 0) return NULL;
+    if (m.list) {
+        lits_close(&m);
+        PyErr_SetString(PyExc_TypeError, "format_clauses takes an int32 buffer");
+        return NULL;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, m.n * 13 + 1);
+    if (!out) {
+        lits_close(&m);
+        return NULL;
+    }
+    char *p = PyBytes_AS_STRING(out);
+    Py_ssize_t at = 0;
+    for (Py_ssize_t i = 0; i < m.n; i++) {
+        int32_t lit = m.lits[i];
+        if (lit == 0) {
+            memcpy(p + at, " 0\n", 3);
+            at += 3;
+            at_start = 1;
+        } else {
+            if (!at_start) p[at++] = ' ';
+            at += write_int(p + at, lit);
+            at_start = 0;
+        }
+    }
+    lits_close(&m);
+    if (_PyBytes_Resize(&out, at) < 0) return NULL;
+    return Py_BuildValue("(Ni)", out, at_start);
+}
+
+/* parse_ints(data) -> (lits, bad_start, bad_end): the integer tokens of data (separated by
+ * space, tab, LF, CR, VT, FF; each [+-]?[0-9]+ within +-(2**31 - 1)) other than 0, as int32
+ * bytes, and where the first other token is (-1, -1: none). The v lines of a solver's
+ * output. */
+static PyObject *parse_ints(PyObject *Py_UNUSED(module), PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    const unsigned char *buf = view.buf;
+    Py_ssize_t n = view.len, count = 0, bad_start = -1, bad_end = -1;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (n / 2 + 1) * 4);
+    if (!out) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    int32_t *lits = (int32_t *)PyBytes_AS_STRING(out);
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char ch = buf[i];
+        if (ch == ' ' || (ch >= '\t' && ch <= '\r')) {
+            i++;
+            continue;
+        }
+        Py_ssize_t start = i;
+        int neg = 0, ok = 1, digits = 0;
+        long long value = 0;
+        if (ch == '-' || ch == '+') {
+            neg = ch == '-';
+            i++;
+        }
+        while (i < n && buf[i] != ' ' && !(buf[i] >= '\t' && buf[i] <= '\r')) {
+            if (buf[i] >= '0' && buf[i] <= '9') {
+                if (value <= 2147483647LL) value = value * 10 + (buf[i] - '0');
+                digits++;
+            } else {
+                ok = 0;
+            }
+            i++;
+        }
+        if (!ok || !digits || value > 2147483647LL) {
+            if (bad_start < 0) {
+                bad_start = start;
+                bad_end = i;
+            }
+            continue;
+        }
+        if (value) lits[count++] = (int32_t)(neg ? -value : value);
+    }
+    PyBuffer_Release(&view);
+    if (_PyBytes_Resize(&out, count * 4) < 0) return NULL;
+    return Py_BuildValue("(Nnn)", out, bad_start, bad_end);
+}
+
+/* v_lines(model, width) -> str: the SAT-competition ``v`` lines of a model (a list of int
+   literals or an int32 buffer), ``width`` literals per line, the last line ending in the
+   terminating 0 (the text satdoku.stagefiles.outputs.v_lines writes; a list item that is not
+   an int raises TypeError, one outside the long long range OverflowError). */
 static PyObject *v_lines(PyObject *Py_UNUSED(module), PyObject *args) {
     PyObject *model;
     Py_ssize_t width;
-    if (!PyArg_ParseTuple(args, "O!n", &PyList_Type, &model, &width)) return NULL;
+    if (!PyArg_ParseTuple(args, "On", &model, &width)) return NULL;
     if (width < 1) {
         PyErr_SetString(PyExc_ValueError, "width must be positive");
         return NULL;
     }
-    Py_ssize_t n = PyList_GET_SIZE(model);
+    Lits m;
+    if (lits_open(&m, model) < 0) return NULL;
+    Py_ssize_t n = m.n;
     /* each literal: at most 20 digits and a sign, then a separator; each line "v " */
     Py_ssize_t cap = (n + 1) * 22 + ((n + 1) / width + 1) * 3 + 1;
     char *buf = PyMem_Malloc(cap);
-    if (!buf) return PyErr_NoMemory();
+    if (!buf) {
+        lits_close(&m);
+        return PyErr_NoMemory();
+    }
     Py_ssize_t at = 0;
     for (Py_ssize_t i = 0; i <= n; i++) {
         long long lit = 0;
-        if (i < n) {
-            PyObject *item = PyList_GET_ITEM(model, i);
-            if (!PyLong_Check(item)) {
-                PyMem_Free(buf);
-                PyErr_SetString(PyExc_TypeError, "a model literal is not an int");
-                return NULL;
-            }
-            lit = PyLong_AsLongLong(item);
-            if (lit == -1 && PyErr_Occurred()) {
-                PyMem_Free(buf);
-                return NULL;
-            }
+        if (i < n && lits_get(&m, i, &lit) < 0) {
+            lits_close(&m);
+            PyMem_Free(buf);
+            return NULL;
         }
-        if (i % width == 0) {
-            buf[at++] = 'v';
-        }
+        if (i % width == 0) buf[at++] = 'v';
         buf[at++] = ' ';
-        char digits[24];
-        int k = 0;
-        unsigned long long u = lit < 0 ? 0ULL - (unsigned long long)lit : (unsigned long long)lit;
-        do {
-            digits[k++] = (char)('0' + u % 10);
-            u /= 10;
-        } while (u);
-        if (lit < 0) buf[at++] = '-';
-        while (k) buf[at++] = digits[--k];
+        at += write_int(buf + at, lit);
         if (i % width == width - 1 || i == n) buf[at++] = '\n';
     }
+    lits_close(&m);
     PyObject *text = PyUnicode_DecodeASCII(buf, at, NULL);
     PyMem_Free(buf);
     return text;
@@ -254,6 +660,246 @@ static PyObject *one_value_per_cell(PyObject *Py_UNUSED(module), PyObject *args)
     return out;
 }
 
+/* BodyScanner(num_vars, line, keep=False, value=None): the body machine over pieces of a
+ * stream. feed(data) reads the next piece, finish() ends the content, take() hands over (and
+ * drops) the literals kept so far, state() says where the machine stands. */
+typedef struct {
+    PyObject_HEAD
+    Body b;
+    PyObject *value_obj; /* the model's value table, kept alive while the scanner reads */
+    Py_buffer value_view;
+    int has_value;
+} BodyScanner;
+
+static void BodyScanner_dealloc(BodyScanner *self) {
+    Py_XDECREF(self->b.out);
+    if (self->has_value) PyBuffer_Release(&self->value_view);
+    Py_XDECREF(self->value_obj);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int BodyScanner_init(BodyScanner *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"num_vars", "line", "keep", "value", NULL};
+    long long num_vars;
+    Py_ssize_t line = 1;
+    int keep = 0;
+    PyObject *value = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "L|npO", kwlist, &num_vars, &line, &keep,
+                                     &value))
+        return -1;
+    if (num_vars < 0 || num_vars > 2147483646LL) {
+        PyErr_SetString(PyExc_ValueError, "num_vars outside 0..2**31-2");
+        return -1;
+    }
+    Py_CLEAR(self->b.out);
+    if (self->has_value) {
+        PyBuffer_Release(&self->value_view);
+        self->has_value = 0;
+    }
+    Py_CLEAR(self->value_obj);
+    body_init(&self->b, num_vars, 0, line);
+    self->b.keep = keep;
+    if (value != Py_None) {
+        if (PyObject_GetBuffer(value, &self->value_view, PyBUF_SIMPLE) < 0) return -1;
+        self->has_value = 1;
+        Py_INCREF(value);
+        self->value_obj = value;
+        if (self->value_view.len < 2 * num_vars + 1) {
+            PyErr_SetString(PyExc_ValueError, "the value table is shorter than 2 * num_vars + 1");
+            return -1;
+        }
+        self->b.value = (const unsigned char *)self->value_view.buf;
+    }
+    return 0;
+}
+
+static PyObject *BodyScanner_feed(BodyScanner *self, PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    int failed = body_feed(&self->b, (const unsigned char *)view.buf, view.len) < 0;
+    PyBuffer_Release(&view);
+    if (failed) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *BodyScanner_finish(BodyScanner *self, PyObject *Py_UNUSED(ignored)) {
+    if (body_finish(&self->b) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *BodyScanner_take(BodyScanner *self, PyObject *Py_UNUSED(ignored)) {
+    return body_take(&self->b);
+}
+
+/* state() -> (clauses, error, error_line, error_token, ended, end_line, line, closed_last,
+ * unsatisfied, first_unsatisfied) */
+static PyObject *BodyScanner_state(BodyScanner *self, PyObject *Py_UNUSED(ignored)) {
+    Body *b = &self->b;
+    return Py_BuildValue("(Liny#inniLL)", b->clauses, b->err, b->err ? b->err_line : 0,
+                         (const char *)b->text, (Py_ssize_t)(b->err ? b->text_len : 0),
+                         b->ended, b->ended ? b->end_line : 0, b->line, b->closed_last,
+                         b->unsat, b->first_unsat);
+}
+
+static PyMethodDef BodyScanner_methods[] = {
+    {"feed", (PyCFunction)BodyScanner_feed, METH_O, "read the next piece of the body"},
+    {"finish", (PyCFunction)BodyScanner_finish, METH_NOARGS, "the content ended"},
+    {"take", (PyCFunction)BodyScanner_take, METH_NOARGS,
+     "the literals kept since the last take, as int32 bytes"},
+    {"state", (PyCFunction)BodyScanner_state, METH_NOARGS,
+     "(clauses, error, error_line, error_token, ended, end_line, line, closed_last, "
+     "unsatisfied, first_unsatisfied)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject BodyScannerType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "satdoku.cnf._dimacs.BodyScanner",
+    .tp_basicsize = sizeof(BodyScanner),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "BodyScanner(num_vars, line=1, keep=False, value=None): the DIMACS clause body "
+              "read a piece at a time (keep: the literals; value: a model's value table whose "
+              "unsatisfied clauses are counted)",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)BodyScanner_init,
+    .tp_dealloc = (destructor)BodyScanner_dealloc,
+    .tp_methods = BodyScanner_methods,
+};
+
+/* ---- GBD's hash as a stream ---------------------------------------------------------------
+ * GbdTokens(update): the clause tokens of DIMACS content as GBD hashes them
+ * (satdoku/identity.py: cnf_hash_bytes, its readable form), handed to update() (an md5's) a
+ * piece at a time: CR is a line end; a line whose first non-blank character (space, tab, VT,
+ * FF) is '%' ends the content; from any character that is neither a digit, '-' nor blank to
+ * the end of its line is skipped; the tokens are written separated by one space; finish()
+ * adds " 0" when the last token is not exactly "0". */
+typedef struct {
+    PyObject_HEAD
+    PyObject *update;
+    int skip, line_start, done, in_tok, any, tok_len, tok_zero, last_zero;
+    unsigned char *scratch;
+    Py_ssize_t scratch_cap;
+} GbdTokens;
+
+static void GbdTokens_dealloc(GbdTokens *self) {
+    Py_XDECREF(self->update);
+    PyMem_Free(self->scratch);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int GbdTokens_init(GbdTokens *self, PyObject *args, PyObject *Py_UNUSED(kwds)) {
+    PyObject *update;
+    if (!PyArg_ParseTuple(args, "O", &update)) return -1;
+    if (!PyCallable_Check(update)) {
+        PyErr_SetString(PyExc_TypeError, "update must be callable");
+        return -1;
+    }
+    Py_INCREF(update);
+    Py_XSETREF(self->update, update);
+    self->skip = self->done = self->in_tok = self->any = self->tok_len = 0;
+    self->tok_zero = self->last_zero = 0;
+    self->line_start = 1;
+    return 0;
+}
+
+static inline void gbd_token_end(GbdTokens *g) {
+    if (g->in_tok) {
+        g->in_tok = 0;
+        g->last_zero = g->tok_len == 1 && g->tok_zero;
+    }
+}
+
+static PyObject *gbd_emit(GbdTokens *g, const unsigned char *out, Py_ssize_t k) {
+    if (k == 0) Py_RETURN_NONE;
+    PyObject *chunk = PyBytes_FromStringAndSize((const char *)out, k);
+    if (!chunk) return NULL;
+    PyObject *r = PyObject_CallOneArg(g->update, chunk);
+    Py_DECREF(chunk);
+    return r;
+}
+
+static PyObject *GbdTokens_feed(GbdTokens *g, PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    const unsigned char *buf = view.buf;
+    Py_ssize_t n = view.len, k = 0;
+    if (g->scratch_cap < n + 1) {
+        unsigned char *s = PyMem_Realloc(g->scratch, (size_t)n + 1);
+        if (!s) {
+            PyBuffer_Release(&view);
+            return PyErr_NoMemory();
+        }
+        g->scratch = s;
+        g->scratch_cap = n + 1;
+    }
+    unsigned char *out = g->scratch;
+    for (Py_ssize_t i = 0; i < n && !g->done; i++) {
+        unsigned char ch = buf[i];
+        if (ch == '\r') ch = '\n';
+        if (g->skip) {
+            if (ch != '\n') { /* to the line's end: LF or CR */
+                while (i + 1 < n && buf[i + 1] != '\n' && buf[i + 1] != '\r') i++;
+                continue;
+            }
+            g->skip = 0;
+            g->line_start = 1;
+            continue;
+        }
+        if ((ch >= '0' && ch <= '9') || ch == '-') {
+            if (!g->in_tok) {
+                if (g->any) out[k++] = ' ';
+                g->in_tok = g->any = 1;
+                g->tok_len = 0;
+                g->tok_zero = ch == '0';
+            }
+            g->tok_len++;
+            out[k++] = ch;
+            g->line_start = 0;
+        } else if (ch == ' ' || ch == '\t' || ch == '\v' || ch == '\f') {
+            gbd_token_end(g);
+        } else if (ch == '\n') {
+            gbd_token_end(g);
+            g->line_start = 1;
+        } else if (ch == '%' && g->line_start) {
+            gbd_token_end(g);
+            g->done = 1;
+        } else {
+            gbd_token_end(g);
+            g->skip = 1;
+            g->line_start = 0;
+        }
+    }
+    PyBuffer_Release(&view);
+    return gbd_emit(g, out, k);
+}
+
+static PyObject *GbdTokens_finish(GbdTokens *g, PyObject *Py_UNUSED(ignored)) {
+    gbd_token_end(g);
+    g->done = 1;
+    if (g->any && !g->last_zero) {
+        g->last_zero = 1;
+        return gbd_emit(g, (const unsigned char *)" 0", 2);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef GbdTokens_methods[] = {
+    {"feed", (PyCFunction)GbdTokens_feed, METH_O, "hash the next piece of the content"},
+    {"finish", (PyCFunction)GbdTokens_finish, METH_NOARGS, "the content ended"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject GbdTokensType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "satdoku.cnf._dimacs.GbdTokens",
+    .tp_basicsize = sizeof(GbdTokens),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "GbdTokens(update): DIMACS content a piece at a time -> GBD's hashed tokens, "
+              "handed to update",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)GbdTokens_init,
+    .tp_dealloc = (destructor)GbdTokens_dealloc,
+    .tp_methods = GbdTokens_methods,
+};
+
 static PyMethodDef module_methods[] = {
     {"parse_dimacs_body", parse_dimacs_body, METH_VARARGS,
      "parse_dimacs_body(data, offset, num_vars) -> (int32 bytes, clauses, error, error_pos, "
@@ -263,12 +909,29 @@ static PyMethodDef module_methods[] = {
     {"v_lines", v_lines, METH_VARARGS, "v_lines(model, width) -> the v lines of a model"},
     {"one_value_per_cell", one_value_per_cell, METH_VARARGS,
      "one_value_per_cell(model, dom, ncells) -> board tuple, or None"},
+    {"model_values", model_values, METH_VARARGS,
+     "model_values(model, num_vars) -> (value table, first variable set both ways or 0)"},
+    {"literals_text", literals_text, METH_O, "literals_text(model) -> 'l1 l2 ... 0'"},
+    {"format_clauses", format_clauses, METH_VARARGS,
+     "format_clauses(int32 lits, at_start) -> (DIMACS clause lines, at_start)"},
+    {"parse_ints", parse_ints, METH_O,
+     "parse_ints(data) -> (int32 bytes of the nonzero integers, bad token start, end)"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_dimacs", "satdoku's compiled DIMACS passes: body, model check, v lines, one-hot decoding", -1, module_methods,
+    PyModuleDef_HEAD_INIT, "_dimacs", "satdoku's compiled DIMACS passes: body (whole or streamed), GBD hash, model check, v lines, one-hot decoding", -1, module_methods,
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__dimacs(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__dimacs(void) {
+    if (PyType_Ready(&BodyScannerType) < 0 || PyType_Ready(&GbdTokensType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    if (PyModule_AddObjectRef(m, "BodyScanner", (PyObject *)&BodyScannerType) < 0
+        || PyModule_AddObjectRef(m, "GbdTokens", (PyObject *)&GbdTokensType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -157,6 +157,18 @@ def parse_header_line(text: str, source: str, lineno: int,
     return num_vars, num_clauses
 
 
+class Header(NamedTuple):
+    """What precedes a DIMACS body: the ``p cnf`` line's counts, where the body starts (byte
+    offset and line), the comments before it and the ``p`` line as written."""
+
+    num_vars: int
+    num_clauses: int
+    offset: int
+    lineno: int
+    comments: list[str]
+    line: bytes
+
+
 def _header(data: bytes, source: str, clause_tolerance: int = 0,
             limits: SizeLimits | None = None) -> tuple[int, int, int, int, list[str]]:
     """Scan comment lines up to ``p cnf``: (num_vars, num_clauses, body offset, line, comments).
@@ -164,6 +176,29 @@ def _header(data: bytes, source: str, clause_tolerance: int = 0,
     The header is checked against the file: a file of B bytes cannot hold more than (B + 1) / 2
     clauses, and a header declaring far more variables than the file has bytes (and more than
     :data:`VAR_FLOOR`) is refused before any solver allocates per-variable arrays for it."""
+    head = read_header(data, source, limits)
+    check_header_size(head, len(data), source, clause_tolerance)
+    return head.num_vars, head.num_clauses, head.offset, head.lineno, head.comments
+
+
+def header_complete(data: bytes, start: int = 0) -> tuple[bool, int]:
+    """(whether ``data`` holds the line that ends the header part: the first line that is
+    neither blank nor a ``c`` comment, with its line end; where to look again when it does
+    not): what a reader of a stream asks before :func:`read_header`."""
+    pos = start
+    while True:
+        end = data.find(b"\n", pos)
+        if end < 0:
+            return False, pos
+        line = data[pos:end].strip()
+        if line and line[:1] != b"c":
+            return True, pos
+        pos = end + 1
+
+
+def read_header(data: bytes, source: str, limits: SizeLimits | None = None) -> Header:
+    """The header part of DIMACS content (comment lines, then ``p cnf V C``): DimacsError for
+    a clause before it, a malformed one or none."""
     comments: list[str] = []
     pos, lineno = 0, 0
     size = len(data)
@@ -171,7 +206,8 @@ def _header(data: bytes, source: str, clause_tolerance: int = 0,
         end = data.find(b"\n", pos)
         end = size if end < 0 else end
         lineno += 1
-        line = data[pos:end].strip()
+        raw = data[pos:end]
+        line = raw.strip()
         pos = end + 1
         if not line:
             continue
@@ -185,16 +221,20 @@ def _header(data: bytes, source: str, clause_tolerance: int = 0,
             raise DimacsError(source, lineno, "clause before the 'p cnf' header")
         num_vars, num_clauses = parse_header_line(line.decode("utf-8", "replace"), source,
                                                   lineno, limits)
-        if num_vars > max(VAR_FLOOR, size):
-            raise DimacsError(source, lineno, f"header declares {num_vars} variables but the "
-                                              f"file has only {size} bytes")
-        body = max(size - pos, 0)
-        if num_clauses > (body + 1) // 2 + clause_tolerance:
-            raise DimacsError(source, lineno, f"header declares {num_clauses} clauses but the "
-                                              f"{body} bytes after it hold at most "
-                                              f"{(body + 1) // 2}")
-        return num_vars, num_clauses, min(pos, size), lineno, comments
+        return Header(num_vars, num_clauses, min(pos, size), lineno, comments, raw)
     raise DimacsError(source, max(lineno, 1), "no 'p cnf' header")
+
+
+def check_header_size(head: Header, size: int, source: str, clause_tolerance: int = 0) -> None:
+    """The header's counts against the content's ``size`` in bytes (see :func:`_header`)."""
+    if head.num_vars > max(VAR_FLOOR, size):
+        raise DimacsError(source, head.lineno, f"header declares {head.num_vars} variables but "
+                                               f"the file has only {size} bytes")
+    body = max(size - head.offset, 0)
+    if head.num_clauses > (body + 1) // 2 + clause_tolerance:
+        raise DimacsError(source, head.lineno, f"header declares {head.num_clauses} clauses but "
+                                               f"the {body} bytes after it hold at most "
+                                               f"{(body + 1) // 2}")
 
 
 def _native():  # type: ignore[no-untyped-def]

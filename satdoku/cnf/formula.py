@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,12 +63,52 @@ class Cnf:
         """A new formula with ``more`` clauses appended (clause lists shared, not copied)."""
         return Cnf(self.num_vars, self.clauses + more, list(self.comments))
 
-    def satisfied_by(self, model: list[int] | set[int]) -> list[int]:
-        """Indices of clauses a model (set of true literals) leaves unsatisfied."""
+    def satisfied_by(self, model: Sequence[int] | set[int]) -> list[int]:
+        """Indices of clauses a model (its true literals) leaves unsatisfied (a formula read
+        as a flat buffer: the first one, as many times as there are such clauses)."""
         if self._clauses is None:
-            return _unsatisfied_flat(self._lits, self.num_vars, model)
+            value, _ = model_values(list(model) if isinstance(model, set) else model,
+                                    self.num_vars)
+            count, first = unsatisfied(self._lits, self.num_vars, value)
+            return [first] * count
         true = model if isinstance(model, set) else set(model)
         return [i for i, cl in enumerate(self._clauses) if not any(lit in true for lit in cl)]
+
+    def check_model(self, model: Sequence[int]) -> ModelCheck:
+        """Check a model against every clause: how many it leaves unsatisfied, the first of
+        them, and whether it sets a variable both ways."""
+        value, conflict = model_values(model, self.num_vars)
+        if self._lits is not None:  # the flat buffer, in C, whether or not split since
+            count, first = unsatisfied(self._lits, self.num_vars, value)
+        else:
+            n = self.num_vars
+            missed = [i for i, cl in enumerate(self._clauses)
+                      if not any(0 < abs(lit) <= n and value[n + lit] for lit in cl)]
+            count, first = len(missed), (missed[0] if missed else -1)
+        return ModelCheck(count, first, conflict)
+
+
+@dataclass(frozen=True)
+class ModelCheck:
+    """A model checked against a formula: the clauses it leaves unsatisfied (how many, the
+    index of the first, -1 for none) and the first variable it sets both ways (0: none)."""
+
+    unsatisfied: int
+    first: int = -1
+    conflict: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.unsatisfied == 0 and not self.conflict
+
+    def problem(self) -> str:
+        """Why the model is wrong, in one line (empty when it is right)."""
+        if self.conflict:
+            return f"model sets variable {self.conflict} both true and false"
+        if self.unsatisfied:
+            return (f"model leaves {self.unsatisfied} clauses unsatisfied (first: clause "
+                    f"{self.first + 1})")
+        return ""
 
 
 def _as_ints(lits: Any) -> Any:
@@ -96,21 +137,64 @@ def split_lits(lits: Any) -> list[list[int]]:
     return clauses
 
 
-def _unsatisfied_flat(lits: Any, num_vars: int, model: list[int] | set[int]) -> list[int]:
-    """Indices of the clauses of a flat buffer that a model leaves unsatisfied (one pass; in C
-    when the compiled DIMACS pass is built: only the count and the first index then)."""
-    value = bytearray(2 * num_vars + 1)  # value[num_vars + lit] = 1 when lit is true
-    for lit in model:
-        if 0 < abs(lit) <= num_vars:
-            value[num_vars + lit] = 1
+def _native():  # type: ignore[no-untyped-def]
+    """The compiled DIMACS passes (satdoku/cnf/_dimacs.c), or None when not built."""
     try:
         from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
-
-        buffer = lits if isinstance(lits, (bytes, bytearray)) else memoryview(lits).tobytes()
-        count, first = _dimacs.unsatisfied(buffer, bytes(value), num_vars)
-        return [first] * count if count else []
     except ImportError:
-        pass
+        return None
+    return _dimacs
+
+
+def model_values(model: Sequence[int], num_vars: int) -> tuple[bytes, int]:
+    """(the value table of a model: ``2 * num_vars + 1`` bytes, ``value[num_vars + lit]`` = 1
+    for each literal ``lit`` of the model within +-num_vars; the first variable the model sets
+    both ways, 0 if none). In C when it is built (a list of ints or an int32 buffer as it is),
+    else :func:`model_values_python`."""
+    native = _native()
+    if native is None or not hasattr(native, "model_values"):
+        return model_values_python(model, num_vars)
+    if not isinstance(model, list) and not _is_int32_buffer(model):
+        model = list(model)
+    table, conflict = native.model_values(model, num_vars)
+    return table, int(conflict)
+
+
+def _is_int32_buffer(obj: object) -> bool:
+    try:
+        view = memoryview(obj)  # type: ignore[arg-type]
+    except TypeError:
+        return False
+    return view.itemsize == 4 and view.format in ("i", "<i", "=i", "l")
+
+
+def model_values_python(model: Sequence[int], num_vars: int) -> tuple[bytes, int]:
+    """:func:`model_values` in plain Python (the readable form; the tests' reference)."""
+    value = bytearray(2 * num_vars + 1)
+    conflict = 0
+    for lit in model:
+        if lit and -num_vars <= lit <= num_vars:
+            value[num_vars + lit] = 1
+            if not conflict and value[num_vars - lit]:
+                conflict = abs(lit)
+    return bytes(value), conflict
+
+
+def unsatisfied(lits: Any, num_vars: int, value: bytes) -> tuple[int, int]:
+    """(how many clauses of a flat 0-terminated literal buffer the value table leaves
+    unsatisfied, the index of the first, -1 for none): one pass in C when it is built, else
+    :func:`unsatisfied_python`."""
+    native = _native()
+    if native is None:
+        missed = unsatisfied_python(lits, num_vars, value)
+        return len(missed), (missed[0] if missed else -1)
+    count, first = native.unsatisfied(lits, value, num_vars)
+    return int(count), int(first)
+
+
+def unsatisfied_python(lits: Any, num_vars: int, value: bytes) -> list[int]:
+    """Indices of the clauses of a flat buffer that a value table (:func:`model_values`) leaves
+    unsatisfied, in plain Python (the readable form of the compiled passes)."""
     out: list[int] = []
     satisfied, index = False, 0
     for lit in _as_ints(lits) if not hasattr(lits, "tolist") else lits.tolist():

@@ -20,7 +20,7 @@ from satdoku.formats.record import CnfFile, Record
 from satdoku.formats.symbols import ints_text
 from satdoku.identity import cnf_hash_bytes
 from satdoku.size_limits import SizeLimits, default_size_limits
-from satdoku.sources import InputError, Snapshot, read_snapshot
+from satdoku.sources import InputError, Snapshot
 
 NOTATION = "dimacs"
 DIMACS_SUFFIXES = (".cnf", ".dimacs")
@@ -60,22 +60,29 @@ def looks_like_dimacs(path: Path, head: list[tuple[int, str]]) -> bool:
 
 def cnf_file_record(path: str | Path, snapshot: Snapshot | None = None,
                     limits: SizeLimits | None = None) -> Record:
-    """The record of one DIMACS file: checked with the fast reader, counted, not kept."""
+    """The record of one DIMACS file: checked, counted and hashed, not kept (a file is read in
+    one streaming pass, :func:`~satdoku.cnf.dimacs_stream.scan_dimacs`; a ``snapshot``, content
+    already read, in memory)."""
     from satdoku.cnf.dimacs_fast import DimacsError, parse_dimacs_buffer
+    from satdoku.cnf.dimacs_stream import scan_dimacs
 
     lim = limits or default_size_limits()
     source, name = str(path), Path(path).name
     try:
-        snap = snapshot or read_snapshot(path, lim.max_input_bytes)
-        arrays = parse_dimacs_buffer(snap.data, source, 0, lim)
+        if snapshot is None:
+            scan = scan_dimacs(path, gbd=True, limits=lim)
+            cnf = CnfFile(source, scan.num_vars, scan.num_clauses, scan.sha256)
+            gbd = scan.instance_hash
+        else:
+            arrays = parse_dimacs_buffer(snapshot.data, source, 0, lim)
+            cnf = CnfFile(source, arrays.num_vars, arrays.num_clauses, snapshot.sha256)
+            gbd = cnf_hash_bytes(snapshot.data)
     except DimacsError as exc:
         why = f"line {exc.line}: {exc.reason}" if exc.line else exc.reason
         return Record(source, 1, 0, NOTATION, name=name, error=why)
     except InputError as exc:
         return Record(source, 1, 0, NOTATION, name=name, error=exc.reason)
-    cnf = CnfFile(source, arrays.num_vars, arrays.num_clauses, snap.sha256)
-    return Record(source, 1, 0, NOTATION, name=name, cnf=cnf,
-                  instance_hash=cnf_hash_bytes(snap.data))
+    return Record(source, 1, 0, NOTATION, name=name, cnf=cnf, instance_hash=gbd)
 
 
 def cnf_set_files(directory: str | Path) -> list[Path]:
@@ -108,6 +115,18 @@ def read_cnf_file(snapshot: Snapshot, limits: SizeLimits | None = None) -> Itera
 def format_model(model: Sequence[int], side: int = 0, empty: str = ".") -> str:
     """A CNF instance's answer: its model as signed literals on one line."""
     return ints_text(model)
+
+
+def solution_text(model: Sequence[int]) -> str:
+    """A CNF instance's solution in SatSols: its model's literals, then ``0``, one space apart
+    (in C when it is built: a model may hold millions of literals; a list of ints or an
+    ``array('i')``)."""
+    try:
+        from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
+    except ImportError:
+        return " ".join(map(str, [*model, 0]))
+    return str(_dimacs.literals_text(model if isinstance(model, list) or
+                                     getattr(model, "typecode", "") == "i" else list(model)))
 
 
 def parse_model(text: str, side: int = 0) -> tuple[int, ...] | None:

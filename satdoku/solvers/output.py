@@ -13,8 +13,10 @@ plugs in there without holding the model at all.
 
 from __future__ import annotations
 
+import re
+from array import array
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from satdoku.solvers.result import SAT, UNSAT
 
@@ -33,7 +35,7 @@ class AnswerStream:
 
     def __init__(self, on_literals: Callable[[list[int]], None] | None = None) -> None:
         self.status: str | None = None
-        self.model: list[int] | None = None  # the v literals, when no consumer takes them
+        self.model: array[int] | None = None  # the v literals (int32), when no consumer takes them
         self.has_v = False
         self.garbage = ""  # the first v token that is not an integer, if any
         self.tail: deque[str] = deque(maxlen=TAIL_LINES)
@@ -106,27 +108,20 @@ class AnswerStream:
             data, self._pending = (data[:cut], data[cut:]) if cut >= 0 else (b"", data)
         else:
             self._v_line = False
-        self._literals(data.split())
+        self._literals(data)
 
-    def _literals(self, tokens: Iterable[bytes]) -> None:
-        lits: list[int] = []
-        for t in tokens:
-            try:
-                value = int(t)
-            except ValueError:
-                if not self.garbage:
-                    self.garbage = t[:40].decode("utf-8", "replace")
-                continue
-            if value:
-                lits.append(value)
-        if not lits:
+    def _literals(self, data: bytes) -> None:
+        raw, bad = v_literal_bytes(data)
+        if bad and not self.garbage:
+            self.garbage = bad[:40].decode("utf-8", "replace")
+        if not raw:
             return
         if self._on_literals is not None:
-            self._on_literals(lits)
-        elif self.model is None:
-            self.model = lits
-        else:
-            self.model.extend(lits)
+            self._on_literals(array("i", raw).tolist())
+            return
+        if self.model is None:
+            self.model = array("i")
+        self.model.frombytes(raw)
 
     def _line(self, raw: bytes) -> None:
         text = raw.decode("utf-8", "replace").rstrip("\r")
@@ -141,10 +136,12 @@ class AnswerStream:
         self.tail.append(raw.decode("utf-8", "replace").strip())
 
     # -- reading ---------------------------------------------------------------------------
-    def answer(self) -> tuple[str | None, list[int] | None]:
-        """(the ``s`` line's answer or None, the ``v`` literals or None without v lines)."""
+    def answer(self) -> tuple[str | None, array[int] | None]:
+        """(the ``s`` line's answer or None, the ``v`` literals or None without v lines): an
+        ``array('i')``, 4 bytes a literal (a model of millions of variables as a list of
+        Python ints would cost 9 times that)."""
         if self.has_v and self.model is None and self._on_literals is None:
-            return self.status, []
+            return self.status, array("i")
         return self.status, self.model if self.has_v else None
 
     def last_lines(self, n: int = 1) -> str:
@@ -153,11 +150,45 @@ class AnswerStream:
 
 
 def parse_output(stdout: str) -> tuple[str | None, list[int] | None]:
-    """(answer from the ``s`` line or None, the ``v`` literals or None) of a whole output;
-    ValueError for a ``v`` token that is not an integer."""
+    """(answer from the ``s`` line or None, the ``v`` literals as a list or None) of a whole
+    output; ValueError for a ``v`` token that is not an integer."""
     stream = AnswerStream()
     stream.feed(stdout.encode("utf-8"))
     stream.close()
     if stream.garbage:
         raise ValueError(f"not a literal: {stream.garbage!r}")
-    return stream.answer()
+    status, model = stream.answer()
+    return status, (model.tolist() if model is not None else None)
+
+
+_INT = re.compile(rb"[+-]?[0-9]+")
+_INT32_MAX = 2**31 - 1
+
+
+def v_literal_bytes(data: bytes) -> tuple[bytes, bytes]:
+    """(the nonzero literals of ``v`` line text as int32 bytes, its first token that is not
+    one: empty when none). A literal is ``[+-]?[0-9]+`` within +-(2**31 - 1) (a DIMACS
+    variable's range); tokens are separated by ASCII whitespace. One pass in C when it is
+    built (``parse_ints`` in satdoku/cnf/_dimacs.c; a model line may hold millions of
+    literals), else :func:`v_literals_python`."""
+    try:
+        from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
+    except ImportError:
+        lits, bad = v_literals_python(data)
+        return array("i", lits).tobytes(), bad
+    raw, start, end = _dimacs.parse_ints(data)
+    return raw, (data[start:end] if start >= 0 else b"")
+
+
+def v_literals_python(data: bytes) -> tuple[list[int], bytes]:
+    """:func:`v_literal_bytes` in plain Python, as a list (the readable form; the tests'
+    reference)."""
+    lits: list[int] = []
+    bad = b""
+    for token in data.split():
+        if _INT.fullmatch(token) and abs(int(token)) <= _INT32_MAX:
+            if int(token):
+                lits.append(int(token))
+        elif not bad:
+            bad = token
+    return lits, bad

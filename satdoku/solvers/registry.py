@@ -203,6 +203,11 @@ register(SolverSpec(
             "the binary writes a proof to {proof}: drat (text or binary DRAT) or lrat (text or "
             "binary LRAT, e.g. cadical --lrat)")},
         "version_command": {"type": "string", "minLength": 1},
+        "reads": {"type": "array", "items": {"enum": ["gzip", "xz", "bz2"]},
+                  "uniqueItems": True, "description": (
+            "compressions the binary reads itself, by file suffix (cadical: gzip, xz, bz2; "
+            "minisat: gzip): a DIMACS instance so compressed is handed over as it is, "
+            "else decompressed into {cnf}")},
         "origin": {"enum": [OURS, REFERENCE]},
         "colour": {"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"},
     },

@@ -7,6 +7,7 @@ from here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 SAT, UNSAT, TIMEOUT, INVALID, ERROR = "SAT", "UNSAT", "TIMEOUT", "INVALID", "ERROR"
@@ -40,8 +41,9 @@ class Result:
     ``cpu_seconds``, ``max_rss_mb``, ``termination``), by the solve path
     (:func:`satdoku.solve.solve`), never by an adapter. ``check_seconds`` is the check of the
     answer after the solver stopped (an UNSAT proof check, bounded by its own budget, or the
-    model / board check of a SAT answer), never part of the others. ``model`` is a list of
-    DIMACS literals (SAT solvers); ``board`` a row-major tuple of values (puzzle-level
+    model / board check of a SAT answer), never part of the others. ``model`` is the DIMACS
+    literals of a SAT answer: a list of ints, or an ``array('i')`` as a binary's output is
+    read (4 bytes a literal); ``board`` a row-major tuple of values (puzzle-level
     solvers, or after decoding). ``child`` is the resource use of a child process the adapter
     ran the solver in (a binary, a forked backend), which the solve path adds to the
     in-process figures. ``proof_checked`` is True once the solve path's checker accepted the
@@ -49,7 +51,7 @@ class Result:
     """
 
     status: str
-    model: list[int] | None = None
+    model: Sequence[int] | None = None
     board: tuple[int, ...] | None = None
     stats: dict[str, int] = field(default_factory=dict)
     solve_seconds: float = 0.0

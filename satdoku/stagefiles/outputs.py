@@ -45,12 +45,18 @@ def v_lines(model: Sequence[int]) -> str:
     the last line ending in 0), written by the compiled pass in ``satdoku/cnf/_dimacs.c`` when
     it is built (a 729-literal 9x9 model in 9 us instead of 60: SatOutput is most of the solve
     stage's bytes), else by :func:`v_lines_python`, the same text."""
-    lits = model if type(model) is list else [int(x) for x in model]
+    lits = model if type(model) is list or _is_int32_array(model) else [int(x) for x in model]
     try:
         from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
     except ImportError:
         return v_lines_python(lits)
     return str(_dimacs.v_lines(lits, V_WIDTH))
+
+
+def _is_int32_array(model: object) -> bool:
+    from array import array
+
+    return isinstance(model, array) and model.typecode == "i" and model.itemsize == 4
 
 
 def v_lines_python(model: Sequence[int]) -> str:

@@ -1,0 +1,242 @@
+"""The harness around solvers on CNF files at competition scale: generated random 3-SAT files
+of 10-200 MB (seeded, clause/variable ratio 2: easily satisfiable), each step of the solve path
+timed and measured alone, and whole processes against ``satdoku dpll`` and the binaries run by
+hand, interleaved on the same file in one run (so the machine's load cancels out of ratios).
+
+    python benchmarks/bench_large_cnf.py [--sizes 10 50 200] [--seed 29] [--dir DIR]
+        [--out benchmarks/results/bench_large_cnf.csv]
+
+Steps (each in a fresh process: seconds, and its peak memory above the process after its
+imports, MB):
+- ``record``: reading the file as a CNF set does (``cnf_file_record``: one streaming pass:
+  checked, sha256, GBD's hash);
+- ``formula``: the flat literal buffer an in-process solver gets (``formula_of``);
+- ``cnf_file``: what a binary is handed (``_instance_file``: a streaming pass checking the
+  sha256; the user's own file when it is standard DIMACS);
+- ``rewrite``: the rewrite a non-standard file would get (a streaming pass writing DIMACS);
+- ``answer``: parsing the binary's output (cadical's, saved beforehand: ``AnswerStream``);
+- ``check``: checking its model against the file (``check_model_file``: a streaming pass).
+
+Whole processes (wall seconds; peak MB of the satdoku process itself and of its children):
+``cadical -q F`` and ``minisat F`` by hand, ``satdoku dpll --mode cdcl F``, ``satdoku solve F
+--solver cdcl``, ``satdoku solve F --command "cadical -q {cnf}"`` and the same with minisat.
+
+Derived per file: ``formula_mb`` (the flat int32 buffer: literals and clause ends),
+``harness_s`` (the solve path's own time around cadical: ``solve --command cadical`` minus
+cadical by hand; around minisat likewise), ``harness_vs_dpll`` (that over ``satdoku dpll``'s
+whole time on the same file), ``peak_vs_formula`` (the satdoku process's peak with the binary
+over ``formula_mb``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench_common import write_csv
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+PYTHON = sys.executable
+TIME = "/usr/bin/time"  # GNU time
+BYTES_PER_CLAUSE = 26.5  # a random 3-clause of variables up to ~10^6..10^7, as written
+
+#: runs a satdoku command and prints its own peak memory (not its children's) to stderr
+_SELF_PEAK = (
+    "import resource, runpy, sys\n"
+    "sys.argv = ['satdoku', *sys.argv[1:]]\n"
+    "try:\n"
+    "    runpy.run_module('satdoku', run_name='__main__')\n"
+    "except SystemExit as exc:\n"
+    "    code = exc.code\n"
+    "finally:\n"
+    "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024\n"
+    "    print(f'SELF_PEAK_MB {peak:.1f}', file=sys.stderr)\n"
+)
+
+
+def generate(path: Path, megabytes: float, seed: int) -> tuple[int, int]:
+    """A random 3-SAT file of about ``megabytes`` MB, clause/variable ratio 2 (each literal
+    drawn independently); returns (variables, clauses)."""
+    import numpy as np
+
+    from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
+
+    clauses = int(megabytes * 1e6 / BYTES_PER_CLAUSE)
+    num_vars = clauses // 2
+    rng = np.random.default_rng(seed)
+    with open(path, "wb") as fh:
+        fh.write(b"c random 3-SAT, seed %d\np cnf %d %d\n" % (seed, num_vars, clauses))
+        done = 0
+        while done < clauses:
+            n = min(1_000_000, clauses - done)
+            v = rng.integers(1, num_vars + 1, size=(n, 3), dtype=np.int32)
+            signs = np.where(rng.random((n, 3)) < 0.5, -1, 1).astype(np.int32)
+            lits = np.concatenate([v * signs, np.zeros((n, 1), np.int32)], axis=1)
+            text, _ = _dimacs.format_clauses(lits.astype(np.int32).tobytes(), True)
+            fh.write(text)
+            done += n
+    return num_vars, clauses
+
+
+# -- steps, each in its own process ---------------------------------------------------------
+
+def _step(name: str, path: str, extra: str) -> dict[str, float]:
+    """Run one step here (called in a fresh process): its seconds and peak growth (MB)."""
+    import resource
+
+    from satdoku.cnf.dimacs_stream import check_model_file, rewrite_dimacs, scan_dimacs
+    from satdoku.formats.cnfset import cnf_file_record
+    from satdoku.solve import _instance_file, formula_of
+    from satdoku.solvers.output import AnswerStream
+
+    def peak() -> float:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    record = cnf_file_record(path) if name != "record" else None
+    base = peak()
+    out: dict[str, float] = {}
+    start = time.perf_counter()
+    if name == "record":
+        record = cnf_file_record(path)
+        assert record.cnf is not None, record.error
+    elif name == "formula":
+        formula = formula_of(record, "")  # type: ignore[arg-type]
+        out["formula_mb"] = len(formula.cnf.lits) / 1e6  # type: ignore[union-attr]
+    elif name == "cnf_file":
+        with tempfile.TemporaryDirectory() as tmp:
+            got = _instance_file(record.cnf, (), os.path.join(tmp, "i.cnf"))  # type: ignore[union-attr]
+            out["handed_over"] = float(got == os.path.abspath(path))
+    elif name == "rewrite":
+        with tempfile.TemporaryDirectory() as tmp:
+            rewrite_dimacs(scan_dimacs(path), os.path.join(tmp, "i.cnf"))
+    elif name == "answer":
+        stream = AnswerStream()
+        stream.read_file(extra)
+        out["model_vars"] = float(len(stream.answer()[1] or []))
+    elif name == "check":
+        stream = AnswerStream()
+        stream.read_file(extra)
+        model = stream.answer()[1] or []
+        start = time.perf_counter()  # the check alone
+        check = check_model_file(path, record.cnf.sha256, record.cnf.num_vars, model)  # type: ignore[union-attr]
+        assert check.ok, check.problem()
+    out["seconds"] = time.perf_counter() - start
+    out["peak_mb"] = peak() - base
+    return out
+
+
+def run_step(name: str, path: Path, extra: str = "") -> dict[str, float]:
+    done = subprocess.run([PYTHON, __file__, "--step", name, str(path), extra],
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+# -- whole processes -----------------------------------------------------------------------
+
+def run_whole(argv: list[str], stdout: Path | None = None) -> dict[str, float]:
+    """Wall seconds and peak memory of one whole process: the satdoku process's own (it says,
+    on stderr) and the largest of the tree (GNU time: a small launcher, so no parent's peak
+    is inherited through fork)."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as report, \
+            open(stdout or os.devnull, "wb") as out:
+        start = time.perf_counter()
+        done = subprocess.run([TIME, "-f", "%M", "-o", report.name, *argv], stdout=out,
+                              stderr=subprocess.PIPE)
+        seconds = time.perf_counter() - start
+        tree_kb = float(report.read().split()[-1])
+    err = done.stderr.decode(errors="replace")
+    if done.returncode not in (0, 10, 20):
+        raise RuntimeError(f"{argv[:4]} exited {done.returncode}: {err[-300:]}")
+    self_peak = [float(w.split()[1]) for w in err.splitlines() if w.startswith("SELF_PEAK_MB")]
+    return {"seconds": seconds, "tree_peak_mb": tree_kb / 1024,
+            "self_peak_mb": self_peak[0] if self_peak else tree_kb / 1024}
+
+
+def satdoku(*args: str) -> list[str]:
+    return [PYTHON, "-c", _SELF_PEAK, *args]
+
+
+def bench_file(path: Path, megabytes: float, work: Path) -> dict[str, object]:
+    row: dict[str, object] = {"target_mb": megabytes,
+                              "file_mb": round(path.stat().st_size / 1e6, 1)}
+    answer = work / "cadical.out"
+    whole = {
+        "cadical": (["cadical", "-q", str(path)], answer),
+        "minisat": (["minisat", "-verb=0", str(path)], None),
+        "dpll_cdcl": (satdoku("dpll", "--mode", "cdcl", str(path)), None),
+        "solve_cdcl": (satdoku("solve", str(path), "--solver", "cdcl"), None),
+        "solve_cadical": (satdoku("solve", str(path), "--command", "cadical -q {cnf}"), None),
+        "solve_minisat": (satdoku("solve", str(path), "--command",
+                                  "minisat -verb=0 {cnf} {result}"), None),
+    }
+    for name, (argv, out) in whole.items():  # interleaved: one file, one after another
+        got = run_whole(argv, out)
+        row[f"{name}_s"] = round(got["seconds"], 2)
+        row[f"{name}_mb"] = round(got["self_peak_mb"], 1)
+        if name.startswith("solve_") and name != "solve_cdcl":
+            row[f"{name}_child_mb"] = round(got["tree_peak_mb"], 1)
+    for name in ("record", "formula", "cnf_file", "rewrite", "answer", "check"):
+        got = run_step(name, path, str(answer))
+        row[f"{name}_s"] = round(got["seconds"], 2)
+        row[f"{name}_mb"] = round(got["peak_mb"], 1)
+        if "formula_mb" in got:
+            row["formula_mb"] = round(got["formula_mb"], 1)
+        if "handed_over" in got:
+            row["handed_over"] = bool(got["handed_over"])
+    for binary in ("cadical", "minisat"):
+        harness = float(row[f"solve_{binary}_s"]) - float(row[f"{binary}_s"])  # type: ignore[arg-type]
+        row[f"harness_{binary}_s"] = round(harness, 2)
+        row[f"harness_{binary}_vs_dpll"] = round(harness / float(row["dpll_cdcl_s"]), 3)  # type: ignore[arg-type]
+    formula = float(row["formula_mb"])  # type: ignore[arg-type]
+    row["peak_vs_formula_cadical"] = round(float(row["solve_cadical_mb"]) / formula, 2)  # type: ignore[arg-type]
+    row["peak_vs_formula_cdcl"] = round(float(row["solve_cdcl_mb"]) / formula, 2)  # type: ignore[arg-type]
+    return row
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", type=float, nargs="+", default=[10, 50, 200],
+                    help="file sizes in MB")
+    ap.add_argument("--seed", type=int, default=29)
+    ap.add_argument("--dir", help="where the generated files go (default: a temporary folder)")
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" /
+                                         "bench_large_cnf.csv"))
+    ap.add_argument("--step", nargs=3, metavar=("NAME", "FILE", "EXTRA"),
+                    help=argparse.SUPPRESS)  # one step, in this fresh process
+    args = ap.parse_args()
+    if args.step:
+        print(json.dumps(_step(*args.step)))
+        return 0
+    missing = [b for b in ("cadical", "minisat", TIME) if shutil.which(b) is None]
+    if missing:
+        print(f"bench_large_cnf: {', '.join(missing)} not installed", file=sys.stderr)
+        return 2
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench-large-cnf-") as tmp:
+        folder = Path(args.dir or tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        for i, mb in enumerate(args.sizes):
+            path = folder / f"random3sat-{mb:g}mb-seed{args.seed + i}.cnf"
+            if not path.exists():
+                generate(path, mb, args.seed + i)
+            row = bench_file(path, mb, Path(tmp))
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+            if not args.dir:
+                path.unlink()
+    write_csv(args.out, rows)
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

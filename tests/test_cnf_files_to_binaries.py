@@ -1,0 +1,126 @@
+"""DIMACS instances in the solve path without holding them: a binary is handed the user's own
+file when it reads it as we do (else a rewrite of it), the model is checked in a streaming
+pass over the file, and a file changed since it was read is one clear line."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from satdoku.formats.cnfset import cnf_file_record
+from satdoku.solve import open_solver, solve
+
+pytestmark = pytest.mark.skipif(shutil.which("minisat") is None, reason="minisat not installed")
+
+FORMULA = b"p cnf 4 3\n1 -2 0\n2 3 -4 0\n-1 4 0\n"
+STANDARD_COPY = b"p cnf 4 3\n1 -2 0\n2 3 -4 0\n-1 4 0\n"  # what a rewrite writes
+
+
+def _spy(tmp_path: Path, reads: tuple[str, ...] = (), then: str = "") -> object:
+    """minisat behind a shell that notes which file it was handed and copies it first."""
+    seen, copy = tmp_path / "seen.txt", tmp_path / "copy.bin"
+    script = (f"printf '%s' \"$1\" > {seen}; cat \"$1\" > {copy}; {then}"
+              "minisat -verb=0 \"$1\" \"$2\"; exit $?")
+    command = f"sh -c '{script}' sh {{cnf}} {{result}}"
+    options: dict[str, object] = {"solver": "external", "command": command}
+    if reads:
+        options["reads"] = list(reads)
+    return open_solver("bin", {"bin": options})
+
+
+def _run(tmp_path: Path, name: str, data: bytes, reads: tuple[str, ...] = (), then: str = ""
+         ) -> tuple[object, str, bytes]:
+    path = tmp_path / name
+    path.write_bytes(data)
+    record = cnf_file_record(path)
+    assert record.cnf is not None, record.error
+    work = tmp_path / "work"
+    work.mkdir(exist_ok=True)
+    answer = solve(record, _spy(tmp_path, reads, then), "", 30,  # type: ignore[arg-type]
+                   workdir=str(work))
+    return answer, (tmp_path / "seen.txt").read_text(), (tmp_path / "copy.bin").read_bytes()
+
+
+def test_a_standard_plain_file_is_handed_over_as_it_is(tmp_path: Path) -> None:
+    answer, seen, copy = _run(tmp_path, "-dash.cnf", b"c mine\r\n" + FORMULA)
+    assert answer.verified == "yes", answer.detail  # type: ignore[attr-defined]
+    assert seen == str(tmp_path / "-dash.cnf")  # absolute: never read as an option
+    assert copy == b"c mine\r\n" + FORMULA
+
+
+@pytest.mark.parametrize("data", [
+    b"\xef\xbb\xbf" + FORMULA,  # a byte-order mark
+    FORMULA.replace(b"p cnf", b"p  cnf"),  # a p line binaries may refuse
+    FORMULA + b"%\n0\n",  # SATLIB's trailer
+    FORMULA[:-3],  # the last clause without its 0
+])
+def test_other_files_are_rewritten_as_standard_dimacs(tmp_path: Path, data: bytes) -> None:
+    answer, seen, copy = _run(tmp_path, "odd.cnf", data)
+    assert answer.verified == "yes", answer.detail  # type: ignore[attr-defined]
+    assert seen == str(tmp_path / "work" / "instance.cnf") and copy == STANDARD_COPY
+
+
+def test_compressed_files_go_over_only_to_a_binary_that_reads_them(tmp_path: Path) -> None:
+    gz = gzip.compress(FORMULA)
+    answer, seen, copy = _run(tmp_path, "a.cnf.gz", gz)  # minisat reads gzip: not told
+    assert seen.endswith("instance.cnf") and copy == STANDARD_COPY
+    answer, seen, copy = _run(tmp_path, "a.cnf.gz", gz, reads=("gzip",))
+    assert answer.verified == "yes" and seen == str(tmp_path / "a.cnf.gz") and copy == gz  # type: ignore[attr-defined]
+    _, seen, _ = _run(tmp_path, "gzip_named_plain.cnf", gz, reads=("gzip",))  # name misleads
+    assert seen.endswith("instance.cnf")
+    _, seen, _ = _run(tmp_path, "b.cnf.bz2", bz2.compress(FORMULA), reads=("gzip",))
+    assert seen.endswith("instance.cnf")
+
+
+def test_a_wrong_model_is_found_in_the_streaming_check(tmp_path: Path) -> None:
+    (tmp_path / "f.cnf").write_bytes(FORMULA)
+    record = cnf_file_record(tmp_path / "f.cnf")
+    for model, why in (("-1 2 3 4", "model leaves 1 clauses unsatisfied (first: clause 1)"),
+                       ("1 -1 2 3 4", "model sets variable 1 both true and false")):
+        command = f"sh -c 'echo s SATISFIABLE; echo v {model} 0; exit 10' sh {{cnf}}"
+        answer = solve(record, open_solver("bin", {"bin": {"solver": "external",
+                                                             "command": command}}), "", 10)
+        assert answer.verified == "FAILED" and answer.detail == why
+
+
+def test_a_file_changed_during_the_run_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    answer, _, _ = _run(tmp_path, "f.cnf", FORMULA,
+                        then=f'echo c edited >> {tmp_path / "f.cnf"}; ')
+    assert answer.status == "ERROR"  # type: ignore[attr-defined]
+    assert answer.result.message == (  # type: ignore[attr-defined]
+        f"model not checked: {tmp_path / 'f.cnf'}: changed since it was read (sha256 differs)")
+
+
+def test_the_reads_option_is_checked(tmp_path: Path) -> None:
+    from satdoku.config import ConfigError, solvers_of_file
+
+    cfg = tmp_path / "c.yaml"
+    for reads, ok in ((["gzip", "xz"], True), (["zip"], False), ("gzip", False)):
+        cfg.write_text(yaml.safe_dump({"solvers": {"bin": {
+            "solver": "external", "command": "minisat {cnf}", "reads": reads}}}))
+        if ok:
+            solvers_of_file(cfg)
+        else:
+            with pytest.raises(ConfigError, match="reads"):
+                solvers_of_file(cfg)
+
+
+def test_a_formula_without_a_file_is_written_for_the_binary(tmp_path: Path) -> None:
+    from satdoku.cnf.formula import Cnf, Formula
+    from satdoku.formats import Record
+    from satdoku.formats.record import CnfFile
+
+    cnf = Cnf(4, [[1, -2], [2, 3, -4], [-1, 4]])
+    record = Record("mem.cnf", 1, 1, "dimacs", cnf=CnfFile("mem.cnf", 4, 3, ""))  # no file
+    work = tmp_path / "work"
+    work.mkdir()
+    answer = solve(record, _spy(tmp_path), "", 30,  # type: ignore[arg-type]
+                   formula=Formula.of(cnf), workdir=str(work))
+    assert answer.verified == "yes", answer.detail
+    assert (tmp_path / "seen.txt").read_text() == str(work / "instance.cnf")
+    assert (tmp_path / "copy.bin").read_bytes() == STANDARD_COPY

@@ -1,0 +1,217 @@
+"""The streaming DIMACS pass (satdoku/cnf/dimacs_stream.py, compiled in _dimacs.c) against its
+readable forms (the whole-file Python reader, GBD's hash in Python, the Python model check):
+the same literals, counts, hashes and errors, one line each, on good and hostile files, plain
+and compressed, with the content cut into pieces anywhere."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import itertools
+import lzma
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from test_dimacs import BAD, GOOD
+from test_identity import dimacs_texts
+
+from satdoku.cnf.dimacs_fast import DimacsError
+from satdoku.cnf.dimacs_stream import FileChanged, _Stream, has_stream_engine, scan_dimacs
+from satdoku.cnf.formula import model_values, model_values_python, unsatisfied_python
+from satdoku.identity import cnf_hash_bytes
+from satdoku.size_limits import default_size_limits
+from satdoku.sources import InputError
+
+pytestmark = pytest.mark.skipif(not has_stream_engine(), reason="compiled passes not built")
+
+COMPRESS = {"": lambda b: b, ".gz": gzip.compress, ".xz": lzma.compress, ".bz2": bz2.compress}
+
+HOSTILE = {
+    **{f"good {k}": v[0] for k, v in GOOD.items()},
+    **{f"bad {k}": v[0] for k, v in BAD.items()},
+    "bom and crlf": b"\xef\xbb\xbfc x\r\np cnf 3 2\r\n1 -2 0\r\n2 3 0\r\n",
+    "utf-16": "c u\np cnf 3 2\n1 -2 0\n2 3 0\n".encode("utf-16"),
+    "truncated mid-literal": b"p cnf 30 2\n1 -2 0\n2 3",
+    "absurd clause count": b"p cnf 3 999999999999\n1 0\n",
+    "absurd variables": b"p cnf 99999999999999999999 1\n1 0\n",
+    "empty file": b"",
+    "comment with zeros": b"p cnf 3 2\n1 -2 0\nc 0 0 0\n2 3 0\n",
+    "nul bytes": b"p cnf 3 1\n1 \x00 0\n",
+    "long bad token": b"p cnf 3 1\n1 " + b"x" * 500 + b" 0\n",
+}
+
+
+def _outcome(path: Path, engine: str, **kw: object) -> object:
+    try:
+        s = scan_dimacs(path, keep=True, gbd=True, engine=engine, **kw)  # type: ignore[arg-type]
+    except (DimacsError, InputError) as exc:
+        assert "\n" not in str(exc)
+        return ("error", type(exc).__name__, str(exc))
+    return (s.num_vars, s.num_clauses, s.sha256, s.instance_hash, s.standard, s.lits,
+            s.comments, s.compression)
+
+
+@pytest.mark.parametrize("suffix", sorted(COMPRESS))
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_stream_equals_whole_file_reference(tmp_path: Path, case: str, suffix: str) -> None:
+    path = tmp_path / f"f.cnf{suffix}"
+    path.write_bytes(COMPRESS[suffix](HOSTILE[case]))
+    whole = _outcome(path, "whole")
+    assert _outcome(path, "stream") == whole
+    assert _outcome(path, "stream", chunk=7) == whole  # pieces after the first 8 KB
+
+
+def _scan_pieces(data: bytes, cuts: list[int], values: bytes | None = None) -> object:
+    """The streaming pass over ``data`` handed over in pieces cut at ``cuts``."""
+    import hashlib
+
+    from satdoku.cnf.dimacs_stream import _native
+
+    bounds = [0, *sorted(cuts), len(data)]
+    stream = _Stream(_native(), "x.cnf", True, True, values, None, 0, default_size_limits())
+    try:
+        stream.read(data[a:b] for a, b in itertools.pairwise(bounds))
+        s = stream.result(hashlib.sha256(data).hexdigest(), None, 0, len(data))
+    except DimacsError as exc:
+        return ("error", str(exc))
+    return (s.num_vars, s.num_clauses, s.lits, s.instance_hash, s.standard, s.unsatisfied,
+            s.first_unsatisfied)
+
+
+@pytest.mark.parametrize("case", sorted(k for k in HOSTILE if k != "utf-16"))
+def test_every_cut_gives_the_same_answer(case: str) -> None:
+    data = HOSTILE[case]
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]  # the content stream drops a BOM before the pass sees it
+    one = _scan_pieces(data, [])
+    for cut in range(len(data) + 1):
+        assert _scan_pieces(data, [cut]) == one, cut
+    rng = random.Random(29)
+    for _ in range(20):
+        cuts = rng.sample(range(len(data) + 1), min(len(data) + 1, 5))
+        assert _scan_pieces(data, cuts) == one
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(dimacs_texts())
+def test_streamed_gbd_hash_equals_the_python_hash(data: bytes) -> None:
+    import hashlib
+
+    from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
+
+    rng = random.Random(len(data))
+    for _ in range(3):
+        md5 = hashlib.md5(usedforsecurity=False)
+        tokens = _dimacs.GbdTokens(md5.update)
+        pos = 0
+        while pos < len(data):
+            step = rng.randint(1, 9)
+            tokens.feed(data[pos:pos + step])
+            pos += step
+        tokens.finish()
+        assert md5.hexdigest() == cnf_hash_bytes(data)
+
+
+def test_gbd_hash_of_odd_text() -> None:
+    for data in (b"1 -2 0\r2 0", b"c x\rp cnf 2 2\r\n1 0 x 5\n%\n7 0", b"  %\n1 0", b"00", b"-0",
+                 b"1\x0b2\x0c0", b"x 1 0\n 3", b""):
+        import hashlib
+
+        from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
+
+        md5 = hashlib.md5(usedforsecurity=False)
+        tokens = _dimacs.GbdTokens(md5.update)
+        for i in range(len(data)):
+            tokens.feed(data[i:i + 1])
+        tokens.finish()
+        assert md5.hexdigest() == cnf_hash_bytes(data), data
+
+
+def test_model_check_counts_what_the_python_check_counts() -> None:
+    rng = random.Random(4)
+    n = 40
+    clauses = [[rng.choice((-1, 1)) * rng.randint(1, n) for _ in range(3)] for _ in range(300)]
+    data = (f"p cnf {n} {len(clauses)}\n" + "".join(" ".join(map(str, c)) + " 0\n"
+                                                   for c in clauses)).encode()
+    for seed in range(5):
+        r = random.Random(seed)
+        model = [v if r.random() < 0.5 else -v for v in range(1, n + 1)]
+        values, conflict = model_values(model, n)
+        assert (values, conflict) == model_values_python(model, n)
+        lits = _scan_pieces(data, [])[2]  # type: ignore[index]
+        expect = unsatisfied_python(lits, n, values)
+        got = _scan_pieces(data, [r.randint(0, len(data))], values)
+        assert got[5:] == (len(expect), expect[0] if expect else -1)  # type: ignore[index]
+        assert expect  # random models of 300 random clauses leave some unsatisfied
+
+
+def test_a_model_setting_a_variable_both_ways_is_named() -> None:
+    assert model_values([1, -2, 2, 3], 3)[1] == 2
+    assert model_values_python([1, -2, 2, 3], 3)[1] == 2
+    assert model_values([5, -7, 0, 1], 3) == model_values_python([5, -7, 0, 1], 3)
+
+
+def test_changed_file_and_truncated_archive_are_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "a.cnf"
+    path.write_bytes(b"p cnf 2 1\n1 2 0\n")
+    sha = scan_dimacs(path).sha256
+    path.write_bytes(b"p cnf 2 1\n1 -2 0\n")
+    for engine in ("stream", "whole"):
+        with pytest.raises(FileChanged, match="changed since it was read"):
+            scan_dimacs(path, expect_sha256=sha, engine=engine)
+    gz = tmp_path / "t.cnf.gz"
+    gz.write_bytes(gzip.compress(b"p cnf 2 1\n1 2 0\n" * 50)[:-12])
+    for engine in ("stream", "whole"):
+        with pytest.raises(InputError, match="truncated or corrupt gzip") as err:
+            scan_dimacs(gz, engine=engine)
+        assert "\n" not in str(err.value)
+
+
+def test_standard_files_are_the_ones_a_binary_reads_as_we_do(tmp_path: Path) -> None:
+    cases = {b"p cnf 2 1\n1 2 0\n": True, b"c x\np cnf 2 1\r\n1 2 0\r\n": True,
+             b"p  cnf 2 1\n1 2 0\n": False, b"p cnf 2 1\n1 2\n": False,
+             b"p cnf 2 1\n1 2 0\n%\n0\n": False, b"\xef\xbb\xbfp cnf 2 1\n1 2 0\n": False}
+    for data, standard in cases.items():
+        path = tmp_path / "s.cnf"
+        path.write_bytes(data)
+        assert scan_dimacs(path).standard is standard, data
+
+
+V_TEXTS = [b" 1 -2 3 0", b"1\t-2\r\n3\x0b4\x0c0", b"+5 -0 0007 -2147483647 2147483647",
+           b"2147483648 1", b"-99999999999999999999999 2", b"1 2x 3", b"1 - 2", b"1 + 2",
+           b"1_0 2", b"\xd9\xa3 4", b"", b"   ", b"1 --2 x y", b"0 0 0"]
+
+
+@pytest.mark.parametrize("text", V_TEXTS)
+def test_v_literals_compiled_equals_python(text: bytes) -> None:
+    from array import array
+
+    from satdoku.solvers.output import v_literal_bytes, v_literals_python
+
+    raw, bad = v_literal_bytes(text)
+    assert (array("i", raw).tolist(), bad) == v_literals_python(text)
+
+
+def test_a_garbage_v_token_is_named_once() -> None:
+    from satdoku.solvers.output import AnswerStream
+
+    stream = AnswerStream()
+    stream.feed(b"s SATISFIABLE\nv 1 -2 1_0 3\nv 4x 0\n")
+    stream.close()
+    status, model = stream.answer()
+    assert stream.garbage == "1_0" and status == "SAT" and model.tolist() == [1, -2, 3]
+
+
+def test_a_model_as_int32_array_is_checked_and_written_like_a_list() -> None:
+    from array import array
+
+    from satdoku.formats.cnfset import solution_text
+    from satdoku.stagefiles.outputs import v_lines, v_lines_python
+
+    model = [1, -2, 3, -2147483647]
+    packed = array("i", model)
+    assert solution_text(packed) == solution_text(model) == "1 -2 3 -2147483647 0"
+    assert v_lines(packed) == v_lines(model) == v_lines_python(model)
+    assert model_values(packed, 5) == model_values(model, 5) == model_values_python(model, 5)

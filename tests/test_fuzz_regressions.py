@@ -90,6 +90,23 @@ def test_cdcl_lrat_ids_with_clauses_added_between_calls(clauses: list[list[int]]
     assert check.ok, check.message
 
 
+@pytest.mark.parametrize("engine, mode", [("python", "backward"), ("c", "forward"),
+                                          ("c", "backward")])
+def test_drat_deleting_a_unit_clause_is_ignored(engine: str, mode: str) -> None:
+    """Deleting the unit clause [1] left its literal true but took the clause out of RAT
+    checks, so '-1' passed as RAT and the top level conflicted: every engine "refuted" the
+    satisfiable [[1]] (drat target, campaign seed 20261128, drat/random/2579; drat-trim
+    rejects it). The case as the campaign made it: the proof of a stronger formula with an
+    original clause deleted early."""
+    from satdoku.cnf import drat
+
+    proof = ["-1 -1 1 0", "d 1 0", "-1 -1 -1 0", "1 1 0", "1 0", "-1 -1 1 0", "1 1 -1 0", "0"]
+    assert brute_force([[1]], [], 1) is not None  # satisfiable
+    check = drat.check_proof(Cnf(1, [[1]]), proof, engine=engine,
+                             **({"mode": mode} if engine == "c" else {}))
+    assert check.status == drat.REJECTED, check.message
+
+
 @pytest.mark.parametrize("heuristic", ["jw", "first", "vsids"])
 def test_dpll_solved_again_after_a_refutation(heuristic: str) -> None:
     """A Dpll object asked again after UNSAT searched on from a trail left mid-conflict and

@@ -13,9 +13,12 @@
  * RUP (negate, propagate marked clauses first, mark what the conflict used) or else RAT on its
  * first literal. A removed lemma that is the reason of a top-level literal truncates the
  * top-level trail there and propagation starts again from the first literal (so the top level
- * is always the full unit-propagation closure of the active clauses). Deleting a reason of a
- * top-level literal is ignored for propagation (the clause stays attached), as the reference
- * does. Literals are 2*v + (negative).
+ * is always the full unit-propagation closure of the active clauses). Deleting a clause that
+ * is unit at the top level (every literal assigned, one true: it may be the reason of that
+ * literal) is ignored whole, as drat-trim ignores deletions of unit clauses and as the
+ * reference does: the clause stays for propagation and for RAT checks (kept for propagation
+ * but left out of RAT, a lemma RAT on the negation of its true literal made the top level
+ * inconsistent: [[1]] with "d 1 0", "-1 0" was a "refutation"). Literals are 2*v + (negative).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -32,7 +35,6 @@
 #define F_TAUT 2
 #define F_DELREQ 4   /* a deletion request, not a clause */
 #define F_ATTACHED 8
-#define F_IGNORED 16 /* deletion of a reason: ignored for propagation */
 
 typedef struct { int cls, blocker; } Watch;
 typedef struct { Watch *w; int n, cap; } WList;
@@ -440,6 +442,22 @@ static void detach(S *s, int c) {
     }
 }
 
+/* Whether clause c is unit at the top level: every literal assigned, one of them (repeats
+ * aside) true. A reason of a top-level literal is such a clause; its deletion is ignored. */
+static int unit_at_top(S *s, int c) {
+    const int *l = LITS(s, c);
+    int t = -1;
+    for (int i = 0; i < SIZE(s, c); i++) {
+        int v = s->val[l[i]];
+        if (v == 0) return 0;
+        if (v == 1) {
+            if (t >= 0 && l[i] != t) return 0;
+            t = l[i];
+        }
+    }
+    return t >= 0;
+}
+
 static int is_reason(S *s, int c) {
     const int *l = LITS(s, c);
     for (int i = 0; i < SIZE(s, c); i++)
@@ -553,10 +571,14 @@ static int forward_step(S *s, int k, int check, int *deletions) {
         s->steps.a[k - 1] = id < 0 ? -1 : s->offs.a[id];
         if (id < 0) return -1;
         int d = s->offs.a[id];
+        if (unit_at_top(s, d)) { /* ignored whole (see the header): back in the table */
+            hinsert(s, d);
+            s->steps.a[k - 1] = -1;
+            return -1;
+        }
         (*deletions)++;
         s->deleted.a[id] = k;
-        if (is_reason(s, d)) FLAGS(s, d) |= F_IGNORED; /* stays attached, out of RAT */
-        else detach(s, d);
+        detach(s, d);
         return -1;
     }
     if (check) {
@@ -654,7 +676,6 @@ static int run(S *s, int mode, int *lemmas, int *checked) {
             }
             (*checked)++;
         } else { /* step k deleted clause c: it is back */
-            if (FLAGS(s, c) & F_IGNORED) continue;
             int confl2 = attach(s, c);
             if (confl2 >= 0) analyze(s, confl2, -1); /* cannot happen: k's past was consistent */
         }

@@ -9,9 +9,11 @@ the variable-byte (7 bits per byte, low first) number ``2*v`` (positive) or ``2*
 Each needed lemma must be RUP (assigning the negation of its literals and propagating units
 conflicts) or RAT on its first literal ``p`` (every resolvent with an active clause holding
 ``-p`` is RUP). The proof refutes the formula once unit propagation on the formula and the
-lemmas so far conflicts. Deleting a clause that is the reason of a top-level literal is
-ignored for propagation (the literal stays, as drat-trim does for units); deleting a clause
-that is not there is ignored.
+lemmas so far conflicts. Deleting a clause that is unit at the top level (every literal
+assigned, one true: it may be the reason of that literal) is ignored whole, as drat-trim
+ignores deletions of unit clauses: the clause stays for propagation and for RAT checks (were
+it left out of RAT checks while its literal stays true, ``[[1]]`` with ``d 1 0`` then ``-1 0``
+would "refute" a satisfiable formula); deleting a clause that is not there is ignored.
 
 Two engines, one verdict:
 
@@ -242,13 +244,21 @@ class _Checker:
         self.watches[clause[1]].append(ci)
 
     def delete(self, lits: list[int]) -> bool:
-        """Forget one copy of a clause; False when no such clause is present."""
+        """Forget one copy of a clause; False when no such clause is present or when it is
+        unit at the top level (the deletion is ignored: see the module docstring)."""
         key = tuple(sorted(dict.fromkeys(lits)))
         ids = self.index.get(key)
-        if not ids:
+        if not ids or self.unit_at_top(self.clauses[ids[-1]]):
             return False
         self.alive[ids.pop()] = False
         return True
+
+    def unit_at_top(self, clause: list[int]) -> bool:
+        """Every literal of ``clause`` assigned and exactly one true (a reason is such)."""
+        value = self.value
+        if any(value[lit] == UNSET for lit in clause):
+            return False
+        return sum(value[lit] == TRUE for lit in clause) == 1
 
     def is_rup(self, lits: list[int]) -> bool:
         """Does assigning the negation of ``lits`` lead to a conflict by unit propagation?"""

@@ -174,7 +174,10 @@ def drat_target(drat_trim: str | None = None, workdir: str | None = None) -> Tar
     def shrink(pc: ProofCase, fails: Callable[[Any], bool], budget: Budget) -> ProofCase:
         steps = ddmin(pc.proof, lambda s: fails(replace(pc, proof=tuple(s))), budget)
         pc = replace(pc, proof=tuple(steps))
-        case = shrink_case(pc.case, lambda c: fails(replace(pc, case=c)), budget)
+        # a smaller formula must keep the answer the verdicts are judged by (cut to an empty
+        # clause, a satisfiable formula's case became an UNSAT one that any proof refutes)
+        case = shrink_case(pc.case, lambda c: answer(c.clauses) == pc.sat
+                           and fails(replace(pc, case=c)), budget)
         return replace(pc, case=case)
 
     def write(prefix: str, pc: ProofCase, comments: list[str]) -> list[str]:

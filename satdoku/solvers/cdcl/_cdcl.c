@@ -535,6 +535,19 @@ static int lit_redundant(Kernel *k, int32_t p, uint32_t abstract, int64_t *ntocl
     return 1;
 }
 
+/* The literals of conflict confl (propagate's): its clause in the arena, or the binary clause
+ * of a BINARY_CONFLICT copied into pair; *size gets the count. */
+static const int32_t *conflict_lits(Kernel *k, int32_t confl, int32_t pair[2], int32_t *size) {
+    if (confl == BINARY_CONFLICT) {
+        pair[0] = k->confl_a;
+        pair[1] = k->confl_b;
+        *size = 2;
+        return pair;
+    }
+    *size = k->arena[confl];
+    return k->arena + confl + HDR;
+}
+
 /* 1-UIP learning with minimisation (= analyze of cdcl/readable.py), bumping the activities
  * of the variables met.
  * Before: confl is a false clause at decision level dl > 0 (propagate's conflict); seen[] is
@@ -555,16 +568,7 @@ static int64_t analyze(Kernel *k, int32_t confl, int64_t *back, int64_t *lbd_out
     int64_t idx = k->trail_size - 1;
     int32_t pair[2];
     int32_t csize;
-    const int32_t *c;
-    if (confl == BINARY_CONFLICT) {
-        pair[0] = k->confl_a;
-        pair[1] = k->confl_b;
-        c = pair;
-        csize = 2;
-    } else {
-        c = k->arena + confl + HDR;
-        csize = k->arena[confl];
-    }
+    const int32_t *c = conflict_lits(k, confl, pair, &csize);
     for (;;) {
         for (int32_t i = 0; i < csize; i++) {
             int32_t q = c[i];
@@ -685,16 +689,7 @@ static int learnt_hints(Kernel *k, int32_t confl, int64_t size) {
     IVec *st = &k->lstack;
     st->n = k->hunits.n = k->hchain.n = 0;
     int32_t pair[2], csize;
-    const int32_t *c;
-    if (confl == BINARY_CONFLICT) {
-        pair[0] = k->confl_a;
-        pair[1] = k->confl_b;
-        c = pair;
-        csize = 2;
-    } else {
-        c = k->arena + confl + HDR;
-        csize = k->arena[confl];
-    }
+    const int32_t *c = conflict_lits(k, confl, pair, &csize);
     for (int32_t i = 0; i < csize; i++)
         if (ivec_push(st, c[i] >> 1)) return -1;
     while (st->n > 0) {

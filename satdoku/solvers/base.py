@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -29,6 +30,15 @@ WALL, CPU = "wall", "cpu"
 CLOCKS = (WALL, CPU)
 #: Statistics every times file has a column for ('' where a backend does not report one).
 STAT_KEYS = ("decisions", "conflicts", "propagations", "restarts", "learnt")
+
+
+def require_choice(what: str, value: object, choices: Iterable[object]) -> None:
+    """Raise ValueError (one line naming the choices) unless ``value`` is one of ``choices``:
+    the one check of a solver's named options (heuristic, restart policy, phase, proof)."""
+    options = list(choices)
+    if value not in options:
+        raise ValueError(f"unknown {what} {value!r}; choose from "
+                         f"{', '.join(map(str, options))}")
 
 
 @dataclass(frozen=True)

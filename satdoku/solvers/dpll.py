@@ -44,7 +44,7 @@ from itertools import chain, islice
 from typing import ClassVar, TextIO
 
 from satdoku.cnf.watches import FALSE, TRUE, UNSET, visit
-from satdoku.solvers.base import Deadline
+from satdoku.solvers.base import Deadline, require_choice
 from satdoku.solvers.result import SAT, TIMEOUT, UNSAT
 
 #: Branching heuristics by name.
@@ -114,13 +114,8 @@ class Dpll:
         if it passes, loading stops and :attr:`timed_out` is set (:meth:`solve` then answers
         TIMEOUT at once): millions of clauses take seconds in pure Python. ``proof`` receives
         the proof of an UNSAT answer, in ``proof_format`` (``drat`` or ``lrat``)."""
-        if heuristic not in HEURISTICS:
-            raise ValueError(
-                f"unknown heuristic {heuristic!r}; choose from {', '.join(HEURISTICS)}"
-            )
-        if proof_format not in PROOF_FORMATS:
-            raise ValueError(f"unknown proof format {proof_format!r}; choose from "
-                             f"{', '.join(PROOF_FORMATS)}")
+        require_choice("heuristic", heuristic, HEURISTICS)
+        require_choice("proof format", proof_format, PROOF_FORMATS)
         self.n = num_vars
         self.heuristic = heuristic
         self.pure_literals = pure_literals and proof is None

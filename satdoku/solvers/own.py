@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from satdoku.cnf.formula import Cnf
-from satdoku.solvers.base import Deadline
+from satdoku.solvers.base import Deadline, require_choice
 from satdoku.solvers.result import UNSAT, Result
 
 
@@ -30,13 +30,8 @@ class DpllSolver:
     ) -> None:
         from satdoku.solvers.dpll import HEURISTICS, PROOF_FORMATS
 
-        if heuristic not in HEURISTICS:
-            raise ValueError(
-                f"unknown heuristic {heuristic!r}; choose from {', '.join(HEURISTICS)}"
-            )
-        if proof not in PROOF_FORMATS:
-            raise ValueError(f"unknown proof format {proof!r}; choose from "
-                             f"{', '.join(PROOF_FORMATS)}")
+        require_choice("heuristic", heuristic, HEURISTICS)
+        require_choice("proof format", proof, PROOF_FORMATS)
         #: the format of the proofs it writes (the solve path checks them in it)
         self.proof_format = proof
         self.options = {

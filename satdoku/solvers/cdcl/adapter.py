@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from satdoku.cnf.formula import Cnf
-from satdoku.solvers.base import Deadline
+from satdoku.solvers.base import Deadline, require_choice
 from satdoku.solvers.result import UNSAT, Result
 
 #: Incremental cdcl keeps its learnt-clause database small: what it learns under one puzzle's
@@ -47,13 +47,9 @@ class CdclSolver:
     ) -> None:
         from satdoku.solvers.cdcl.driver import PHASES, PROOF_FORMATS, RESTARTS
 
-        if restarts not in RESTARTS:
-            raise ValueError(f"unknown restart policy {restarts!r}; choose from {list(RESTARTS)}")
-        if phase not in PHASES:
-            raise ValueError(f"unknown phase {phase!r}; choose from {PHASES}")
-        if proof not in PROOF_FORMATS:
-            raise ValueError(f"unknown proof format {proof!r}; choose from "
-                             f"{', '.join(PROOF_FORMATS)}")
+        require_choice("restart policy", restarts, RESTARTS)
+        require_choice("phase", phase, PHASES)
+        require_choice("proof format", proof, PROOF_FORMATS)
         #: the format of the proofs it writes (the solve path checks them in it)
         self.proof_format = proof
         self.options = {

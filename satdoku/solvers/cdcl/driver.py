@@ -34,7 +34,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from satdoku.solvers.base import CPU, Deadline
+from satdoku.solvers.base import CPU, Deadline, require_choice
 from satdoku.solvers.cdcl.params import (
     DEFAULTS,
     PARAM_NAMES,
@@ -159,17 +159,14 @@ class Cdcl:
         simplify: bool | None = None,
         frozen: Iterable[int] | None = None,
     ) -> None:
-        if restarts not in RESTARTS:
-            raise ValueError(f"unknown restart policy {restarts!r}; choose from {list(RESTARTS)}")
-        if phase not in PHASES:
-            raise ValueError(f"unknown phase {phase!r}; choose from {PHASES}")
+        require_choice("restart policy", restarts, RESTARTS)
+        require_choice("phase", phase, PHASES)
         if deadline is not None and deadline.at is None:
             deadline = None
         if proof is True:
             proof = "drat"
-        if proof and proof not in PROOF_FORMATS:
-            raise ValueError(f"unknown proof format {proof!r}; choose from "
-                             f"{', '.join(PROOF_FORMATS)}")
+        if proof:
+            require_choice("proof format", proof, PROOF_FORMATS)
         #: the proof format logged ("" none, "drat" or "lrat")
         self.proof_format = str(proof or "")
         self.backend = choose_backend(backend, pure)

@@ -68,8 +68,8 @@ class ProofError(ValueError):
     """A proof that is not a sequence of well-formed steps (the message names where)."""
 
 
-class _OutOfBudget(Exception):
-    pass
+class OutOfBudget(Exception):
+    """A check's time budget ran out (raised inside the readable checkers, DRAT and LRAT)."""
 
 
 def is_binary(data: bytes) -> bool:
@@ -77,7 +77,8 @@ def is_binary(data: bytes) -> bool:
     return data[:1] == b"a" or b"\0" in data
 
 
-_TOKEN = re.compile(rb"\s*(?:(c)[^\n]*|(d)|(-?[0-9]+)|(\S))")
+#: one token of a text proof (DRAT or LRAT): a comment, ``d``, a number, or anything else
+PROOF_TOKEN = re.compile(rb"\s*(?:(c)[^\n]*|(d)|(-?[0-9]+)|(\S))")
 
 
 def parse_proof(data: bytes) -> Iterator[tuple[bool, list[int]]]:
@@ -88,12 +89,12 @@ def parse_proof(data: bytes) -> Iterator[tuple[bool, list[int]]]:
 def _parse_text(data: bytes) -> Iterator[tuple[bool, list[int]]]:
     lits: list[int] | None = None  # literals of the open step, None between steps
     deleting = False
-    for m in _TOKEN.finditer(data):
+    for m in PROOF_TOKEN.finditer(data):
         comment, d, num, other = m.groups()
         if num is not None:
             value = int(num)
             if abs(value) > MAX_VAR:
-                raise ProofError(f"proof line {_line(data, m.start(3))}: literal {value} "
+                raise ProofError(f"proof line {proof_line(data, m.start(3))}: literal {value} "
                                  "out of range")
             if lits is None:
                 lits, deleting = [], False
@@ -105,7 +106,7 @@ def _parse_text(data: bytes) -> Iterator[tuple[bool, list[int]]]:
         elif other is not None or lits is not None:
             group = 4 if other is not None else 1 if comment is not None else 2
             what = m.group(group).decode("latin-1")
-            where = _line(data, m.start(group))
+            where = proof_line(data, m.start(group))
             if 32 <= ord(what) < 127:
                 raise ProofError(f"proof line {where}: unexpected '{what}'")
             raise ProofError(f"proof line {where}: unexpected byte 0x{ord(what):02x}")
@@ -129,16 +130,41 @@ def to_binary(lines: Iterable[str]) -> bytes:
             lit = int(tok)
             if lit == 0:
                 break
-            u = 2 * abs(lit) + (lit < 0)
-            while u >= 0x80:
-                out.append(u & 0x7F | 0x80)
-                u >>= 7
-            out.append(u)
+            write_varint(out, lit)
         out.append(0)
     return bytes(out)
 
 
-def _line(data: bytes, offset: int) -> int:
+def write_varint(out: bytearray, x: int) -> None:
+    """``x`` in the binary proof formats (DRAT and LRAT): ``2*|x| + (x < 0)`` in 7-bit groups,
+    low first, the high bit set on every group but the last."""
+    u = 2 * abs(x) + (x < 0)
+    while u >= 0x80:
+        out.append(u & 0x7F | 0x80)
+        u >>= 7
+    out.append(u)
+
+
+def read_varint(data: bytes, i: int, what: str) -> tuple[int, int]:
+    """The raw number (``2*|x| + sign``) of a binary proof at byte ``i`` and the byte after it;
+    ProofError when the data end inside it or it runs past 35 bits (``what`` is named)."""
+    n = len(data)
+    value = shift = 0
+    while True:
+        if i >= n:
+            raise ProofError("binary proof ends inside a step (truncated?)")
+        byte = data[i]
+        i += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return value, i
+        if shift > 28:
+            raise ProofError(f"binary proof byte {i}: {what} out of range")
+
+
+def proof_line(data: bytes, offset: int) -> int:
+    """The line number of byte ``offset`` of a text proof."""
     return data.count(b"\n", 0, offset) + 1
 
 
@@ -152,18 +178,7 @@ def _parse_binary(data: bytes) -> Iterator[tuple[bool, list[int]]]:
         i += 1
         lits: list[int] = []
         while True:
-            value = shift = 0
-            while True:
-                if i >= n:
-                    raise ProofError("binary proof ends inside a step (truncated?)")
-                byte = data[i]
-                i += 1
-                value |= (byte & 0x7F) << shift
-                shift += 7
-                if not byte & 0x80:
-                    break
-                if shift > 28:
-                    raise ProofError(f"binary proof byte {i}: literal out of range")
+            value, i = read_varint(data, i, "literal")
             if value == 0:
                 break
             var = value >> 1
@@ -209,7 +224,7 @@ class _Checker:
             self.ticks += 1
             if self.deadline is not None and not self.ticks & 1023 \
                     and time.perf_counter() > self.deadline:
-                raise _OutOfBudget
+                raise OutOfBudget
             false_lit = -trail[self.qhead]
             self.qhead += 1
             if visit(false_lit, value, watches, clauses, assign, alive) is not None:
@@ -303,7 +318,7 @@ def check_proof_python(cnf: Cnf, data: bytes, time_limit: float | None = None) -
     deadline = None if time_limit is None else start + time_limit
     try:
         status, message, lemmas = _forward(cnf, data, deadline)
-    except _OutOfBudget:
+    except OutOfBudget:
         status, message, lemmas = OUT_OF_BUDGET, "", 0
     return ProofCheck(status, message, time.perf_counter() - start, "python", lemmas, lemmas)
 
@@ -321,12 +336,12 @@ def _forward(cnf: Cnf, data: bytes, deadline: float | None) -> tuple[str, str, i
     checker = _Checker(n, deadline)
     for i, clause in enumerate(cnf.clauses):
         if deadline is not None and not i & 8191 and time.perf_counter() > deadline:
-            raise _OutOfBudget
+            raise OutOfBudget
         checker.add(list(clause))
     lemmas = deletions = 0
     for number, (deleting, lits) in enumerate(steps, 1):
         if deadline is not None and time.perf_counter() > deadline:
-            raise _OutOfBudget
+            raise OutOfBudget
         if deleting:
             deletions += checker.delete(lits)
             continue

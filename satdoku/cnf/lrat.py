@@ -36,19 +36,23 @@ path calls :func:`check_lrat`; :func:`lrat_lines` writes a CDCL kernel's LRAT lo
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from satdoku.cnf.drat import (
     OUT_OF_BUDGET,
+    PROOF_TOKEN,
     REJECTED,
     VERIFIED,
+    OutOfBudget,
     ProofCheck,
     ProofError,
     flat_literals,
+    proof_line,
     read_proof_file,
+    read_varint,
+    write_varint,
 )
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.cnf.watches import FALSE, TRUE, UNSET
@@ -59,10 +63,6 @@ MAX_NUMBER = (1 << 31) - 1
 MAX_ID_JUMP = 1 << 24
 #: kernel log tags (satdoku/solvers/cdcl/_cdcl.c, cdcl/readable.py): add, delete
 LOG_ADD, LOG_DELETE = 1, 2
-
-
-class _OutOfBudget(Exception):
-    pass
 
 
 def has_c_checker() -> bool:
@@ -84,29 +84,22 @@ def is_binary(data: bytes) -> bool:
 #: one parsed step: (deleting, id, literals, hints); a deletion's ids are in ``hints``
 Step = tuple[bool, int, list[int], list[int]]
 
-_TOKEN = re.compile(rb"\s*(?:(c)[^\n]*|(d)|(-?[0-9]+)|(\S))")
-
-
 def parse_steps(data: bytes) -> Iterator[Step]:
     """The steps of a text or binary LRAT proof, in order; ProofError names the first bad
     place (read lazily: a check stops reading at the refutation)."""
     yield from (_parse_binary(data) if is_binary(data) else _parse_text(data))
 
 
-def _line(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1
-
-
 def _parse_text(data: bytes) -> Iterator[Step]:
     # state: 0 between steps, 1 after the id, 2 literals, 3 hints, 4 deleted ids
     state, ident, lits, hints = 0, 0, [], []
-    for m in _TOKEN.finditer(data):
+    for m in PROOF_TOKEN.finditer(data):
         _, d, num, other = m.groups()
         if num is not None:
             digits = num.lstrip(b"-").lstrip(b"0")
             if len(digits) > 10 or int(digits or b"0") > MAX_NUMBER:
                 shown = num[:40].decode()
-                raise ProofError(f"proof line {_line(data, m.start(3))}: number {shown} "
+                raise ProofError(f"proof line {proof_line(data, m.start(3))}: number {shown} "
                                  "out of range")
             value = int(num)
             if state == 0:
@@ -127,7 +120,7 @@ def _parse_text(data: bytes) -> Iterator[Step]:
         elif other is not None or d is not None or state != 0:
             group = 4 if other is not None else 2 if d is not None else 1
             what = m.group(group).decode("latin-1")
-            where = _line(data, m.start(group))
+            where = proof_line(data, m.start(group))
             if 32 <= ord(what) < 127:
                 raise ProofError(f"proof line {where}: unexpected '{what}'")
             raise ProofError(f"proof line {where}: unexpected byte 0x{ord(what):02x}")
@@ -140,18 +133,7 @@ def _parse_binary(data: bytes) -> Iterator[Step]:
 
     def number() -> int:
         nonlocal i
-        value = shift = 0
-        while True:
-            if i >= n:
-                raise ProofError("binary proof ends inside a step (truncated?)")
-            byte = data[i]
-            i += 1
-            value |= (byte & 0x7F) << shift
-            shift += 7
-            if not byte & 0x80:
-                break
-            if shift > 28:
-                raise ProofError(f"binary proof byte {i}: number out of range")
+        value, i = read_varint(data, i, "number")
         if value >> 1 > MAX_NUMBER:
             raise ProofError(f"binary proof byte {i}: number out of range")
         return -(value >> 1) if value & 1 else value >> 1
@@ -209,14 +191,6 @@ def lrat_lines(log: Sequence[int], num_clauses: int) -> list[str]:
     return lines
 
 
-def _varint(out: bytearray, x: int) -> None:
-    u = 2 * abs(x) + (x < 0)
-    while u >= 0x80:
-        out.append(u & 0x7F | 0x80)
-        u >>= 7
-    out.append(u)
-
-
 def to_binary(lines: Iterable[str]) -> bytes:
     """Text LRAT steps, one a line, in the binary format (the inverse of the binary reader)."""
     out = bytearray()
@@ -227,14 +201,14 @@ def to_binary(lines: Iterable[str]) -> bytes:
         if len(tokens) > 1 and tokens[1] == "d":
             out += b"d"
             for tok in tokens[2:]:
-                _varint(out, int(tok))
+                write_varint(out, int(tok))
                 if tok == "0":
                     break
             continue
         out += b"a"
         zeros = 0
         for tok in tokens:
-            _varint(out, int(tok))
+            write_varint(out, int(tok))
             if tok == "0":
                 zeros += 1
                 if zeros == 2:
@@ -255,7 +229,7 @@ def check_lrat_python(cnf: Cnf, data: bytes, time_limit: float | None = None) ->
     deadline = None if time_limit is None else start + time_limit
     try:
         status, message, lemmas = _check(cnf, data, deadline)
-    except _OutOfBudget:
+    except OutOfBudget:
         status, message, lemmas = OUT_OF_BUDGET, "", 0
     return ProofCheck(status, message, time.perf_counter() - start, "python", lemmas, lemmas)
 
@@ -267,7 +241,7 @@ def _check(cnf: Cnf, data: bytes, deadline: float | None) -> tuple[str, str, int
     clauses: list[list[int] | None] = [None]
     for i, clause in enumerate(cnf.clauses):
         if deadline is not None and not i & 8191 and time.perf_counter() > deadline:
-            raise _OutOfBudget
+            raise OutOfBudget
         clauses.append(list(dict.fromkeys(clause)))
     last = len(clauses) - 1
     lemmas = deletions = ticks = 0
@@ -282,7 +256,7 @@ def _check(cnf: Cnf, data: bytes, deadline: float | None) -> tuple[str, str, int
             break
         number += 1
         if deadline is not None and not number & 255 and time.perf_counter() > deadline:
-            raise _OutOfBudget
+            raise OutOfBudget
         deleting, ident, lits, hints = step
         if deleting:
             bad = next((x for x in hints if x < 0), None)
@@ -308,7 +282,7 @@ def _check(cnf: Cnf, data: bytes, deadline: float | None) -> tuple[str, str, int
         if deadline is not None and ticks > 4096:
             ticks = 0
             if time.perf_counter() > deadline:
-                raise _OutOfBudget
+                raise OutOfBudget
         problem = _follow(lemma, hints, clauses, value)
         if problem:
             return REJECTED, f"{where}: {problem}", lemmas

@@ -12,6 +12,9 @@ import importlib
 import os
 import sys
 
+from satdoku import __version__
+from satdoku.solvers.interrupts import install as install_interrupts
+
 #: name -> (module under satdoku.commands, one-line help). Add a command by adding one line.
 COMMANDS: dict[str, tuple[str, str]] = {
     "solve": ("solve", "solve every puzzle in a file; one line per instance in the input notation"),
@@ -33,18 +36,20 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The top-level parser; ``only`` loads just that command's arguments (fast ``--help``)."""
+    """The top-level parser: every command listed (``satdoku --help``), or with ``only`` that
+    one command's parser alone, its module the only command module imported (a one-shot
+    ``satdoku dpll`` pays for one parser, not fifteen)."""
     parser = argparse.ArgumentParser(
         prog="satdoku",
         description="Sudoku-family puzzles to checked evidence: CNF, solvers, solutions, reports.",
     )
-    from satdoku import __version__
-
     parser.add_argument("--version", action="version", version=f"satdoku {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
+        if only is not None and only != name:
+            continue
         p = sub.add_parser(name, help=help_text, description=help_text)
-        if only is None or only == name:
+        if only is not None:
             mod = importlib.import_module(f"satdoku.commands.{module}")
             mod.add_arguments(p)
             p.set_defaults(_module=mod)
@@ -111,9 +116,7 @@ def _report_rusage(argv: list[str]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     if argv is None:  # a real `satdoku` process: Ctrl-C stops a search in compiled code at once
-        from satdoku.solvers.interrupts import install
-
-        install()
+        install_interrupts()
     argv = sys.argv[1:] if argv is None else argv
     command = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(command if command in COMMANDS else None)

@@ -29,11 +29,9 @@ in one place:
 from __future__ import annotations
 
 import os
-import resource
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -41,21 +39,28 @@ from satdoku.cnf.encodings import Unencodable
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.identity import record_hash
 from satdoku.size_limits import TooLarge
-from satdoku.solvers.base import CPU, WALL, Deadline, RunLimits
-from satdoku.solvers.cores import describe as describe_cores
-from satdoku.solvers.registry import CNF, FILE, PUZZLE, SOLVERS, SolverSpec, resolve
+from satdoku.solver_run import (
+    LIMIT_GRACE,
+    ConfiguredSolver,
+    Run,
+    assign_cores,
+    certify,
+    formula_verdict,
+    open_solver,
+    proof_file,
+    read_formula,
+    run_measured,
+    solve_cnf,
+    with_memory_option,
+)
+from satdoku.solvers.base import CPU, Deadline, RunLimits
+from satdoku.solvers.registry import CNF, FILE, PUZZLE
 from satdoku.solvers.result import (
     ERROR,
-    EXIT,
     FAILED,
-    IN_PROCESS,
     INVALID,
-    MEMLIMIT,
-    MEMOUT,
     PROOF,
     SAT,
-    TERM_ERROR,
-    TIMELIMIT,
     TIMEOUT,
     UNCHECKED,
     UNSAT,
@@ -68,11 +73,6 @@ if TYPE_CHECKING:  # formats are imported where used: `satdoku dpll` starts with
     from satdoku.cnf.codec import Codec
     from satdoku.formats import Record
     from satdoku.formats.record import CnfFile
-
-#: Grace past the time limit for a clean stop (interrupt latency, process teardown); an answer
-#: later than limit + grace is a TIMEOUT.
-LIMIT_GRACE = 0.05
-
 
 @dataclass
 class Answer:
@@ -107,83 +107,6 @@ class Answer:
                         record_hash(record))
 
 
-@dataclass
-class ConfiguredSolver:
-    """A solver made from its registry record and options: what the solve path needs to know
-    about it (level, proofs, incremental) comes from the record, never from probing."""
-
-    name: str
-    spec: SolverSpec
-    options: dict[str, Any]
-    impl: Any
-    variants: Mapping[str, Mapping[str, Any] | None] | None = None
-    _baseline: int | None = None  # address space before the first guarded instance (bytes)
-
-    @property
-    def version(self) -> str:
-        """What identifies the solver's behaviour (:func:`satdoku.solvers.registry.
-        solver_version`): computed when asked, since it hashes the solver's source files."""
-        from satdoku.solvers.registry import solver_version
-
-        return solver_version(self.name, self.variants)
-
-    @property
-    def level(self) -> str:
-        return self.spec.level
-
-    @property
-    def proofs(self) -> bool:
-        """Writes a proof for every UNSAT answer: its record says so, or its options name a
-        proof format (an external binary's ``proof: drat``)."""
-        return self.spec.proofs or bool(self.options.get("proof"))
-
-    @property
-    def proof_format(self) -> str:
-        """The format of its proofs, ``drat`` or ``lrat``: its adapter's (our solvers' option
-        ``proof``; an external binary's ``proof``)."""
-        return str(getattr(self.impl, "proof_format", "") or "drat")
-
-    @property
-    def in_child(self) -> bool:
-        """Runs in a child process of its own (limits enforced on the process)."""
-        return self.spec.limit == "process"
-
-    @property
-    def incremental(self) -> bool:
-        return bool(self.options.get("incremental")) and self.spec.incremental
-
-
-def open_solver(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None
-                ) -> ConfiguredSolver:
-    """Make the solver ``name`` (registered, or a configured variant); KeyError/ValueError name
-    an unknown solver or bad option. A solver with a kernel to load does so here, outside
-    every instance's time."""
-    from satdoku.solvers.registry import make_solver
-
-    base, options = resolve(name, variants)
-    impl = make_solver(name, variants)
-    warm_up = getattr(impl, "warm_up", None)  # optional (solvers/base.py: WarmUp)
-    if warm_up is not None:
-        warm_up()
-    return ConfiguredSolver(name, SOLVERS[base], options, impl, variants)
-
-
-def assign_cores(limits: RunLimits, count: int = 1) -> RunLimits:
-    """``limits`` with cores of this process's own: ``count`` cores claimed for it
-    (:func:`satdoku.solvers.cores.claim`: among those it may use, e.g. SLURM's) and every
-    thread of it pinned to them, so in-process solvers and basic-launcher children run there
-    and BenchExec gets them for its cpuset. Where none are free, the run is not pinned."""
-    from dataclasses import replace
-
-    from satdoku.solvers import cores
-
-    claimed, own = cores.claim(count)
-    if not own:
-        return replace(limits, cores=None)
-    cores.pin(claimed)
-    return replace(limits, cores=claimed)
-
-
 def encoding_of(encoding: str | Codec) -> Codec:
     """An encoding's record with its encoder and decoder (ValueError naming the known ones),
     resolved once per call of the solve path and handed down."""
@@ -207,16 +130,6 @@ def formula_of(record: Record, encoding: str | Codec, deadline: Deadline | None 
         return Formula.of(Cnf(scan.num_vars, None, scan.comments, lits=scan.lits,
                               num_clauses=scan.num_clauses))
     raise ValueError(f"instance {record.id} is invalid: {record.error}")
-
-
-def read_formula(data: bytes, source: str) -> Formula:
-    """A DIMACS instance's formula from the file's bytes, as a flat literal buffer (the
-    compiled reader when it is built: no numpy, no clause lists until someone needs them)."""
-    from satdoku.cnf.dimacs_fast import parse_dimacs_buffer
-
-    buf = parse_dimacs_buffer(data, source)
-    return Formula.of(Cnf(buf.num_vars, None, list(buf.comments), lits=buf.lits,
-                          num_clauses=buf.num_clauses))
 
 
 def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
@@ -249,158 +162,37 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
                 encoding.check_size(record.puzzle)
             except (TooLarge, Unencodable) as exc:  # (augmented without boxes: one line)
                 return Answer(Result(INVALID, message=str(exc)), detail=str(exc))
-    if limits.memory_mb is None and solver.options.get("memory_limit") is not None:
-        from dataclasses import replace
-
-        limits = replace(limits, memory_mb=float(solver.options["memory_limit"]))
-    memory_limit = limits.memory_mb
-    run = _Run(solver, memory_limit)
-    deadline = limits.deadline()
+    limits = with_memory_option(limits, solver)
     with ExitStack() as stack:
         proof: str | None = None
-        try:
-            with run:
-                if solver.level == PUZZLE:
-                    result = _solve_puzzle(record, solver, deadline)
-                else:
-                    if formula is None and not _reads_user_file(record, solver):
-                        formula = formula_of(record, encoding, deadline)  # inside the deadline
-                    if solver.proofs:
-                        proof = stack.enter_context(_proof_file(proof_path, workdir))
-                    if deadline.expired():  # encoding (or the caller) used up the time
-                        result = Result(TIMEOUT, message="time limit reached while encoding")
-                    elif solver.spec.input == FILE:  # a binary: its DIMACS file, off the clock
-                        if workdir is None:
-                            workdir = stack.enter_context(tempfile.TemporaryDirectory())
-                        result = _solve_file(solver, record, formula, deadline, proof, limits,
-                                             run, workdir)
-                    else:
-                        assert formula is not None
-                        result = _solve_cnf(solver, formula, deadline, proof, limits)
-        except TimeoutError as exc:  # RulesTimeout: the rules build ran out of time
-            result = Result(TIMEOUT, message=str(exc))
-        except MemoryError:
-            result = Result(MEMOUT, message=f"memory limit of {memory_limit:g} MB reached"
-                            if memory_limit is not None else "out of memory")
-        except Exception as exc:  # a solver or encoder bug must not take a whole shard down
-            if memory_limit is not None and _allocation_failed(exc):  # under the guard
-                result = Result(MEMOUT, message=f"memory limit of {memory_limit:g} MB reached: "
-                                                f"{type(exc).__name__}: {_first_line(exc)}")
-            else:
-                result = Result(ERROR, message=f"{type(exc).__name__}: {exc}")
-        run.measure(result)
-        result.cores = describe_cores(limits.cores)
-        _enforce_limit(result, limits.time_limit, limits.clock)
+
+        def attempt(deadline: Deadline, run: Run) -> Result:
+            nonlocal formula, proof, workdir
+            if solver.level == PUZZLE:
+                return _solve_puzzle(record, solver, deadline)
+            if formula is None and not _reads_user_file(record, solver):
+                formula = formula_of(record, encoding, deadline)  # inside the deadline
+            if solver.proofs:
+                proof = stack.enter_context(proof_file(proof_path, workdir))
+            if deadline.expired():  # encoding (or the caller) used up the time
+                return Result(TIMEOUT, message="time limit reached while encoding")
+            if solver.spec.input == FILE:  # a binary: its DIMACS file, off the clock
+                if workdir is None:
+                    workdir = stack.enter_context(tempfile.TemporaryDirectory())
+                return _solve_file(solver, record, formula, deadline, proof, limits, run,
+                                   workdir)
+            assert formula is not None
+            return solve_cnf(solver, formula, deadline, proof, limits)
+
+        result = run_measured(solver, limits, attempt)
         checking = time.perf_counter()  # the solver's time ends here; the check's begins
         if result.status == UNSAT and proof is not None and formula is not None:
-            _certify(formula, result, proof, proof_path is not None, limits.check_budget,
-                     solver.proof_format)
+            certify(formula, result, proof, proof_path is not None, limits.check_budget,
+                    solver.proof_format)
         cnf = formula.whole() if record.cnf is not None and formula is not None else None
         answer = verify(record, encoding, result, cnf)
         result.check_seconds = time.perf_counter() - checking
     return answer
-
-
-@dataclass
-class _Pause:
-    """Wall and CPU seconds of one pause of a run (start values until it ends)."""
-
-    wall: float
-    cpu: float
-
-
-class _Run:
-    """The measurement of one solver run, the one place it is made: wall seconds, CPU seconds,
-    peak memory, the termination and which backend measured it.
-
-    A run in a child process (``Result.child``) is measured by its backend: its CPU seconds
-    (every descendant's), its peak memory and its wall seconds replace the adapter's span
-    around it, so the harness's own cost (starting the backend, reading the output) is not the
-    solver's. An in-process run is measured here: the solving thread's CPU clock
-    (``time.thread_time``; the process's, ``time.process_time``, for a solver configured with
-    several ``workers`` threads) and the solving process's peak resident memory so far (it
-    never goes down: an upper bound of the instance's own). It is guarded: its address space
-    may not grow past what the process held before its first instance plus ``memory_limit``
-    MB (RLIMIT_AS, soft limit only, restored after the run), so an allocation beyond it raises
-    MemoryError, which the solve path turns into MEMOUT instead of losing the shard."""
-
-    __slots__ = ("c0", "clock", "limit", "paused_cpu", "paused_wall", "saved", "solver", "t0")
-
-    def __init__(self, solver: ConfiguredSolver, memory_limit: float | None) -> None:
-        self.solver, self.limit, self.saved = solver, memory_limit, None
-        self.t0 = self.c0 = self.paused_wall = self.paused_cpu = 0.0
-        threads = solver.options.get("workers", 1)
-        self.clock = time.process_time if isinstance(threads, int) and threads > 1 \
-            else time.thread_time
-
-    @contextmanager
-    def paused(self) -> Iterator[_Pause]:
-        """Work inside the run that is not the solver's (writing a binary's input file):
-        excluded from the run's wall and CPU seconds."""
-        pause = _Pause(time.perf_counter(), self.clock())
-        try:
-            yield pause
-        finally:
-            pause.wall = time.perf_counter() - pause.wall
-            pause.cpu = self.clock() - pause.cpu
-            self.paused_wall += pause.wall
-            self.paused_cpu += pause.cpu
-
-    def __enter__(self) -> _Run:
-        if self.limit is not None and not self.solver.in_child:
-            if self.solver._baseline is None:
-                from satdoku.solvers.process import address_space
-
-                self.solver._baseline = address_space()
-            soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-            cap = self.solver._baseline + int(self.limit * 1024 * 1024)
-            if hard != resource.RLIM_INFINITY:
-                cap = min(cap, hard)
-            self.saved = (soft, hard)
-            resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-        self.t0, self.c0 = time.perf_counter(), self.clock()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.saved is not None:
-            resource.setrlimit(resource.RLIMIT_AS, self.saved)
-            self.saved = None
-
-    def measure(self, result: Result) -> None:
-        """Set the result's times, resource figures, termination and measurement."""
-        wall = time.perf_counter() - self.t0 - self.paused_wall
-        cpu = self.clock() - self.c0 - self.paused_cpu
-        child = result.child
-        if child is not None:
-            cpu, rss = child.cpu_seconds, child.max_rss_mb
-            wall = max(0.0, wall - child.harness_seconds)  # the backend's cost is not the run's
-            result.measurement = child.measurement
-        else:
-            rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-            result.measurement = IN_PROCESS
-        result.wall_seconds = result.total_seconds = wall
-        result.cpu_seconds, result.max_rss_mb = cpu, rss
-        if child is not None and child.termination != EXIT:
-            result.termination = child.termination
-        else:
-            result.termination = {TIMEOUT: TIMELIMIT, MEMOUT: MEMLIMIT,
-                                  ERROR: TERM_ERROR}.get(result.status, EXIT)
-
-
-#: Words of an exception that mean an allocation or a mapping was refused (a lazy import or a
-#: C extension under the memory guard fails with these rather than with MemoryError).
-_ALLOCATION_WORDS = ("failed to map", "cannot allocate memory", "out of memory", "bad_alloc")
-
-
-def _allocation_failed(exc: BaseException) -> bool:
-    text = f"{exc}".lower()
-    return any(w in text for w in _ALLOCATION_WORDS)
-
-
-def _first_line(exc: BaseException) -> str:
-    lines = [ln for ln in str(exc).splitlines() if ln.strip()]
-    hit = [ln for ln in lines if any(w in ln.lower() for w in _ALLOCATION_WORDS)]
-    return (hit or lines or [""])[0].strip()
 
 
 def _reads_user_file(record: Record, solver: ConfiguredSolver) -> bool:
@@ -417,7 +209,7 @@ def _on_file(record: Record) -> bool:
 
 
 def _solve_file(solver: ConfiguredSolver, record: Record, formula: Formula | None,
-                deadline: Deadline, proof: str | None, limits: RunLimits, run: _Run,
+                deadline: Deadline, proof: str | None, limits: RunLimits, run: Run,
                 workdir: str) -> Result:
     """Solve with a solver that reads a DIMACS file: the file is prepared with the clock
     stopped (it is the harness's work, not the solver's), then the solver runs on it. A
@@ -456,78 +248,6 @@ def _solve_puzzle(record: Record, solver: ConfiguredSolver, deadline: Deadline) 
         return Result(ERROR, message=f"{solver.name} is a puzzle-level solver: it cannot solve "
                                      "a DIMACS instance")
     return solver.impl.solve_puzzle(record.puzzle, deadline)
-
-
-def _solve_cnf(solver: ConfiguredSolver, formula: Formula, deadline: Deadline,
-               proof: str | None, limits: RunLimits) -> Result:
-    """Solve at the CNF level (a solver that writes proofs writes one to ``proof``; one that
-    runs in a child process gets the run's limits for it: solvers/base.py, ChildCnfSolver)."""
-    if solver.incremental and formula.rules is not None:
-        # an UNSAT under assumptions is solved again for its proof by solvers that write one
-        return solver.impl.solve_incremental(formula.rules, formula.own, deadline, proof)
-    if solver.in_child:
-        return solver.impl.solve_cnf(formula.whole(), deadline, proof, limits)
-    return solver.impl.solve_cnf(formula.whole(), deadline, proof)
-
-
-@contextmanager
-def _proof_file(keep: str | None, workdir: str | None) -> Iterator[str]:
-    """Where a solver writes this instance's proof: ``keep`` (the caller's file), else a fresh
-    name in ``workdir`` (a directory a whole shard reuses: no directory made per instance),
-    else in a temporary directory of its own. A stale file never passes for a new proof."""
-    if keep is not None:
-        if os.path.exists(keep):
-            os.remove(keep)
-        yield keep
-        return
-    if workdir is None:
-        with tempfile.TemporaryDirectory() as tmp:
-            yield os.path.join(tmp, "proof")
-        return
-    path = os.path.join(workdir, "proof")
-    if os.path.exists(path):
-        os.remove(path)
-    try:
-        yield path
-    finally:
-        if os.path.exists(path):
-            os.remove(path)
-
-
-def _certify(formula: Formula, result: Result, proof: str, keep: bool,
-             time_limit: float | None, proof_format: str = "drat") -> None:
-    """Check the proof of an UNSAT answer (``proof_format`` drat or lrat) within
-    ``time_limit`` seconds: a missing or rejected proof makes it ERROR; a check that runs out
-    of its budget leaves it UNSAT, unchecked."""
-    from satdoku.cnf.drat import OUT_OF_BUDGET, check_proof
-
-    if not os.path.exists(proof):
-        result.status, result.message = ERROR, "UNSAT without the proof this solver must write"
-        return
-    if proof_format == "lrat":
-        from satdoku.cnf.lrat import check_lrat
-
-        check = check_lrat(formula, proof, time_limit=time_limit)
-    else:
-        check = check_proof(formula, proof, time_limit=time_limit)
-    result.proof_checked = check.ok
-    result.proof = proof if keep else None  # a temporary file is gone after the solve
-    if check.status == OUT_OF_BUDGET:
-        result.message = (result.message + "; " if result.message else "") + check.message
-    elif not check.ok:
-        result.status, result.message = ERROR, f"UNSAT proof rejected: {check.message}"
-
-
-def _enforce_limit(result: Result, time_limit: float | None, clock: str = WALL) -> None:
-    """An answer that arrived after the time limit (on its clock) is a TIMEOUT, whatever it
-    said: every solver is held to the same limit. The late answer is kept in the message."""
-    used = result.cpu_seconds if clock == CPU else result.wall_seconds
-    if (time_limit is not None and result.status in (SAT, UNSAT)
-            and used > time_limit + LIMIT_GRACE):
-        result.message = (f"answered {result.status} after {used:.2f} {clock} s, "
-                          f"past the {time_limit:g} s limit")
-        result.status, result.model, result.board = TIMEOUT, None, None
-        result.termination = TIMELIMIT
 
 
 def verify(record: Record, encoding: str | Codec, result: Result, cnf: Cnf | None = None
@@ -571,26 +291,25 @@ def verify(record: Record, encoding: str | Codec, result: Result, cnf: Cnf | Non
 def _verify_cnf_model(record: Record, result: Result, cnf: Cnf | None) -> Answer:
     """A DIMACS instance's model against every clause (and no variable set both ways): in the
     formula held (a C pass over its flat buffer), else in a streaming pass over its file."""
-    if result.model is None:
-        return Answer(result, FAILED, "status SAT without a model")
-    if cnf is not None:
-        check = cnf.check_model(result.model)
-    else:
-        from satdoku.cnf.dimacs_fast import DimacsError
-        from satdoku.cnf.dimacs_stream import check_model_file
-        from satdoku.sources import InputError
+    if cnf is not None or result.model is None:
+        return Answer(result, *formula_verdict(result, cnf))
+    from satdoku.cnf.dimacs_fast import DimacsError
+    from satdoku.cnf.dimacs_stream import check_model_file
+    from satdoku.sources import InputError
 
-        assert record.cnf is not None
-        try:
-            check = check_model_file(record.cnf.path, record.cnf.sha256, record.cnf.num_vars,
-                                     result.model)
-        except (InputError, DimacsError) as exc:  # changed or gone since it was read
-            result.status, result.model, result.message = ERROR, None, f"model not checked: {exc}"
-            return Answer(result, UNCHECKED, result.message)
+    assert record.cnf is not None
+    try:
+        check = check_model_file(record.cnf.path, record.cnf.sha256, record.cnf.num_vars,
+                                 result.model)
+    except (InputError, DimacsError) as exc:  # changed or gone since it was read
+        result.status, result.model, result.message = ERROR, None, f"model not checked: {exc}"
+        return Answer(result, UNCHECKED, result.message)
     if not check.ok:
         return Answer(result, FAILED, check.problem())
     return Answer(result, YES, "")
 
 
-__all__ = ["CNF", "PUZZLE", "Answer", "ConfiguredSolver", "RunLimits", "assign_cores",
-           "encoding_of", "formula_of", "open_solver", "solve", "verify"]
+#: the solve path's names, with those of its core (solver_run.py) its callers use through it
+__all__ = ["CNF", "LIMIT_GRACE", "PUZZLE", "Answer", "ConfiguredSolver", "RunLimits",
+           "assign_cores", "encoding_of", "formula_of", "open_solver", "read_formula", "solve",
+           "verify"]

@@ -23,7 +23,6 @@ import bisect
 import bz2
 import contextlib
 import gzip
-import hashlib
 import io
 import itertools
 import lzma
@@ -146,6 +145,8 @@ class Snapshot:
     @cached_property
     def sha256(self) -> str:
         """Hex sha256 of the file's raw bytes (as stored, compressed or not)."""
+        import hashlib  # OpenSSL loads with it (~5 ms): only what hashes pays for it
+
         return hashlib.sha256(self.raw).hexdigest()
 
     @cached_property
@@ -342,6 +343,8 @@ class _HashingReader:
     """A binary file whose bytes are hashed (sha256) and counted as they are read."""
 
     def __init__(self, fh: BinaryIO, name: str, limit: int) -> None:
+        import hashlib  # (lazily, as in Snapshot.sha256)
+
         self.fh, self.name, self.limit = fh, name, limit
         self.digest = hashlib.sha256()
         self.size = 0
@@ -456,6 +459,8 @@ def read_bytes(path: str | Path, max_bytes: int | None = None) -> bytes:
 
 def file_sha256(path: str | Path) -> str:
     """Hex sha256 of a file's raw bytes, read in blocks (to compare with a Snapshot's)."""
+    import hashlib  # (lazily, as in Snapshot.sha256)
+
     p = check_file(path)
     digest = hashlib.sha256()
     try:

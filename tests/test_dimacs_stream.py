@@ -207,8 +207,8 @@ def test_a_garbage_v_token_is_named_once() -> None:
 def test_a_model_as_int32_array_is_checked_and_written_like_a_list() -> None:
     from array import array
 
+    from satdoku.cnf.dimacs import v_lines, v_lines_python
     from satdoku.formats.cnfset import solution_text
-    from satdoku.stagefiles.outputs import v_lines, v_lines_python
 
     model = [1, -2, 3, -2147483647]
     packed = array("i", model)

@@ -18,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from satdoku.cnf import decode
+from satdoku.cnf import decode, dimacs
 from satdoku.cnf.dimacs import DimacsError, parse_dimacs
-from satdoku.stagefiles import bundles, outputs, tsv
+from satdoku.stagefiles import bundles, tsv
 from satdoku.stagefiles.families import family
 
 EXAMPLES = int(os.environ.get("SATDOKU_FUZZ_EXAMPLES", "300"))
@@ -161,7 +161,7 @@ def test_read_bundle_counts_lines_for_its_errors(tmp_path) -> None:  # type: ign
 
 
 # --- SatOutput: v lines of a model listing variables 1..n in order ----------------------------
-_general_v_lines = outputs.v_lines_python
+_general_v_lines = dimacs.v_lines_python
 
 
 @st.composite
@@ -184,28 +184,28 @@ def _models(draw: st.DrawFn) -> list[int]:
 @FUZZ
 @given(_models())
 def test_v_lines_equal_the_plain_writer(model: list[int]) -> None:
-    assert _outcome(outputs.v_lines, model) == _outcome(_general_v_lines, model)
+    assert _outcome(dimacs.v_lines, model) == _outcome(_general_v_lines, model)
 
 
 @FUZZ
 @given(st.lists(st.integers(-(2**63), 2**63 - 1), max_size=70))
 def test_v_lines_of_any_int64_literals(model: list[int]) -> None:
-    assert outputs.v_lines(model) == _general_v_lines(model)
+    assert dimacs.v_lines(model) == _general_v_lines(model)
 
 
 def test_v_lines_refuse_what_is_not_a_literal() -> None:
     with pytest.raises(OverflowError):
-        outputs.v_lines([2**64])
+        dimacs.v_lines([2**64])
     with pytest.raises(TypeError):
-        outputs.v_lines(["x"])  # type: ignore[list-item]
-    assert outputs.v_lines((1, -2)) == "v 1 -2 0\n"  # any sequence of ints
+        dimacs.v_lines(["x"])  # type: ignore[list-item]
+    assert dimacs.v_lines((1, -2)) == "v 1 -2 0\n"  # any sequence of ints
 
 
 def test_v_lines_of_a_sudoku_model() -> None:
     rng = random.Random(3)
     board = [rng.randint(1, 9) for _ in range(81)]
     model = [v if (v - 1) % 9 + 1 == board[(v - 1) // 9] else -v for v in range(1, 730)]
-    text = outputs.v_lines(model)
+    text = dimacs.v_lines(model)
     assert text == _general_v_lines(model)
     assert text.endswith(" 0\n") and text.count("\n") == 37  # 730 tokens, 20 per line
     assert [int(t) for t in text.replace("v", " ").split()] == [*model, 0]
@@ -385,7 +385,7 @@ def test_gather_joins_plain_shards_as_it_rewrites_any(tmp_path_factory, shards: 
 def test_without_the_compiled_pass_the_python_twins_answer(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """An install without a C compiler has no satdoku.cnf._dimacs: the same text and board."""
     model = [1, -2, -3, 4, *range(-5, -30, -1)]
-    with_c = outputs.v_lines(model), decode._one_value_per_cell(model, 2, 2)
+    with_c = dimacs.v_lines(model), decode._one_value_per_cell(model, 2, 2)
     monkeypatch.setitem(sys.modules, "satdoku.cnf._dimacs", None)  # import raises ImportError
-    assert (outputs.v_lines(model), decode._one_value_per_cell(model, 2, 2)) == with_c
+    assert (dimacs.v_lines(model), decode._one_value_per_cell(model, 2, 2)) == with_c
     assert with_c[1] == (1, 2)

@@ -102,7 +102,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("identity",),
     ("cnf",),
     ("formats", "solvers"),
-    ("display", "set_plans", "generate", "stagefiles"),
+    ("display", "set_plans", "generate", "stagefiles", "solver_run"),
     ("config", "solve"),
     ("analysis", "report", "runs", "ltn", "fuzz"),
     ("pipeline",),

@@ -10,7 +10,8 @@ through :mod:`satdoku.sources`; the reader itself (its C pass and its Python for
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Iterator
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -130,3 +131,31 @@ def iter_blocks(
             block.append(line)
     if key is not None:
         yield key, block
+
+
+#: Literals per ``v`` line.
+V_WIDTH = 20
+
+
+def v_lines(model: Sequence[int]) -> str:
+    """The ``v`` lines of a model (every literal in the model's order, ``V_WIDTH`` per line,
+    the last line ending in 0), written by the compiled pass in ``satdoku/cnf/_dimacs.c`` when
+    it is built (a 729-literal 9x9 model in 9 us instead of 60: SatOutput is most of the solve
+    stage's bytes), else by :func:`v_lines_python`, the same text."""
+    lits = model if type(model) is list or _is_int32_array(model) else [int(x) for x in model]
+    try:
+        from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
+    except ImportError:
+        return v_lines_python(lits)
+    return str(_dimacs.v_lines(lits, V_WIDTH))
+
+
+def _is_int32_array(model: object) -> bool:
+    return isinstance(model, array) and model.typecode == "i" and model.itemsize == 4
+
+
+def v_lines_python(model: Sequence[int]) -> str:
+    """:func:`v_lines` in plain Python (without the compiled pass; the tests' reference)."""
+    lits = [str(int(lit)) for lit in model] + ["0"]
+    return "".join(["v " + " ".join(lits[i : i + V_WIDTH]) + "\n"
+                    for i in range(0, len(lits), V_WIDTH)])

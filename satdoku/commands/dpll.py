@@ -5,8 +5,10 @@ For each file: ``c`` lines (times, statistics), the ``s`` line and ``v`` lines. 
 10 for SAT, 20 for UNSAT, 0 when undecided (time limit), 1 for unreadable input. Several files
 (start-up paid once): one block per file, opened by ``c file NAME``, then a ``c summary`` line;
 exit 1 if a file was unreadable, else 0 if one was undecided, else 10 (all SAT), 20 (all
-UNSAT) or 30 (all decided, both answers). Imports stay inside ``run`` so ``--help`` is instant,
-and the cdcl mode (the compiled kernel) imports no numpy.
+UNSAT) or 30 (all decided, both answers). A file is a formula: the command loads the DIMACS
+reader, the solver it runs and the checks of its answer (the solve path's core,
+:mod:`satdoku.solver_run`), never the puzzle, format or stage-file modules
+(tests/test_startup.py keeps it so); the cdcl mode (the compiled kernel) imports no numpy.
 """
 
 from __future__ import annotations
@@ -16,7 +18,14 @@ import os
 import sys
 import time
 
+from satdoku.cnf.dimacs import v_lines
+from satdoku.cnf.dimacs_fast import DimacsError
 from satdoku.commands.common import int_in
+from satdoku.solver_run import open_solver, read_formula, solve_formula
+from satdoku.solvers.base import RunLimits
+from satdoku.solvers.cdcl.driver import choose_backend
+from satdoku.solvers.result import FAILED
+from satdoku.sources import InputError, read_snapshot, snapshot_from_bytes
 
 MODES = ("dpll", "cdcl")
 PROOF_FORMATS = ("lrat", "drat")  # = the solvers' (dpll.PROOF_FORMATS, cdcl.PROOF_FORMATS)
@@ -139,15 +148,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _one_file(path: str, args: argparse.Namespace, heuristic: str, proof: str | None) -> int:
-    """Solve one file through the one solve path (:func:`satdoku.solve.solve`: the limit covers
-    reading and loading, a model is checked clause by clause, an UNSAT proof is checked) and
-    print its block; returns its exit code."""
-    from satdoku.cnf.dimacs_fast import DimacsError
-    from satdoku.formats.record import CnfFile, Record
-    from satdoku.solve import RunLimits, open_solver, read_formula, solve
-    from satdoku.sources import InputError, read_snapshot, snapshot_from_bytes
-    from satdoku.stagefiles.outputs import v_lines
-
+    """Solve one file through the solve path's core (:func:`satdoku.solver_run.solve_formula`,
+    the one :func:`satdoku.solve.solve` runs too: the limit covers reading and loading, a model
+    is checked clause by clause, an UNSAT proof is checked) and print its block; returns its
+    exit code. A file is a formula here, never a puzzle: no format, encoding or stage file."""
     start = time.perf_counter()
     try:
         snapshot = (snapshot_from_bytes(sys.stdin.buffer.read(), "<stdin>") if path == "-"
@@ -159,17 +163,14 @@ def _one_file(path: str, args: argparse.Namespace, heuristic: str, proof: str | 
         sys.stdout.write(f"c error {message}\ns UNKNOWN\n")
         return 1
     parsed = time.perf_counter()
-    record = Record(path, 1, 1, "dimacs", name=os.path.basename(path),
-                    cnf=CnfFile(path, formula.num_vars, formula.num_clauses, snapshot.sha256))
     solver = open_solver("cli", {"cli": _options(args, heuristic)})
     limit = None
     if args.time_limit is not None:  # reading counted: the solve path gets what is left
         limit = max(1e-6, args.time_limit - (parsed - start))
     check_limit = args.verify_time_limit if args.verify_time_limit is not None else args.time_limit
-    answer = solve(record, solver, "dimacs",
-                   RunLimits(time_limit=limit, verify_time_limit=check_limit),
-                   formula=formula, proof_path=proof)
-    result = answer.result
+    result, verdict = solve_formula(solver, formula,
+                                    RunLimits(time_limit=limit, verify_time_limit=check_limit),
+                                    proof_path=proof)
     total = (parsed - start) + result.total_seconds  # the answer's check is not the solver's
     out = sys.stdout
     out.write(f"c satdoku {_label(args, heuristic)}\n")
@@ -180,16 +181,16 @@ def _one_file(path: str, args: argparse.Namespace, heuristic: str, proof: str | 
               f"c check_seconds {result.check_seconds:.6f}\n")
     for key, value in result.stats.items():
         out.write(f"c {key} {value}\n")
-    out.write(f"c verified {answer.verified}" + (f" ({answer.detail})" if answer.detail else "")
-              + "\n")
+    out.write(f"c verified {verdict.verified}"
+              + (f" ({verdict.detail})" if verdict.detail else "") + "\n")
     if result.status == "UNSAT" and proof:
         out.write(f"c proof written to {proof}\n")
     out.write({"SAT": "s SATISFIABLE\n", "UNSAT": "s UNSATISFIABLE\n"}.get(result.status,
                                                                           "s UNKNOWN\n"))
     if result.status == "SAT" and result.model is not None and not args.no_model:
         out.write(v_lines(result.model))
-    if answer.verified == "FAILED":
-        print(f"satdoku dpll: {path}: wrong answer: {answer.detail}", file=sys.stderr)
+    if verdict.verified == FAILED:
+        print(f"satdoku dpll: {path}: wrong answer: {verdict.detail}", file=sys.stderr)
         return 1
     return EXIT.get(result.status, 0)
 
@@ -207,8 +208,6 @@ def _options(args: argparse.Namespace, heuristic: str) -> dict:  # type: ignore[
 def _label(args: argparse.Namespace, heuristic: str) -> str:
     if args.mode == "dpll":
         return f"dpll ({heuristic})"
-    from satdoku.solvers.cdcl.driver import choose_backend
-
     simplify = "" if args.no_simplify else ", preprocessing"
     return f"cdcl (vsids, {choose_backend()} kernel{simplify})"
 

@@ -34,11 +34,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import IO, Any
 
-from satdoku.cnf.dimacs import parse_dimacs
+from satdoku.cnf.dimacs import V_WIDTH, parse_dimacs
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.formats import Record
 from satdoku.progress import Progress
-from satdoku.solve import LIMIT_GRACE, ConfiguredSolver, _Run, encoding_of
+from satdoku.solve import encoding_of
+from satdoku.solver_run import LIMIT_GRACE, ConfiguredSolver, Run
 from satdoku.solvers.base import STAT_KEYS, WALL, RunLimits
 from satdoku.solvers.interrupts import searching
 from satdoku.solvers.result import (
@@ -58,7 +59,7 @@ from satdoku.stagefiles.instances import (
     iter_instance_dicts,
     record_from_dict,
 )
-from satdoku.stagefiles.outputs import INSTANCE, V_WIDTH
+from satdoku.stagefiles.outputs import INSTANCE
 from satdoku.stagefiles.tsv import GIVEN_DIFFERS, TIMES_COLUMNS, solution_text, times_row
 
 #: Puzzles handed to the compiled loop per call (bounds the texts held in memory).
@@ -248,7 +249,7 @@ def solve_planned(p: Plan, solver: ConfiguredSolver, encoding: str, writers: Wri
                     texts, TIMES_COLUMNS, constants)
             chunk, rest = run[:CHUNK], run[CHUNK:]
             ds = [p.dicts[i] for i in chunk]
-            with _Run(solver, memory_limit), searching(solver.impl.searching_target()):
+            with Run(solver, memory_limit), searching(solver.impl.searching_target()):
                 done, out, times, sols, (n_sat, n_unsat, n_timeout), stop = runner.run(
                     [p.ids[i] for i in chunk], [str(int(d["line"])) for d in ds],
                     [str(d["instance_hash"]) for d in ds], [d["givens"] for d in ds],

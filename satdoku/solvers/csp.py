@@ -36,11 +36,13 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from satdoku.puzzle import Layout, Puzzle
 from satdoku.solvers.base import Deadline
 from satdoku.solvers.result import SAT, TIMEOUT, UNSAT, Result
+
+if TYPE_CHECKING:  # annotations only: the engine reads a puzzle's attributes
+    from satdoku.puzzle import Layout, Puzzle
 
 INFERENCES = ("bt", "fc", "mac")
 ORDERINGS = ("first", "mrv")

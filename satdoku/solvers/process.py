@@ -563,15 +563,6 @@ def _kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
 
 
-def address_space() -> int:
-    """This process's virtual memory size in bytes (what RLIMIT_AS bounds)."""
-    try:
-        with open("/proc/self/statm", "rb") as fh:
-            return int(fh.read().split()[0]) * resource.getpagesize()
-    except (OSError, ValueError, IndexError):
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-
-
 def last_line(path: str, lines: int = 1, limit: int = 4096) -> str:
     """The last non-empty ``lines`` lines of a file (its last ``limit`` bytes), as one line."""
     try:

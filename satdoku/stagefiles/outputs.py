@@ -12,12 +12,12 @@ One block per instance, in input order::
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from satdoku.cnf.dimacs import iter_blocks, parse_solver_output
+from satdoku.cnf.dimacs import iter_blocks, parse_solver_output, v_lines
 from satdoku.solvers.result import ERROR, SAT, UNSAT, Result
 
 INSTANCE = "c instance "
@@ -35,35 +35,7 @@ class OutputBlock:
     proof_checked: bool = False  # the block says its UNSAT proof was checked
 
 
-#: Literals per ``v`` line.
-V_WIDTH = 20
 _STATUS_LINE = {SAT: "s SATISFIABLE", UNSAT: "s UNSATISFIABLE"}
-
-
-def v_lines(model: Sequence[int]) -> str:
-    """The ``v`` lines of a model (every literal in the model's order, ``V_WIDTH`` per line,
-    the last line ending in 0), written by the compiled pass in ``satdoku/cnf/_dimacs.c`` when
-    it is built (a 729-literal 9x9 model in 9 us instead of 60: SatOutput is most of the solve
-    stage's bytes), else by :func:`v_lines_python`, the same text."""
-    lits = model if type(model) is list or _is_int32_array(model) else [int(x) for x in model]
-    try:
-        from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
-    except ImportError:
-        return v_lines_python(lits)
-    return str(_dimacs.v_lines(lits, V_WIDTH))
-
-
-def _is_int32_array(model: object) -> bool:
-    from array import array
-
-    return isinstance(model, array) and model.typecode == "i" and model.itemsize == 4
-
-
-def v_lines_python(model: Sequence[int]) -> str:
-    """:func:`v_lines` in plain Python (without the compiled pass; the tests' reference)."""
-    lits = [str(int(lit)) for lit in model] + ["0"]
-    return "".join(["v " + " ".join(lits[i : i + V_WIDTH]) + "\n"
-                    for i in range(0, len(lits), V_WIDTH)])
 
 
 def write_block(fh: IO[str], ident: str, result: Result) -> None:

@@ -1,0 +1,91 @@
+"""What a one-shot ``satdoku dpll FILE`` loads (issue 29 goal 1: its fixed cost is paid on every
+file a user or a benchmark runs): the CLI, the DIMACS reader, the solver it runs, the solve
+path's core (:mod:`satdoku.solver_run`: measurement, proof and model checks) and the output
+writer, and nothing of the puzzle, format, encoding or stage-file world, no numpy, no pandas.
+Each case runs the real entry point in a fresh interpreter and lists ``sys.modules``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+#: satdoku modules the dpll command may load, each for a reason it needs
+ALLOWED = {
+    "satdoku", "satdoku.cli", "satdoku.commands", "satdoku.commands.common",
+    "satdoku.commands.dpll",
+    "satdoku.sources", "satdoku.size_limits",  # reading the file (gz/xz, size limits)
+    "satdoku.cnf", "satdoku.cnf.dimacs_fast", "satdoku.cnf._dimacs",  # the DIMACS reader
+    "satdoku.cnf.formula",  # the formula, and the model check against every clause
+    "satdoku.cnf.dimacs",  # the v lines
+    "satdoku.cnf.drat", "satdoku.cnf.lrat", "satdoku.cnf.watches",  # the UNSAT proof check
+    "satdoku.cnf._lrat", "satdoku.cnf._drat",
+    "satdoku.solver_run",  # the solve path's core: limits, measurement, checks
+    # the solver made from its registry record (the option lists come from the solver modules)
+    "satdoku.solvers", "satdoku.solvers.registry", "satdoku.solvers.base",
+    "satdoku.solvers.result", "satdoku.solvers.cores", "satdoku.solvers.interrupts",
+    "satdoku.solvers.csp", "satdoku.solvers.dpll", "satdoku.solvers.own",
+    "satdoku.solvers.cdcl", "satdoku.solvers.cdcl.driver", "satdoku.solvers.cdcl.params",
+    "satdoku.solvers.cdcl.adapter", "satdoku.solvers.cdcl._cdcl",
+}
+#: third-party or standard modules the command must not load (named, so a failure says which)
+FORBIDDEN = ("numpy", "pandas", "pyarrow", "duckdb", "torch", "matplotlib", "scipy", "ortools",
+             "pysat", "jsonschema", "yaml", "benchexec", "subprocess", "json", "csv")
+
+#: the entry point as ``satdoku`` runs it, then the loaded modules (the probe imports nothing)
+_PROBE = """
+import sys
+sys.argv = ["satdoku", *sys.argv[1:]]
+from satdoku.cli import main
+code = main()
+sys.stdout.flush()
+print("MODULES " + " ".join(sorted(sys.modules)), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def _loaded(args: list[str]) -> tuple[int, set[str]]:
+    done = subprocess.run([sys.executable, "-c", _PROBE, *args],
+                          capture_output=True, text=True, timeout=120)
+    line = next(ln for ln in done.stderr.splitlines() if ln.startswith("MODULES "))
+    return done.returncode, set(line.removeprefix("MODULES ").split())
+
+
+def _cnf(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize("args, code", [
+    (["--mode", "cdcl", "--no-model"], 10),
+    (["--mode", "cdcl", "--no-simplify"], 10),
+    ([], 10),  # DPLL, the default mode
+])
+def test_dpll_on_a_satisfiable_file_loads_only_what_it_needs(tmp_path: Path, args: list[str],
+                                                             code: int) -> None:
+    got, modules = _loaded(["dpll", *args, _cnf(tmp_path, "sat.cnf", "p cnf 2 2\n1 2 0\n-1 0\n")])
+    assert got == code
+    ours = {m for m in modules if m == "satdoku" or m.startswith("satdoku.")}
+    assert sorted(ours - ALLOWED) == []
+    assert sorted(m for m in FORBIDDEN if m in modules) == []
+
+
+@pytest.mark.parametrize("mode", ["cdcl", "dpll"])
+def test_dpll_with_a_checked_proof_loads_only_what_it_needs(tmp_path: Path, mode: str) -> None:
+    cnf = _cnf(tmp_path, "unsat.cnf", "p cnf 1 2\n1 0\n-1 0\n")
+    got, modules = _loaded(["dpll", "--mode", mode, "--proof", str(tmp_path / "p.lrat"), cnf])
+    assert got == 20
+    assert "satdoku.cnf.lrat" in modules  # the check ran
+    ours = {m for m in modules if m == "satdoku" or m.startswith("satdoku.")}
+    assert sorted(ours - ALLOWED) == []
+    assert sorted(m for m in FORBIDDEN if m in modules) == []
+
+
+def test_the_probe_sees_what_a_command_loads(tmp_path: Path) -> None:
+    """The check can fail: ``satdoku solve`` on a puzzle loads the puzzle and format modules."""
+    puzzle = _cnf(tmp_path, "p.txt", "12343412214.4321\n")
+    _, modules = _loaded(["solve", puzzle])
+    assert {"satdoku.puzzle", "satdoku.formats", "satdoku.solve"} <= modules

@@ -29,6 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from satdoku.puzzle import Puzzle
+from satdoku.sources import read_snapshot
 
 HASH_LENGTH = 32
 _HASH = re.compile(r"[0-9a-f]{32}")
@@ -57,8 +58,6 @@ def cnf_hash_bytes(data: bytes) -> str:
 
 def cnf_hash(path: str | Path) -> str:
     """GBD's hash of a DIMACS file (plain, gzip, xz or bzip2: recognised by magic bytes)."""
-    from satdoku.sources import read_snapshot
-
     return cnf_hash_bytes(read_snapshot(path).data)
 
 

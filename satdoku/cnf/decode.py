@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from satdoku.cnf.encodings import DEFAULT_ENCODING
+from satdoku.cnf.encode import expand_model
+from satdoku.cnf.encodings import DEFAULT_ENCODING, resolve
 from satdoku.puzzle import Puzzle
 
 if TYPE_CHECKING:
@@ -25,9 +26,6 @@ def decode_model(model: Iterable[int], puzzle: Puzzle,
     (``minimal``) may leave a cell with several true values, any of which fits every clause, so
     the lowest is taken. Raises DecodeError when a cell has no true value or (with cell-AMO)
     more than one (a wrong model)."""
-    from satdoku.cnf.encode import expand_model
-    from satdoku.cnf.encodings import resolve
-
     dom, n = puzzle.domain, puzzle.ncells
     enc = resolve(encoding)
     if not enc.simplified and enc.cell_amo:

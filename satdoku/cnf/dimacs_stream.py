@@ -36,11 +36,14 @@ from typing import TYPE_CHECKING
 from satdoku.cnf.dimacs_fast import (
     DimacsError,
     Header,
+    _body_python,
     check_header_size,
     header_complete,
     parse_dimacs_buffer,
     read_header,
 )
+from satdoku.cnf.formula import ModelCheck, model_values, split_lits, unsatisfied_python
+from satdoku.identity import cnf_hash_bytes
 from satdoku.size_limits import SizeLimits, default_size_limits
 from satdoku.sources import InputError, open_content, read_snapshot
 
@@ -213,10 +216,6 @@ def _scan_whole(path: str | Path, keep: bool, gbd: bool, values: bytes | None,
                 tolerance: int, limits: SizeLimits) -> DimacsScan:
     """:func:`scan_dimacs` of the file read whole, through the Python forms (the reference,
     and what runs without the compiled passes)."""
-    from satdoku.cnf.dimacs_fast import _body_python
-    from satdoku.cnf.formula import unsatisfied_python
-    from satdoku.identity import cnf_hash_bytes
-
     snap = read_snapshot(path, limits.max_input_bytes)
     if expect_sha256 is not None and snap.sha256 != expect_sha256:
         raise FileChanged(str(path))
@@ -271,8 +270,6 @@ def rewrite_dimacs(scan: DimacsScan, out: str | Path, limits: SizeLimits | None 
     with open(out, "wb") as fh:
         fh.write(b"p cnf %d %d\n" % (scan.num_vars, scan.num_clauses))
         if native is None:
-            from satdoku.cnf.formula import split_lits
-
             def write(piece: bytes) -> None:
                 fh.write("".join(" ".join(map(str, c)) + " 0\n"
                                  for c in split_lits(piece)).encode())
@@ -291,8 +288,6 @@ def check_model_file(path: str | Path, sha256: str, num_vars: int, model: Sequen
                      limits: SizeLimits | None = None) -> ModelCheck:
     """Check a model against the DIMACS file ``path`` in one streaming pass (checked against
     the recorded ``sha256``): the formula need not be held."""
-    from satdoku.cnf.formula import ModelCheck, model_values
-
     values, conflict = model_values(model, num_vars)
     scan = scan_dimacs(path, values=values, expect_sha256=sha256, limits=limits)
     return ModelCheck(scan.unsatisfied, scan.first_unsatisfied, conflict)

@@ -34,12 +34,13 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.cnf.watches import FALSE, TRUE, UNSET, visit
+from satdoku.sources import InputError, decompress
 
 VERIFIED, REJECTED, OUT_OF_BUDGET = "verified", "rejected", "out of budget"
 #: the largest variable a proof may name (RAT lemmas may add variables past the formula's)
@@ -414,8 +415,6 @@ def check_proof(cnf: Cnf | Formula, proof: str | Path | bytes | Iterable[str],
 def read_proof_file(path: str | Path) -> bytes:
     """A proof file's bytes, decompressed when it is gzip, xz or bz2 (told by magic bytes);
     a truncated or corrupt archive is a ProofError naming the file."""
-    from satdoku.sources import InputError, decompress
-
     try:
         return decompress(Path(path).read_bytes(), str(path))
     except InputError as exc:
@@ -473,3 +472,15 @@ def _flat_clauses(clauses: list[list[int]]) -> bytes:
         flat.extend(clause)
         flat.append(0)
     return flat.tobytes()
+
+
+def drup_lines(log: Sequence[int]) -> list[str]:
+    """A proof log (tag 1 add / 2 delete, size, DIMACS literals, ...) as drat-trim text
+    lines, each with its newline."""
+    lines, pos = [], 0
+    while pos < len(log):
+        tag, size = log[pos], log[pos + 1]
+        text = "".join(f"{x} " for x in log[pos + 2 : pos + 2 + size])
+        lines.append(("d " if tag == 2 else "") + text + "0\n")
+        pos += 2 + size
+    return lines

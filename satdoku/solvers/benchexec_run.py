@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from satdoku.solvers.base import Deadline, RunLimits
+from satdoku.solvers.output import CHUNK
 from satdoku.solvers.process import (
     _ON_TERM,
     GRACE,
@@ -163,8 +164,6 @@ def run_command(argv: Sequence[str], deadline: Deadline, limits: RunLimits,
                 on_stdout: Callable[[bytes], None], stderr_path: str) -> Finished:
     """Run a binary through RunExecutor under ``limits``; its stdout (written to a file beside
     ``stderr_path``) goes to ``on_stdout`` in pieces after the run, and the file is removed."""
-    from satdoku.solvers.output import CHUNK
-
     ex = executor()
     wall_wait, cpu_limit = wall_budget(deadline)
     stdout_path = stderr_path + ".stdout"

@@ -20,7 +20,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from satdoku.solvers import benchexec_run, process
 from satdoku.solvers.base import Deadline, RunLimits
+from satdoku.solvers.benchexec_run import version
 from satdoku.solvers.process import Finished
 from satdoku.solvers.result import AUTO, BASIC, BENCHEXEC
 
@@ -32,8 +34,6 @@ class MeasurementError(RuntimeError):
 @functools.lru_cache(maxsize=1)
 def benchexec_problem() -> str | None:
     """Why BenchExec cannot measure runs here (None: it can). Checked once per process."""
-    from satdoku.solvers import benchexec_run
-
     return benchexec_run.check()
 
 
@@ -56,8 +56,6 @@ def describe(mode: str) -> str:
     falls back: ``benchexec 3.35``, ``basic``, ``basic (auto: no usable memory cgroup)``."""
     chosen = backend(mode)
     if chosen == BENCHEXEC:
-        from satdoku.solvers.benchexec_run import version
-
         return version()
     problem = benchexec_problem() if mode == AUTO else None
     return f"basic (auto: {problem})" if problem else BASIC
@@ -72,12 +70,8 @@ def run_command(argv: Sequence[str], deadline: Deadline, limits: RunLimits,
         raise FileNotFoundError(f"no such program: {argv[0]!r}")
     start = time.perf_counter()
     if backend(limits.measurement) == BENCHEXEC:
-        from satdoku.solvers import benchexec_run
-
         done = benchexec_run.run_command(argv, deadline, limits, on_stdout, stderr_path)
     else:
-        from satdoku.solvers import process
-
         done = process.run_command(argv, deadline, limits, on_stdout, stderr_path)
     return _harness(done, time.perf_counter() - start)
 
@@ -94,11 +88,7 @@ def run_forked(func: Callable[[], Any], deadline: Deadline, limits: RunLimits
     """Run ``func()`` in a forked child under ``limits`` with the chosen backend."""
     start = time.perf_counter()
     if backend(limits.measurement) == BENCHEXEC:
-        from satdoku.solvers import benchexec_run
-
         value, done = benchexec_run.run_forked(func, deadline, limits)
     else:
-        from satdoku.solvers import process
-
         value, done = process.run_forked(func, deadline, limits)
     return value, _harness(done, time.perf_counter() - start)

@@ -13,6 +13,7 @@ from typing import Any
 
 from satdoku.cnf.formula import Cnf
 from satdoku.solvers.base import Deadline, require_choice
+from satdoku.solvers.dpll import HEURISTICS, PROOF_FORMATS, Dpll, gc_paused
 from satdoku.solvers.result import UNSAT, Result
 
 
@@ -28,8 +29,6 @@ class DpllSolver:
         name: str | None = None,
         proof: str = "lrat",
     ) -> None:
-        from satdoku.solvers.dpll import HEURISTICS, PROOF_FORMATS
-
         require_choice("heuristic", heuristic, HEURISTICS)
         require_choice("proof format", proof, PROOF_FORMATS)
         #: the format of the proofs it writes (the solve path checks them in it)
@@ -46,8 +45,6 @@ class DpllSolver:
         self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None
     ) -> Result:
         """Decide ``cnf`` before ``deadline`` (loading the clauses included)."""
-        from satdoku.solvers.dpll import Dpll, gc_paused
-
         opts = self.options
         proof = open(proof_path, "w", encoding="ascii") if proof_path else None  # noqa: SIM115
         try:

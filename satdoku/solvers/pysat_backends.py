@@ -24,6 +24,8 @@ from typing import Any
 from satdoku.cnf.formula import Cnf
 from satdoku.solvers.base import Deadline, RunLimits
 from satdoku.solvers.interrupts import searching
+from satdoku.solvers.measurement import run_forked
+from satdoku.solvers.process import limit_result
 from satdoku.solvers.result import SAT, TIMEOUT, UNSAT, Result
 
 #: How a backend's limit is enforced (its registry record's ``limit``): it honours
@@ -158,9 +160,6 @@ def _solve_with_deadline(backend: str, cnf: Cnf, deadline: Deadline, limits: Run
                          ) -> Result:
     """Solve in a forked child (which loads the clauses too), killed at the deadline; its
     resource use goes to ``Result.child``."""
-    from satdoku.solvers.measurement import run_forked
-    from satdoku.solvers.process import limit_result
-
     result, done = run_forked(
         lambda: _solve_in_process(backend, cnf, Deadline.never(), False), deadline, limits)
     if result is None:

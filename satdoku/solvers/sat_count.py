@@ -18,6 +18,8 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
+from satdoku.cnf.decode import decode_model
+from satdoku.cnf.encode import instance_clauses, rules_clauses, rules_num_vars
 from satdoku.cnf.formula import Cnf
 from satdoku.puzzle import Layout, Puzzle
 from satdoku.solvers.base import Deadline
@@ -124,8 +126,6 @@ class SatCounter:
 def layout_rules(layout: Layout) -> Cnf:
     """The layout's rules under :func:`encoding_for`, one object per layout (so a counter
     keeps them loaded across puzzles)."""
-    from satdoku.cnf.encode import rules_clauses, rules_num_vars
-
     encoding = encoding_for(layout)
     return Cnf(rules_num_vars(layout, encoding), rules_clauses(layout, encoding))
 
@@ -133,9 +133,6 @@ def layout_rules(layout: Layout) -> Cnf:
 def puzzle_solutions(counter: SatCounter, puzzle: Puzzle, deadline: Deadline | None = None
                      ) -> Iterator[tuple[int, ...]]:
     """The solutions of a puzzle by SAT, as boards (each decoded and checked), lazily."""
-    from satdoku.cnf.decode import decode_model
-    from satdoku.cnf.encode import instance_clauses
-
     encoding = encoding_for(puzzle.layout)
     own = instance_clauses(puzzle, encoding)
     project = puzzle.ncells * puzzle.domain

@@ -13,7 +13,8 @@ import time
 from typing import Any
 
 from satdoku.cnf.formula import Cnf
-from satdoku.solvers.base import Deadline, require_choice
+from satdoku.solvers.base import STAT_KEYS, Deadline, require_choice
+from satdoku.solvers.cdcl.driver import PHASES, PROOF_FORMATS, RESTARTS, Cdcl, warm_up
 from satdoku.solvers.result import UNSAT, Result
 
 #: Incremental cdcl keeps its learnt-clause database small: what it learns under one puzzle's
@@ -45,8 +46,6 @@ class CdclSolver:
         name: str | None = None,
         proof: str = "lrat",
     ) -> None:
-        from satdoku.solvers.cdcl.driver import PHASES, PROOF_FORMATS, RESTARTS
-
         require_choice("restart policy", restarts, RESTARTS)
         require_choice("phase", phase, PHASES)
         require_choice("proof format", proof, PROOF_FORMATS)
@@ -90,8 +89,6 @@ class CdclSolver:
             cnf = Cnf(max([rules.num_vars, *(abs(x) for c in own for x in c)]),
                       rules.clauses + own)  # fmt: skip
             return self.solve_cnf(cnf, deadline, proof_path)
-        from satdoku.solvers.cdcl.driver import Cdcl
-
         deadline = self._start(deadline)
         message = "incremental (rules loaded once per shard)"
         try:
@@ -134,8 +131,6 @@ class CdclSolver:
         rules' variables (assumptions must lie within) and the statistics a times row reports.
         None when no kernel holds ``rules`` (or the kernel is the Python one, or the rules alone
         were decided)."""
-        from satdoku.solvers.base import STAT_KEYS
-
         solver = self._inc
         if solver is None or self._inc_rules is not rules or solver.backend != "c" or solver.status:
             return None
@@ -171,8 +166,6 @@ class CdclSolver:
 
     def warm_up(self) -> None:
         """Load the kernel now, outside every instance's time."""
-        from satdoku.solvers.cdcl.driver import warm_up
-
         if not (self.options["pure"] or self._warm):
             warm_up()
         self._warm = True
@@ -184,8 +177,6 @@ class CdclSolver:
         deadline: Deadline,
         proof_path: str | None,
     ) -> Result:
-        from satdoku.solvers.cdcl.driver import Cdcl
-
         deadline = self._start(deadline)
         solver = Cdcl(num_vars, formula, proof=proof_path is not None and self.proof_format,
                       deadline=deadline, **self._kernel_options())  # fmt: skip

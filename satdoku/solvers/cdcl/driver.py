@@ -34,6 +34,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from satdoku.cnf.drat import drup_lines
+from satdoku.cnf.formula import split_lits
+from satdoku.cnf.lrat import lrat_lines
 from satdoku.solvers.base import CPU, Deadline, require_choice
 from satdoku.solvers.cdcl.params import (
     DEFAULTS,
@@ -84,6 +87,8 @@ def kernel_type(backend: str) -> Any:
     """The Kernel class of a chosen backend (``c`` or ``python``)."""
     if backend == "c":
         return native().Kernel  # type: ignore[union-attr]
+    # the readable twin is loaded only when chosen: a one-shot `satdoku dpll` on the C kernel
+    # does not pay for it (tests/test_startup.py)
     from satdoku.solvers.cdcl.readable import Kernel
 
     return Kernel
@@ -198,8 +203,6 @@ class Cdcl:
         formula = self._formula
         if self._added:  # in one load: a formula refuted on loading logs its empty clause then,
             # and an LRAT id must come after every clause the proof's formula holds
-            from satdoku.cnf.formula import split_lits
-
             given = formula if isinstance(formula, list | tuple) else split_lits(formula)
             formula = [*given, *self._added]
         if self._kernel.load(formula, None if cpu_clock else _remaining(deadline)):
@@ -317,11 +320,7 @@ class Cdcl:
         """The proof logged so far as text lines (with newlines): DRUP as drat-trim reads it,
         or LRAT."""
         if self.proof_format == "lrat":
-            from satdoku.cnf.lrat import lrat_lines
-
             return lrat_lines(self._proof_log(), self._kernel.loaded)
-        from satdoku.solvers.cdcl.readable import drup_lines
-
         return drup_lines(self._proof_log())
 
     def write_proof(self, path: str | Path) -> None:

@@ -42,6 +42,8 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from satdoku.cnf.drat import drup_lines
+from satdoku.cnf.lrat import lrat_lines
 from satdoku.solvers.cdcl.params import (
     DEFAULTS,
     P_BLOCK_MIN,
@@ -60,6 +62,7 @@ from satdoku.solvers.cdcl.params import (
     RESTARTS,
     STATUS_CODES,
 )
+from satdoku.solvers.cdcl.simplify import Simplifier, extend_model
 
 #: status codes, as both kernels return them (their home: cdcl/params.py)
 UNKNOWN, SAT, UNSAT, UNSAT_ASSUMED = (STATUS_CODES[k] for k in
@@ -847,8 +850,6 @@ class Kernel:
         if code == SAT:  # kept: later calls change the assignment, not this answer
             value = [self.value[2 * v] for v in range(self.num_vars)]
             if self.elimclauses:  # eliminated variables get their values back
-                from satdoku.solvers.cdcl.simplify import extend_model
-
                 extend_model(value, self.elimclauses)
             self.last_model = [v + 1 if value[v] == TRUE else -(v + 1)
                                for v in range(self.num_vars)]  # fmt: skip
@@ -859,8 +860,6 @@ class Kernel:
         propagating the level-0 units; the long learnt clauses go first (binary ones stay, as
         clauses of the formula: they are implied). UNSAT when it refutes the formula, else
         UNKNOWN."""
-        from satdoku.solvers.cdcl.simplify import Simplifier
-
         self.simplified = True
         self.backtrack(0)
         conflict = self.propagate()
@@ -1005,23 +1004,9 @@ class Kernel:
         """The proof as text: DRUP (drat-trim's format) or LRAT."""
         with open(path, "w", encoding="ascii") as fh:
             if self.proof_mode == PROOF_LRAT:
-                from satdoku.cnf.lrat import lrat_lines
-
                 fh.writelines(lrat_lines(self.proof, self.loaded))
             else:
                 fh.writelines(drup_lines(self.proof))
-
-
-def drup_lines(log: Sequence[int]) -> list[str]:
-    """A proof log (tag 1 add / 2 delete, size, DIMACS literals, ...) as drat-trim text
-    lines, each with its newline."""
-    lines, pos = [], 0
-    while pos < len(log):
-        tag, size = log[pos], log[pos + 1]
-        text = "".join(f"{x} " for x in log[pos + 2 : pos + 2 + size])
-        lines.append(("d " if tag == 2 else "") + text + "0\n")
-        pos += 2 + size
-    return lines
 
 
 def _clauses(formula: object) -> Iterator[Sequence[int]]:

@@ -18,6 +18,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from satdoku.set_plans import SetError, plan
+from satdoku.size_limits import SizeLimits
+from satdoku.solvers.base import RunLimits
+from satdoku.solvers.registry import PUZZLE, SOLVERS, resolve
+
 if TYPE_CHECKING:
     from satdoku.solvers.base import RunLimits
 
@@ -206,8 +211,6 @@ def check_solvers(solvers: Mapping[str, Any]) -> None:
     """Every configured solver against its registry record: a registered name (or a variant
     naming its base), options that its option schema accepts (an unknown key is one line
     naming it). The workflow runs this before any job; stage commands on their --variants."""
-    from satdoku.solvers.registry import SOLVERS, resolve
-
     for name, options in solvers.items():
         options = options or {}
         try:
@@ -244,8 +247,6 @@ def size_limits_of_file(path: str | Path) -> dict[str, int]:
     checked against the fields of :class:`satdoku.size_limits.SizeLimits`: one line naming an
     unknown key or a value that is not a whole number >= 1. Empty when the file sets none."""
     from dataclasses import fields
-
-    from satdoku.size_limits import SizeLimits
 
     data = _file_data(path)
     limits = data.get("size_limits") if isinstance(data, dict) else None
@@ -289,8 +290,6 @@ def _check_presets(config: dict[str, Any], name: str, schema: Mapping[str, Any])
 
 
 def _check_experiment(config: dict[str, Any]) -> None:
-    from satdoku.solvers.registry import PUZZLE, SOLVERS, resolve
-
     section = config.get("csp_experiment")
     if not section:
         return
@@ -340,8 +339,6 @@ def set_entry(config: Mapping[str, Any], name: str) -> dict[str, Any]:
 
 
 def _check_sets(config: dict[str, Any], basedir: Path | None) -> None:
-    from satdoku.set_plans import SetError, plan
-
     for name in config["sets"]:
         entry = set_entry(config, name)
         path, fmt = entry["path"], entry.get("format", "auto")
@@ -381,8 +378,6 @@ def run_limits(config: Mapping[str, Any], name: str, solver: str) -> RunLimits:
     option, else the set's, else the global one, else :data:`SOLVE_MEM_MB`; the set's
     ``limit_clock``, else the global one (wall); the ``measurement`` backend. Cores are not
     the configuration's: each solve job claims its own when it starts."""
-    from satdoku.solvers.base import RunLimits
-
     entry = set_entry(config, name)
     options = config["solvers"].get(solver) or {}
     memory = options.get("memory_limit", entry.get("memory_limit",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from satdoku.formats.futoshiki import grid_lines
 from satdoku.formats.symbols import ALPHABET
 from satdoku.puzzle import CUSTOM, FUTOSHIKI, SUDOKU3D, Puzzle
 
@@ -58,8 +59,6 @@ def render_futoshiki(puzzle: Puzzle, board: Sequence[int] | None = None, indent:
     ``a < b`` between horizontal neighbours is ``<``/``>`` between them; between vertical
     neighbours a sign row holds ``^`` (upper cell smaller) or ``v`` (upper cell greater) under
     the upper cell. Relations between cells that are not neighbours are listed below."""
-    from satdoku.formats.futoshiki import grid_lines
-
     lines, other = grid_lines(puzzle, board, indent)
     if other:
         lines.append(indent + "also: " + ", ".join(f"{puzzle.cell_name(a)} < "

@@ -38,6 +38,7 @@ from satdoku.puzzle import (
 )
 from satdoku.solvers.base import Deadline
 from satdoku.solvers.csp import SearchLimit, iter_solutions
+from satdoku.solvers.sat_count import SatCounter, puzzle_solutions
 
 FAMILIES = (SUDOKU, LATIN, FUTOSHIKI, SUDOKU3D)
 METHODS = ("auto", "csp", "sat")
@@ -88,8 +89,6 @@ class SolutionCounter:
             boards = iter_solutions(puzzle, max_nodes=self.max_nodes, deadline=deadline,
                                     **search_options(puzzle))
         else:
-            from satdoku.solvers.sat_count import SatCounter, puzzle_solutions
-
             self._sat = self._sat or SatCounter()
             boards = puzzle_solutions(self._sat, puzzle, deadline)
         for _ in boards:

@@ -33,10 +33,17 @@ import tempfile
 import time
 from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from satdoku.cnf.codec import Codec, codec
+from satdoku.cnf.decode import DecodeError
+from satdoku.cnf.dimacs_fast import DimacsError
+from satdoku.cnf.dimacs_stream import check_model_file, hand_over, rewrite_dimacs, scan_dimacs
 from satdoku.cnf.encodings import Unencodable
 from satdoku.cnf.formula import Cnf, Formula
+from satdoku.formats import Record, format_board
+from satdoku.formats.cnfset import solution_text
+from satdoku.formats.record import CnfFile
 from satdoku.identity import record_hash
 from satdoku.size_limits import TooLarge
 from satdoku.solver_run import (
@@ -54,6 +61,7 @@ from satdoku.solver_run import (
     with_memory_option,
 )
 from satdoku.solvers.base import CPU, Deadline, RunLimits
+from satdoku.solvers.external import write_cnf
 from satdoku.solvers.registry import CNF, FILE, PUZZLE
 from satdoku.solvers.result import (
     ERROR,
@@ -67,12 +75,9 @@ from satdoku.solvers.result import (
     YES,
     Result,
 )
+from satdoku.sources import InputError
 from satdoku.stagefiles.tsv import GIVEN_DIFFERS, GIVEN_SOLUTION_REFUTES_UNSAT, sols_row
 
-if TYPE_CHECKING:  # formats are imported where used: `satdoku dpll` starts without them
-    from satdoku.cnf.codec import Codec
-    from satdoku.formats import Record
-    from satdoku.formats.record import CnfFile
 
 @dataclass
 class Answer:
@@ -96,12 +101,8 @@ class Answer:
         """The SatSols row of this answer to ``record``."""
         text = ""
         if self.board is not None and record.puzzle is not None and self.verified == YES:
-            from satdoku.formats import format_board
-
             text = format_board(self.board, record.notation, record.puzzle.size)
         elif record.cnf is not None and self.result.model is not None and self.verified == YES:
-            from satdoku.formats.cnfset import solution_text
-
             text = solution_text(self.result.model)  # a CNF's solution is its model
         return sols_row(record.id, record.line, self.status, self.verified, text, self.detail,
                         record_hash(record))
@@ -110,8 +111,6 @@ class Answer:
 def encoding_of(encoding: str | Codec) -> Codec:
     """An encoding's record with its encoder and decoder (ValueError naming the known ones),
     resolved once per call of the solve path and handed down."""
-    from satdoku.cnf.codec import codec
-
     return codec(encoding)
 
 
@@ -124,8 +123,6 @@ def formula_of(record: Record, encoding: str | Codec, deadline: Deadline | None 
     if record.puzzle is not None:
         return encoding_of(encoding).formula(record.puzzle, deadline)
     if record.cnf is not None:
-        from satdoku.cnf.dimacs_stream import scan_dimacs
-
         scan = scan_dimacs(record.cnf.path, keep=True, expect_sha256=record.cnf.sha256)
         return Formula.of(Cnf(scan.num_vars, None, scan.comments, lits=scan.lits,
                               num_clauses=scan.num_clauses))
@@ -223,8 +220,6 @@ def _solve_file(solver: ConfiguredSolver, record: Record, formula: Formula | Non
             assert record.cnf is not None
             path = _instance_file(record.cnf, solver.options.get("reads", ()), path)
         else:
-            from satdoku.solvers.external import write_cnf
-
             assert formula is not None
             write_cnf(formula, path)
     deadline = deadline.shifted(paused.cpu if deadline.clock == CPU else paused.wall)
@@ -234,8 +229,6 @@ def _solve_file(solver: ConfiguredSolver, record: Record, formula: Formula | Non
 def _instance_file(cnf: CnfFile, reads: Any, out: str) -> str:
     """The DIMACS file a binary reads for a CNF-set instance: the user's own (as an absolute
     path, so a name starting with ``-`` is never an option) or its rewrite at ``out``."""
-    from satdoku.cnf.dimacs_stream import hand_over, rewrite_dimacs, scan_dimacs
-
     scan = scan_dimacs(cnf.path, expect_sha256=cnf.sha256)
     if hand_over(scan, reads):
         return os.path.abspath(cnf.path)
@@ -273,8 +266,6 @@ def verify(record: Record, encoding: str | Codec, result: Result, cnf: Cnf | Non
     if board is None:
         if result.model is None:
             return Answer(result, FAILED, "status SAT without a model")
-        from satdoku.cnf.decode import DecodeError
-
         try:
             board = encoding_of(encoding).decode(result.model, puzzle)
         except DecodeError as exc:
@@ -293,10 +284,6 @@ def _verify_cnf_model(record: Record, result: Result, cnf: Cnf | None) -> Answer
     formula held (a C pass over its flat buffer), else in a streaming pass over its file."""
     if cnf is not None or result.model is None:
         return Answer(result, *formula_verdict(result, cnf))
-    from satdoku.cnf.dimacs_fast import DimacsError
-    from satdoku.cnf.dimacs_stream import check_model_file
-    from satdoku.sources import InputError
-
     assert record.cnf is not None
     try:
         check = check_model_file(record.cnf.path, record.cnf.sha256, record.cnf.num_vars,

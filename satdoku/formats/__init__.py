@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from satdoku.formats.format_registry import get_format
+
 if TYPE_CHECKING:
     from satdoku.formats.format_registry import (
         FORMATS,
@@ -56,14 +58,10 @@ def __getattr__(name: str) -> Any:
 def format_board(board: Sequence[int], notation: str, side: int, empty: str = ".") -> str:
     """A board written in the notation its input used (one line; see
     :attr:`Format.format_board`)."""
-    from satdoku.formats.format_registry import get_format
-
     return get_format(notation).format_board(board, side, empty)
 
 
 def parse_board(text: str, notation: str, side: int) -> tuple[int, ...] | None:
     """Inverse of :func:`format_board`: the board of a line written in ``notation``, or None
     when the text is not one (reports read SatSols boards back with it)."""
-    from satdoku.formats.format_registry import get_format
-
     return get_format(notation).parse_board(text, side)

@@ -16,6 +16,8 @@ import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from satdoku.cnf.dimacs_fast import DimacsError, parse_dimacs_buffer
+from satdoku.cnf.dimacs_stream import scan_dimacs
 from satdoku.formats.record import CnfFile, Record
 from satdoku.formats.symbols import ints_text
 from satdoku.identity import cnf_hash_bytes
@@ -63,9 +65,6 @@ def cnf_file_record(path: str | Path, snapshot: Snapshot | None = None,
     """The record of one DIMACS file: checked, counted and hashed, not kept (a file is read in
     one streaming pass, :func:`~satdoku.cnf.dimacs_stream.scan_dimacs`; a ``snapshot``, content
     already read, in memory)."""
-    from satdoku.cnf.dimacs_fast import DimacsError, parse_dimacs_buffer
-    from satdoku.cnf.dimacs_stream import scan_dimacs
-
     lim = limits or default_size_limits()
     source, name = str(path), Path(path).name
     try:

@@ -30,6 +30,7 @@ from satdoku.formats.jsonpuzzle import board_in, board_out, puzzle_from_json, pu
 from satdoku.formats.record import CnfFile
 from satdoku.identity import record_hash
 from satdoku.stagefiles.families import family_of_record
+from satdoku.stagefiles.paths import INSTANCES, stage_path
 
 HEADER_TAG = "instances"
 VERSION = 1
@@ -258,8 +259,6 @@ def write_instances(path: str | Path, header: ShardHeader, records: Iterable[Rec
 
 def shard_of(results: str | Path, set_name: str, ident: str) -> str:
     """The name of the Instances shard holding instance ``ident`` (ids grow with shards)."""
-    from satdoku.stagefiles.paths import INSTANCES, stage_path
-
     shards = sorted(stage_path(INSTANCES, results, set=set_name, shard="*").parent
                     .glob("*.jsonl"))
     if not shards:
@@ -282,8 +281,6 @@ def shard_of(results: str | Path, set_name: str, ident: str) -> str:
 def id_of_hash(results: str | Path, set_name: str, instance_hash: str) -> str:
     """The id of the instance of a set whose ``instance_hash`` is given (the first, if the set
     holds the same instance twice); KeyError when none has it."""
-    from satdoku.stagefiles.paths import INSTANCES, stage_path
-
     folder = stage_path(INSTANCES, results, set=set_name, shard="*").parent
     for s in sorted(folder.glob("*.jsonl")):
         for d in iter_instance_dicts(s):

@@ -29,6 +29,7 @@ from typing import Any
 from satdoku.stagefiles import paths as sp
 from satdoku.stagefiles.families import CNF_FAMILY, family_of_record
 from satdoku.stagefiles.instances import iter_instance_dicts
+from satdoku.stagefiles.manifest import read_manifest
 from satdoku.stagefiles.tsv import read_tsv
 
 META_KEY = "satdoku.run"
@@ -275,8 +276,6 @@ def stored(results: str | Path):  # type: ignore[no-untyped-def]
     """The stored table of the run ``results/run.json`` names (None when there is none)."""
     import pyarrow.parquet as pq
 
-    from satdoku.stagefiles.manifest import read_manifest
-
     manifest = read_manifest(Path(results) / sp.RUN_MANIFEST)
     if not manifest or not manifest.get("run_id"):
         return None
@@ -320,8 +319,6 @@ def _covers(table, results: Path, files: Sequence[str | Path],  # type: ignore[n
     """Whether a stored table is the table of ``files``: every column, the same (set, run)
     pairs, and no stage file changed after it was written."""
     import pyarrow.compute as pc
-
-    from satdoku.stagefiles.manifest import read_manifest
 
     if not set(KEY_COLUMNS) <= set(table.column_names):  # stored before these columns were
         return False

@@ -19,10 +19,12 @@ from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from satdoku.cnf.encode import check_encoding_applies, rules_cnf, var
+from satdoku.cnf.encode import check_encoding_applies, formula, rules_cnf, var
 from satdoku.cnf.encodings import Encoding, resolve
 from satdoku.cnf.formula import Cnf
+from satdoku.heuristics import singles_fixpoint
 from satdoku.puzzle import Layout, Puzzle
+from satdoku.solvers.cdcl.driver import RESTARTS, choose_backend, kernel_type, policy
 
 SOLVED, OPEN, REFUTED = "solved", "open", "refuted"
 #: puzzles per kernel call (the values of a 9x9 batch: 1024 x 729 bytes)
@@ -44,8 +46,6 @@ class Outcome:
 
 def new_kernel(num_vars: int, backend: str = "auto"):  # type: ignore[no-untyped-def]
     """An empty CDCL kernel (the C one when built; ``backend="python"``: the readable twin)."""
-    from satdoku.solvers.cdcl.driver import RESTARTS, choose_backend, kernel_type, policy
-
     return kernel_type(choose_backend(backend))(num_vars, RESTARTS["none"], True, 0.95, False,
                                                 policy())
 
@@ -103,8 +103,6 @@ class Propagator:
         return np.insert(lits, np.cumsum(given.sum(axis=1)), 0).astype(np.int32)
 
     def _alone(self, puzzle: Puzzle, probe: bool) -> Outcome:
-        from satdoku.cnf.encode import formula
-
         f = formula(puzzle, self.encoding)
         kernel = new_kernel(f.num_vars, self.backend)
         kernel.load(rules_cnf(self.layout, self.encoding).clauses)
@@ -153,8 +151,6 @@ def singles_outcomes(puzzles: Sequence[Puzzle]) -> list[Outcome]:
     """What the human singles (naked and hidden, round after round: the inference of
     :func:`satdoku.heuristics.apply_singles`, here its vectorised form
     :func:`~satdoku.heuristics.singles_fixpoint`) decide alone, per puzzle."""
-    from satdoku.heuristics import singles_fixpoint
-
     out = []
     for board, contradiction in singles_fixpoint(puzzles):
         n_open = board.count(0)

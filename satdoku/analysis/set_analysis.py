@@ -22,10 +22,12 @@ from satdoku.analysis.propagation import (
     propagate_formula,
     singles_outcomes,
 )
+from satdoku.cnf.encode import check_encoding_applies
 from satdoku.cnf.encodings import ENCODINGS, Unencodable, resolve
 from satdoku.formats.record import Record
 from satdoku.progress import Progress
 from satdoku.puzzle import Layout, Puzzle
+from satdoku.solve import formula_of
 from satdoku.solvers.result import INVALID
 from satdoku.stagefiles.paths import DIMACS
 from satdoku.stagefiles.propagation_files import NOT_RUN
@@ -52,8 +54,6 @@ def applicable_encodings(layouts: Sequence[Layout]) -> list[str]:
     """Every registered encoding analyze can measure on at least one of ``layouts``: all but
     the ``simplified`` ones (UP on them is UP on ``extended``), ``augmented`` only where there
     are boxes."""
-    from satdoku.cnf.encode import check_encoding_applies
-
     out = []
     for name, enc in ENCODINGS.items():
         if enc.simplified:
@@ -188,8 +188,6 @@ def _analyze_cnf(records: Sequence[Record], idx: list[int], set_name: str, probe
                  backend: str, progress: str | None,
                  rows: dict[tuple[int, str], dict[str, object]]) -> dict[str, object]:
     """UP (and FL) of each DIMACS instance as it is (encoding ``dimacs``)."""
-    from satdoku.solve import formula_of
-
     counts = dict.fromkeys(("up_solved", "up_refuted", "fl_solved", "fl_refuted"), 0)
     nvars = nclauses = 0
     seconds = {"up": 0.0, "fl": 0.0}

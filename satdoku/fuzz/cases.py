@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from satdoku.cnf.dimacs import format_dimacs, read_dimacs
 from satdoku.cnf.formula import Cnf
 
 SOLVE, ADD, LIMIT, INTERRUPT = "solve", "add", "limit", "interrupt"
@@ -110,8 +111,6 @@ class Case:
 def case_text(case: Case, comments: Sequence[str] = ()) -> str:
     """A reproducer file's text: ``c`` comments, one ``c call ...`` line per call, then the
     formula in DIMACS (any solver reads it; the calls are comments)."""
-    from satdoku.cnf.dimacs import format_dimacs
-
     cnf = case.cnf(0)
     cnf.comments = [*comments, *(f"{CALL_TAG} {call.text()}" for call in case.calls)]
     return format_dimacs(cnf)
@@ -124,8 +123,6 @@ def write_case(path: str | Path, case: Case, comments: Sequence[str] = ()) -> No
 def read_case(path: str | Path) -> Case:
     """A reproducer file (or any DIMACS file: a case without calls). Errors are ValueErrors
     naming the file (the DIMACS reader's, or a bad call line)."""
-    from satdoku.cnf.dimacs import read_dimacs
-
     cnf = read_dimacs(path)
     calls = []
     for line in cnf.comments:

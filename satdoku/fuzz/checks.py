@@ -22,10 +22,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from satdoku import generate as gen
+from satdoku.cnf import drat
+from satdoku.cnf.codec import codec
+from satdoku.cnf.decode import DecodeError
+from satdoku.cnf.encode import encoding_applies, simplified_variables
+from satdoku.cnf.encodings import ENCODINGS
+from satdoku.formats import read_records
+from satdoku.formats.format_registry import FORMATS
 from satdoku.fuzz import cases as fc
 from satdoku.fuzz.cases import Case, Failure
 from satdoku.fuzz.formulas import generate
-from satdoku.fuzz.oracles import answer
+from satdoku.fuzz.oracles import answer, drat_trim
 from satdoku.fuzz.puzzles import (
     brute_count,
     brute_solutions,
@@ -35,8 +43,22 @@ from satdoku.fuzz.puzzles import (
     write_puzzle,
 )
 from satdoku.fuzz.shrink import Budget, ddmin, shrink_case
-from satdoku.fuzz.targets import Target, write_cnf_case
-from satdoku.puzzle import Puzzle
+from satdoku.fuzz.targets import (
+    Drawn,
+    Target,
+    draw_options,
+    families,
+    shrink_drawn,
+    write_cnf_case,
+    write_drawn,
+)
+from satdoku.puzzle import FUTOSHIKI, LATIN, Puzzle
+from satdoku.solvers import csp
+from satdoku.solvers.cdcl.driver import Cdcl
+from satdoku.solvers.cpsat import build_model
+from satdoku.solvers.dpll import Dpll
+from satdoku.solvers.registry import SOLVERS
+from satdoku.sources import snapshot_from_bytes
 
 #: solutions enumerated per puzzle (brute force and every encoding) before comparing
 SOLUTION_LIMIT = 24
@@ -64,13 +86,9 @@ class ProofCase:
 def _our_proof(case: Case, rng: random.Random) -> list[str]:
     """A DRUP proof of an UNSAT formula by our CDCL (C kernel, sometimes the Python one, with
     small clause-database schedules so deletions appear) or DPLL."""
-    from satdoku.solvers.cdcl.driver import Cdcl
-
     cnf = case.cnf()
     if rng.random() < 0.2 and cnf.num_vars <= 30:
         import io
-
-        from satdoku.solvers.dpll import Dpll
 
         out = io.StringIO()
         Dpll(cnf.num_vars, cnf.clauses, proof=out).solve()
@@ -131,8 +149,6 @@ def mutate(lines: list[str], how: str, rng: random.Random, clauses: fc.Clauses) 
 
 
 def drat_target(drat_trim: str | None = None, workdir: str | None = None) -> Target:
-    from satdoku.cnf import drat
-
     def make(rng: random.Random, kind: str) -> ProofCase:
         case = generate(kind, rng)
         sat = answer(case.clauses)
@@ -199,8 +215,6 @@ def _against_drat_trim(binary: str, workdir: str, pc: ProofCase) -> Failure | No
     the rules above, not here)."""
     import os
 
-    from satdoku.fuzz.oracles import drat_trim
-
     if pc.sat or pc.mutation != "none":
         return None
     path = os.path.join(workdir, "fuzz.drat")
@@ -216,10 +230,6 @@ def encoding_boards(puzzle: Puzzle, encoding: str, limit: int) -> list[tuple[int
     """Up to ``limit`` boards decoded from distinct models of the encoding's formula (MiniSat,
     each found board blocked), or why a model did not decode to a solution."""
     from pysat.solvers import Minisat22
-
-    from satdoku.cnf.codec import codec
-    from satdoku.cnf.decode import DecodeError
-    from satdoku.cnf.encode import simplified_variables
 
     enc = codec(encoding)
     cnf = enc.formula(puzzle).whole()
@@ -247,9 +257,6 @@ def encoding_boards(puzzle: Puzzle, encoding: str, limit: int) -> list[tuple[int
 
 
 def encodings_target() -> Target:
-    from satdoku.cnf.encode import encoding_applies
-    from satdoku.cnf.encodings import ENCODINGS
-
     def run(puzzle: Puzzle) -> Failure | None:
         truth = set(brute_solutions(puzzle, SOLUTION_LIMIT + 1))
         for name in ENCODINGS:
@@ -277,8 +284,6 @@ def cpsat_count(puzzle: Puzzle, limit: int) -> int:
     """CP-SAT's solution count up to ``limit`` (every solution enumerated, one worker)."""
     from ortools.sat.python import cp_model
 
-    from satdoku.solvers.cpsat import build_model
-
     model, _ = build_model(puzzle)
 
     class Counter(cp_model.CpSolverSolutionCallback):
@@ -301,11 +306,6 @@ def cpsat_count(puzzle: Puzzle, limit: int) -> int:
 
 
 def counts_target() -> Target:
-    from satdoku import generate as gen
-    from satdoku.fuzz.targets import Drawn, draw_options, families, shrink_drawn, write_drawn
-    from satdoku.solvers import csp
-    from satdoku.solvers.registry import SOLVERS
-
     csp_family = next(n for n in families() if SOLVERS[n].factory.endswith("make_csp"))
     schema = SOLVERS[csp_family].option_schema
 
@@ -338,9 +338,6 @@ def _key(p: Puzzle) -> tuple[Any, ...]:
 
 def read_text(text: str, fmt: str) -> list[Any]:
     """The records of a file's text, read with ``fmt`` (``auto``: detected)."""
-    from satdoku.formats import read_records
-    from satdoku.sources import snapshot_from_bytes
-
     data = text.encode("utf-8")
     snapshot = snapshot_from_bytes(data, "fuzz.txt", len(data) + 1)
     return list(read_records("fuzz.txt", fmt, snapshot=snapshot))
@@ -352,8 +349,6 @@ _HOLDS: dict[tuple[str, Any], bool] = {}
 def holds(fmt: str, puzzle: Puzzle) -> bool:
     """Whether a format holds puzzles of this layout and kind: its writer takes the empty
     puzzle of the layout (relations aside) and its reader gives it back."""
-    from satdoku.formats.format_registry import FORMATS
-
     key = (fmt, puzzle.layout, puzzle.kind, bool(puzzle.less_than))
     if key not in _HOLDS:
         empty = replace(puzzle, givens=(0,) * puzzle.ncells)
@@ -370,15 +365,11 @@ def _ambiguous(puzzle: Puzzle) -> bool:
     is a Sudoku grid too, so reading it needs the format named (docs/formats.md)."""
     from math import isqrt
 
-    from satdoku.puzzle import FUTOSHIKI, LATIN
-
     latin_like = puzzle.kind == LATIN or (puzzle.kind == FUTOSHIKI and not puzzle.less_than)
     return latin_like and isqrt(puzzle.size) ** 2 == puzzle.size
 
 
 def readers_target() -> Target:
-    from satdoku.formats.format_registry import FORMATS
-
     def run(puzzle: Puzzle) -> Failure | None:
         for fmt, spec in FORMATS.items():
             if spec.write is None or not holds(fmt, puzzle):

@@ -22,7 +22,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from satdoku.cnf.encode import (
+    encode,
+    encoding_applies,
+    instance_clauses,
+    rules_clauses,
+    rules_num_vars,
+)
+from satdoku.cnf.encodings import ENCODINGS
 from satdoku.fuzz.cases import ADD, INTERRUPT, LIMIT, SOLVE, Call, Case
+from satdoku.fuzz.puzzles import small_puzzle
 
 #: variables of a ``random`` / ``edges`` formula: mostly small enough for brute force
 MAX_VARS = 40
@@ -110,16 +119,6 @@ def puzzle_formula(rng: random.Random, sequence: bool = False) -> Case:
     """A small puzzle's formula under a random encoding; with ``sequence`` the layout's rules
     and one solve per puzzle of the layout, its givens as assumptions (a non-simplified
     encoding: the simplified ones have no shared rules)."""
-    from satdoku.cnf.encode import (
-        encode,
-        encoding_applies,
-        instance_clauses,
-        rules_clauses,
-        rules_num_vars,
-    )
-    from satdoku.cnf.encodings import ENCODINGS
-    from satdoku.fuzz.puzzles import small_puzzle
-
     puzzle = small_puzzle(rng)
     if not sequence:
         cnf = encode(puzzle, rng.choice(sorted(e for e in ENCODINGS

@@ -20,6 +20,7 @@ import subprocess
 from collections.abc import Sequence
 from typing import Any
 
+from satdoku.cnf.dimacs import format_dimacs
 from satdoku.cnf.formula import Cnf
 
 #: brute force decides formulas with at most this many distinct variables (2^14 assignments)
@@ -167,8 +168,6 @@ def drat_trim(binary: str, cnf: Cnf, proof: str, workdir: str, seconds: float = 
               ) -> bool | None:
     """drat-trim's verdict on ``proof`` (a file) for ``cnf``: True verified, False rejected,
     None when it could not decide (timeout, crash)."""
-    from satdoku.cnf.dimacs import format_dimacs
-
     path = os.path.join(workdir, "drat-trim-input.cnf")
     with open(path, "w", encoding="ascii") as fh:
         fh.write(format_dimacs(Cnf(cnf.num_vars, cnf.clauses)))

@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from satdoku import generate as gen
+from satdoku.formats.format_registry import FORMATS
 from satdoku.fuzz.shrink import Budget, ddmin
 from satdoku.puzzle import FUTOSHIKI, LATIN, SUDOKU, SUDOKU3D, Puzzle, futoshiki, sudoku3d
 
@@ -131,8 +132,6 @@ def shrink_puzzle(puzzle: Puzzle, fails: Callable[[Any], bool], budget: Budget) 
 
 def write_puzzle(prefix: str, puzzle: Puzzle, comments: list[str]) -> list[str]:
     """The puzzle in the JSON format (any family), one object on one line."""
-    from satdoku.formats.format_registry import FORMATS
-
     path = prefix + ".json"
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(FORMATS["json"].write([puzzle]))  # type: ignore[misc]

@@ -29,8 +29,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from satdoku.cnf.drat import check_proof
 from satdoku.cnf.encodings import DEFAULT_ENCODING
-from satdoku.cnf.formula import Cnf
+from satdoku.cnf.formula import Cnf, Formula
+from satdoku.cnf.lrat import check_lrat
+from satdoku.formats import CnfFile, Record
 from satdoku.fuzz.cases import (
     ADD,
     BAD_MODEL,
@@ -45,7 +48,11 @@ from satdoku.fuzz.cases import (
     Failure,
 )
 from satdoku.fuzz.oracles import Reference, answer, model_problem
-from satdoku.solvers.result import SAT, TIMEOUT, UNSAT
+from satdoku.solve import open_solver, solve
+from satdoku.solvers.base import Deadline, RunLimits
+from satdoku.solvers.cdcl.driver import Cdcl
+from satdoku.solvers.dpll import Dpll
+from satdoku.solvers.result import FAILED, SAT, TIMEOUT, UNSAT
 
 #: the time limit of a plain solve through the solve path (small formulas: never reached)
 PATH_LIMIT = 60.0
@@ -94,8 +101,6 @@ class CdclSession:
     seconds = None
 
     def __init__(self, case: Case, options: Mapping[str, Any], seed: int = 0) -> None:
-        from satdoku.solvers.cdcl.driver import Cdcl
-
         self.options = dict(options)
         self.rng = random.Random(seed)
         self.clauses = [list(c) for c in case.clauses]  # grows; the solver keeps its own
@@ -140,8 +145,6 @@ class DpllSession:
                  seconds: float = 5.0) -> None:
         import io
 
-        from satdoku.solvers.dpll import Dpll
-
         opts = dict(options)
         self.proof = io.StringIO() if opts.pop("proof", False) else None
         self.seconds = seconds
@@ -152,8 +155,6 @@ class DpllSession:
         raise NotImplementedError("Dpll takes no clauses after construction")
 
     def solve(self, call: Call) -> Reply:
-        from satdoku.solvers.base import Deadline
-
         budget = call.budget if call.op == LIMIT else None
         status, model = self.solver.solve(Deadline(self.seconds), max_decisions=budget)
         problem = None
@@ -175,8 +176,6 @@ class PathSession:
 
     def __init__(self, case: Case, name: str, variants: Mapping[str, Any], workdir: str,
                  seed: int = 0) -> None:
-        from satdoku.solve import open_solver
-
         self.solver = open_solver(name, variants)
         self.rng = random.Random(seed)
         self.workdir = workdir
@@ -187,12 +186,6 @@ class PathSession:
         self.rules = Cnf(self.num_vars, self.rules.clauses + [list(c) for c in clauses])
 
     def solve(self, call: Call) -> Reply:
-        from satdoku.cnf.formula import Formula
-        from satdoku.formats import CnfFile, Record
-        from satdoku.solve import solve
-        from satdoku.solvers.base import RunLimits
-        from satdoku.solvers.result import FAILED
-
         own = [[x] for x in call.assumptions]
         formula = Formula(self.num_vars, own, self.rules)
         record = Record("fuzz", 1, 1, "dimacs",
@@ -217,9 +210,6 @@ def _proof_problem(cnf: Cnf, lines: list[str], proof_format: str = "drat"
                    ) -> tuple[str, str] | None:
     """A rejected proof's (class, message), or None: LRAT by the LRAT checker (clause ids in
     the order the clauses were given and added), anything else as DRAT."""
-    from satdoku.cnf.drat import check_proof
-    from satdoku.cnf.lrat import check_lrat
-
     check = check_lrat(cnf, lines) if proof_format == "lrat" else check_proof(cnf, lines)
     return None if check.ok else (REJECTED_PROOF, check.message)
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from satdoku.fuzz.cases import Call, Case
+from satdoku.fuzz.oracles import unsat_core
 
 T = TypeVar("T")
 
@@ -125,8 +126,6 @@ def shrink_case(case: Case, fails: Callable[[Case], bool], budget: Budget | None
 def _core(case: Case) -> Case | None:
     """The case cut down to an unsatisfiable core of its clauses (a one-shot case whose
     formula is UNSAT), else None."""
-    from satdoku.fuzz.oracles import unsat_core
-
     if case.calls:
         return None
     core = unsat_core(case.clauses)

@@ -29,11 +29,21 @@ from pathlib import Path
 from typing import Any
 
 from satdoku.cnf.encodings import DEFAULT_ENCODING
+from satdoku.cnf.formula import Formula
+from satdoku.formats import CnfFile, Record
 from satdoku.fuzz import cases as fc
 from satdoku.fuzz.cases import Case, Failure
 from satdoku.fuzz.formulas import KINDS, calls, generate
-from satdoku.fuzz.oracles import BRUTE_VARS, answer, model_problem
+from satdoku.fuzz.oracles import BRUTE_VARS, answer, drat_trim, model_problem
+from satdoku.fuzz.puzzles import brute_count, puzzle_make, shrink_puzzle, small_puzzle, write_puzzle
+from satdoku.fuzz.sequences import CdclSession, DpllSession, PathSession, fit, run_sequence
 from satdoku.fuzz.shrink import Budget, shrink_case
+from satdoku.solve import open_solver, solve
+from satdoku.solvers.base import RunLimits
+from satdoku.solvers.cdcl.driver import BACKENDS, PHASES, RESTARTS
+from satdoku.solvers.dpll import HEURISTICS
+from satdoku.solvers.registry import CNF, OURS, PUZZLE, SOLVERS, level
+from satdoku.solvers.result import FAILED
 
 #: variables of the formulas the pure-Python DPLL object gets (it has no learning)
 SMALL_VARS = 40
@@ -74,8 +84,6 @@ def _preset_of(spec: Any, base: Any) -> bool:
 def families(origin: str | None = None) -> list[str]:
     """Registered solvers that are not presets of an earlier one (``origin``: only ours or
     only references), external binaries aside (they need a command)."""
-    from satdoku.solvers.registry import SOLVERS
-
     out: list[str] = []
     for name, spec in SOLVERS.items():
         if spec.required or (origin is not None and spec.origin != origin):
@@ -126,8 +134,6 @@ class _Solvers:
         self._open: dict[tuple[str, str], Any] = {}
 
     def get(self, name: str, options: Mapping[str, Any], variants: Mapping[str, Any]) -> Any:
-        from satdoku.solve import open_solver
-
         key = (name, repr(sorted(options.items())))
         found = self._open.get(key)
         if found is None:
@@ -144,8 +150,6 @@ def classify(answer_: Any, expected: bool, ref_seconds: float, fast: float = FAS
     """The failure of a checked answer of the solve path (:class:`satdoku.solve.Answer`) to
     a formula whose answer is ``expected``, or None. ``limited``: the solver ran under a
     budget of its own (conflicts, decisions), so a TIMEOUT is no failure."""
-    from satdoku.solvers.result import FAILED
-
     result = answer_.result
     status, message = result.status, result.message
     if answer_.verified == FAILED:
@@ -189,11 +193,6 @@ class SolvePath:
                  limited: bool = False, time_limit: float | None = None) -> Failure | None:
         """Solve the case's formula once (within ``time_limit``, default the path's); its
         answer checked against the oracles."""
-        from satdoku.cnf.formula import Formula
-        from satdoku.formats import CnfFile, Record
-        from satdoku.solve import solve
-        from satdoku.solvers.base import RunLimits
-
         solver = self.solvers.get(self.name, options or {}, self.variants)
         cnf = case.cnf()
         start = time.perf_counter()
@@ -212,21 +211,15 @@ class SolvePath:
                 failure = Failure(fc.BAD_MODEL, f"{bad} (the solve path verified it)")
         drat = str(solver.options.get("proof", "drat")).lower() in ("drat", "drup")
         if (failure is None and done.status == "UNSAT" and proof is not None and drat
-                and self.drat_trim is not None and os.path.exists(proof)):
-            from satdoku.fuzz.oracles import drat_trim
-
-            if drat_trim(self.drat_trim, cnf, proof, self.workdir) is False:
-                failure = Failure(fc.REJECTED_PROOF, "drat-trim rejects the proof our checker "
-                                                     "accepted")
+                and self.drat_trim is not None and os.path.exists(proof)
+                and drat_trim(self.drat_trim, cnf, proof, self.workdir) is False):
+            failure = Failure(fc.REJECTED_PROOF, "drat-trim rejects the proof our checker "
+                                                 "accepted")
         return failure
 
     def puzzle(self, puzzle: Any, options: Mapping[str, Any] | None = None,
                limited: bool = False, time_limit: float | None = None) -> Failure | None:
         """Solve a puzzle with a puzzle-level solver; brute force knows the answer."""
-        from satdoku.formats import Record
-        from satdoku.fuzz.puzzles import brute_count
-        from satdoku.solve import solve
-
         solver = self.solvers.get(self.name, options or {}, self.variants)
         start = time.perf_counter()
         expected = brute_count(puzzle, 1) > 0
@@ -236,8 +229,6 @@ class SolvePath:
         return classify(done, expected, ref_seconds, limited=limited)
 
     def sequence(self, case: Case, seed: int = 0) -> Failure | None:
-        from satdoku.fuzz.sequences import PathSession, run_sequence
-
         session = PathSession(case, self.name, self.variants, self.workdir, seed)
         try:
             return run_sequence(case, session, self.against)
@@ -251,16 +242,12 @@ def solver_target(name: str, variants: Mapping[str, Any] | None, workdir: str,
                   drat_trim: str | None = None, replay: tuple[str, ...] = ()) -> Target:
     """The target of one configured solver through the solve path (see the module doc);
     ``replay`` is the command line that reruns a reproducer (``{file}`` stands for it)."""
-    from satdoku.solvers.registry import PUZZLE, level
-
     variants = dict(variants or {})
     if incremental:
         entry = dict(variants.get(name) or {"solver": name})
         variants[name] = {**entry, "incremental": True}
     path = SolvePath(name, variants, workdir, against, time_limit, drat_trim)
     if level(name, variants) == PUZZLE:
-        from satdoku.fuzz.puzzles import puzzle_make, shrink_puzzle, write_puzzle
-
         return Target(name, f"{name} on small puzzles (solve path)", ("puzzles",),
                       puzzle_make, path.puzzle, shrink_puzzle, write_puzzle, replay)
     if incremental:
@@ -286,16 +273,12 @@ class Drawn:
 
 def shrink_drawn(drawn: Drawn, fails: Callable[[Any], bool], budget: Budget) -> Drawn:
     """Shrink the case of a drawn one, what it runs under kept."""
-    from satdoku.fuzz.puzzles import shrink_puzzle
-
     shrink = shrink_case if isinstance(drawn.case, Case) else shrink_puzzle
     return replace(drawn, case=shrink(drawn.case, lambda c: fails(replace(drawn, case=c)),
                                       budget))
 
 
 def write_drawn(prefix: str, drawn: Drawn, comments: list[str]) -> list[str]:
-    from satdoku.fuzz.puzzles import write_puzzle
-
     more = [f"options {dict(drawn.options)}"]
     if drawn.time_limit is not None:
         more.append(f"time limit {drawn.time_limit:g} s")
@@ -321,17 +304,12 @@ class _Family:
     puzzles: bool = False
 
     def make(self, rng: random.Random, kind: str) -> Drawn:
-        from satdoku.fuzz.puzzles import small_puzzle
-        from satdoku.solvers.registry import SOLVERS
-
         options = draw_options(SOLVERS[self.name].option_schema, rng)
         limit = rng.choice(SHORT_LIMITS) if rng.random() < 0.1 else None
         case = small_puzzle(rng) if self.puzzles else generate(kind, rng)
         return Drawn(case, options, time_limit=limit)
 
     def run(self, drawn: Drawn) -> Failure | None:
-        from satdoku.solvers.registry import SOLVERS
-
         schema = SOLVERS[self.name].option_schema
         limited = drawn.time_limit is not None or any(is_limit(schema[k])
                                                       for k in drawn.options)  # fmt: skip
@@ -346,8 +324,6 @@ def family_targets(workdir: str, against: str = "minisat22", drat_trim: str | No
                    ) -> list[Target]:
     """Every solver family through the solve path under options of its schema: our CNF
     solvers on formulas, the puzzle-level solvers (ours and CP-SAT) on small puzzles."""
-    from satdoku.solvers.registry import CNF, OURS, PUZZLE, SOLVERS
-
     out = []
     for name in families():
         spec = SOLVERS[name]
@@ -370,8 +346,6 @@ def own_targets(workdir: str, against: str = "minisat22", drat_trim: str | None 
                 ) -> list[Target]:
     """Every solver family (:func:`family_targets`), the incremental use of every solver
     that has one, and the kernels' object APIs (see the module docstring)."""
-    from satdoku.solvers.registry import CNF, SOLVERS
-
     out = family_targets(workdir, against, drat_trim)
     for name in families():
         if SOLVERS[name].incremental and SOLVERS[name].level == CNF:
@@ -389,9 +363,6 @@ def cdcl_api_target(against: str = "minisat22") -> Target:
     every restart policy and phase, no proof, DRAT or LRAT, small clause-database schedules so that
     reductions happen within a few conflicts, preprocessing off, before the search or after
     its first conflicts."""
-    from satdoku.fuzz.sequences import CdclSession, run_sequence
-    from satdoku.solvers.cdcl.driver import BACKENDS, PHASES, RESTARTS
-
     def make(rng: random.Random, kind: str) -> Drawn:
         case = generate(kind, rng, sequence=True)
         backends = [b for b in BACKENDS if b != "auto"] if case.num_vars <= 60 else ["c"]
@@ -417,9 +388,6 @@ def cdcl_api_target(against: str = "minisat22") -> Target:
 def dpll_api_target(against: str = "minisat22") -> Target:
     """Our Dpll object solved again and again (decision budgets between), every heuristic,
     pure literals on or off, proofs on or off."""
-    from satdoku.fuzz.sequences import DpllSession, fit, run_sequence
-    from satdoku.solvers.dpll import HEURISTICS
-
     def make(rng: random.Random, kind: str) -> Drawn:
         small = KINDS[kind](rng, SMALL_VARS)  # type: ignore[call-arg]
         case = fit(calls(rng, small), DpllSession.ops, False)

@@ -30,6 +30,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from satdoku.ltn.kb import optimise
 from satdoku.puzzle import Puzzle
 
 
@@ -174,8 +175,6 @@ def ltn_solve(puzzles: Sequence[Puzzle], settings: SolveSettings | None = None,
     """Solve same-layout plain puzzles (from ``boards``, default their givens) by LTN rounds
     in a bounded search; one outcome per puzzle, certified boards only."""
     import torch
-
-    from satdoku.ltn.kb import optimise
 
     s = settings or SolveSettings()
     if not puzzles:

@@ -23,9 +23,12 @@ from pathlib import Path
 
 from satdoku import generate as gen
 from satdoku.heuristics import MoveMemory, apply_singles, find_singles
+from satdoku.ltn import model as model_mod
 from satdoku.ltn.dataset import board_text
+from satdoku.ltn.kb import SingleFormulas, q1_predict
 from satdoku.puzzle import Puzzle
 from satdoku.solvers.csp import solve as exact_solve
+from satdoku.stagefiles.paths import LTN_MODEL
 
 
 @dataclass
@@ -87,8 +90,6 @@ class MissingModel(RuntimeError):
 
 
 def model_path(models_dir: Path, size: int) -> Path:
-    from satdoku.stagefiles.paths import LTN_MODEL
-
     return Path(models_dir) / Path(LTN_MODEL.format(size=size)).name
 
 
@@ -96,8 +97,6 @@ def try_load_models(models_dir: Path, sizes: Iterable[int]
                     ) -> tuple[dict[int, object], dict[int, str]]:
     """(the Q1 predicate of every size whose model loads, the one-line reason for every other
     size): a missing, empty, truncated or wrong-size model file never raises here."""
-    from satdoku.ltn import model as model_mod
-
     models: dict[int, object] = {}
     problems: dict[int, str] = {}
     for size in sorted(set(sizes)):
@@ -185,8 +184,6 @@ def classify(
     no usable model becomes an error record naming the model file; every other board is still
     decided."""
     import torch
-
-    from satdoku.ltn.kb import SingleFormulas, q1_predict
 
     settings = settings or ClassifySettings()
     torch.set_num_threads(max(1, settings.threads))

@@ -17,9 +17,13 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
+from satdoku import generate as gen
+from satdoku.formats import read_records
 from satdoku.heuristics import MoveMemory
+from satdoku.ltn import model as model_mod
 from satdoku.ltn.classify import ClassifySettings, classify, load_models, model_path
-from satdoku.ltn.dataset import INVALID_SUBKINDS, Example, check_labels, read_split
+from satdoku.ltn.dataset import INVALID_SUBKINDS, Example, check_labels, parse_board, read_split
+from satdoku.ltn.dataset import board_text as board_string
 
 #: Example boards per question (Q1, Q2, Q3) and side (right, wrong) in the JSON report; the
 #: results explorer draws them.
@@ -50,8 +54,6 @@ def examples(closed: list[Example], closed_reports: list, opened: list[Example],
     against the verified label), Q2 (open boards: solvable? against the label, and which part
     decided), Q3 (open boards: did the LTN single-move formulas agree with the symbolic engine).
     Boards are written as :func:`satdoku.ltn.dataset.board_text` (``0`` = empty)."""
-    from satdoku.ltn.dataset import board_text as board_string
-
     sides: dict[str, dict[str, list[tuple[str, dict]]]] = {
         q: {"right": [], "wrong": []} for q in ("q1", "q2", "q3")}
     for e, r in zip(closed, closed_reports, strict=True):
@@ -82,8 +84,6 @@ def examples(closed: list[Example], closed_reports: list, opened: list[Example],
 def fresh_closed_boards(size: int, per_subkind: int, exclude: set, seed: int) -> list[Example]:
     """Closed boards from grids outside the data set: one valid board and one board per
     invalid subkind per grid (for a larger Q1 test than the split holds)."""
-    from satdoku import generate as gen
-
     rng = random.Random(f"q1-extra-{seed}")
     box = round(size**0.5)
     out: list[Example] = []
@@ -107,8 +107,6 @@ def fresh_open_boards(size: int, count: int, empty: tuple[int, int], exclude: se
                      seed: int) -> list[Example]:
     """Open solvable boards with ``empty`` (lo, hi) blanks erased from grids outside the data
     set (held out from everything the data set holds), labels verified."""
-    from satdoku import generate as gen
-
     rng = random.Random(f"q2-extra-{seed}")
     box = round(size**0.5)
     out: list[Example] = []
@@ -126,8 +124,6 @@ def fresh_open_boards(size: int, count: int, empty: tuple[int, int], exclude: se
 def read_clue17(path: Path, limit: int) -> list[Example]:
     """The first ``limit`` puzzles of a 17-clue file (one 81-symbol line each, ``#`` comments),
     as open solvable 9x9 examples (subkind ``17_clue``); ValueError names a bad line."""
-    from satdoku.formats import read_records
-
     out = []
     for rec in read_records(Path(path)):
         if len(out) >= limit:
@@ -221,8 +217,6 @@ def evaluate(dataset: Path, size: int, models_dir: Path, epochs_tsv: Path | None
     ``q2_extra`` fresh open solvable boards with ``q2_extra_empty`` blanks, both from grids
     outside the data set, 4x4 has too few grids for that; plus the first ``clue17_limit``
     puzzles of the 17-clue file ``clue17`` for 9x9); returns and writes the summary."""
-    from satdoku.ltn import model as model_mod
-
     settings = settings or ClassifySettings()
     t_start = time.perf_counter()
     test = read_split(dataset, "test")
@@ -303,11 +297,8 @@ def evaluate(dataset: Path, size: int, models_dir: Path, epochs_tsv: Path | None
         if r.q3_agreement is not None:
             agree_n += 1
             agree += r.q3_agreement
-        if r.solution is not None:
-            from satdoku.ltn.dataset import parse_board
-
-            if e.puzzle().check_solution(parse_board(r.solution)):
-                invalid_output += 1
+        if r.solution is not None and e.puzzle().check_solution(parse_board(r.solution)):
+            invalid_output += 1
     records = q2_records(opened, open_reports, settings)
     bands = certification_by_band(records)
     test_records = [r for r in records if r["source"] == "test"]

@@ -15,7 +15,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from satdoku.ltn import model as model_mod
 from satdoku.ltn.dataset import Example, read_split
+from satdoku.ltn.kb import Q1Axioms, q1_predict
 
 EPOCH_COLUMNS = ("epoch", "loss", "train_sat", "val_accuracy", "val_single_cell_accuracy",
                  "seconds")
@@ -41,8 +43,6 @@ def _closed(examples: Sequence[Example]) -> tuple[list, list, list]:
 
 def accuracy(ok, examples: Sequence[Example], size: int) -> tuple[float, float]:
     """Q1 accuracy on closed boards overall and on single-cell corruptions (``changed1``)."""
-    from satdoku.ltn.kb import q1_predict
-
     closed = [e for e in examples if e.is_closed]
     if not closed:
         return float("nan"), float("nan")
@@ -56,9 +56,6 @@ def train(dataset: Path, size: int, out_model: Path, out_tsv: Path,
           settings: TrainSettings, log=print) -> dict:
     """Train, write the model and the per-epoch TSV; returns a summary dict."""
     import torch
-
-    from satdoku.ltn import model as model_mod
-    from satdoku.ltn.kb import Q1Axioms
 
     torch.manual_seed(settings.seed)
     torch.set_num_threads(max(1, settings.threads))

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from satdoku.stagefiles.families import INVALID_FAMILY
+from satdoku.stagefiles.runtable import build_set, set_order, table_of_files
 
 COLUMNS = ("set", "run", "solver", "encoding", "id", "line", "family", "status", "verified",
            "detail", "solved", "seconds", "solve_seconds", "decisions", "conflicts",
@@ -159,8 +160,6 @@ def load_set(set_name: str, instance_shards: Sequence[str | Path],
              time_column: str = DEFAULT_TIME):
     """Long frame of one set; ``sols``/``times`` map run names (solver/encoding) to TSV paths.
     A run without a times file still counts (its times are NaN)."""
-    from satdoku.stagefiles.runtable import build_set
-
     table = build_set(set_name, instance_shards,
                       {run: (path, times.get(run)) for run, path in sols.items()})
     return frame_of_table(table, time_column)
@@ -173,8 +172,6 @@ def load_files(paths: Sequence[str | Path], time_column: str = DEFAULT_TIME):
     :func:`satdoku.stagefiles.runtable.table_of_files`). ``frame.attrs["sets"]`` lists every
     set given, also one without instances (an empty or comment-only input has no rows but must
     still be reported)."""
-    from satdoku.stagefiles.runtable import set_order, table_of_files
-
     names = set_order(paths)
     df = frame_of_table(table_of_files(paths), time_column, names)
     df.attrs["sets"] = names

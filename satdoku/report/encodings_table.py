@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from satdoku.solvers.registry import model_decisions
+
 KEYS = ["family", "set", "encoding"]
 
 
@@ -92,7 +94,5 @@ def zero_decisions(df, keys: list[str], variants: Mapping[str, Mapping] | None =
 
 def _decisions_made(rows, solver: str, variants):  # type: ignore[no-untyped-def]
     """The decisions a solver made per row: its counter less what it counts for a model."""
-    from satdoku.solvers.registry import model_decisions
-
     extra = model_decisions(solver, dict(variants or {}))
     return rows["decisions"] - rows["status"].eq("SAT").astype(int) * extra

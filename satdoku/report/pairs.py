@@ -27,8 +27,10 @@ from satdoku.paired_stats import (
     median,
     wilcoxon_p,
 )
-from satdoku.report.collect import TimeLimits, time_limits
+from satdoku.report.collect import COLUMNS, TimeLimits, frame, time_limits
+from satdoku.report.solver_tables import par2
 from satdoku.solvers.registry import is_reference
+from satdoku.stagefiles.paths import DIRECT
 
 VBS, VBS_REFERENCE, ANY_ENCODING = "VBS", "VBS-reference", "*"
 PAIR_COLUMNS = ("set", "run_a", "run_b", "n", "wins_a", "wins_b", "ties", "median_ratio",
@@ -73,8 +75,6 @@ def vbs_frame(df, variants: Mapping[str, Mapping] | None = None):
     TIMEOUT only when no run did (INVALID when every run found the instance invalid)."""
     import pandas as pd
 
-    from satdoku.report.collect import COLUMNS, frame
-
     parts = []
     for _, g in df.groupby("set", sort=False):
         runs = list(dict.fromkeys(g["run"]))
@@ -114,8 +114,6 @@ def pair_row(set_name: str, run_a: str, run_b: str, a, b, limit: float | None,
              resamples: int = RESAMPLES, seed: int = SEED) -> dict:
     """The pairs.csv row of two runs' long rows ``a`` and ``b`` on one set."""
     import numpy as np
-
-    from satdoku.report.solver_tables import par2
 
     va, vb = (x[x["status"] != "INVALID"].set_index("id") for x in (a, b))
     sa, sb = va.index[va["solved"]], vb.index[vb["solved"]]
@@ -186,8 +184,6 @@ def pair_line(row: Mapping) -> str:
 def headline(row: Mapping, variants: Mapping[str, Mapping] | None = None) -> bool:
     """A pair the summary shows: one of ours against a reference on the same encoding (or a
     puzzle-level reference). Every pair is in pairs.csv."""
-    from satdoku.stagefiles.paths import DIRECT
-
     a, b = str(row["run_a"]), str(row["run_b"])
     enc_a, enc_b = a.partition("/")[2], b.partition("/")[2]
     return (is_reference(a, variants) and not is_reference(b, variants)

@@ -6,13 +6,16 @@ import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from satdoku.solvers.registry import is_reference
+from satdoku.cnf.encodings import ENCODINGS
+from satdoku.report.collect import time_word
+from satdoku.report.pairs import is_virtual
+from satdoku.solvers.registry import CNF, is_reference, level
+from satdoku.solvers.registry import colour as solver_colour
+from satdoku.stagefiles.families import sort_key
 
 
 def colour(run: str, variants: Mapping[str, Mapping] | None = None) -> str:
     """The colour of a run (solver/encoding): the solver registry's, the same in every plot."""
-    from satdoku.solvers.registry import colour as solver_colour
-
     return solver_colour(run.split("/")[0], variants)
 
 
@@ -37,15 +40,11 @@ def empty_chart(out: str | Path, text: str, dpi: int) -> None:
 
 def _encoding_style(enc: str) -> tuple[str, str]:
     """(line style, marker fill) of an encoding in plots that compare encodings."""
-    from satdoku.cnf.encodings import ENCODINGS
-
     e = ENCODINGS.get(enc)
     return (e.line, e.fill) if e is not None else ("-", "full")  # direct, dimacs
 
 
 def _virtual(run: str) -> bool:
-    from satdoku.report.pairs import is_virtual
-
     return is_virtual(run.split("/")[0])
 
 
@@ -203,8 +202,6 @@ def cactus(title: str, solved_times: Mapping[str, Sequence[float]], out: str | P
 
     ``solved_times`` maps a run to the times of the instances it solved; ``total`` is the number
     of valid instances of the family. Returns {run: sorted times} (the plotted series)."""
-    from satdoku.report.collect import time_word
-
     plt = _plt()
     fig, ax = plt.subplots(figsize=(9, 5))
     series: dict[str, list[float]] = {}
@@ -245,8 +242,6 @@ def scatter(ours: str, reference: str, points: Sequence[tuple[float | None, floa
     (timeout, error, wrong answer), drawn on the border beyond the largest time limit of the
     points' sets (each limit drawn as its own line). Returns {family: [(x, y)]} as plotted
     (border values substituted). ``note``: a line under the plot (the paired statistics)."""
-    from satdoku.report.collect import time_word
-
     plt = _plt()
     solved = [v for x, y, _ in points for v in (x, y) if v is not None]
     lo = max(min(solved) / 2, 1e-5) if solved else 1e-3
@@ -294,8 +289,6 @@ def scatter(ours: str, reference: str, points: Sequence[tuple[float | None, floa
 def _level(solver: str, variants: Mapping[str, Mapping] | None = None) -> str:
     """ "CNF" or "puzzle-level": what a solver works on (a scatter of a CNF run against a
     puzzle-level one says so in its title)."""
-    from satdoku.solvers.registry import CNF, level
-
     try:
         lv = level(solver, dict(variants or {}))  # type: ignore[arg-type]
     except KeyError:
@@ -311,8 +304,6 @@ def encodings(rows: Sequence[Mapping[str, object]], times: Mapping[tuple[str, st
 
     ``rows``: dicts with family, encoding, vars, clauses, bytes (means); ``times``:
     {(family, encoding): {solver: median seconds}}. Returns {family: {panel: {label: value}}}."""
-    from satdoku.report.collect import time_word
-
     plt = _plt()
     fams = sorted({str(r["family"]) for r in rows}, key=_family_key)
     series: dict[str, dict[str, dict[str, float]]] = {}
@@ -374,6 +365,4 @@ def _encoding_ticks(ax, encs: Sequence[str]) -> None:
 
 
 def _family_key(fam: str) -> tuple[int, str]:
-    from satdoku.stagefiles.families import sort_key
-
     return sort_key(fam)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from satdoku.report.plots import _encoding_ticks, _plt, empty_chart
 from satdoku.stagefiles.propagation_files import (
     CHART_FILE,
     INSTANCES_FILE,
@@ -80,8 +81,6 @@ def markdown(summary: Sequence[Mapping[str, object]], title: str = "") -> str:
 def chart(summary: Sequence[Mapping[str, object]], out: str | Path, title: str = "") -> None:
     """Bars of the UP and FL shares per encoding, one panel per layout, the singles' share as a
     dashed line."""
-    from satdoku.report.plots import _encoding_ticks, _plt, empty_chart
-
     plt = _plt()
     layouts = list(dict.fromkeys(str(r["layout"]) for r in summary))
     if not layouts:

@@ -12,6 +12,7 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from satdoku.cnf.encodings import ENCODINGS
 from satdoku.report.collect import (
     DEFAULT_TIME,
     TimeLimits,
@@ -21,7 +22,27 @@ from satdoku.report.collect import (
     time_limits,
     time_word,
 )
+from satdoku.report.encodings_table import size_table
+from satdoku.report.explorer.data import files_plan
+from satdoku.report.pairs import VBS, pair_lines, pairs, with_vbs, write_pairs
+from satdoku.report.plots import cactus, encodings, scatter
+from satdoku.report.solver_tables import empty_sets, solver_table, write_csv
+from satdoku.report.summary import (
+    cactus_data,
+    family_file,
+    find_pages,
+    problems,
+    problems_html,
+    scatter_pairs,
+    set_page_html,
+    set_page_markdown,
+    summary_html,
+    summary_markdown,
+)
+from satdoku.stagefiles.bundles import bundle_sizes, write_sizes
 from satdoku.stagefiles.families import slug, sort_key
+from satdoku.stagefiles.manifest import describe, read_manifest
+from satdoku.stagefiles.paths import CNF_SIZES, PROPAGATION_INSTANCES, RUN_MANIFEST, match
 
 
 def set_table(set_name: str, instances: Sequence[str], sols: Sequence[str],
@@ -37,9 +58,6 @@ def write_set_table(set_name: str, df, time_limit: float | None, out_md: str, ou
                     out_html: str | None = None, time_column: str = DEFAULT_TIME) -> int:
     """The per-set solver table of a set's long frame (:mod:`satdoku.report.collect`);
     returns the number of problems."""
-    from satdoku.report.solver_tables import solver_table, write_csv
-    from satdoku.report.summary import problems, set_page_html, set_page_markdown
-
     _parents(out_md, out_csv, out_html)
     table = solver_table(df, time_limit, time_column=time_column)
     probs = problems(df)
@@ -54,8 +72,6 @@ def write_set_table(set_name: str, df, time_limit: float | None, out_md: str, ou
 
 def cnf_sizes(bundles: Sequence[str], encoding: str, out: str) -> int:
     """Size rows (vars, clauses, bytes) of every instance of a set's bundles for one encoding."""
-    from satdoku.stagefiles.bundles import bundle_sizes, write_sizes
-
     _parents(out)
     return write_sizes((r for b in bundles for r in bundle_sizes(b, encoding)), out)
 
@@ -79,10 +95,6 @@ def cactus_plots(files: Sequence[str], time_limit: TimeLimits | float | None, ou
     """One cactus plot per family with data, in ``out_dir``, with the virtual best solvers and
     the limit of each set of the family; returns the families plotted. ``df``: the long frame
     of ``files`` when the caller has it already (with its VBS rows, or they are added)."""
-    from satdoku.report.pairs import VBS, with_vbs
-    from satdoku.report.plots import cactus
-    from satdoku.report.summary import cactus_data, family_file
-
     d = Path(out_dir)
     _clear_pngs(d)
     done = []
@@ -104,9 +116,6 @@ def scatter_plots(files: Sequence[str], time_limit: TimeLimits | float | None, o
                   df=None, time_column: str = DEFAULT_TIME) -> list[str]:  # type: ignore[no-untyped-def]
     """One scatter plot per (our solver, reference) pair present; returns the file names.
     ``df``: the long frame of ``files`` when the caller has it already."""
-    from satdoku.report.plots import scatter
-    from satdoku.report.summary import scatter_pairs
-
     d = Path(out_dir)
     _clear_pngs(d)
     names = []
@@ -124,8 +133,6 @@ def _sizes_frame(sizes: Sequence[str]):
     """The CNF sizes stage files (paths in the results layout) as one frame with a set column."""
     import pandas as pd
 
-    from satdoku.stagefiles.paths import CNF_SIZES, match
-
     frames = []
     for p in sizes:
         m = match(CNF_SIZES, p)
@@ -141,8 +148,6 @@ def _propagation_frame(files: Sequence[str]):  # type: ignore[no-untyped-def]
     """The propagation_instances files (results layout) of analysed sets as one frame with a
     set column."""
     import pandas as pd
-
-    from satdoku.stagefiles.paths import PROPAGATION_INSTANCES, match
 
     frames = []
     for p in files:
@@ -162,10 +167,6 @@ def encoding_report(files: Sequence[str], sizes: Sequence[str], out_md: str, out
     the results ``files`` (``df``: their long frame, when the caller has it already) and the
     analysed sets' ``propagation`` instance files. Returns the number of (family, set,
     encoding) rows."""
-    from satdoku.cnf.encodings import ENCODINGS
-    from satdoku.report.encodings_table import size_table
-    from satdoku.report.plots import encodings
-
     _parents(out_md, out_csv, out_png)
     table, times, by_family = size_table(
         _sizes_frame(sizes), load_files(files, time_column) if df is None else df,
@@ -231,16 +232,6 @@ def summary(files: Sequence[str], time_limit: TimeLimits | float | None, out_md:
     table has each set's virtual best solvers and a 0-instance row for an empty set."""
     import pandas as pd
 
-    from satdoku.report.pairs import pair_lines, pairs, with_vbs, write_pairs
-    from satdoku.report.solver_tables import empty_sets, solver_table, write_csv
-    from satdoku.report.summary import (
-        find_pages,
-        problems,
-        problems_html,
-        summary_html,
-        summary_markdown,
-    )
-
     limits = time_limits(time_limit)
     _parents(out_md, out_csv, out_html, out_problems, pairs_csv)
     df = load_files(files, time_column)
@@ -293,10 +284,6 @@ def run_sections(files: Sequence[str]) -> tuple[str, str]:
     """The summary's "Run" section (Markdown, HTML) from the manifest beside the stage files
     (``results/run.json``, which the workflow writes before the summary); empty without one."""
     import html
-
-    from satdoku.report.explorer.data import files_plan
-    from satdoku.stagefiles.manifest import describe, read_manifest
-    from satdoku.stagefiles.paths import RUN_MANIFEST
 
     try:
         manifest = read_manifest(files_plan(files)[0] / RUN_MANIFEST)

@@ -14,6 +14,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from satdoku.report.agreement import find_problems, problem_headline
+from satdoku.report.collect import sols_by_run, time_limits, time_word
+from satdoku.report.solver_tables import to_html, to_markdown
+from satdoku.solvers.registry import CNF, OURS, is_reference, spec
 from satdoku.solvers.result import LIMIT_STATUSES
 from satdoku.stagefiles import paths as sp
 from satdoku.stagefiles.families import INVALID_FAMILY, slug, sort_key
@@ -35,8 +38,6 @@ th{background:#eee} td:nth-child(-n+3){text-align:left}
 
 def problems(df) -> list[str]:
     """Every problem (:mod:`satdoku.report.agreement`), set by set."""
-    from satdoku.report.collect import sols_by_run
-
     out: list[str] = []
     for name, runs in sols_by_run(_problem_rows(df)).items():
         out += find_problems(name, runs)
@@ -98,8 +99,6 @@ def cactus_data(df) -> dict[str, tuple[int, dict[str, list[float]]]]:
 def _is_ours_sat(solver: str, variants: Mapping[str, Mapping] | None) -> bool:
     """Our SAT solver (DPLL, CDCL, their registered and configured variants): origin and level
     from the solver registry."""
-    from satdoku.solvers.registry import CNF, OURS, spec
-
     try:
         record = spec(solver, dict(variants or {}))  # type: ignore[arg-type]
     except KeyError:
@@ -114,8 +113,6 @@ def scatter_pairs(df, variants: Mapping[str, Mapping] | None = None
     set, instance and encoding (a puzzle-level reference, encoding 'direct', is joined with every
     encoding of ours).
     None marks an unsolved instance. No pair when either side is missing."""
-    from satdoku.solvers.registry import is_reference
-
     valid = df[df["status"] != "INVALID"]
     solvers = [str(s) for s in valid["solver"].unique()]
     ours = [s for s in solvers if _is_ours_sat(s, variants)]
@@ -150,8 +147,6 @@ def find_pages(reports_dir: str | Path) -> dict[str, list[Path]]:
 def limits_text(time_limit, sets: Sequence[str]) -> str:
     """The time limits of ``sets`` in words: "5 s" when one, else "2 s (futoshiki_usp), 10 s
     (the others)"."""
-    from satdoku.report.collect import time_limits
-
     limits = time_limits(time_limit)
     by: dict[float | None, list[str]] = {}
     for name in dict.fromkeys(sets):
@@ -166,8 +161,6 @@ def limits_text(time_limit, sets: Sequence[str]) -> str:
 
 
 def _measure_text(time_column: str) -> str:
-    from satdoku.report.collect import time_word
-
     word = time_word(time_column)
     what = {"total": "the whole instance (solver build, clause loading, search; for cadical195 "
                      "also the start of its own process)",
@@ -189,8 +182,6 @@ def summary_markdown(table, probs: Sequence[str], time_limit,
     to the page; ``base`` is the page's directory (links to other pages are made relative);
     ``pairs``: {set: paired-comparison lines}; ``warnings``: shown after the problems."""
     import os
-
-    from satdoku.report.solver_tables import to_markdown
 
     out = ["# satdoku summary", "", problems_markdown(probs)]
     out += [f"**Warning: {w}**" for w in warnings] + ([""] if warnings else [])
@@ -232,8 +223,6 @@ def summary_html(table, probs: Sequence[str], time_limit,
                  warnings: Sequence[str] = (), time_column: str = "total_seconds") -> str:
     """The cross-set summary as one HTML page (problems in red at the top, then warnings);
     plots are separate report items, CSP/LTN text pages are shown verbatim."""
-    from satdoku.report.solver_tables import to_html
-
     lim = limits_text(time_limit, _table_sets(table))
     parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>satdoku summary</title>",
              f"<style>{_CSS}</style></head><body>", "<h1>satdoku summary</h1>",
@@ -267,8 +256,6 @@ def summary_html(table, probs: Sequence[str], time_limit,
 def set_page_markdown(set_name: str, table, probs: Sequence[str],
                       time_limit: float | None) -> str:
     """The per-set table page: problems first, then one row per solver/encoding."""
-    from satdoku.report.solver_tables import to_markdown
-
     lim = f"{time_limit:g} s" if time_limit else "none"
     return (f"# {set_name}: solvers compared\n\n{problems_markdown(probs)}\n"
             f"Time limit per instance: {lim}; times in seconds per instance (solved only); "
@@ -277,8 +264,6 @@ def set_page_markdown(set_name: str, table, probs: Sequence[str],
 
 
 def set_page_html(set_name: str, table, probs: Sequence[str], time_limit: float | None) -> str:
-    from satdoku.report.solver_tables import to_html
-
     lim = f"{time_limit:g} s" if time_limit else "none"
     return ("<!DOCTYPE html><html><head><meta charset='utf-8'>"
             f"<title>{html.escape(set_name)}</title><style>{_CSS}</style></head><body>"

@@ -12,7 +12,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 
 from satdoku.display import render_board
-from satdoku.formats import Record
+from satdoku.formats import Record, parse_board
 from satdoku.report.agreement import find_problems, problem_headline, unsat_support
 
 STATUS_ORDER = ("SAT", "UNSAT", "TIMEOUT", "MEMOUT", "INVALID", "ERROR")
@@ -165,8 +165,6 @@ def build_report(set_name: str, records: Sequence[Record],
 
 def board_of(rec: Record, text: str) -> tuple[int, ...]:
     """Read back a SatSols board line written in the record's notation."""
-    from satdoku.formats import parse_board
-
     assert rec.puzzle is not None
     board = parse_board(text, rec.notation, rec.puzzle.size)
     return board if board is not None and len(board) == rec.puzzle.ncells else rec.puzzle.givens

@@ -25,6 +25,7 @@ from typing import Any
 
 from satdoku.paired_stats import RESAMPLES, SEED, TIME_FLOOR, bootstrap_median_ci, median
 from satdoku.runs.store import manifest_of, read_rows
+from satdoku.stagefiles.manifest import describe
 
 COMPARE_COLUMNS = ("set", "solver", "encoding", "n", "status_changes", "median_ratio", "ci_low",
                    "ci_high")
@@ -161,8 +162,6 @@ td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}
 def write_html(c: Comparison, path: str | Path) -> None:
     """DIR/compare.html: answer flips first (loud), status changes, per-run ratios, the
     instances that got most slower and faster, and the two runs' manifests."""
-    from satdoku.stagefiles.manifest import describe
-
     e = html.escape
     t = e(c.time_column)
     parts = [f"<!doctype html><meta charset='utf-8'><title>satdoku compare</title>"

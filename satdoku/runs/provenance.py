@@ -14,6 +14,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from satdoku import __version__
+from satdoku.solvers.measurement import MeasurementError, describe
+from satdoku.solvers.registry import resolve, solver_version
 from satdoku.stagefiles.manifest import VERSION
 from satdoku.stagefiles.paths import RUN_START, stage_path
 
@@ -30,8 +33,6 @@ def now() -> str:
 def satdoku_version() -> str:
     """``git describe --always --dirty --tags`` when satdoku runs from a git checkout, else the
     package version."""
-    from satdoku import __version__
-
     root = Path(__file__).resolve().parents[2]
     if (root / ".git").exists():
         try:
@@ -92,8 +93,6 @@ def config_hash(config: Mapping[str, Any]) -> str:
 def solvers(variants: Mapping[str, Mapping[str, Any] | None]) -> list[dict[str, Any]]:
     """Each configured solver's name, registry base, options and version (the same version
     string the workflow's rule params use, so it changes exactly when its jobs rerun)."""
-    from satdoku.solvers.registry import resolve, solver_version
-
     out = []
     for name in variants:
         base, options = resolve(name, variants)
@@ -114,8 +113,6 @@ def measurement(config: Mapping[str, Any], backends: Mapping[str, int] | None = 
     """The run's measurement: the configured setting, what it means on the host writing the
     manifest (``benchexec 3.35``, ``basic (auto: why)``), and how many rows each backend
     measured (``backends``: the rows' ``measurement`` values counted)."""
-    from satdoku.solvers.measurement import MeasurementError, describe
-
     setting = str(config.get("measurement", "auto"))
     try:
         host = describe(setting)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from satdoku.stagefiles import paths as sp
+from satdoku.stagefiles.manifest import read_manifest
 from satdoku.stagefiles.runtable import META_KEY, build, classify_files, store_path
 
 __all__ = ["META_KEY", "list_runs", "manifest_of", "read_rows", "results_files", "run_table",
@@ -64,8 +65,6 @@ def read_rows(source: str | Path, results: str | Path = sp.RESULTS):
     ``results``) or of a results directory's current stage files, as a pyarrow table (its
     manifest in the metadata when known)."""
     import pyarrow.parquet as pq
-
-    from satdoku.stagefiles.manifest import read_manifest
 
     p = Path(source)
     if not p.exists() and store_path(results, str(source)).is_file():

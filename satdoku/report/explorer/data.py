@@ -22,6 +22,7 @@ from typing import Any
 
 from satdoku.stagefiles import paths as sp
 from satdoku.stagefiles.instances import iter_instance_dicts
+from satdoku.stagefiles.runtable import classify_files, table_of_files
 from satdoku.stagefiles.tsv import read_tsv
 
 #: The run-table columns the explorer shows of an answer (times and statistics as numbers).
@@ -137,8 +138,6 @@ def read_set(results: str | Path, set_name: str, runs: Sequence[str],
     ``encodings`` (when written)."""
     import pyarrow.compute as pc
 
-    from satdoku.stagefiles.runtable import table_of_files
-
     def sharded(gathered: str, part: str | None, **wildcards: str) -> _Sharded:
         return _Sharded(sp.stage_path(gathered, results, set=set_name, **wildcards), part,
                         results, set=set_name, **wildcards)
@@ -173,8 +172,6 @@ def files_plan(files: Sequence[str | Path]) -> tuple[Path, list[str], list[str]]
     """(results directory, sets, runs) of the gathered stage files a rule passes (Instances
     shards, SatSols and SatOutputTimes TSVs, as the other cross-set reports take them), in the
     order given. Every file must lie under the same results directory."""
-    from satdoku.stagefiles.runtable import classify_files
-
     shards, sols, _ = classify_files(files)
     roots = {Path(p).parents[2] for ps in shards.values() for p in ps}  # Instances/SET/SHARD
     roots |= {Path(p).parents[3] for p in sols.values()}  # SatSols/SOLVER/ENCODING/SET.tsv

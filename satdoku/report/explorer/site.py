@@ -37,12 +37,37 @@ from pathlib import Path
 from typing import Any
 
 from satdoku.formats import Record
+from satdoku.formats.format_registry import get_format
+from satdoku.formats.jsonpuzzle import board_out
+from satdoku.formats.symbols import ALPHABET, board_chars, parse_board_chars, parse_symbols
 from satdoku.report.agreement import Problems, problem_headline
-from satdoku.report.collect import DEFAULT_TIME, TimeLimits, time_limits, time_word
-from satdoku.report.explorer.data import ShardData, files_plan, present_runs, read_set
+from satdoku.report.collect import (
+    DEFAULT_TIME,
+    TimeLimits,
+    frame,
+    frame_of_table,
+    time_limits,
+    time_word,
+)
+from satdoku.report.encodings_table import zero_decisions
+from satdoku.report.explorer.data import ShardData, files_plan, present_runs, read_set, stage_files
+from satdoku.report.pairs import pair_line, pairs, with_vbs
+from satdoku.report.solver_tables import (
+    formats,
+    headers,
+    problem_columns,
+    solver_table,
+)
+from satdoku.report.text import board_of
+from satdoku.solvers.registry import colour, origin
 from satdoku.stagefiles import paths as sp
 from satdoku.stagefiles.families import INVALID_FAMILY, family_of_record, sort_key
-from satdoku.stagefiles.instances import LayoutSignatures, record_from_dict
+from satdoku.stagefiles.instances import LayoutSignatures, record_from_dict, record_to_dict
+from satdoku.stagefiles.manifest import read_manifest
+from satdoku.stagefiles.paths import RUN_MANIFEST
+from satdoku.stagefiles.propagation_files import read_summary
+from satdoku.stagefiles.runtable import table_of_files
+from satdoku.stagefiles.tsv import read_tsv
 
 #: Status of one run on one instance, one character: a wrong answer (failed verification) is
 #: lower case, a missing row '-'.
@@ -168,8 +193,6 @@ def instance_base(rec: Record) -> dict[str, Any]:
     """An instance as the page draws it: its Instances object (stage-file fields) plus the
     grid ``shape``, its family (``fam``: the one the summary groups by) and its
     ``instance_hash`` (``hash``)."""
-    from satdoku.stagefiles.instances import record_to_dict
-
     d = record_to_dict(rec)
     out: dict[str, Any] = {"id": int(rec.id), "line": rec.line, "fam": family_of_record(d),
                            "notation": rec.notation, "source": rec.source}  # dropped if the set's
@@ -210,9 +233,6 @@ def run_answer(rec: Record, sol: Mapping[str, str] | None, t: Mapping[str, str] 
             and rec.puzzle is not None:
         seen = {} if seen is None else seen
         if text not in seen:
-            from satdoku.formats.jsonpuzzle import board_out
-            from satdoku.report.text import board_of
-
             board = board_out(board_of(rec, text), rec.puzzle.domain)
             if board not in boards:
                 boards.append(board)
@@ -302,9 +322,6 @@ class _Bases:
     def _layout(self, d: dict[str, Any]) -> dict[str, Any] | None:
         """What every puzzle of this object's layout shares, or None when its objects must go
         through a record (the object is not what :func:`instance_base` rebuilds)."""
-        from satdoku.formats.format_registry import get_format
-        from satdoku.formats.symbols import ALPHABET, parse_symbols
-
         try:
             rec = record_from_dict(d)
         except (ValueError, KeyError, TypeError):
@@ -337,9 +354,6 @@ class _Bases:
             return instance_base(rec), None
 
         def board(text: str) -> Any:
-            from satdoku.formats.jsonpuzzle import board_out
-            from satdoku.report.text import board_of
-
             assert rec.puzzle is not None
             return board_out(board_of(rec, text), rec.puzzle.domain)
 
@@ -353,8 +367,6 @@ _BASE_KEYS = ("id", "line", "source", "notation", "empty", "name", "instance_has
 def _symbol_board(lay: Mapping[str, Any], givens: str, text: str) -> str:
     """The board a SatSols text of a symbol notation means, as the page draws it (the
     puzzle's givens when the text is no board of its size: :func:`report.text.board_of`)."""
-    from satdoku.formats.symbols import board_chars, parse_board_chars
-
     if len(text) == lay["ncells"] and not text.strip(lay["full"]):
         return text  # a full board in upper-case symbols: as the page draws it already
     values, _ = parse_board_chars(text.strip(), lay["side"])
@@ -431,9 +443,6 @@ class Explorer:
         found = Problems(name)
         bases = _Bases()
         if table is None:
-            from satdoku.report.explorer.data import stage_files
-            from satdoku.stagefiles.runtable import table_of_files
-
             table = table_of_files(stage_files(self.results, [name], runs))
         self._set_frame(name, runs, table)
         for data in read_set(self.results, name, runs, encodings, table, self.time_column):
@@ -550,8 +559,6 @@ class Explorer:
         import numpy as np
         import pyarrow.compute as pc
 
-        from satdoku.report.collect import frame_of_table
-
         if not runs:
             return
         mine = table.filter(pc.equal(table.column("set"), name))
@@ -584,8 +591,6 @@ class Explorer:
     def _default_pair(self, runs: Sequence[str]) -> list[int] | None:
         """The scatter plot shown first: a reference solver (x) against one of ours (y) on the
         same encoding (or a puzzle-level reference), else the first two runs."""
-        from satdoku.solvers.registry import origin
-
         def ori(run: str) -> str:
             return origin(run.partition("/")[0], dict(self.variants))
 
@@ -603,8 +608,6 @@ class Explorer:
         """The summary's long frame of every set read (categories back to plain columns)."""
         import pandas as pd
 
-        from satdoku.report.collect import frame
-
         if not self.frames:
             return frame([])
         df = pd.concat(self.frames, ignore_index=True)
@@ -615,14 +618,6 @@ class Explorer:
     def table(self, df=None) -> dict[str, Any]:
         """The solver table of every set, virtual best solvers and empty sets included (the
         summary's functions over the summary's frame)."""
-        from satdoku.report.pairs import with_vbs
-        from satdoku.report.solver_tables import (
-            formats,
-            headers,
-            problem_columns,
-            solver_table,
-        )
-
         df = self.frame() if df is None else df
         table = solver_table(with_vbs(df, self.variants) if len(df) else df, self.time_limit,
                              sets=[s["name"] for s in self.sets],
@@ -641,9 +636,6 @@ class Explorer:
         FL and the singles solve per layout and encoding), each with the share of the set's
         instances every run of that encoding solved with zero decisions (run index ->
         share)."""
-        from satdoku.report.encodings_table import zero_decisions
-        from satdoku.stagefiles.propagation_files import read_summary
-
         df = self.frame() if df is None else df
         zero = zero_decisions(df, ["set", "run"], self.variants) if len(df) else None
         valid = df[df["status"] != "INVALID"].groupby(["set", "run"]).size() if len(df) else {}
@@ -668,8 +660,6 @@ class Explorer:
     def pairs(self, df=None) -> list[dict[str, Any]]:
         """Every two runs of a set compared (reports/pairs.csv's rows), with the line the
         scatter view shows under the plot of those two runs."""
-        from satdoku.report.pairs import pair_line, pairs
-
         df = self.frame() if df is None else df
         if not len(df):
             return []
@@ -723,8 +713,6 @@ class Explorer:
         return out
 
     def run_info(self) -> list[dict[str, Any]]:
-        from satdoku.solvers.registry import colour, origin
-
         out = []
         for run in self.runs:
             solver, _, encoding = run.partition("/")
@@ -738,9 +726,6 @@ def pages(pages_dir: Path, out: Path, variants: Mapping[str, Mapping]) -> dict[s
     """The LTN evaluations (``ltn_SIZE.json``, with their figures) and the CSP largest-n
     experiment (runs from ``csp_largest_n.tsv``, its summary table ``.md``, its ``.png``) found in
     ``pages_dir``; figures are copied into ``out/pages`` so the explorer folder stands alone."""
-    from satdoku.solvers.registry import colour
-    from satdoku.stagefiles.tsv import read_tsv
-
     dest = out / "pages"
     ltn = []
     reports = sp.file_name(sp.LTN_REPORT, size="*", ext="json")
@@ -821,9 +806,6 @@ def build_explorer(results: str | Path, sets: Sequence[str], runs: Sequence[str]
     out.mkdir(parents=True, exist_ok=True)
     ex = Explorer(Path(results), out, list(runs), limits, dict(variants or {}), chunk,
                   time_column)
-    from satdoku.report.explorer.data import stage_files
-    from satdoku.stagefiles.runtable import table_of_files
-
     table = table_of_files(stage_files(results, sets, runs))
     for name in sets:
         ex.add_set(name, table)
@@ -832,9 +814,6 @@ def build_explorer(results: str | Path, sets: Sequence[str], runs: Sequence[str]
     df = ex.frame()
     _write(out / "data" / "plots.js", "plots", {"cactus": ex.cactus_plots()})
     _write(out / "data" / "pages.js", "pages", extra)
-    from satdoku.stagefiles.manifest import read_manifest
-    from satdoku.stagefiles.paths import RUN_MANIFEST
-
     overview = {
         "title": title, "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "run": read_manifest(Path(results) / RUN_MANIFEST),

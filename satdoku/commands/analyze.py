@@ -15,10 +15,13 @@ import argparse
 import sys
 from pathlib import Path
 
+from satdoku.analysis.set_analysis import VerificationError, analyze
+from satdoku.cnf.encodings import ENCODINGS, get
+from satdoku.formats import read_records
+from satdoku.report.propagation_report import markdown, write_outputs
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from satdoku.cnf.encodings import ENCODINGS
-
     p.add_argument("file", help="puzzle file (any supported format), or a DIMACS file / "
                    "directory of DIMACS files")
     p.add_argument("--encodings", nargs="+", metavar="ENCODING",
@@ -39,11 +42,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from satdoku.analysis.set_analysis import VerificationError, analyze
-    from satdoku.cnf.encodings import get
-    from satdoku.formats import read_records
-    from satdoku.report.propagation_report import markdown, write_outputs
-
     def fail(message: str) -> int:
         print(f"satdoku analyze: {message}", file=sys.stderr)
         return 2

@@ -16,6 +16,17 @@ import sys
 from pathlib import Path
 
 from satdoku.commands.common import int_in
+from satdoku.formats import read_records
+from satdoku.heuristics import MoveMemory
+from satdoku.ltn.classify import (
+    ClassifySettings,
+    MissingModel,
+    classify,
+    closed_sizes,
+    format_text,
+    try_load_models,
+)
+from satdoku.ltn.evaluate import evaluate
 from satdoku.stagefiles.paths import LTN_MODEL, stage_path
 
 EPILOG = """\
@@ -41,8 +52,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="save the move memory (history, counts, effectiveness) as JSON")
     parser.add_argument("--input-format", default="auto",
                         help="force a reader of satdoku.formats (default: detect)")
-    from satdoku.ltn.classify import ClassifySettings
-
     d = ClassifySettings()
     parser.add_argument("--ltn-steps", type=int_in(0, 10_000_000), default=d.ltn_steps,
                         help="LTN solving: Adam steps of a board's first round")
@@ -78,8 +87,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _read(path: Path, fmt: str) -> list:
-    from satdoku.formats import read_records
-
     out = []
     for rec in read_records(path, fmt=fmt):
         if getattr(rec, "cnf", None) is not None:  # each was "ERROR ...: None"
@@ -91,22 +98,10 @@ def _read(path: Path, fmt: str) -> list:
 
 
 def run(args: argparse.Namespace) -> int:
-    from satdoku.heuristics import MoveMemory
-    from satdoku.ltn.classify import (
-        ClassifySettings,
-        MissingModel,
-        classify,
-        closed_sizes,
-        format_text,
-        try_load_models,
-    )
-
     settings = ClassifySettings(ltn_steps=args.ltn_steps, ltn_warm_steps=args.ltn_warm_steps,
                                 ltn_rounds=args.ltn_rounds, ltn_backtracks=args.ltn_backtracks,
                                 ltn_singles=not args.no_singles, seed=args.seed)
     if args.evaluate is not None:
-        from satdoku.ltn.evaluate import evaluate
-
         if not (args.size and args.report):
             print("classify --evaluate needs --size and --report", file=sys.stderr)
             return 1

@@ -21,27 +21,6 @@ def positive_seconds(text: str) -> float:
     return value
 
 
-def solver_variants(text: str) -> dict:
-    """``--variants``: the JSON of configured solvers ({name: options}), each checked against
-    its registry record (an unknown option is one usage line naming it, as in the config)."""
-    import json
-
-    from satdoku.config import ConfigError, check_solvers
-
-    try:
-        variants = json.loads(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"not JSON: {exc}") from None
-    if not isinstance(variants, dict) or not all(
-            isinstance(v, dict) or v is None for v in variants.values()):
-        raise argparse.ArgumentTypeError("must be a JSON object {solver: {option: value}}")
-    try:
-        check_solvers(variants)
-    except ConfigError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return variants
-
-
 def int_in(lo: int, hi: int | None = None) -> Callable[[str], int]:
     """An argparse type: an integer in ``lo..hi`` (``--epochs 0``, ``--count -1`` and
     ``--size 10**9`` are one usage line, not a traceback or hours of work)."""

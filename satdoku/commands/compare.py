@@ -10,6 +10,8 @@ import argparse
 import math
 import sys
 
+from satdoku.runs.compare import compare, write_report
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("a", metavar="RESULTS_A",
@@ -27,8 +29,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from satdoku.runs.compare import compare, write_report
-
     try:
         c = compare(args.a, args.b, args.by, args.time_column, args.top,
                     results=args.results)

@@ -19,6 +19,10 @@ import argparse
 import sys
 
 from satdoku.commands.common import int_in, positive_seconds
+from satdoku.formats import read_records
+from satdoku.generate import SolutionCounter
+from satdoku.solvers.base import Deadline
+from satdoku.solvers.csp import SearchLimit
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,11 +48,6 @@ def _verdict(n: int, limit: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from satdoku.formats import read_records
-    from satdoku.generate import SolutionCounter
-    from satdoku.solvers.base import Deadline
-    from satdoku.solvers.csp import SearchLimit
-
     if args.limit < 1:
         print("error: --max must be at least 1", file=sys.stderr)
         return 2

@@ -5,12 +5,17 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from satdoku.cnf.encodings import DEFAULT_ENCODING
+from satdoku.cnf.dimacs import write_dimacs
+from satdoku.cnf.encode import encode, variable_comment
+from satdoku.cnf.encodings import (
+    DEFAULT_ENCODING,
+    ENCODINGS,  # the registry: every named encoding
+    Unencodable,
+)
+from satdoku.formats import read_records
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from satdoku.cnf.encodings import ENCODINGS  # the registry: every named encoding
-
     p.add_argument("file", help="instance file (any supported format)")
     p.add_argument("-o", "--output", required=True, help="directory for <stem>_<id>.cnf files")
     p.add_argument("--encoding", default=DEFAULT_ENCODING, choices=list(ENCODINGS),
@@ -20,11 +25,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from satdoku.cnf.dimacs import write_dimacs
-    from satdoku.cnf.encode import encode, variable_comment
-    from satdoku.cnf.encodings import Unencodable
-    from satdoku.formats import read_records
-
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
     stem = Path(args.file).stem

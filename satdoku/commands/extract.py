@@ -12,7 +12,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from satdoku.cnf.dimacs import write_dimacs
 from satdoku.cnf.encodings import DEFAULT_ENCODING
+from satdoku.identity import is_instance_hash
+from satdoku.solvers.registry import PUZZLE, level
+from satdoku.stagefiles.bundles import standalone
+from satdoku.stagefiles.instances import id_of_hash, shard_of
+from satdoku.stagefiles.outputs import output_block
+from satdoku.stagefiles.paths import SATINPUT, SATOUTPUT, stage_path
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -26,13 +33,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from satdoku.cnf.dimacs import write_dimacs
-    from satdoku.identity import is_instance_hash
-    from satdoku.stagefiles.bundles import standalone
-    from satdoku.stagefiles.instances import id_of_hash, shard_of
-    from satdoku.stagefiles.outputs import output_block
-    from satdoku.stagefiles.paths import SATINPUT, SATOUTPUT, stage_path
-
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
     try:
         ident = (id_of_hash(args.results, args.set, args.id.lower())
@@ -59,8 +59,6 @@ def run(args: argparse.Namespace) -> int:
 def _missing(args: argparse.Namespace, path: str) -> str:
     """Why a stage file is missing, in one line: a puzzle-level solver writes no SatOutput;
     otherwise the run did not make this solver / encoding / set."""
-    from satdoku.solvers.registry import PUZZLE, level
-
     if args.solver:
         try:
             puzzle_level = level(args.solver) == PUZZLE

@@ -22,11 +22,20 @@ import tempfile
 from pathlib import Path
 
 from satdoku.commands.common import int_in, positive_seconds
+from satdoku.config import solvers_of_file
+from satdoku.formats import read_records
+from satdoku.fuzz.campaign import Campaign, print_findings, safe_run, summary
+from satdoku.fuzz.cases import quoted, read_case
+from satdoku.fuzz.checks import check_targets
+from satdoku.fuzz.formulas import KINDS
+from satdoku.fuzz.oracles import Reference, drat_trim_path
+from satdoku.fuzz.targets import own_targets, solver_target
+from satdoku.progress import DEFAULT_INTERVAL, resolve_mode
+from satdoku.solvers.external import check_options
+from satdoku.solvers.registry import SOLVERS, resolve
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from satdoku.fuzz.formulas import KINDS
-
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--solver", help="a registered solver or a variant of --configfile")
     which.add_argument("--command", help="a solver binary: \"BIN ... {cnf} [{proof}] "
@@ -66,10 +75,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from satdoku.fuzz.campaign import Campaign, print_findings, summary
-    from satdoku.fuzz.formulas import KINDS
-    from satdoku.fuzz.oracles import drat_trim_path
-
     def fail(message: str) -> int:
         print(f"satdoku fuzz: {message}", file=sys.stderr)
         return 2
@@ -81,8 +86,6 @@ def run(args: argparse.Namespace) -> int:
     if args.out is None and args.replay is None and args.target != "list":
         return fail("--out DIR is needed (where failures are written)")
     try:
-        from satdoku.fuzz.oracles import Reference
-
         Reference((), args.against).close()
     except Exception as exc:  # python-sat's own error for a name it does not know
         return fail(f"--against {args.against!r}: not a python-sat solver ({exc})")
@@ -100,8 +103,6 @@ def run(args: argparse.Namespace) -> int:
         if not any(set(t.kinds) & set(kinds) for t in targets):
             return fail(f"--kinds {args.kinds}: no target takes these (puzzle-level solvers "
                         "take puzzles)")
-        from satdoku.progress import DEFAULT_INTERVAL, resolve_mode
-
         mode = resolve_mode(None, sys.stderr)
         campaign = Campaign(targets, args.seed, kinds, Path(args.out), args.shrink_seconds,
                             progress=None if mode == "off" else sys.stderr,
@@ -123,9 +124,6 @@ def run(args: argparse.Namespace) -> int:
 def _variants(args: argparse.Namespace) -> tuple[str, dict]:  # type: ignore[type-arg]
     """(solver name, variants): ``--solver`` (with ``--configfile``'s solvers) or
     ``--command`` as the solver ``command``."""
-    from satdoku.config import solvers_of_file
-    from satdoku.solvers.external import check_options
-
     variants = solvers_of_file(args.configfile) if args.configfile else {}
     if args.command is None:
         return args.solver, variants
@@ -138,10 +136,6 @@ def _variants(args: argparse.Namespace) -> tuple[str, dict]:  # type: ignore[typ
 
 
 def _targets(args: argparse.Namespace, workdir: str, drat_trim: str | None) -> list:  # type: ignore[type-arg]
-    from satdoku.fuzz.checks import check_targets
-    from satdoku.fuzz.targets import own_targets, solver_target
-    from satdoku.solvers.registry import resolve
-
     if args.target is not None:
         every = own_targets(workdir, args.against, drat_trim) + check_targets(drat_trim,
                                                                               workdir)
@@ -156,8 +150,6 @@ def _targets(args: argparse.Namespace, workdir: str, drat_trim: str | None) -> l
         return [known[n] for n in names]
     name, variants = _variants(args)
     base, _ = resolve(name, variants)  # KeyError for an unknown solver
-    from satdoku.solvers.registry import SOLVERS
-
     if args.incremental and not SOLVERS[base].incremental:
         raise ValueError(f"--incremental: {name} has no incremental use")
     replay = ["satdoku", "fuzz", *_solver_words(args), "--against", args.against,
@@ -179,8 +171,6 @@ def _solver_words(args: argparse.Namespace) -> list[str]:
 def _hint(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     """The command that makes one case of an own target again (targets without reproducer
     files of their own)."""
-    from satdoku.fuzz.cases import quoted
-
     def hint(target, kind: str, index: int) -> str:  # type: ignore[no-untyped-def]
         return quoted(["satdoku", "fuzz", "--target", target.name, "--seed", str(args.seed),
                        "--case", f"{kind}/{index}", "--out", args.out or "DIR"])
@@ -190,9 +180,6 @@ def _hint(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def _replay(args: argparse.Namespace, targets: list) -> int:  # type: ignore[type-arg]
     """Run the case of ``--replay FILE`` on the one solver target; exit 1 if it fails."""
-    from satdoku.fuzz.campaign import safe_run
-    from satdoku.fuzz.cases import read_case
-
     if args.target is not None:
         print("satdoku fuzz: --replay takes --solver or --command (own targets: --case)",
               file=sys.stderr)
@@ -201,8 +188,6 @@ def _replay(args: argparse.Namespace, targets: list) -> int:  # type: ignore[typ
     path = Path(args.replay)
     try:
         if path.suffix == ".json":
-            from satdoku.formats import read_records
-
             records = [r for r in read_records(path, "json") if r.puzzle is not None]
             if not records:
                 raise ValueError(f"{path}: no puzzle in it")

@@ -26,7 +26,16 @@ import random
 import sys
 from pathlib import Path
 
+from satdoku import generate as gen
 from satdoku.commands.common import int_in, number_in, positive_seconds
+from satdoku.formats.futoshiki import write_futoshiki_dat
+from satdoku.formats.jsonpuzzle import puzzle_to_json
+from satdoku.formats.latin import rows_text
+from satdoku.formats.symbols import ALPHABET, board_chars
+from satdoku.ltn.dataset import DatasetSpec, build
+from satdoku.puzzle import box_order_for
+from satdoku.solvers.base import Deadline
+from satdoku.solvers.csp import SearchLimit
 
 BOARD_KINDS = ("grid", "open", "unique", "invalid1", "invalid2", "invalid3", "swap",
                "impossible")
@@ -87,9 +96,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _template(family: str, size: int):
     """The empty puzzle of ``family`` for ``--size``, or the reason the size is refused."""
-    from satdoku import generate as gen
-    from satdoku.puzzle import box_order_for
-
     if family == "sudoku":
         box = box_order_for(size)
         if not box or not 2 <= box <= 6:
@@ -104,11 +110,6 @@ def _template(family: str, size: int):
 
 def _write(made: list, family: str) -> None:
     """The boards in a format of their family that ``satdoku`` reads back."""
-    from satdoku.formats.futoshiki import write_futoshiki_dat
-    from satdoku.formats.jsonpuzzle import puzzle_to_json
-    from satdoku.formats.latin import rows_text
-    from satdoku.formats.symbols import ALPHABET, board_chars
-
     if family == "futoshiki":
         sys.stdout.write(write_futoshiki_dat(made))
         return
@@ -127,9 +128,6 @@ def _write(made: list, family: str) -> None:
 
 def boards(args: argparse.Namespace) -> int:
     """``generate boards``: ``--count`` boards of one kind, each checked against its promise."""
-    from satdoku import generate as gen
-    from satdoku.solvers.base import Deadline
-
     kinds = BOARD_KINDS if args.family == "sudoku" else FAMILY_KINDS
     if args.kind not in kinds:
         print(f"error: --family {args.family} makes kinds {', '.join(kinds)}", file=sys.stderr)
@@ -185,16 +183,12 @@ def boards(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     if args.what == "boards":
-        from satdoku.solvers.csp import SearchLimit
-
         try:
             return boards(args)
         except SearchLimit:
             print(f"error: no complete {args.family} grid within --time-limit "
                   f"{args.time_limit:g} s", file=sys.stderr)
             return 1
-    from satdoku.ltn.dataset import DatasetSpec, build
-
     if args.out is None:
         print("error: generate dataset needs --out DIR", file=sys.stderr)
         return 1

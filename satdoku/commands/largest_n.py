@@ -14,7 +14,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from satdoku.commands.common import int_in, number_in, positive_seconds, solver_variants
+from satdoku.commands.common import int_in, number_in, positive_seconds
+from satdoku.commands.variants_arg import solver_variants
+from satdoku.pipeline.stage_largest_n import run_experiment, write_outputs
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,8 +41,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from satdoku.pipeline.stage_largest_n import run_experiment, write_outputs
-
     if not 1 <= args.n_min <= args.n_max:
         print("error: need 1 <= --n-min <= --n-max", file=sys.stderr)
         return 2

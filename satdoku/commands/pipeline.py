@@ -17,9 +17,24 @@ from satdoku.commands.common import (
     add_limit_arguments,
     int_in,
     positive_seconds,
-    solver_variants,
+    run_limits,
 )
+from satdoku.commands.variants_arg import solver_variants
+from satdoku.formats import StrictError
+from satdoku.pipeline.stage_decode import decode_shard
+from satdoku.pipeline.stage_encode import encode_shard
+from satdoku.pipeline.stage_normalize import normalize
+from satdoku.pipeline.stage_propagation import propagation_set
+from satdoku.pipeline.stage_record import record_run
+from satdoku.pipeline.stage_report import check_set, report_set
+from satdoku.pipeline.stage_solve import solve_shard
+from satdoku.pipeline.stage_unique import unique_shard
 from satdoku.report.collect import TIME_COLUMNS
+from satdoku.set_plans import SetError
+from satdoku.size_limits import SizeLimits, set_default_size_limits
+from satdoku.solvers.measurement import MeasurementError
+from satdoku.stagefiles.instances import StageFileError
+from satdoku.stagefiles.tsv import gather
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -128,11 +143,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run one stage; a malformed input or stage file is one line on stderr and exit 1."""
-    from satdoku.formats import StrictError
-    from satdoku.set_plans import SetError
-    from satdoku.solvers.measurement import MeasurementError
-    from satdoku.stagefiles.instances import StageFileError
-
     try:
         return _run(args)
     except (SetError, StageFileError, StrictError, OSError, MeasurementError) as exc:
@@ -146,65 +156,42 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     if getattr(args, "size_limits", None):
-        from satdoku.size_limits import SizeLimits, set_default_size_limits
-
         set_default_size_limits(SizeLimits(**json.loads(args.size_limits)))
     if args.stage == "normalize":
-        from satdoku.pipeline.stage_normalize import normalize
-
         counts = normalize(args.source, args.output, args.shard, args.shard_size, args.format,
                            args.strict, args.sha256)
         print(f"normalize {args.source} shard {args.shard}: {counts['instances']} instances, "
               f"{counts['invalid']} invalid")
     elif args.stage == "encode":
-        from satdoku.pipeline.stage_encode import encode_shard
-
         n = encode_shard(args.instances, args.output, args.set_name, args.encoding)
         print(f"encode {args.instances}: {n} instances ({args.encoding})")
     elif args.stage == "solve":
-        from satdoku.commands.common import run_limits
-        from satdoku.pipeline.stage_solve import solve_shard
-
         counts = solve_shard(args.instances, args.solver, args.encoding, args.times, args.sols,
                              bundle=args.bundle, output=args.output, variants=args.variants,
                              limits=run_limits(args), repeats=args.repeats, cores=args.cores)
         print(f"solve {args.instances} with {args.solver}: {counts}")
     elif args.stage == "decode":
-        from satdoku.pipeline.stage_decode import decode_shard
-
         counts = decode_shard(args.instances, args.output, args.sols, args.encoding)
         print(f"decode {args.output}: {counts}")
     elif args.stage == "gather":
-        from satdoku.stagefiles.tsv import gather
-
         n = gather(args.shards, args.tsv, args.kind, args.txt)
         print(f"gather: {n} rows -> {args.tsv}")
     elif args.stage == "report":
-        from satdoku.pipeline.stage_report import report_set
-
         n = report_set(args.set_name, args.instances, args.sols, args.times, args.txt, args.png,
                        args.time_limit, args.unique, args.skipped, args.table_md,
                        args.table_csv, args.table_html, args.time_column)
         print(f"report {args.set_name}: {n} problems")
     elif args.stage == "propagation":
-        from satdoku.pipeline.stage_propagation import propagation_set
-
         n = propagation_set(args.set_name, args.instances, args.out, args.encodings,
                             args.probe)
         print(f"propagation {args.set_name}: {n} layout x encoding rows -> {args.out}")
     elif args.stage == "unique":
-        from satdoku.pipeline.stage_unique import unique_shard
-
         print(f"unique {args.bundle}: {unique_shard(args.bundle, args.output, args.time_limit)}")
     elif args.stage == "record":
-        from satdoku.pipeline.stage_record import record_run
-
         m = record_run(args.files, json.loads(args.config), args.results, args.manifest,
                        args.wide)
         print(f"record: run {m['run_id']} ({m['start']} -> {m['end']})")
     elif args.stage == "check":
-        from satdoku.pipeline.stage_report import check_set
-
         problems, wrong = check_set(args.set_name, args.sols, args.out)
         for p in problems:
             print(f"{'ERROR' if p in wrong else 'PROBLEM'}: {p}", file=sys.stderr)

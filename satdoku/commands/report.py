@@ -14,7 +14,9 @@ from __future__ import annotations
 import argparse
 
 from satdoku.commands.common import positive_seconds
-from satdoku.report.collect import TIME_COLUMNS
+from satdoku.report import report_stages as build
+from satdoku.report.collect import TIME_COLUMNS, TimeLimits
+from satdoku.report.explorer.site import explorer_from_files
 
 
 def _cross(s: argparse.ArgumentParser) -> None:
@@ -30,8 +32,6 @@ def _cross(s: argparse.ArgumentParser) -> None:
 
 def _limits(args: argparse.Namespace):
     """The one TimeLimits of a cross-set stage (a bad SET=SECONDS is one line, exit 2)."""
-    from satdoku.report.collect import TimeLimits
-
     try:
         return TimeLimits.parse(args.time_limit, args.set_time_limit)
     except ValueError as exc:
@@ -107,8 +107,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from satdoku.report import report_stages as build
-
     if args.stage == "table":
         n = build.set_table(args.set_name, args.instances, args.sols, args.times,
                             args.time_limit, args.md, args.csv, args.html)
@@ -140,8 +138,6 @@ def run(args: argparse.Namespace) -> int:
                           time_column=args.time_column, propagation=args.propagation)
         print(f"summary: {n} problems -> {args.md}")
     elif args.stage == "explorer":
-        from satdoku.report.explorer.site import explorer_from_files
-
         ov = explorer_from_files(args.files, _limits(args), args.out,
                                  build.parse_variants(args.variants), args.pages_dir,
                                  time_column=args.time_column)

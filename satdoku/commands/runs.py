@@ -6,14 +6,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from satdoku.runs.store import list_runs
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--results", default="results", help="results directory (default: results)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from satdoku.runs.store import list_runs
-
     skipped: list[str] = []
     runs = list_runs(args.results, skipped)
     for bad in skipped:  # named, skipped; the others are listed

@@ -15,16 +15,30 @@ import argparse
 import sys
 from pathlib import Path
 
-from satdoku.cnf.encodings import DEFAULT_ENCODING
+from satdoku.cnf.encodings import (
+    DEFAULT_ENCODING,
+    ENCODINGS,  # the registry: every named encoding
+)
+from satdoku.cnf.encodings import get as get_encoding
 from satdoku.commands.common import add_limit_arguments, positive_seconds, run_limits
+from satdoku.config import size_limits_of_file, solvers_of_file
+from satdoku.pipeline.stage_normalize import set_records
+from satdoku.progress import track
+from satdoku.set_plans import is_cnf_set, plan
+from satdoku.size_limits import SizeLimits, set_default_size_limits
+from satdoku.solve import assign_cores, open_solver, solve
+from satdoku.solvers.external import check_options
+from satdoku.solvers.measurement import MeasurementError, backend
+from satdoku.solvers.registry import CNF, SOLVERS
+from satdoku.solvers.result import FAILED
+from satdoku.sources import read_snapshot
+from satdoku.stagefiles.tsv import GIVEN_DIFFERS
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="instance file (any supported format, auto-detected) or a "
                    "DIMACS file / directory of DIMACS files")
     p.add_argument("--solver", default="minisat22", help="solver name (default: minisat22)")
-    from satdoku.cnf.encodings import ENCODINGS  # the registry: every named encoding
-
     p.add_argument("--encoding", default=None, metavar="ENCODING",
                    help=f"CNF encoding of the puzzles for a SAT solver: {', '.join(ENCODINGS)} "
                    "(default extended); refused where nothing is encoded (a puzzle-level "
@@ -44,15 +58,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from satdoku.cnf.encodings import get as get_encoding
-    from satdoku.progress import track
-    from satdoku.set_plans import plan
-    from satdoku.solve import assign_cores, open_solver, solve
-    from satdoku.solvers.measurement import MeasurementError, backend
-    from satdoku.solvers.registry import CNF
-    from satdoku.solvers.result import FAILED
-    from satdoku.stagefiles.tsv import GIVEN_DIFFERS
-
     def fail(message: str) -> int:
         print(f"satdoku solve: {message}", file=sys.stderr)
         return 2
@@ -114,15 +119,8 @@ def _variants(args: argparse.Namespace) -> dict:  # type: ignore[type-arg]
     """The solver variants ``--solver`` may name: a configuration file's, and ``--command``
     as a solver of its own (named by ``--solver`` when it names no registered solver, else
     ``command``)."""
-    from satdoku.config import solvers_of_file
-    from satdoku.solvers.external import check_options
-    from satdoku.solvers.registry import SOLVERS
-
     variants = solvers_of_file(args.configfile) if args.configfile else {}
     if args.configfile:  # the file's size guard holds here as in the workflow
-        from satdoku.config import size_limits_of_file
-        from satdoku.size_limits import SizeLimits, set_default_size_limits
-
         set_default_size_limits(SizeLimits(**size_limits_of_file(args.configfile)))
     if args.command is not None:  # an empty --command is a usage error, never the default
         entry = {"solver": "external", "command": args.command}
@@ -136,10 +134,6 @@ def _variants(args: argparse.Namespace) -> dict:  # type: ignore[type-arg]
 def _read(path: str, fmt: str) -> tuple[str, list, bool]:  # type: ignore[type-arg]
     """(checksum, records, whether it is a CNF set) of a puzzle file or CNF set, read once:
     the records are what was read then, whatever happens to the file while it is solved."""
-    from satdoku.pipeline.stage_normalize import set_records
-    from satdoku.set_plans import is_cnf_set, plan
-    from satdoku.sources import read_snapshot
-
     if is_cnf_set(path, fmt):
         return plan(path, fmt).sha256, list(set_records(path, fmt)), True
     snapshot = read_snapshot(path)

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 from satdoku.commands.common import int_in, number_in
+from satdoku.ltn.train import TrainSettings, train
+from satdoku.stagefiles.paths import LTN_DATASETS, LTN_MODEL, stage_path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,9 +32,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from satdoku.ltn.train import TrainSettings, train
-    from satdoku.stagefiles.paths import LTN_DATASETS, LTN_MODEL, stage_path
-
     data = args.data or stage_path(LTN_DATASETS, size=args.size)
     out = args.out or stage_path(LTN_MODEL, size=args.size)
     tsv = args.tsv or out.with_suffix(".tsv")

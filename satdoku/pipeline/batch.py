@@ -37,10 +37,13 @@ from typing import IO, Any
 from satdoku.cnf.dimacs import V_WIDTH, parse_dimacs
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.formats import Record
+from satdoku.formats.format_registry import get_format
+from satdoku.formats.symbols import ALPHABET, char_value, format_symbols
 from satdoku.progress import Progress
 from satdoku.solve import encoding_of
 from satdoku.solver_run import LIMIT_GRACE, ConfiguredSolver, Run
 from satdoku.solvers.base import STAT_KEYS, WALL, RunLimits
+from satdoku.solvers.cores import describe
 from satdoku.solvers.interrupts import searching
 from satdoku.solvers.result import (
     EXIT,
@@ -146,8 +149,6 @@ class _Layout:
 
 
 def _layout(rec: Record) -> _Layout | None:
-    from satdoku.formats.symbols import ALPHABET
-
     p = rec.puzzle
     if p is None or p.domain > len(ALPHABET):
         return None
@@ -161,9 +162,6 @@ def _layout(rec: Record) -> _Layout | None:
 
 def _symbols_notation(notation: str) -> bool:
     """Whether boards of this notation are written one symbol per cell (what the loop writes)."""
-    from satdoku.formats.format_registry import get_format
-    from satdoku.formats.symbols import format_symbols
-
     try:
         return get_format(notation).format_board is format_symbols
     except (KeyError, ValueError):
@@ -172,8 +170,6 @@ def _symbols_notation(notation: str) -> bool:
 
 def _value_table() -> bytes:
     """Symbol byte -> value (0: empty), 255 for a byte that is no symbol (formats.symbols)."""
-    from satdoku.formats.symbols import char_value
-
     return bytes(255 if (v := char_value(chr(b))) is None or v > 254 else v for b in range(256))
 
 
@@ -193,8 +189,6 @@ def solve_planned(p: Plan, solver: ConfiguredSolver, encoding: str, writers: Wri
     loop, everything else through ``step`` (the plain path); returns status counts.
     ``limits``: the shard's (its time limit on the wall clock, its memory limit, the cores the
     shard is pinned to)."""
-    from satdoku.solvers.cores import describe
-
     mod = native()
     assert mod is not None
     enc = encoding_of(encoding).encoding
@@ -352,6 +346,4 @@ def _formula(p: Plan, i: int) -> Formula | None:
 
 
 def _alphabet() -> str:
-    from satdoku.formats.symbols import ALPHABET
-
     return ALPHABET

@@ -14,8 +14,9 @@ from typing import Any
 from satdoku.cnf.encode import NO_RULES, check_encoding_size, formula, rules_key
 from satdoku.cnf.encodings import Unencodable
 from satdoku.formats import Record
-from satdoku.formats.symbols import parse_board_chars
+from satdoku.formats.symbols import char_value, parse_board_chars
 from satdoku.size_limits import TooLarge
+from satdoku.solve import formula_of
 from satdoku.stagefiles.bundles import (
     write_instance,
     write_invalid,
@@ -38,8 +39,6 @@ def encode_shard(instances: str | Path, out: str | Path, set_name: str, encoding
     inequalities) of a layout met before is written from its Instances object, no puzzle built
     (:class:`_Givens`, the bytes :func:`satdoku.cnf.encode.formula` gives); False builds every
     record (the plain way the fast one must equal)."""
-    from satdoku.solve import formula_of
-
     written_rules: dict[str, int] = {}
     givens = _Givens(encoding) if fast else None
     n = 0
@@ -168,8 +167,6 @@ class _Givens:
         f = formula(p, self.encoding)
         if f.own != [[c * p.domain + v] for c, v in enumerate(p.givens) if v]:
             return None  # own clauses beyond the givens: the record's way
-        from satdoku.formats.symbols import char_value
-
         dom = p.domain
         if p.ncells * (dom + 1) > _LITERAL_TABLE:
             return None  # a table that large: the record's way

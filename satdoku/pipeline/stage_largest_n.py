@@ -15,6 +15,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from satdoku.formats import Record
+from satdoku.generate import completion_instance
+from satdoku.puzzle import latin
+from satdoku.solve import open_solver, solve
+from satdoku.solvers.registry import PUZZLE, colour, level
 from satdoku.solvers.result import ERROR, FAILED, SAT
 
 RUN_COLUMNS = ("family", "solver", "n", "seed", "status", "verified", "seconds", "decisions",
@@ -29,12 +34,6 @@ def run_experiment(families: Sequence[str], solvers: Sequence[str], n_min: int, 
     """Every run of the experiment, in order (one row per family, solver and n tried). Each
     instance goes through the one solve path (:func:`satdoku.solve.solve`): the limit covers
     building the model, and every board is verified against its puzzle."""
-    from satdoku.formats import Record
-    from satdoku.generate import completion_instance
-    from satdoku.puzzle import latin
-    from satdoku.solve import open_solver, solve
-    from satdoku.solvers.registry import PUZZLE, level
-
     rows: list[dict[str, Any]] = []
     cache: dict[tuple[str, int], Any] = {}
     for name in solvers:
@@ -108,8 +107,6 @@ def _plot(rows: Sequence[dict[str, Any]], png: str | Path, time_limit: float) ->
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    from satdoku.solvers.registry import colour
 
     families = list(dict.fromkeys(r["family"] for r in rows)) or ["(none)"]
     fig, axes = plt.subplots(1, len(families), figsize=(6 * len(families), 4.2), squeeze=False)

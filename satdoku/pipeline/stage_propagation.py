@@ -6,6 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from satdoku.analysis.set_analysis import analyze
+from satdoku.cnf.encodings import ENCODINGS
+from satdoku.report.propagation_report import write_outputs
+from satdoku.stagefiles.instances import InstanceShards
+
 
 def propagation_set(set_name: str, instance_shards: Sequence[str], out_dir: str | Path,
                     encodings: Sequence[str], probe: bool = True, singles: bool = True
@@ -13,11 +18,6 @@ def propagation_set(set_name: str, instance_shards: Sequence[str], out_dir: str 
     """Analyse a set's instances under ``encodings`` (the simplified ones are left out: they
     propagate as extended does; a CNF set's label ``dimacs`` too: its formulas are analysed as
     they are) and write its propagation files; returns the number of summary rows."""
-    from satdoku.analysis.set_analysis import analyze
-    from satdoku.cnf.encodings import ENCODINGS
-    from satdoku.report.propagation_report import write_outputs
-    from satdoku.stagefiles.instances import InstanceShards
-
     records = InstanceShards(instance_shards)
     chosen = [e for e in encodings if e in ENCODINGS and not ENCODINGS[e].simplified]
     result = analyze(records, set_name, chosen, probe=probe, singles=singles)

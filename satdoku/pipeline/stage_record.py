@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from satdoku.runs.provenance import build_manifest, started
-from satdoku.runs.store import run_table, write_run
+from satdoku.runs.store import META_KEY, run_table, write_run
 from satdoku.runs.wide import write_wide
 from satdoku.stagefiles.manifest import write_manifest_file
 
@@ -21,8 +21,6 @@ def record_run(files: Sequence[str | Path], config: Mapping[str, Any], results: 
     import json
 
     import pyarrow as pa
-
-    from satdoku.runs.store import META_KEY
 
     table = run_table(files)  # read once; its run id and manifest are set below
     backends: dict[str, int] = {}

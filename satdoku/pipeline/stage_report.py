@@ -6,7 +6,13 @@ import sys
 from pathlib import Path
 
 from satdoku.report.agreement import WRONG_KINDS, Problems, find_problems
-from satdoku.report.collect import parse_runs
+from satdoku.report.collect import frame_of_table, parse_runs
+from satdoku.report.plots import time_per_instance
+from satdoku.report.report_stages import write_set_table
+from satdoku.report.text import build_report
+from satdoku.runs.provenance import machine, package_versions, satdoku_version
+from satdoku.stagefiles.instances import InstanceShards
+from satdoku.stagefiles.runtable import build_set, run_rows
 from satdoku.stagefiles.tsv import read_tsv
 
 
@@ -18,12 +24,6 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
     """Write the text report and time plot (and, given ``table_md`` and ``table_csv``, the
     set's solver table, its times from ``time_column``: the stage files are read once for all
     of them); returns the number of problems found."""
-    from satdoku.report.collect import frame_of_table
-    from satdoku.report.plots import time_per_instance
-    from satdoku.report.text import build_report
-    from satdoku.stagefiles.instances import InstanceShards
-    from satdoku.stagefiles.runtable import build_set, run_rows
-
     records = InstanceShards(instance_shards)
     sol_paths, time_paths = parse_runs(sols), parse_runs(times)
     table = build_set(set_name, instance_shards,
@@ -46,8 +46,6 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
     if table_md or table_csv or table_html:
         if not (table_md and table_csv):
             raise ValueError("the solver table needs its Markdown and CSV paths")
-        from satdoku.report.report_stages import write_set_table
-
         write_set_table(set_name, frame_of_table(table, time_column), time_limit, table_md,
                         table_csv, table_html, time_column)
     return len(find_problems(set_name, sol_rows))
@@ -57,8 +55,6 @@ def environment_text() -> str:
     """The set report's last section: what wrote it (satdoku, Python, key packages, machine).
     The run's manifest (results/run.json, with solver versions and start/end) is cross-set, so
     a set report, which reruns only when its set changes, does not depend on it."""
-    from satdoku.runs.provenance import machine, package_versions, satdoku_version
-
     m = machine()
     packages = ", ".join(f"{k} {v}" for k, v in package_versions().items())
     return ("\nRun environment (this report's job; the whole run: results/run.json)\n"

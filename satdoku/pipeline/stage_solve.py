@@ -20,6 +20,7 @@ from typing import IO, Any
 from satdoku.cnf.formula import Formula
 from satdoku.formats import Record
 from satdoku.identity import record_hash
+from satdoku.pipeline import batch
 from satdoku.progress import track
 from satdoku.solve import Answer, RunLimits, assign_cores, open_solver, solve
 from satdoku.solvers.registry import PUZZLE
@@ -77,8 +78,6 @@ def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: s
         raise ValueError(f"{solver_name} is a SAT solver: it needs the shard's SatInput bundle")
     planned = None
     if compiled and bundle is not None and output is not None and solver.level != PUZZLE:
-        from satdoku.pipeline import batch
-
         planned = batch.plan(solver, encoding, instances, bundle, repeats, limits)
     shard_load = load1()
     counts: dict[str, int] = {}

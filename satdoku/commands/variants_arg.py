@@ -1,0 +1,27 @@
+"""``--variants``: configured solvers on the command line, checked against the workflow
+configuration's solver checks (apart from common.py, so that a command without it, such as a
+one-shot ``satdoku dpll``, does not load the configuration)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from satdoku.config import ConfigError, check_solvers
+
+
+def solver_variants(text: str) -> dict:
+    """``--variants``: the JSON of configured solvers ({name: options}), each checked against
+    its registry record (an unknown option is one usage line naming it, as in the config)."""
+    try:
+        variants = json.loads(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON: {exc}") from None
+    if not isinstance(variants, dict) or not all(
+            isinstance(v, dict) or v is None for v in variants.values()):
+        raise argparse.ArgumentTypeError("must be a JSON object {solver: {option: value}}")
+    try:
+        check_solvers(variants)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return variants

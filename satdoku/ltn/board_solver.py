@@ -27,11 +27,13 @@ import time
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from satdoku.ltn.kb import optimise
 from satdoku.puzzle import Puzzle
+
+if TYPE_CHECKING:  # numpy (with torch) loads where the LTN search runs, as DESIGN.md asks
+    import numpy as np
 
 
 @dataclass
@@ -69,6 +71,7 @@ class _Tables:
 
 @lru_cache(maxsize=8)
 def _tables(puzzle_layout) -> _Tables:
+    import numpy as np
     import torch
 
     n, cells = puzzle_layout.domain, puzzle_layout.ncells
@@ -88,6 +91,8 @@ def propagate(board: np.ndarray, banned: np.ndarray, singles: bool, t: _Tables
 
     ``dead``: two equal values in a unit, an empty cell without a possible value, or (with
     singles) a missing value that fits nowhere in its unit, or a cell forced to two values."""
+    import numpy as np
+
     board = board.copy()
     filled_by_singles = 0
     while True:
@@ -125,6 +130,8 @@ def propagate(board: np.ndarray, banned: np.ndarray, singles: bool, t: _Tables
 def _search(puzzle: Puzzle, start: Sequence[int], s: SolveSettings, t: _Tables
             ) -> Generator[np.ndarray, tuple[np.ndarray, float], SolveOutcome]:
     """One board's search; yields IsPossible masks, receives (probabilities, satisfaction)."""
+    import numpy as np
+
     board = np.array(start, dtype=np.int64)
     banned = np.zeros((puzzle.ncells, puzzle.domain), dtype=bool)
     stack: list[tuple[np.ndarray, np.ndarray]] = []
@@ -174,6 +181,7 @@ def ltn_solve(puzzles: Sequence[Puzzle], settings: SolveSettings | None = None,
               boards: Sequence[Sequence[int]] | None = None) -> list[SolveOutcome]:
     """Solve same-layout plain puzzles (from ``boards``, default their givens) by LTN rounds
     in a bounded search; one outcome per puzzle, certified boards only."""
+    import numpy as np
     import torch
 
     s = settings or SolveSettings()

@@ -24,6 +24,7 @@ from pathlib import Path
 from satdoku import generate as gen
 from satdoku.heuristics import MoveMemory, apply_singles, find_singles
 from satdoku.ltn import model as model_mod
+from satdoku.ltn.board_solver import SolveSettings, ltn_solve
 from satdoku.ltn.dataset import board_text
 from satdoku.ltn.kb import SingleFormulas, q1_predict
 from satdoku.puzzle import Puzzle
@@ -45,8 +46,6 @@ class ClassifySettings:
 
     def solve_settings(self, singles: bool | None = None):  # -> board_solver.SolveSettings
         """The LTN solving settings these classify settings mean (``singles`` overrides)."""
-        from satdoku.ltn.board_solver import SolveSettings
-
         return SolveSettings(steps=self.ltn_steps, warm_steps=self.ltn_warm_steps,
                              lr=self.ltn_lr, rounds=self.ltn_rounds,
                              backtracks=self.ltn_backtracks, seed=self.seed,
@@ -136,8 +135,6 @@ def decide_q2(puzzles: Sequence[Puzzle], settings: ClassifySettings) -> list[dic
     ``settings.ltn_singles`` is off) may only certify; ``decided_by`` is ``ltn`` when no single
     was filled on the way, ``singles`` when singles completed the board before any LTN round,
     and ``singles+ltn`` otherwise."""
-    from satdoku.ltn.board_solver import ltn_solve
-
     out: list[dict] = [{} for _ in puzzles]
     quiet = []
     for i, p in enumerate(puzzles):

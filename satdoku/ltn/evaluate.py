@@ -21,6 +21,7 @@ from satdoku import generate as gen
 from satdoku.formats import read_records
 from satdoku.heuristics import MoveMemory
 from satdoku.ltn import model as model_mod
+from satdoku.ltn.board_solver import ltn_solve
 from satdoku.ltn.classify import ClassifySettings, classify, load_models, model_path
 from satdoku.ltn.dataset import INVALID_SUBKINDS, Example, check_labels, parse_board, read_split
 from satdoku.ltn.dataset import board_text as board_string
@@ -186,8 +187,6 @@ def q2_records(opened: list[Example], reports: list, settings: ClassifySettings
     boards, ``17_clue``), band, blanks, who decided it in the classify procedure with its LTN
     seconds, rounds and backtracks, and whether LTN alone (no singles, same budget) certified
     it, with its seconds. Every figure of :func:`certification_by_band` comes from these."""
-    from satdoku.ltn.board_solver import ltn_solve
-
     solvable = [(e, r) for e, r in zip(opened, reports, strict=True)
                 if e.kind == "open_solvable"]
     alone = ltn_solve([e.puzzle() for e, _ in solvable], settings.solve_settings(singles=False))

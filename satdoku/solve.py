@@ -54,6 +54,7 @@ from satdoku.solver_run import (
     certify,
     formula_verdict,
     open_solver,
+    out_of_time,
     proof_file,
     read_formula,
     run_measured,
@@ -69,7 +70,6 @@ from satdoku.solvers.result import (
     INVALID,
     PROOF,
     SAT,
-    TIMEOUT,
     UNCHECKED,
     UNSAT,
     YES,
@@ -171,8 +171,8 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
                 formula = formula_of(record, encoding, deadline)  # inside the deadline
             if solver.proofs:
                 proof = stack.enter_context(proof_file(proof_path, workdir))
-            if deadline.expired():  # encoding (or the caller) used up the time
-                return Result(TIMEOUT, message="time limit reached while encoding")
+            if (late := out_of_time(deadline)) is not None:  # encoding (or the caller) used it
+                return late
             if solver.spec.input == FILE:  # a binary: its DIMACS file, off the clock
                 if workdir is None:
                     workdir = stack.enter_context(tempfile.TemporaryDirectory())

@@ -274,6 +274,14 @@ def run_measured(solver: ConfiguredSolver, limits: RunLimits,
     return result
 
 
+def out_of_time(deadline: Deadline) -> Result | None:
+    """TIMEOUT when the time ran out before the solver started (reading or encoding, counted
+    in the limit, used it up), else None."""
+    if deadline.expired():
+        return Result(TIMEOUT, message="time limit reached while encoding")
+    return None
+
+
 class Verdict(NamedTuple):
     """What the check of an answer found: ``verified`` (``yes``, ``proof``, ``FAILED`` or
     ``-``) and a detail (why it failed, or the solver's message)."""
@@ -315,7 +323,7 @@ def solve_formula(solver: ConfiguredSolver, formula: Formula, limits: RunLimits 
             nonlocal proof
             if solver.proofs:
                 proof = stack.enter_context(proof_file(proof_path, None))
-            return solve_cnf(solver, formula, deadline, proof, limits)
+            return out_of_time(deadline) or solve_cnf(solver, formula, deadline, proof, limits)
 
         result = run_measured(solver, limits, attempt)
         checking = time.perf_counter()  # the solver's time ends here; the check's begins

@@ -86,9 +86,9 @@ def test_extract_explains_in_one_plain_line(tmp_path: Path, monkeypatch: pytest.
     assert main(["extract", "nosuchset", "3", "--results", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("satdoku extract: no Instances shards for set 'nosuchset'"), err
-    import satdoku.stagefiles.instances as instances
+    import satdoku.commands.extract as extract  # the command's own name for the shard finder
 
-    monkeypatch.setattr(instances, "shard_of", lambda results, name, ident: "00000")
+    monkeypatch.setattr(extract, "shard_of", lambda results, name, ident: "00000")
     assert main(["extract", "s", "3", "--solver", "cpsat", "--results", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert "cpsat is a puzzle-level solver: it writes no SatOutput" in err

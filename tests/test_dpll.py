@@ -178,3 +178,17 @@ def test_cli_help_imports_nothing_heavy() -> None:
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "[]"
+
+
+def test_cli_time_used_up_by_reading_is_a_timeout_before_the_solver_starts(
+        public_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A limit that reading the file already used up: UNKNOWN, exit 0, and the solver never
+    started (no statistics), as the solve path says for any instance."""
+    from satdoku.cli import main
+
+    uuf = public_data / "satlib" / "uuf50-218" / "uuf50-01.cnf"
+    for mode in ("dpll", "cdcl"):
+        assert main(["dpll", "--mode", mode, "--time-limit", "1e-9", str(uuf)]) == 0
+        out = capsys.readouterr().out
+        assert "c verified - (time limit reached while encoding)" in out
+        assert "s UNKNOWN" in out and "c decisions" not in out

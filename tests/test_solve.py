@@ -257,7 +257,6 @@ def test_an_input_changed_during_a_run_is_a_clear_failure(tmp_path: Path, monkey
     """The workflow's shards and `satdoku solve` read the input once and notice a change."""
     import argparse
 
-    import satdoku.solve as solve_module
     from satdoku.commands import solve as solve_command
     from satdoku.pipeline.stage_normalize import normalize
     from satdoku.set_plans import SetError, plan
@@ -280,7 +279,7 @@ def test_an_input_changed_during_a_run_is_a_clear_failure(tmp_path: Path, monkey
     assert cli.returncode == 1 and cli.stderr.count("\n") == 1, cli.stderr
     assert f"{gone}: deleted since the workflow planned this run" in cli.stderr
 
-    real_solve = solve_module.solve
+    real_solve = solve_command.solve
     calls = []
 
     def solve_then_truncate(*args, **kwargs):  # type: ignore[no-untyped-def]
@@ -289,7 +288,7 @@ def test_an_input_changed_during_a_run_is_a_clear_failure(tmp_path: Path, monkey
         calls.append(1)
         return real_solve(*args, **kwargs)
 
-    monkeypatch.setattr(solve_module, "solve", solve_then_truncate)
+    monkeypatch.setattr(solve_command, "solve", solve_then_truncate)  # the name it calls
     args = argparse.Namespace(file=str(src), solver="minisat22", encoding="extended",
                               time_limit=10.0, verify_time_limit=None, format="auto",
                               times=False, memory_limit=None, limit_clock="wall",

@@ -40,6 +40,20 @@ HOSTILE = {
     "comment with zeros": b"p cnf 3 2\n1 -2 0\nc 0 0 0\n2 3 0\n",
     "nul bytes": b"p cnf 3 1\n1 \x00 0\n",
     "long bad token": b"p cnf 3 1\n1 " + b"x" * 500 + b" 0\n",
+    # the compiled body's fast path (whole literals of up to 10 digits) and its edges
+    "ten-digit literals": b"p cnf 2147483646 2\n2147483646 -0000000001 0\n-2147483646 0\n",
+    "eleven digits in range": b"p cnf 5 1\n00000000005 -00000000001 0\n",
+    "ten digits one past": b"p cnf 2147483646 1\n1 2147483647 0\n",
+    "huge literal": b"p cnf 3 1\n1 99999999999999999999999 0\n",
+    "one past the variables": b"p cnf 3 1\n1 -4 0\n",
+    "zeros with signs": b"p cnf 3 2\n1 -0\n00 2 -00\n",
+    "sign alone": b"p cnf 3 1\n1 - 0\n",
+    "two signs": b"p cnf 3 1\n--1 0\n",
+    "sign after digits": b"p cnf 3 1\n1- 0\n",
+    "letter after digits": b"p cnf 3 1\n12a 0\n",
+    "vertical tab": b"p cnf 3 1\n1\x0b2 0\n",
+    "tabs and carriage returns": b"p cnf 3 2\n\t1\t-2\r0\r\n3 0\t\n",
+    "literal at the very end": b"p cnf 3 1\n1 -2 3",
 }
 
 
@@ -202,6 +216,36 @@ def test_a_garbage_v_token_is_named_once() -> None:
     stream.close()
     status, model = stream.answer()
     assert stream.garbage == "1_0" and status == "SAT" and model.tolist() == [1, -2, 3]
+
+
+SOLVER_OUTPUT = (b"c banner\nv 1 -2 3\nv\nv 4 0\nvx 9\nv\r\nv -5\tx7 +6 99999999999\n"
+                 b"s SATISFIABLE\nc " + b"y" * 300 + b"\nv 7 0\nv 8")
+
+
+@pytest.mark.parametrize("data", [SOLVER_OUTPUT, SOLVER_OUTPUT + b"\n",
+                                  b"s UNSATISFIABLE\n", b"v 1 2\nv 3\n" * 50 + b"s UNKNOWN"])
+def test_answer_stream_reads_whole_v_lines_at_once_as_it_reads_them_one_by_one(
+        data: bytes) -> None:
+    """Runs of whole v lines are read as one text; fed a byte at a time (never a whole line
+    in one piece) the stream reads line by line. Both, and any cuts between, agree."""
+    from satdoku.solvers.output import AnswerStream
+
+    def read(pieces: list[bytes]) -> tuple[object, ...]:
+        stream = AnswerStream()
+        for piece in pieces:
+            stream.feed(piece)
+        stream.close()
+        status, model = stream.answer()
+        return (status, None if model is None else model.tolist(), stream.garbage,
+                list(stream.tail), stream.bytes)
+
+    one_by_one = read([data[i:i + 1] for i in range(len(data))])
+    assert read([data]) == one_by_one
+    rng = random.Random(29)
+    for _ in range(20):
+        cuts = sorted(rng.sample(range(1, len(data)), min(4, len(data) - 1)))
+        assert read([data[a:b] for a, b in itertools.pairwise([0, *cuts, len(data)])]) \
+            == one_by_one
 
 
 def test_a_model_as_int32_array_is_checked_and_written_like_a_list() -> None:

@@ -200,6 +200,20 @@ static int body_feed(Body *b, const unsigned char *buf, Py_ssize_t n) {
             }
             b->line_start = 0;
         }
+        { /* the common case at once: a whole literal of at most 10 digits within the piece,
+             in range and ended by a blank (anything else goes the byte-by-byte way below) */
+            Py_ssize_t j = i + (ch == '-'), digits_at = j;
+            long long v = 0;
+            while (j < n && j - digits_at < 10 && (unsigned char)(buf[j] - '0') < 10) {
+                v = v * 10 + (buf[j] - '0');
+                j++;
+            }
+            if (j > digits_at && j < n && is_blank(buf[j]) && v <= b->num_vars) {
+                if (body_emit(b, (int32_t)(ch == '-' ? -v : v)) < 0) return -1;
+                i = j;
+                continue;
+            }
+        }
         b->in_tok = 1;
         b->tok_pos = b->pos + i;
         b->tok_line = b->line;
@@ -832,42 +846,60 @@ static PyObject *GbdTokens_feed(GbdTokens *g, PyObject *arg) {
         g->scratch_cap = n + 1;
     }
     unsigned char *out = g->scratch;
-    for (Py_ssize_t i = 0; i < n && !g->done; i++) {
+    /* the state in locals: the compiler cannot keep fields of g in registers across the
+       writes to out (a char pointer may alias anything) */
+    int skip = g->skip, line_start = g->line_start, done = g->done, in_tok = g->in_tok;
+    int any = g->any, tok_len = g->tok_len, tok_zero = g->tok_zero, last_zero = g->last_zero;
+#define GBD_TOKEN_END() \
+    do { \
+        if (in_tok) { \
+            in_tok = 0; \
+            last_zero = tok_len == 1 && tok_zero; \
+        } \
+    } while (0)
+    for (Py_ssize_t i = 0; i < n && !done; i++) {
         unsigned char ch = buf[i];
         if (ch == '\r') ch = '\n';
-        if (g->skip) {
+        if (skip) {
             if (ch != '\n') { /* to the line's end: LF or CR */
                 while (i + 1 < n && buf[i + 1] != '\n' && buf[i + 1] != '\r') i++;
                 continue;
             }
-            g->skip = 0;
-            g->line_start = 1;
+            skip = 0;
+            line_start = 1;
             continue;
         }
         if ((ch >= '0' && ch <= '9') || ch == '-') {
-            if (!g->in_tok) {
-                if (g->any) out[k++] = ' ';
-                g->in_tok = g->any = 1;
-                g->tok_len = 0;
-                g->tok_zero = ch == '0';
+            if (!in_tok) {
+                if (any) out[k++] = ' ';
+                in_tok = any = 1;
+                tok_len = 0;
+                tok_zero = ch == '0';
             }
-            g->tok_len++;
-            out[k++] = ch;
-            g->line_start = 0;
+            Py_ssize_t j = i; /* the token's run of digits and '-' in this piece, copied */
+            do {
+                out[k++] = buf[j++];
+            } while (j < n && ((buf[j] >= '0' && buf[j] <= '9') || buf[j] == '-'));
+            tok_len = tok_len + (j - i) > 1 ? 2 : 1; /* one character, or more: all it needs */
+            i = j - 1;
+            line_start = 0;
         } else if (ch == ' ' || ch == '\t' || ch == '\v' || ch == '\f') {
-            gbd_token_end(g);
+            GBD_TOKEN_END();
         } else if (ch == '\n') {
-            gbd_token_end(g);
-            g->line_start = 1;
-        } else if (ch == '%' && g->line_start) {
-            gbd_token_end(g);
-            g->done = 1;
+            GBD_TOKEN_END();
+            line_start = 1;
+        } else if (ch == '%' && line_start) {
+            GBD_TOKEN_END();
+            done = 1;
         } else {
-            gbd_token_end(g);
-            g->skip = 1;
-            g->line_start = 0;
+            GBD_TOKEN_END();
+            skip = 1;
+            line_start = 0;
         }
     }
+#undef GBD_TOKEN_END
+    g->skip = skip, g->line_start = line_start, g->done = done, g->in_tok = in_tok;
+    g->any = any, g->tok_len = tok_len, g->tok_zero = tok_zero, g->last_zero = last_zero;
     PyBuffer_Release(&view);
     return gbd_emit(g, out, k);
 }

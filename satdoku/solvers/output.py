@@ -28,6 +28,9 @@ LINE_CHARS = 200
 MAX_LINE_BYTES = 1 << 16
 #: Bytes read at a time from a file.
 CHUNK = 1 << 20
+#: a run of whole ``v`` lines (``v`` alone, or ``v`` and a space and the rest of the line):
+#: read as one text, not line by line (a model of millions of variables has 10^5 lines)
+_V_LINES = re.compile(rb"(?:v(?: [^\n]*)?\n)+")
 
 
 class AnswerStream:
@@ -51,6 +54,13 @@ class AnswerStream:
         self.bytes += len(data)
         start = 0
         while True:
+            if not (self._pending or self._v_line or self._skipping):
+                block = _V_LINES.match(data, start)  # whole v lines: their literals at once
+                if block is not None:
+                    self.has_v = True
+                    self._literals(data[start + 1:block.end() - 1].replace(b"\nv", b"\n"))
+                    start = block.end()
+                    continue
             end = data.find(b"\n", start)
             if end < 0:
                 self._hold(data[start:])

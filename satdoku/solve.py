@@ -38,7 +38,14 @@ from typing import Any
 from satdoku.cnf.codec import Codec, codec
 from satdoku.cnf.decode import DecodeError
 from satdoku.cnf.dimacs_fast import DimacsError
-from satdoku.cnf.dimacs_stream import check_model_file, hand_over, rewrite_dimacs, scan_dimacs
+from satdoku.cnf.dimacs_stream import (
+    DimacsScan,
+    check_model_file,
+    check_unchanged,
+    hand_over,
+    rewrite_dimacs,
+    scan_dimacs,
+)
 from satdoku.cnf.encodings import Unencodable
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.formats import Record, format_board
@@ -215,25 +222,47 @@ def _solve_file(solver: ConfiguredSolver, record: Record, formula: Formula | Non
     compressions it reads), else rewritten from a streaming pass; a puzzle's formula is
     written from its clauses."""
     path = os.path.join(workdir, "instance.cnf")
+    handed = False
     with run.paused() as paused:
         if _on_file(record):
             assert record.cnf is not None
-            path = _instance_file(record.cnf, solver.options.get("reads", ()), path)
+            path, handed = _instance_file(record.cnf, solver.options.get("reads", ()), path)
         else:
             assert formula is not None
             write_cnf(formula, path)
     deadline = deadline.shifted(paused.cpu if deadline.clock == CPU else paused.wall)
-    return solver.impl.solve_file(path, deadline, proof, limits, workdir)
+    result = solver.impl.solve_file(path, deadline, proof, limits, workdir)
+    if handed and result.status == UNSAT:  # a SAT answer's model check reads the file anyway
+        assert record.cnf is not None
+        with run.paused():
+            _unsat_of_file_read(record.cnf, result)
+    return result
 
 
-def _instance_file(cnf: CnfFile, reads: Any, out: str) -> str:
-    """The DIMACS file a binary reads for a CNF-set instance: the user's own (as an absolute
-    path, so a name starting with ``-`` is never an option) or its rewrite at ``out``."""
-    scan = scan_dimacs(cnf.path, expect_sha256=cnf.sha256)
-    if hand_over(scan, reads):
-        return os.path.abspath(cnf.path)
+def _instance_file(cnf: CnfFile, reads: Any, out: str) -> tuple[str, bool]:
+    """(the DIMACS file a binary reads for a CNF-set instance, whether it is the user's own):
+    the user's own (as an absolute path, so a name starting with ``-`` is never an option),
+    handed over as the set's read found it (no pass over it here; a record without its form
+    gets one, checked against the sha256), or its rewrite at ``out`` (a pass checked against
+    the sha256)."""
+    if cnf.standard is None:  # not recorded: found out here
+        scan = scan_dimacs(cnf.path, expect_sha256=cnf.sha256)
+    else:
+        scan = DimacsScan(cnf.path, cnf.num_vars, cnf.num_clauses, cnf.sha256,
+                          compression=cnf.compression, standard=cnf.standard)
+    if hand_over(scan.source, scan.standard, scan.compression, reads):
+        return os.path.abspath(cnf.path), True
     rewrite_dimacs(scan, out)
-    return out
+    return out, False
+
+
+def _unsat_of_file_read(cnf: CnfFile, result: Result) -> None:
+    """An UNSAT answer on a file handed over as it was read: an ERROR unless the file is
+    still the one read (its sha256), as a SAT answer's model check makes sure."""
+    try:
+        check_unchanged(cnf.path, cnf.sha256)
+    except InputError as exc:
+        result.status, result.message = ERROR, f"UNSAT not accepted: {exc}"
 
 
 def _solve_puzzle(record: Record, solver: ConfiguredSolver, deadline: Deadline) -> Result:

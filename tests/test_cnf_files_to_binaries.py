@@ -124,3 +124,65 @@ def test_a_formula_without_a_file_is_written_for_the_binary(tmp_path: Path) -> N
     assert answer.verified == "yes", answer.detail
     assert (tmp_path / "seen.txt").read_text() == str(work / "instance.cnf")
     assert (tmp_path / "copy.bin").read_bytes() == STANDARD_COPY
+
+
+def test_the_sets_read_records_the_form_and_the_hand_over_reads_nothing_more(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The set's read finds out whether the file is standard (and its compression); handing
+    it over then needs no pass: the model check is the only one after the read."""
+    import satdoku.cnf.dimacs_stream as stream
+
+    assert cnf_file_record(_write(tmp_path, "a.cnf", FORMULA)).cnf.standard is True  # type: ignore[union-attr]
+    odd = cnf_file_record(_write(tmp_path, "b.cnf", FORMULA + b"%\n0\n")).cnf
+    assert odd is not None and odd.standard is False and odd.compression is None
+    gz = cnf_file_record(_write(tmp_path, "c.cnf.gz", gzip.compress(FORMULA))).cnf
+    assert gz is not None and gz.standard is True and gz.compression == "gzip"
+    passes: list[str] = []
+    real = stream.scan_dimacs
+
+    def counted(path: object, **kw: object) -> object:
+        passes.append("model" if kw.get("values") is not None else "other")
+        return real(path, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(stream, "scan_dimacs", counted)
+    answer, seen, _ = _run(tmp_path, "d.cnf", FORMULA)
+    assert answer.verified == "yes" and seen == str(tmp_path / "d.cnf")  # type: ignore[attr-defined]
+    assert passes == ["other", "model"]  # _run's own read, then the model check alone
+
+
+def test_a_record_without_its_form_is_scanned_before_the_hand_over(tmp_path: Path) -> None:
+    """An Instances file written before the form was recorded has no ``standard``: the solve
+    path finds it out (and still hands a standard file over, rewrites any other)."""
+    from satdoku.stagefiles.instances import record_from_dict, record_to_dict
+
+    work = tmp_path / "work"
+    work.mkdir()
+    for name, data, handed in (("s.cnf", FORMULA, True), ("t.cnf", FORMULA + b"%\n0\n", False)):
+        d = record_to_dict(cnf_file_record(_write(tmp_path, name, data)))
+        assert d["standard"] is handed and "compression" not in d
+        assert record_from_dict(d).cnf == cnf_file_record(tmp_path / name).cnf  # round trip
+        del d["standard"]
+        old = record_from_dict(d)
+        assert old.cnf is not None and old.cnf.standard is None
+        answer = solve(old, _spy(tmp_path), "", 30, workdir=str(work))  # type: ignore[arg-type]
+        assert answer.verified == "yes", answer.detail
+        seen = (tmp_path / "seen.txt").read_text()
+        assert seen == (str(tmp_path / name) if handed else str(work / "instance.cnf"))
+
+
+def test_an_unsat_answer_on_a_file_changed_during_the_run_is_an_error(tmp_path: Path) -> None:
+    answer, seen, _ = _run(tmp_path, "u.cnf", b"p cnf 1 2\n1 0\n-1 0\n",
+                           then=f'echo c edited >> {tmp_path / "u.cnf"}; ')
+    assert seen == str(tmp_path / "u.cnf")  # handed over as it was read
+    assert answer.status == "ERROR"  # type: ignore[attr-defined]
+    assert answer.result.message == (  # type: ignore[attr-defined]
+        f"UNSAT not accepted: {tmp_path / 'u.cnf'}: changed since it was read (sha256 "
+        "differs)")
+    answer, _, _ = _run(tmp_path, "u.cnf", b"p cnf 1 2\n1 0\n-1 0\n")  # unchanged: UNSAT
+    assert answer.status == "UNSAT"  # type: ignore[attr-defined]
+
+
+def _write(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path

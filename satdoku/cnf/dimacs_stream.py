@@ -45,7 +45,7 @@ from satdoku.cnf.dimacs_fast import (
 from satdoku.cnf.formula import ModelCheck, model_values, split_lits, unsatisfied_python
 from satdoku.identity import cnf_hash_bytes
 from satdoku.size_limits import SizeLimits, default_size_limits
-from satdoku.sources import InputError, open_content, read_snapshot
+from satdoku.sources import InputError, file_sha256, open_content, read_snapshot
 
 if TYPE_CHECKING:
     from satdoku.cnf.formula import ModelCheck
@@ -248,24 +248,27 @@ def _open_end(body: bytes) -> bool:
 SUFFIXES = {"gzip": ".gz", "xz": ".xz", "bz2": ".bz2"}  #: what a binary goes by
 
 
-def hand_over(scan: DimacsScan, reads: Iterable[str] = ()) -> bool:
-    """Whether a solver binary can read the scanned file itself: standard DIMACS (see
-    :class:`DimacsScan`), plain, or compressed in a format it reads (``reads``: gzip, xz, bz2)
-    and named by that format's suffix (binaries such as CaDiCaL choose their decompressor by
-    the name)."""
-    if not scan.standard:
+def hand_over(source: str, standard: bool, compression: str | None,
+              reads: Iterable[str] = ()) -> bool:
+    """Whether a solver binary can read the file ``source`` itself, given what a scan found
+    (:class:`DimacsScan`: ``standard``, ``compression``): standard DIMACS, plain, or
+    compressed in a format it reads (``reads``: gzip, xz, bz2) and named by that format's
+    suffix (binaries such as CaDiCaL choose their decompressor by the name)."""
+    if not standard:
         return False
-    if scan.compression is None:
+    if compression is None:
         return True
-    return (scan.compression in set(reads)
-            and scan.source.lower().endswith(SUFFIXES.get(scan.compression, "\0")))
+    return (compression in set(reads)
+            and source.lower().endswith(SUFFIXES.get(compression, "\0")))
 
 
 def rewrite_dimacs(scan: DimacsScan, out: str | Path, limits: SizeLimits | None = None
                    ) -> None:
     """Write the file ``scan`` read as standard DIMACS to ``out`` (``p cnf V C``, one clause a
     line), a piece at a time from a second pass over it (checked against the first's sha256:
-    :class:`FileChanged`). For files a binary cannot be handed as they are."""
+    :class:`FileChanged`). For files a binary cannot be handed as they are. Only ``source``,
+    ``num_vars``, ``num_clauses`` and ``sha256`` of ``scan`` are used: a record of the scan
+    made earlier does as well."""
     native = _native()
     with open(out, "wb") as fh:
         fh.write(b"p cnf %d %d\n" % (scan.num_vars, scan.num_clauses))
@@ -282,6 +285,14 @@ def rewrite_dimacs(scan: DimacsScan, out: str | Path, limits: SizeLimits | None 
                 fh.write(text)
 
         scan_dimacs(scan.source, on_lits=write, expect_sha256=scan.sha256, limits=limits)
+
+
+def check_unchanged(path: str | Path, sha256: str) -> None:
+    """:class:`FileChanged` unless the raw bytes of ``path`` still have the ``sha256``
+    recorded when it was read (one plain pass, hashed, not parsed: for a file a binary read
+    whose answer checks nothing else of it)."""
+    if file_sha256(path) != sha256:
+        raise FileChanged(str(path))
 
 
 def check_model_file(path: str | Path, sha256: str, num_vars: int, model: Sequence[int],

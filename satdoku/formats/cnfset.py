@@ -70,7 +70,8 @@ def cnf_file_record(path: str | Path, snapshot: Snapshot | None = None,
     try:
         if snapshot is None:
             scan = scan_dimacs(path, gbd=True, limits=lim)
-            cnf = CnfFile(source, scan.num_vars, scan.num_clauses, scan.sha256)
+            cnf = CnfFile(source, scan.num_vars, scan.num_clauses, scan.sha256, scan.standard,
+                          scan.compression)
             gbd = scan.instance_hash
         else:
             arrays = parse_dimacs_buffer(snapshot.data, source, 0, lim)

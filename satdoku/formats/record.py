@@ -12,12 +12,17 @@ from satdoku.puzzle import Puzzle
 class CnfFile:
     """One DIMACS file of a CNF set, checked (header and every clause) but not kept in memory:
     solvers read it again from ``path``; ``sha256`` (of the file's raw bytes) tells whether it
-    changed since."""
+    changed since. ``standard`` and ``compression`` are what the same read found out about
+    the file's form (:class:`~satdoku.cnf.dimacs_stream.DimacsScan`): whether a solver binary
+    reads it as we do, and how it is compressed; with them a binary is handed the file with
+    no second pass over it (``standard`` None: not recorded, a pass finds out)."""
 
     path: str
     num_vars: int
     num_clauses: int
     sha256: str
+    standard: bool | None = None
+    compression: str | None = None
 
 
 @dataclass

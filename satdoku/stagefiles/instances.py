@@ -13,7 +13,9 @@ line where it starts; 1 for a DIMACS file of a CNF set), ``source``, ``notation`
   ``kind``, ``box`` or ``size``/``order``/``shape``, ``domain``, ``givens``, ``groups``,
   ``less_than``) and optional ``solution`` (a solution the input provided);
 - a DIMACS instance (``kind`` ``cnf``): ``vars``, ``clauses``, ``sha256`` of the file named by
-  ``source``.
+  ``source``, and, when its read found them out, ``standard`` (whether a solver binary reads
+  the file as we do) and ``compression`` (gzip, xz or bz2; absent for a plain file). Without
+  ``standard`` (a file written before it was recorded) the solve stage finds it out itself.
 """
 
 from __future__ import annotations
@@ -69,6 +71,10 @@ def record_to_dict(r: Record) -> dict[str, Any]:
     if r.cnf is not None:
         d.update(kind=CNF_KIND, source=r.cnf.path, vars=r.cnf.num_vars,
                  clauses=r.cnf.num_clauses, sha256=r.cnf.sha256)
+        if r.cnf.standard is not None:  # the file's form, as its read found it
+            d["standard"] = r.cnf.standard
+            if r.cnf.compression is not None:
+                d["compression"] = r.cnf.compression
         return d
     assert r.puzzle is not None
     d.update(puzzle_to_json(r.puzzle))
@@ -85,7 +91,10 @@ def record_from_dict(d: dict[str, Any]) -> Record:
     if "error" in d:
         rec.error = str(d["error"])
     elif d.get("kind") == CNF_KIND:
-        rec.cnf = CnfFile(str(d["source"]), int(d["vars"]), int(d["clauses"]), str(d["sha256"]))
+        standard = d.get("standard")  # absent from files written before it was recorded
+        rec.cnf = CnfFile(str(d["source"]), int(d["vars"]), int(d["clauses"]), str(d["sha256"]),
+                          None if standard is None else bool(standard),
+                          None if d.get("compression") is None else str(d["compression"]))
     else:
         rec.puzzle = puzzle_from_json(d)
         if "solution" in d:

@@ -161,6 +161,30 @@ def test_model_check_counts_what_the_python_check_counts() -> None:
         assert expect  # random models of 300 random clauses leave some unsatisfied
 
 
+@pytest.mark.parametrize("n", [1, 7, 8, 9, 1000])
+def test_model_check_of_partial_and_clashing_models_in_memory_and_streamed(n: int) -> None:
+    """The compiled checks pack the value table one bit a literal: models that leave
+    variables out, set some both ways or name literals beyond the formula count as the
+    byte table in Python counts them, for table sizes around a byte's edge."""
+    from satdoku.cnf.formula import unsatisfied
+
+    rng = random.Random(n)
+    clauses = [[rng.choice((-1, 1)) * rng.randint(1, n) for _ in range(rng.randint(1, 3))]
+               for _ in range(200)]
+    data = (f"p cnf {n} {len(clauses)}\n" + "".join(" ".join(map(str, c)) + " 0\n"
+                                                    for c in clauses)).encode()
+    lits = _scan_pieces(data, [])[2]  # type: ignore[index]
+    for seed in range(8):
+        r = random.Random(seed)
+        model = [v if r.random() < 0.5 else -v for v in range(1, n + 1) if r.random() < 0.8]
+        model += [r.choice((-1, 1)) * r.randint(1, n + 3) for _ in range(seed)]  # clashes
+        values, _ = model_values(model, n)
+        expect = unsatisfied_python(lits, n, values)
+        want = (len(expect), expect[0] if expect else -1)
+        assert unsatisfied(lits, n, values) == want
+        assert _scan_pieces(data, [r.randint(0, len(data))], values)[5:] == want  # type: ignore[index]
+
+
 def test_a_model_setting_a_variable_both_ways_is_named() -> None:
     assert model_values([1, -2, 2, 3], 3)[1] == 2
     assert model_values_python([1, -2, 2, 3], 3)[1] == 2

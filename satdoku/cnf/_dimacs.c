@@ -51,11 +51,29 @@ typedef struct {
     int32_t *lits;
     Py_ssize_t count, cap;
     int keep;
-    /* check: value[num_vars + lit] != 0 when lit is true */
-    const unsigned char *value;
+    /* check: bit num_vars + lit of truth is set when lit is true (see pack_truth) */
+    const uint8_t *truth;
     int satisfied;
     long long unsat, first_unsat;
 } Body;
+
+/* A model's value table (value[num_vars + lit] != 0 when lit is true: one byte a literal) as
+ * one bit a literal, packed: checking a clause looks up its literals at random, and a table
+ * of 2 bits a variable stays in the caches where one of 2 bytes a variable does not (a model
+ * of 3.8 million variables: 0.9 MB against 7.5 MB; its check ran at a quarter of the parse's
+ * speed). NULL when out of memory (an exception set). */
+static uint8_t *pack_truth(const unsigned char *value, Py_ssize_t len) {
+    uint8_t *bits = PyMem_Calloc((size_t)len / 8 + 1, 1);
+    if (!bits) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < len; i++)
+        if (value[i]) bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+    return bits;
+}
+
+#define IS_TRUE(bits, i) (((bits)[(i) >> 3] >> ((i) & 7)) & 1)
 
 static void body_init(Body *b, long long num_vars, Py_ssize_t pos, Py_ssize_t line) {
     memset(b, 0, sizeof(*b));
@@ -88,7 +106,7 @@ static inline int body_emit(Body *b, int32_t lit) {
         b->lits[b->count++] = lit;
     }
     if (lit == 0) {
-        if (b->value && !b->satisfied) {
+        if (b->truth && !b->satisfied) {
             if (b->first_unsat < 0) b->first_unsat = b->clauses;
             b->unsat++;
         }
@@ -97,7 +115,7 @@ static inline int body_emit(Body *b, int32_t lit) {
         b->open_clause = 0;
     } else {
         b->open_clause = 1;
-        if (b->value && !b->satisfied && b->value[b->num_vars + lit]) b->satisfied = 1;
+        if (b->truth && !b->satisfied && IS_TRUE(b->truth, b->num_vars + lit)) b->satisfied = 1;
     }
     return 0;
 }
@@ -319,10 +337,15 @@ static PyObject *unsatisfied(PyObject *Py_UNUSED(module), PyObject *args) {
     Py_ssize_t num_vars;
     if (!PyArg_ParseTuple(args, "y*y*n", &lits_view, &value_view, &num_vars)) return NULL;
     const int32_t *lits = (const int32_t *)lits_view.buf;
-    const unsigned char *value = (const unsigned char *)value_view.buf;
     Py_ssize_t n = lits_view.len / 4, count = 0, first = -1, index = 0;
     int satisfied = 0, bad = 0;
     if (value_view.len < 2 * num_vars + 1) bad = 1;
+    uint8_t *truth = bad ? NULL : pack_truth(value_view.buf, 2 * num_vars + 1);
+    if (!bad && !truth) {
+        PyBuffer_Release(&lits_view);
+        PyBuffer_Release(&value_view);
+        return NULL;
+    }
     for (Py_ssize_t i = 0; i < n && !bad; i++) {
         int32_t lit = lits[i];
         if (lit == 0) {
@@ -334,10 +357,11 @@ static PyObject *unsatisfied(PyObject *Py_UNUSED(module), PyObject *args) {
             index++;
         } else if (lit > num_vars || -lit > num_vars) {
             bad = 1;
-        } else if (!satisfied && value[num_vars + lit]) {
+        } else if (!satisfied && IS_TRUE(truth, num_vars + lit)) {
             satisfied = 1;
         }
     }
+    PyMem_Free(truth);
     PyBuffer_Release(&lits_view);
     PyBuffer_Release(&value_view);
     if (bad) {
@@ -680,15 +704,12 @@ static PyObject *one_value_per_cell(PyObject *Py_UNUSED(module), PyObject *args)
 typedef struct {
     PyObject_HEAD
     Body b;
-    PyObject *value_obj; /* the model's value table, kept alive while the scanner reads */
-    Py_buffer value_view;
-    int has_value;
+    uint8_t *truth; /* the model's value table, packed (pack_truth): the scanner's own */
 } BodyScanner;
 
 static void BodyScanner_dealloc(BodyScanner *self) {
     Py_XDECREF(self->b.out);
-    if (self->has_value) PyBuffer_Release(&self->value_view);
-    Py_XDECREF(self->value_obj);
+    PyMem_Free(self->truth);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -706,23 +727,22 @@ static int BodyScanner_init(BodyScanner *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     Py_CLEAR(self->b.out);
-    if (self->has_value) {
-        PyBuffer_Release(&self->value_view);
-        self->has_value = 0;
-    }
-    Py_CLEAR(self->value_obj);
+    PyMem_Free(self->truth);
+    self->truth = NULL;
     body_init(&self->b, num_vars, 0, line);
     self->b.keep = keep;
     if (value != Py_None) {
-        if (PyObject_GetBuffer(value, &self->value_view, PyBUF_SIMPLE) < 0) return -1;
-        self->has_value = 1;
-        Py_INCREF(value);
-        self->value_obj = value;
-        if (self->value_view.len < 2 * num_vars + 1) {
+        Py_buffer view;
+        if (PyObject_GetBuffer(value, &view, PyBUF_SIMPLE) < 0) return -1;
+        if (view.len < 2 * num_vars + 1) {
+            PyBuffer_Release(&view);
             PyErr_SetString(PyExc_ValueError, "the value table is shorter than 2 * num_vars + 1");
             return -1;
         }
-        self->b.value = (const unsigned char *)self->value_view.buf;
+        self->truth = pack_truth(view.buf, 2 * num_vars + 1);
+        PyBuffer_Release(&view);
+        if (!self->truth) return -1;
+        self->b.truth = self->truth;
     }
     return 0;
 }

@@ -11,6 +11,7 @@ directory, a device or a corrupt archive is an InputError naming it, never a han
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,16 +82,20 @@ def is_cnf_set(path: str | Path, fmt: str = "auto") -> bool:
     return looks_like_dimacs(p, head_lines(check_file(p)))
 
 
-def fingerprint(files: list[Path]) -> str:
-    """One checksum over a CNF set: every file's name and sha256, in order."""
+def fingerprint(files: list[Path], known: Mapping[str, str] | None = None) -> str:
+    """One checksum over a CNF set: every file's name and sha256, in order (``known``: the
+    sha256s of files already read, by path, as their records hold them: not read again)."""
     h = hashlib.sha256()
     for f in files:
-        h.update(f"{f.name}\t{file_sha256(f)}\n".encode())
+        sha = (known or {}).get(str(f)) or file_sha256(f)
+        h.update(f"{f.name}\t{sha}\n".encode())
     return h.hexdigest()
 
 
-def plan(path: str | Path, fmt: str = "auto") -> SetPlan:
-    """Check a set's path and measure it; InputError (one line) names what is wrong."""
+def plan(path: str | Path, fmt: str = "auto", known: Mapping[str, str] | None = None
+         ) -> SetPlan:
+    """Check a set's path and measure it; InputError (one line) names what is wrong.
+    ``known``: sha256s of a CNF set's files already read (:func:`fingerprint`)."""
     p = Path(path)
     if not p.exists():
         raise InputError(str(path), "no such file or directory")
@@ -99,5 +104,5 @@ def plan(path: str | Path, fmt: str = "auto") -> SetPlan:
         if not files:
             raise InputError(str(path), "is a directory without DIMACS files (*.cnf, *.dimacs, "
                                         "optionally .gz/.xz/.bz2)")
-        return SetPlan(str(path), True, len(files), fingerprint(files))
+        return SetPlan(str(path), True, len(files), fingerprint(files, known))
     return SetPlan(str(path), False, count_lines(p), file_sha256(p))

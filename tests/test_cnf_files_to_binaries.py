@@ -186,3 +186,26 @@ def _write(tmp_path: Path, name: str, data: bytes) -> Path:
     path = tmp_path / name
     path.write_bytes(data)
     return path
+
+
+def test_the_sets_checksum_takes_the_sha256s_its_read_computed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`satdoku solve DIR` reads each file once: the set's checksum is made of the sha256s
+    the records hold; only an INVALID file (no record of its digest) is hashed apart."""
+    import satdoku.set_plans as set_plans
+    from satdoku.commands.solve import _read
+
+    _write(tmp_path, "a.cnf", FORMULA)
+    _write(tmp_path, "b.cnf", b"p cnf 2 1\n1 x 0\n")
+    expect = set_plans.fingerprint(set_plans.cnf_files(tmp_path))
+    hashed: list[str] = []
+    real = set_plans.file_sha256
+
+    def counted(path: object) -> str:
+        hashed.append(Path(str(path)).name)
+        return real(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(set_plans, "file_sha256", counted)
+    sha, records, cnf_set = _read(str(tmp_path), "auto")
+    assert cnf_set and sha == expect and hashed == ["b.cnf"]
+    assert [r.error is None for r in records] == [True, False]

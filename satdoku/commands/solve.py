@@ -134,7 +134,9 @@ def _variants(args: argparse.Namespace) -> dict:  # type: ignore[type-arg]
 def _read(path: str, fmt: str) -> tuple[str, list, bool]:  # type: ignore[type-arg]
     """(checksum, records, whether it is a CNF set) of a puzzle file or CNF set, read once:
     the records are what was read then, whatever happens to the file while it is solved."""
-    if is_cnf_set(path, fmt):
-        return plan(path, fmt).sha256, list(set_records(path, fmt)), True
+    if is_cnf_set(path, fmt):  # the checksum from the sha256s the records' read computed
+        records = list(set_records(path, fmt))
+        known = {r.cnf.path: r.cnf.sha256 for r in records if r.cnf is not None}
+        return plan(path, fmt, known).sha256, records, True
     snapshot = read_snapshot(path)
     return snapshot.sha256, list(set_records(path, fmt, snapshot=snapshot)), False

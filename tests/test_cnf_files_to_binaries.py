@@ -144,7 +144,11 @@ def test_the_sets_read_records_the_form_and_the_hand_over_reads_nothing_more(
         passes.append("model" if kw.get("values") is not None else "other")
         return real(path, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(stream, "scan_dimacs", counted)
+    import satdoku.formats.cnfset as cnfset
+    import satdoku.solve as solve_module
+
+    for module in (stream, cnfset, solve_module):  # every name the pass is called by
+        monkeypatch.setattr(module, "scan_dimacs", counted)
     answer, seen, _ = _run(tmp_path, "d.cnf", FORMULA)
     assert answer.verified == "yes" and seen == str(tmp_path / "d.cnf")  # type: ignore[attr-defined]
     assert passes == ["other", "model"]  # _run's own read, then the model check alone

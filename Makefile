@@ -17,9 +17,9 @@ TORCH_INDEX ?=
 install: $(STAMP) $(KERNEL)
 
 # `pip install -e .` also builds the compiled CDCL kernel and DIMACS pass in place (setup.py:
-# satdoku/solvers/cdcl/_cdcl.c, satdoku/cnf/_dimacs.c; optional: without a C compiler and Python
-# headers the install still succeeds and satdoku runs their Python forms, slower but the same
-# search)
+# satdoku/solvers/cdcl/kernel.c with its binding _cdcl.c, satdoku/cnf/_dimacs.c; optional:
+# without a C compiler and Python headers the install still succeeds and satdoku runs their
+# Python forms, slower but the same search)
 $(STAMP): requirements.txt pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX)) torch==2.13.0
@@ -28,7 +28,8 @@ $(STAMP): requirements.txt pyproject.toml setup.py
 	touch $(STAMP) $(KERNEL)
 
 # rebuild them when their sources change
-$(KERNEL): $(STAMP) satdoku/solvers/cdcl/_cdcl.c satdoku/cnf/_dimacs.c satdoku/cnf/_drat.c \
+$(KERNEL): $(STAMP) satdoku/solvers/cdcl/_cdcl.c satdoku/solvers/cdcl/kernel.c \
+		satdoku/solvers/cdcl/kernel.h satdoku/cnf/_dimacs.c satdoku/cnf/_drat.c \
 		satdoku/cnf/_lrat.c satdoku/pipeline/_batch.c
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(KERNEL)

@@ -1,7 +1,7 @@
-"""Build step of satdoku: the compiled CDCL kernel (satdoku/solvers/cdcl/_cdcl.c), the compiled
-pass of the DIMACS reader (satdoku/cnf/_dimacs.c), the backward DRAT checker
-(satdoku/cnf/_drat.c), the LRAT checker (satdoku/cnf/_lrat.c) and the solve stage's
-per-puzzle loop (satdoku/pipeline/_batch.c).
+"""Build step of satdoku: the compiled CDCL kernel (satdoku/solvers/cdcl/kernel.c, the search,
+with _cdcl.c, its Python binding), the compiled pass of the DIMACS reader
+(satdoku/cnf/_dimacs.c), the backward DRAT checker (satdoku/cnf/_drat.c), the LRAT checker
+(satdoku/cnf/_lrat.c) and the solve stage's per-puzzle loop (satdoku/pipeline/_batch.c).
 
 Everything else is configured in pyproject.toml. The extensions are optional: without a C
 compiler or Python headers the install still succeeds and satdoku runs their Python forms
@@ -16,7 +16,9 @@ setup(
     ext_modules=[
         Extension(
             "satdoku.solvers.cdcl._cdcl",
-            ["satdoku/solvers/cdcl/_cdcl.c"],
+            # the binding, then the kernel it calls (kernel.h: what they share)
+            ["satdoku/solvers/cdcl/_cdcl.c", "satdoku/solvers/cdcl/kernel.c"],
+            depends=["satdoku/solvers/cdcl/kernel.h"],
             # no fused multiply-add: the same floating-point results as the Python reference
             extra_compile_args=["-O3", "-ffp-contract=off"],
             optional=True,

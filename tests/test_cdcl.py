@@ -444,14 +444,15 @@ def test_c_kernel_takes_its_parameters_from_the_params_table() -> None:
 
 def test_c_kernel_source_agrees_with_the_params_table() -> None:
     """cdcl/params.py is the one home of the parameter order and the shared codes: the C
-    source's enum of P_* names lists the table's names in its order, and its #define codes of
-    restart policies, proof modes and answers equal the table's (read from the source, so the
-    check holds whether or not the kernel was built)."""
+    kernel's header (kernel.h, shared by the kernel and its binding) has an enum of P_* names
+    listing the table's names in its order, and its #define codes of restart policies, proof
+    modes and answers equal the table's (read from the source, so the check holds whether or
+    not the kernel was built)."""
     import re
 
     from satdoku.solvers.cdcl import params
 
-    source = (ROOT / "satdoku" / "solvers" / "cdcl" / "_cdcl.c").read_text(encoding="utf-8")
+    source = (ROOT / "satdoku" / "solvers" / "cdcl" / "kernel.h").read_text(encoding="utf-8")
     enum = re.search(r"enum\s*\{([^}]*P_SIZE[^}]*)\}", source)
     assert enum is not None
     names = [w.strip() for w in enum.group(1).split(",") if w.strip()]

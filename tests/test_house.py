@@ -18,7 +18,7 @@ _NAMED = re.compile(r"`((?:satdoku|benchmarks|workflow|tests)/[\w/.*-]+)`")
 
 
 def _modules() -> set[str]:
-    return {str(p.relative_to(ROOT)) for p in PACKAGE.rglob("*") if p.suffix in (".py", ".c")
+    return {str(p.relative_to(ROOT)) for p in PACKAGE.rglob("*") if p.suffix in (".py", ".c", ".h")
             and "__pycache__" not in p.parts}
 
 

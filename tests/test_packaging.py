@@ -71,14 +71,19 @@ def test_c_sources_in_the_sdist_and_the_package() -> None:
     """Every C source of satdoku/ is in MANIFEST.in's reach and in the package data (solver
     versions hash the sources beside the installed modules)."""
     sources = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "satdoku").rglob("*.c"))
-    assert "satdoku/solvers/cdcl/_cdcl.c" in sources
+    assert {"satdoku/solvers/cdcl/_cdcl.c", "satdoku/solvers/cdcl/kernel.c"} <= set(sources)
     setup = (ROOT / "setup.py").read_text()
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     for src in sources:
         assert f'"{src}"' in setup, f"{src} is not built by setup.py"
         package = src.rsplit("/", 1)[0].replace("/", ".")
         assert "*.c" in data["package-data"].get(package, []), f"{src} not in package-data"
-    assert "recursive-include satdoku *.c" in (ROOT / "MANIFEST.in").read_text()
+    headers = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "satdoku").rglob("*.h"))
+    assert "satdoku/solvers/cdcl/kernel.h" in headers
+    for header in headers:  # a changed header changes the solver's version too
+        package = header.rsplit("/", 1)[0].replace("/", ".")
+        assert "*.h" in data["package-data"].get(package, []), f"{header} not in package-data"
+    assert "recursive-include satdoku *.c *.h" in (ROOT / "MANIFEST.in").read_text()
 
 
 @pytest.mark.slow

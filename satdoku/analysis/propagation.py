@@ -1,7 +1,7 @@
 """Unit propagation and failed-literal probing of puzzles under an encoding, with no search.
 
 A :class:`Propagator` loads the shared rules of one layout under one encoding into a CDCL
-kernel once (``satdoku/solvers/cdcl/_cdcl.c``, or its readable twin); each puzzle's givens are then
+kernel once (``satdoku/solvers/cdcl/kernel.c``, or its readable twin); each puzzle's givens are then
 asserted on a temporary decision level, propagated, optionally probed (every open literal
 tried; one whose propagation conflicts is negated, until a round finds none), read and undone
 (``Kernel.propagate_units``). A 9x9 puzzle costs a few microseconds of unit propagation, so the

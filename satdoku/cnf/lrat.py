@@ -61,7 +61,7 @@ from satdoku.cnf.watches import FALSE, TRUE, UNSET
 MAX_NUMBER = (1 << 31) - 1
 #: how far past the last id a new clause id may jump
 MAX_ID_JUMP = 1 << 24
-#: kernel log tags (satdoku/solvers/cdcl/_cdcl.c, cdcl/readable.py): add, delete
+#: kernel log tags (satdoku/solvers/cdcl/kernel.c, cdcl/readable.py): add, delete
 LOG_ADD, LOG_DELETE = 1, 2
 
 

@@ -365,7 +365,7 @@ def solver_version(name: str, variants: Mapping[str, Mapping[str, Any] | None] |
         if found is not None and found.submodule_search_locations:  # a package: all of it
             for folder in found.submodule_search_locations:
                 for source in sorted(p for p in Path(folder).rglob("*")
-                                     if p.suffix in (".py", ".c")):
+                                     if p.suffix in (".py", ".c", ".h")):
                     digest.update(source.read_bytes())
         elif found is not None and found.origin and found.origin.endswith(".py"):
             with open(found.origin, "rb") as fh:

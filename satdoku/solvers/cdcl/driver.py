@@ -5,9 +5,10 @@ mixed restarts, phase saving, LBD-based clause-database reduction, assumptions) 
 that make the same decisions in the same order, behind one interface (``Kernel``: ``load``,
 ``solve``, ``model``, ``stats``, ``proof_buffer``, ``write_proof``, ``status``):
 
-* ``c`` — ``_cdcl.c`` in this package (module :mod:`satdoku.solvers.cdcl._cdcl`), built at
-  install time (``setup.py``): what runs. It reads Python clause lists or int32 buffers
-  directly, reads the clock itself and releases the GIL while searching;
+* ``c`` — ``kernel.c`` and its binding ``_cdcl.c`` in this package (module
+  :mod:`satdoku.solvers.cdcl._cdcl`), built at install time (``setup.py``): what runs. It
+  reads Python clause lists or int32 buffers directly, reads the clock itself and releases
+  the GIL while searching;
 * ``python`` — :mod:`satdoku.solvers.cdcl.readable`, the same search written for people: the
   tests' oracle, and the fallback where the C kernel was not built (slow).
 

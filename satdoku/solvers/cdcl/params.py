@@ -1,10 +1,10 @@
 """The CDCL kernel's one table of policy parameters (MiniSat's options table in spirit: name,
 default, range, meaning), and the codes both kernels share (restart policies, proof modes,
 status). ``P_*`` (a parameter's index in the kernels' ``P`` array), ``DEFAULTS`` and
-``PARAM_NAMES`` derive from :data:`PARAMS`. ``_cdcl.c`` holds no values of its own: the driver
-passes them at construction; its enum of ``P_*`` names and its ``#define`` codes are checked
-against this module by tests/test_cdcl.py. A module of its own so the driver can read them
-without importing a kernel.
+``PARAM_NAMES`` derive from :data:`PARAMS`. The C kernel holds no values of its own: the
+driver passes them at construction; its enum of ``P_*`` names and its ``#define`` codes
+(``kernel.h``) are checked against this module by tests/test_cdcl.py. A module of its own so
+the driver can read them without importing a kernel.
 
 Preprocessing (MiniSat 2's SimpSolver, SatELite style; run once) is on when ``simplify`` is 1,
 at level 0 once the search has met ``simp_delay`` conflicts (0: before it starts), so a formula

@@ -1,6 +1,6 @@
 """Our CDCL written for people: the same search as the C kernel, in plain Python.
 
-The C kernel (``_cdcl.c`` beside it, module :mod:`satdoku.solvers.cdcl._cdcl`) is what runs; this
+The C kernel (``kernel.c`` beside it, module :mod:`satdoku.solvers.cdcl._cdcl`) is what runs; this
 module is its readable form and the tests' oracle: on the same formula, with the same
 parameters, both make the same decisions in the same order, so their statistics and proofs are
 equal step for step (tests/test_cdcl.py). Read this file to learn the algorithm; read the C

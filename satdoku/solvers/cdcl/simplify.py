@@ -2,7 +2,7 @@
 SatELite (Eén and Biere, SAT 2005), run once, at level 0, when the search has met
 ``simp_delay`` conflicts (0: before it starts; a formula decided sooner pays nothing for it).
 
-The C kernel (``satdoku/solvers/cdcl/_cdcl.c``, functions ``simplify`` and ``s_*``) does the same
+The C kernel (``satdoku/solvers/cdcl/kernel.c``, functions ``simplify`` and ``s_*``) does the same
 steps in the same order, so both kernels go on to the same search (tests compare their
 statistics and proofs step for step). The pass, at decision level 0:
 

@@ -106,6 +106,26 @@ def test_every_backend_runs_the_same_search(public_data: Path) -> None:
             assert run[1]["reductions"] > 0 or run[1]["conflicts"] < 30
 
 
+def test_small_formulas_reduce_sooner_in_both_kernels() -> None:
+    """reduce_per_var: on a formula of 42 variables (php(7, 6)) the first reduction comes
+    after 420 conflicts, not reduce_first's 2000, the increment scaled alike, in both kernels
+    step for step; 0 turns it off; 200 variables and more keep the plain schedule."""
+    from satdoku.solvers.cdcl.readable import reduce_schedule
+
+    assert reduce_schedule(DEFAULTS, 42) == (420, 63)
+    assert reduce_schedule(DEFAULTS, 200) == reduce_schedule(DEFAULTS, 10**6) == (2000, 300)
+    off = [0 if name == "reduce_per_var" else v for name, v in zip(PARAM_NAMES, DEFAULTS,
+                                                                   strict=True)]
+    assert reduce_schedule(off, 42) == (2000, 300)
+    cnf = php(7, 6)
+    scaled = _same_search(cnf.num_vars, cnf.clauses, "lrat")
+    plain = _same_search(cnf.num_vars, cnf.clauses, "lrat", params={"reduce_per_var": 0})
+    assert scaled[0][0] == plain[0][0] == "UNSAT"
+    assert 420 < scaled[1]["conflicts"] < 2000 and scaled[1]["reductions"] >= 1
+    assert plain[1]["conflicts"] < 2000 and plain[1]["reductions"] == 0
+    assert check_lrat(cnf, scaled[2]).ok
+
+
 @pytest.mark.slow
 def test_c_and_reference_agree_on_long_searches() -> None:
     """Thousands of conflicts with reductions, garbage collections, blocked restarts and mode
@@ -132,7 +152,8 @@ policies = st.fixed_dictionaries({
         "luby_unit": st.sampled_from([1, 3, 100]), "lbdq_len": st.sampled_from([3, 50]),
         "trailq_len": st.sampled_from([4, 5000]), "block_min": st.sampled_from([0, 10000]),
         "reduce_first": st.sampled_from([4, 30, 2000]), "reduce_inc": st.sampled_from([2, 300]),
-        "keep_lbd": st.sampled_from([1, 2]), "switch": st.sampled_from([5, 40, 5000])}),
+        "keep_lbd": st.sampled_from([1, 2]), "switch": st.sampled_from([5, 40, 5000]),
+        "reduce_per_var": st.sampled_from([0, 1, 10])}),
 })  # fmt: skip
 
 

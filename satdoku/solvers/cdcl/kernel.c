@@ -1599,7 +1599,7 @@ static int search(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t m
             k->lbdq_sum = 0;
         }
         if (k->conflicts >= k->next_reduce) {
-            k->next_reduce = k->conflicts + P[P_REDUCE_FIRST] + (k->reduces + 1) * P[P_REDUCE_INC];
+            k->next_reduce = k->conflicts + k->reduce_first + (k->reduces + 1) * k->reduce_inc;
             if (reduce_db(k)) return -1;
             if (k->wasted * 2 > k->atop && collect_garbage(k)) return -1;
         }
@@ -1695,7 +1695,15 @@ int kernel_init(Kernel *k, int32_t num_vars, int restart_mode, int negative, dou
     k->decay = decay;
     k->proof_on = proof;
     k->restart_mode = restart_mode;
-    k->next_reduce = k->P[P_REDUCE_FIRST];
+    /* = reduce_schedule of cdcl/readable.py */
+    k->reduce_first = k->P[P_REDUCE_FIRST];
+    k->reduce_inc = k->P[P_REDUCE_INC];
+    if (k->P[P_REDUCE_PER_VAR] > 0 && k->P[P_REDUCE_PER_VAR] * n < k->reduce_first) {
+        int64_t scaled = k->P[P_REDUCE_PER_VAR] * n > 0 ? k->P[P_REDUCE_PER_VAR] * n : 1;
+        k->reduce_inc = k->reduce_inc * scaled / k->reduce_first;
+        k->reduce_first = scaled;
+    }
+    k->next_reduce = k->reduce_first;
     k->switch_at = k->P[P_SWITCH];
     k->deadline = -1.0;
     k->status = UNKNOWN;

@@ -36,7 +36,7 @@
 enum {
     P_LUBY_UNIT, P_LBDQ_LEN, P_GLUCOSE_K_PCT, P_BLOCK_R_PCT, P_TRAILQ_LEN, P_BLOCK_MIN,
     P_REDUCE_FIRST, P_REDUCE_INC, P_KEEP_LBD, P_SWITCH, P_SIMPLIFY, P_ELIM_CLAUSE_LIM,
-    P_ELIM_GROW, P_SUBSUME_LIM, P_SIMP_EFFORT, P_SIMP_DELAY, P_SIZE
+    P_ELIM_GROW, P_SUBSUME_LIM, P_SIMP_EFFORT, P_SIMP_DELAY, P_REDUCE_PER_VAR, P_SIZE
 };
 
 #define CLOCK_EVERY 20000 /* watch visits between two looks at the clock (well under 1 ms) */
@@ -109,6 +109,7 @@ typedef struct {
     IVec lstack, ustack, hunits, hchain, hbuf;
     /* policies */
     int restart_mode;
+    int64_t reduce_first, reduce_inc; /* the reduction schedule (P_REDUCE_PER_VAR applied) */
     int64_t next_reduce, luby_i, since_restart;
     int stable;
     int64_t switch_at, switches;

@@ -56,6 +56,9 @@ PARAMS: tuple[Param, ...] = (
           "(literals visited by resolution and subsumption checks)"),
     Param("simp_delay", 2000, 0, None, "preprocess once the search has met this many "
           "conflicts (0: before it starts)"),
+    Param("reduce_per_var", 10, 0, None, "clause-database reduction on small formulas: the "
+          "first after at most this many conflicts per variable, reduce_inc scaled alike "
+          "(MiniSat bounds its learnt clauses by the formula's size; 0: off)"),
 )
 PARAM_NAMES = tuple(p.name for p in PARAMS)
 DEFAULTS = tuple(p.default for p in PARAMS)
@@ -76,7 +79,7 @@ P_SWITCH, P_SIMPLIFY, P_ELIM_CLAUSE_LIM = _index("switch"), _index("simplify"), 
     _index("elim_clause_lim")
 P_ELIM_GROW, P_SUBSUME_LIM, P_SIMP_EFFORT = _index("elim_grow"), _index("subsume_lim"), \
     _index("simp_effort")
-P_SIMP_DELAY = _index("simp_delay")
+P_SIMP_DELAY, P_REDUCE_PER_VAR = _index("simp_delay"), _index("reduce_per_var")
 
 #: Restart policies (the kernels' ``restart_mode``): none; Luby (unit luby_unit conflicts);
 #: glucose (recent LBDs against the average, with blocking); mixed (default): focused glucose

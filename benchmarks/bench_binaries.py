@@ -10,7 +10,9 @@ runs it:
 * ``nosimp`` — the same with ``--no-simplify`` (the search alone, ``cdcl-nosimp``);
 * ``minisat`` — Debian's ``minisat FILE`` (MiniSat 2.2 with its SatELite-style preprocessing;
   prints no model);
-* ``cadical`` — Debian's ``cadical -q -n FILE`` (no model printed either).
+* ``cadical`` — Debian's ``cadical -q -n FILE`` (no model printed either);
+* ``before`` (with ``--baseline SATDOKU``) — another build's ``satdoku`` command, the same
+  arguments as ``satdoku``: a change measured against the code before it in the same run.
 
 Each process's CPU seconds (user + system, from the children's rusage) are measured too: on a
 shared machine wall time also counts waiting for a core, CPU time does not. The sides run
@@ -25,8 +27,8 @@ Families (``benchmarks/structured.py``, generated from seeds into ``--work``, ke
 factoring, pigeonhole, parity, BMC, flat graph colouring, quasigroups with holes.
 
 Usage: python benchmarks/bench_binaries.py [--scale default|small] [--repeat 3]
-       [--timeout 120] [--families factor,php,...] [--search] [--work DIR] [--csv FILE]
-       [--markdown FILE]
+       [--timeout 120] [--families factor,php,...] [--search] [--baseline SATDOKU]
+       [--work DIR] [--csv FILE] [--markdown FILE]
 """
 
 from __future__ import annotations
@@ -49,14 +51,17 @@ SIDES = ("satdoku", "nosimp", "minisat", "cadical")
 STATUS = {10: "SAT", 20: "UNSAT"}
 
 
-def commands(satdoku: str) -> dict[str, list[str]]:
-    """Each side's command line, the file appended."""
-    return {
+def commands(satdoku: str, baseline: str | None = None) -> dict[str, list[str]]:
+    """Each side's command line, the file appended (``before``: only with a baseline)."""
+    argvs = {
         "satdoku": [satdoku, "dpll", "--mode", "cdcl", "--no-model"],
         "nosimp": [satdoku, "dpll", "--mode", "cdcl", "--no-model", "--no-simplify"],
         "minisat": ["minisat"],
         "cadical": ["cadical", "-q", "-n"],
     }
+    if baseline:
+        argvs["before"] = [baseline, "dpll", "--mode", "cdcl", "--no-model"]
+    return argvs
 
 
 def children_cpu() -> float:
@@ -107,16 +112,17 @@ def search_times(path: Path) -> dict[str, object]:
 
 
 def measure(files: list[tuple[str, Path]], repeat: int, timeout: float, search: bool,
-            satdoku: str) -> list[dict[str, object]]:  # fmt: skip
-    argvs = commands(satdoku)
+            satdoku: str, baseline: str | None = None) -> list[dict[str, object]]:  # fmt: skip
+    argvs = commands(satdoku, baseline)
+    sides = tuple(argvs)
     rows = []
     for family, path in files:
-        times: dict[str, list[float]] = {side: [] for side in SIDES}
-        cpus: dict[str, list[float]] = {side: [] for side in SIDES}
+        times: dict[str, list[float]] = {side: [] for side in sides}
+        cpus: dict[str, list[float]] = {side: [] for side in sides}
         checks: list[float] = []
-        statuses: dict[str, set[str]] = {side: set() for side in SIDES}
+        statuses: dict[str, set[str]] = {side: set() for side in sides}
         for rep in range(repeat):
-            order = SIDES[rep % len(SIDES):] + SIDES[:rep % len(SIDES)]
+            order = sides[rep % len(sides):] + sides[:rep % len(sides)]
             for side in order:
                 seconds, cpu, status, check = run_process([*argvs[side], str(path)], timeout)
                 times[side].append(seconds)
@@ -124,12 +130,12 @@ def measure(files: list[tuple[str, Path]], repeat: int, timeout: float, search: 
                 if side == "satdoku":
                     checks.append(check)
                 statuses[side].add(status)
-        answers = {s for side in SIDES for s in statuses[side] if s != "TIMEOUT"}
+        answers = {s for side in sides for s in statuses[side] if s != "TIMEOUT"}
         if len(answers) > 1:
             raise SystemExit(f"{path}: the sides disagree: {statuses}")
         row: dict[str, object] = {"family": family, "file": path.name,
                                   "status": answers.pop() if answers else "TIMEOUT"}
-        for side in SIDES:
+        for side in sides:
             row[side] = round(statistics.median(times[side]), 4)
             row[f"{side}_cpu"] = round(statistics.median(cpus[side]), 4)
             row[f"{side}_timeouts"] = sum(t >= timeout for t in times[side])
@@ -139,7 +145,7 @@ def measure(files: list[tuple[str, Path]], repeat: int, timeout: float, search: 
                         for key, value in search_times(path).items()})  # fmt: skip
         rows.append(row)
         print(f"{family:7s} {path.name:32s} {row['status']:7s} "
-              + " ".join(f"{side} {row[side]:.3f}" for side in SIDES), flush=True)
+              + " ".join(f"{side} {row[side]:.3f}" for side in sides), flush=True)
     return rows
 
 
@@ -156,6 +162,9 @@ def table(rows: list[dict[str, object]], search: bool) -> list[str]:
     if search:
         head += " search ours / Minisat22 |"
         rule += "---:|"
+    if rows and "before" in rows[0]:
+        head += " before s | satdoku / before | CPU: satdoku / before |"
+        rule += "---:|---:|---:|"
     lines = [head, rule]
     families = list(dict.fromkeys(str(r["family"]) for r in rows))
     for family in [*families, "all"]:
@@ -175,6 +184,11 @@ def table(rows: list[dict[str, object]], search: bool) -> list[str]:
             ours = sum(float(r["search_ours"]) for r in group)  # type: ignore[arg-type]
             theirs = sum(float(r["search_minisat22"]) for r in group)  # type: ignore[arg-type]
             line += f" {ratio(ours, theirs)} |"
+        if "before" in group[0]:
+            before = sum(float(r["before"]) for r in group)  # type: ignore[arg-type]
+            before_cpu = sum(float(r["before_cpu"]) for r in group)  # type: ignore[arg-type]
+            line += (f" {before:.2f} | {ratio(total['satdoku'], before)} | "
+                     f"{ratio(cpu['satdoku'], before_cpu)} |")
         lines.append(line)
     return lines
 
@@ -187,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--families", default="", help="comma-separated subset (default: all)")
     ap.add_argument("--search", action="store_true",
                     help="also time search alone in-process against python-sat Minisat22")
+    ap.add_argument("--baseline", metavar="SATDOKU",
+                    help="another build's satdoku command, run as side 'before'")
     ap.add_argument("--work", type=Path, default=ROOT / "benchmarks" / "results" / "structured")
     ap.add_argument("--csv", type=Path, default=ROOT / "benchmarks" / "results" / "binaries.csv")
     ap.add_argument("--markdown", type=Path,
@@ -202,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     files = write_family_files(args.work / args.scale, args.scale)
     wanted = {f for f in args.families.split(",") if f}
     files = [(family, path) for family, path in files if not wanted or family in wanted]
-    rows = measure(files, args.repeat, args.timeout, args.search, satdoku)
+    rows = measure(files, args.repeat, args.timeout, args.search, satdoku, args.baseline)
     write_csv(args.csv, rows)
     lines = table(rows, args.search)
     args.markdown.parent.mkdir(parents=True, exist_ok=True)

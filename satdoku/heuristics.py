@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from satdoku.puzzle import SUDOKU, Puzzle
+from satdoku.puzzle import SUDOKU, Layout, Puzzle
 
 NAKED = "naked_single"
 HIDDEN = "hidden_single"  # + "_row" / "_column" / "_box" / "_group"
@@ -245,76 +245,120 @@ def apply_singles(
     return SinglesResult(tuple(b), applied, found, contradiction, rounds)
 
 
-#: puzzles per numpy pass of :func:`singles_fixpoint` (a 9x9 pass holds 512 x 27 x 9 x 9 bools)
-_FIXPOINT_BATCH = 512
+#: puzzles per numpy pass of :func:`singles_fixpoint` (a 9x9 pass holds 4096 x 27 x 9 masks)
+_FIXPOINT_BATCH = 4096
 
 
 def singles_fixpoint(puzzles: Sequence[Puzzle]) -> list[tuple[tuple[int, ...], bool]]:
     """Naked and hidden singles applied until none is left, to many puzzles at once: per
     puzzle (the board reached, whether a contradiction showed). The inference of
     :func:`apply_singles` (its final board and whether it ends in a contradiction; tests check
-    they agree puzzle by puzzle), vectorised with numpy over the puzzles of one layout: the
-    whole 17-clue collection takes seconds, where :func:`apply_singles` takes minutes. Puzzles
-    with inequalities or groups of their own go through :func:`apply_singles`."""
+    they agree puzzle by puzzle), vectorised with numpy over the puzzles of one layout
+    (:func:`layout_singles_fixpoint`): the whole 17-clue collection takes seconds, where
+    :func:`apply_singles` takes minutes. Puzzles with inequalities or groups of their own, and
+    layouts of more than 63 values, go through :func:`apply_singles`."""
+    import numpy as np
+
     out: list[tuple[tuple[int, ...], bool] | None] = [None] * len(puzzles)
     by_layout: dict[object, list[int]] = {}
     for i, p in enumerate(puzzles):
-        if p.less_than or p.extra_groups:
+        if p.less_than or p.extra_groups or p.domain > _MAX_MASK_DOMAIN:
             found = apply_singles(p)
             out[i] = (found.board, found.contradiction is not None)
         else:
             by_layout.setdefault(p.layout, []).append(i)
-    for idx in by_layout.values():
-        for start in range(0, len(idx), _FIXPOINT_BATCH):
-            chunk = idx[start:start + _FIXPOINT_BATCH]
-            for i, result in zip(chunk, _fixpoint([puzzles[i] for i in chunk]), strict=True):
-                out[i] = result
+    for layout, idx in by_layout.items():
+        givens = np.array([puzzles[i].givens for i in idx], dtype=np.int64)
+        boards, contradiction = layout_singles_fixpoint(layout, givens)  # type: ignore[arg-type]
+        for i, row, bad in zip(idx, boards.tolist(), contradiction.tolist(), strict=True):
+            out[i] = (tuple(row), bad)
     return out  # type: ignore[return-value]
 
 
-def _fixpoint(puzzles: Sequence[Puzzle]) -> list[tuple[tuple[int, ...], bool]]:
-    """:func:`singles_fixpoint` of puzzles sharing one layout, in rounds as
-    :func:`apply_singles` goes: every single of the current boards found at once, then
-    placed; a duplicate in a group, a cell without a candidate, a missing value without a
-    cell in a full-size group, or a cell given two values is a contradiction."""
+#: the largest domain :func:`layout_singles_fixpoint` takes (a cell's candidates: one uint64)
+_MAX_MASK_DOMAIN = 63
+
+
+def layout_singles_fixpoint(layout: Layout, givens):  # type: ignore[no-untyped-def]
+    """:func:`singles_fixpoint` of puzzles of one layout with no rules of their own, given as
+    an int array (puzzles x cells, 0 = empty): (the boards reached, a contradiction flag per
+    puzzle), both arrays. In rounds as :func:`apply_singles` goes: every single of the current
+    boards found at once, then placed; a duplicate in a group, a cell without a candidate, a
+    missing value without a cell in a full-size group, or a cell given two values is a
+    contradiction. Candidates are bit masks (bit v-1: value v), so a round is a few passes over
+    puzzles x groups x cells."""
     import numpy as np
 
-    layout = puzzles[0].layout
-    ncells, dom = layout.ncells, layout.domain
-    member = np.zeros((ncells, len(layout.groups)), dtype=np.float32)  # cell x group
+    if layout.domain > _MAX_MASK_DOMAIN:
+        raise ValueError(f"{layout.key}: more than {_MAX_MASK_DOMAIN} values")
+    givens = np.asarray(givens, dtype=np.int64).reshape(-1, layout.ncells)
+    boards = givens.copy()
+    contradiction = np.zeros(len(boards), dtype=bool)
+    for start in range(0, len(boards), _FIXPOINT_BATCH):
+        part = slice(start, start + _FIXPOINT_BATCH)
+        boards[part], contradiction[part] = _mask_fixpoint(layout, givens[part])
+    return boards, contradiction
+
+
+def _mask_fixpoint(layout: Layout, givens):  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    ncells, dom, ngroups = layout.ncells, layout.domain, len(layout.groups)
+    mask = next(t for t in (np.uint16, np.uint32, np.uint64) if np.iinfo(t).bits >= dom)
+    width = max(len(cells) for cells in layout.groups)
+    # groups padded with a dummy cell (index ncells: never a value, never a candidate)
+    members = np.full((ngroups, width), ncells, dtype=np.intp)
     for g, cells in enumerate(layout.groups):
-        member[list(cells), g] = 1.0
-    full_ids = [g for g, cells in enumerate(layout.groups) if len(cells) == dom]
-    full = np.array([layout.groups[g] for g in full_ids], dtype=np.int64).reshape(-1, dom)
-    boards = np.array([p.givens for p in puzzles], dtype=np.int64).reshape(-1, ncells)
-    contradiction = np.zeros(len(puzzles), dtype=bool)
-    active = np.arange(len(puzzles))
-    values = np.arange(1, dom + 1)
+        members[g, :len(cells)] = cells
+    full_group = np.array([len(cells) == dom for cells in layout.groups])
+    of_cell = layout.groups_of
+    # each cell's groups padded with a dummy group (index ngroups: nothing placed, no single)
+    cell_groups = np.full((ncells, max(len(g) for g in of_cell)), ngroups, dtype=np.intp)
+    for c, gs in enumerate(of_cell):
+        cell_groups[c, :len(gs)] = gs
+    bit_of = np.array([0] + [1 << v for v in range(dom)], dtype=mask)  # value -> its bit
+    all_values = mask((1 << dom) - 1)
+    boards = givens.copy()
+    contradiction = np.zeros(len(boards), dtype=bool)
+    active = np.arange(len(boards))
     while len(active):
         b = boards[active]
-        onehot = (b[:, None, :] == values[None, :, None]).astype(np.float32)  # p, value, cell
-        counts = onehot @ member  # p, value, group: how often each value is placed
-        bad = (counts > 1).any(axis=(1, 2))
-        blocked = ((counts > 0).astype(np.float32) @ member.T) > 0  # p, value, cell
+        n = len(b)
+        bits = np.zeros((n, ncells + 1), dtype=mask)
+        bits[:, :ncells] = bit_of[b]
+        placed = np.zeros((n, ngroups + 1), dtype=mask)  # values placed in each group
+        twice = np.zeros((n, ngroups), dtype=mask)
+        in_groups = bits[:, members]  # p, group, member
+        for k in range(width):
+            twice |= placed[:, :ngroups] & in_groups[:, :, k]
+            placed[:, :ngroups] |= in_groups[:, :, k]
+        bad = (twice != 0).any(axis=1)
+        blocked = np.bitwise_or.reduce(placed[:, cell_groups], axis=2)  # p, cell
         empty = b == 0
-        cand = empty[:, None, :] & ~blocked  # p, value, cell
-        ncand = cand.sum(axis=1)
-        bad |= (empty & (ncand == 0)).any(axis=1)
-        in_full = cand[:, :, full]  # p, value, full group, its cells
-        homes = in_full.sum(axis=3)  # p, value, full group
-        placed_full = counts[:, :, full_ids] > 0
-        bad |= (~placed_full & (homes == 0)).any(axis=(1, 2))
-        moves = np.zeros_like(cand)  # p, value, cell
-        naked = empty & (ncand == 1)
-        moves |= cand & naked[:, None, :]
-        pk, vk, gk = np.nonzero(~placed_full & (homes == 1))  # hidden singles
-        moves[pk, vk, full[gk, in_full[pk, vk, gk].argmax(axis=1)]] = True
-        nmoves = moves.sum(axis=1)  # p, cell
+        cand = np.zeros((n, ncells + 1), dtype=mask)
+        cand[:, :ncells] = (all_values & ~blocked) * empty
+        bad |= (empty & (cand[:, :ncells] == 0)).any(axis=1)
+        homes = np.zeros((n, ngroups), dtype=mask)  # values with a candidate cell
+        homes_twice = np.zeros((n, ngroups), dtype=mask)
+        cand_in_groups = cand[:, members]
+        for k in range(width):
+            homes_twice |= homes & cand_in_groups[:, :, k]
+            homes |= cand_in_groups[:, :, k]
+        missing = (all_values & ~placed[:, :ngroups]) * full_group
+        bad |= ((missing & ~homes) != 0).any(axis=1)  # a value that fits nowhere
+        hidden = np.zeros((n, ngroups + 1), dtype=mask)
+        hidden[:, :ngroups] = missing & homes & ~homes_twice  # exactly one home
+        c = cand[:, :ncells]
+        moves = c * (np.bitwise_count(c) == 1)  # naked singles
+        moves |= c & np.bitwise_or.reduce(hidden[:, cell_groups], axis=2)
+        nmoves = np.bitwise_count(moves)
         bad |= (nmoves > 1).any(axis=1)
         progress = (nmoves > 0).any(axis=1) & ~bad
-        placed = moves.argmax(axis=1) + 1
-        b = np.where(nmoves == 1, placed, b)
-        boards[active[progress]] = b[progress]
+        if progress.any():
+            single = nmoves == 1
+            found = np.log2(moves[single].astype(np.float64)).astype(np.int64) + 1
+            b[single] = found
+            boards[active[progress]] = b[progress]
         contradiction[active[bad]] = True
         active = active[progress]
-    return [(tuple(row), bool(c)) for row, c in zip(boards.tolist(), contradiction, strict=True)]
+    return boards, contradiction

@@ -350,3 +350,35 @@ def test_augmented_through_the_solve_path(solver: str) -> None:
     answer = solve(latin, open_solver(solver), "augmented", 60)
     assert answer.status == INVALID and "needs a Sudoku layout with boxes" in answer.detail
     assert "\n" not in answer.detail
+
+
+def test_a_sampled_analysis_equals_the_full_one_on_its_sample(tmp_path: Path) -> None:
+    """A set larger than ``sample``: the seeded sample's rows are the full analysis's rows, the
+    others are ``-`` rows saying they are not in the sample, invalid records stay INVALID, the
+    summary counts the sample and names the set's size (``sample_of``), and the same seed draws
+    the same sample from an Instances shard reader as from a list of records."""
+    from satdoku.pipeline.stage_normalize import normalize
+    from satdoku.stagefiles.instances import InstanceShards
+
+    lines = [x for x in CLUE17.read_text().splitlines() if x and not x.startswith("#")][:60]
+    src = tmp_path / "set.txt"
+    src.write_text("\n".join([*lines[:30], "12345", *lines[30:]]) + "\n")
+    records = list(read_records(src))
+    full = analyze(records, "s", ["extended"], progress="off")
+    part = analyze(records, "s", ["extended"], progress="off", sample=25)
+    assert len(part.instances) == len(full.instances) == 61
+    analysed = [r for r in part.instances if r["up"] in (SOLVED, OPEN, REFUTED)]
+    assert len(analysed) == 25
+    by_id = {r["id"]: r for r in full.instances}
+    assert all(r == by_id[r["id"]] for r in analysed)
+    left = [r for r in part.instances if r["up"] == "-"]
+    assert len(left) == 35 and all("not in the sample" in str(r["detail"]) for r in left)
+    assert [r["line"] for r in part.instances if r["up"] == "INVALID"] == [31]
+    row = part.summary[0]
+    assert (row["instances"], row["sample_of"]) == (25, 60)
+    assert row["up_solved"] == sum(r["up"] == SOLVED for r in analysed)
+    assert "sample_of" not in full.summary[0]
+    shard = tmp_path / "i.jsonl"
+    normalize(src, shard, 0, 1000)
+    again = analyze(InstanceShards([shard]), "s", ["extended"], progress="off", sample=25)
+    assert again.instances == part.instances and again.summary[0]["sample_of"] == 60

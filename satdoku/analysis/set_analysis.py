@@ -5,6 +5,12 @@ UP runs on every puzzle; FL only where UP left cells open (FL includes UP: a puz
 or refutes, FL solves or refutes too, with no failed literal). The singles do not depend on the
 encoding: they run once per puzzle. Every board an inference calls solved is verified against
 the puzzle before it is counted; one that fails stops the analysis (a bug, never a figure).
+
+With ``sample``, a set of more valid instances than that is analysed on a seeded uniform
+sample of that many (:func:`sample_indices`, seed :data:`SAMPLE_SEED`): the others get rows
+marked ``-`` ("not in the sample"), and each summary row says how many instances its layout
+has in the set (``sample_of``). The outcome of an instance does not depend on which others
+are analysed, so a sampled instance's row equals the full analysis's.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from satdoku.progress import Progress
 from satdoku.puzzle import Layout, Puzzle
 from satdoku.solve import formula_of
 from satdoku.solvers.result import INVALID
+from satdoku.stagefiles.instances import LayoutSignatures
 from satdoku.stagefiles.paths import DIMACS
 from satdoku.stagefiles.propagation_files import NOT_RUN
 
@@ -36,6 +43,8 @@ from satdoku.stagefiles.propagation_files import NOT_RUN
 CHUNK = 4096
 #: layout column of a CNF set's rows
 CNF_LAYOUT = "cnf"
+#: seed of the sample of a large set (:func:`sample_indices`)
+SAMPLE_SEED = 29
 
 
 class VerificationError(RuntimeError):
@@ -68,14 +77,46 @@ def applicable_encodings(layouts: Sequence[Layout]) -> list[str]:
     return out
 
 
+def sample_indices(candidates: Sequence[int], size: int | None, seed: int = SAMPLE_SEED
+                   ) -> list[int]:
+    """A seeded uniform sample of ``size`` of ``candidates`` (all of them when there are no
+    more than ``size`` or ``size`` is None), in their order."""
+    if size is None or len(candidates) <= size:
+        return list(candidates)
+    import random
+
+    chosen = sorted(random.Random(seed).sample(range(len(candidates)), size))
+    return [candidates[k] for k in chosen]
+
+
+def _validity(records: Sequence[Record]) -> list[bool]:
+    """Whether each record is valid (an Instances shard reader answers without building any)."""
+    flags = getattr(records, "flags", None)
+    if flags is not None:
+        return [valid for _, valid, _ in flags()]
+    return [rec.valid for rec in records]
+
+
 def analyze(records: Sequence[Record], set_name: str, encodings: Sequence[str] | None = None,
             *, probe: bool = True, singles: bool = True, backend: str = "auto",
-            progress: str | None = None) -> Analysis:
+            progress: str | None = None, sample: int | None = None) -> Analysis:
     """Analyse ``records`` (one set). ``encodings``: default every one that applies
     (:func:`applicable_encodings`); ``probe``: run FL too; ``singles``: run the human singles
-    too; ``progress``: the mode of :class:`~satdoku.progress.Progress` (None: automatic)."""
+    too; ``progress``: the mode of :class:`~satdoku.progress.Progress` (None: automatic);
+    ``sample``: analyse a seeded sample of that many valid instances when there are more
+    (:func:`sample_indices`)."""
+    validity = _validity(records)
+    valid = [i for i, ok in enumerate(validity) if ok]
+    chosen: list[int] | None = sample_indices(valid, sample)
+    skipped: list[int] = []
+    if chosen is not None and len(chosen) < len(valid):
+        picked = set(chosen)
+        skipped = [i for i in valid if i not in picked]
+    else:
+        chosen = None
     by_layout: dict[Layout, list[int]] = {}
-    for i, rec in enumerate(records):
+    for i in (range(len(records)) if chosen is None else chosen):
+        rec = records[i]
         if rec.puzzle is not None:
             by_layout.setdefault(rec.puzzle.layout, []).append(i)
     if encodings is None:
@@ -109,17 +150,56 @@ def analyze(records: Sequence[Record], set_name: str, encodings: Sequence[str] |
                 summary.update(set=set_name,
                                singles_cpu_seconds=_round(singles_cpu_seconds.get(layout)))
                 out.summary.append(summary)
-    cnf_idx = [i for i, rec in enumerate(records) if rec.cnf is not None]
+    cnf_idx = [i for i in (range(len(records)) if chosen is None else chosen)
+               if records[i].cnf is not None]
     if cnf_idx:
         out.summary.append(_analyze_cnf(records, cnf_idx, set_name, probe, backend, progress,
                                         rows))
-    for i, rec in enumerate(records):
-        if not rec.valid:
-            rows[i, NOT_RUN] = _row(rec, "", NOT_RUN, detail=rec.error or "invalid",
-                                    status=INVALID)
+    if skipped:
+        _mark_sample(records, skipped, len(chosen or ()), encodings, out.summary, rows)
+    for i in (i for i, ok in enumerate(validity) if not ok):
+        rec = records[i]
+        rows[i, NOT_RUN] = _row(rec, "", NOT_RUN, detail=rec.error or "invalid",
+                                status=INVALID)
     order = {name: k for k, name in enumerate([NOT_RUN, *encodings, DIMACS])}
     out.instances = [rows[k] for k in sorted(rows, key=lambda k: (k[0], order[k[1]]))]
     return out
+
+
+def _mark_sample(records: Sequence[Record], skipped: list[int], size: int,
+                 encodings: Sequence[str], summary: list[dict[str, object]],
+                 rows: dict[tuple[int, str], dict[str, object]]) -> None:
+    """Rows of the valid instances left out of the sample (``-``, "not in the sample"), and
+    each summary row's ``sample_of``: its layout's instances in the whole set. An Instances
+    shard reader's objects give an instance's id, line and layout without building it."""
+    objects = getattr(records, "objects", None)
+    signature = LayoutSignatures()
+    key_of: dict[object, str] = {}  # layout signature -> layout key
+    totals: dict[str, int] = {}
+    for layout in {i: str(row["layout"]) for (i, _), row in rows.items()}.values():
+        totals[layout] = totals.get(layout, 0) + 1
+    detail = f"not in the sample ({size:,} instances, seed {SAMPLE_SEED})"
+    for i in skipped:
+        sig = signature(objects[i]) if objects is not None else None
+        layout = key_of.get(sig) if sig is not None else None
+        if layout is None:
+            rec = records[i]
+            layout = rec.puzzle.layout.key if rec.puzzle is not None else CNF_LAYOUT
+            if sig is not None:
+                key_of[sig] = layout
+        ident, line = ((objects[i]["id"], objects[i]["line"]) if objects is not None
+                       else (records[i].id, records[i].line))
+        totals[layout] = totals.get(layout, 0) + 1
+        for name in (encodings if layout != CNF_LAYOUT else (DIMACS,)):
+            rows[i, name] = {"id": ident, "line": line, "layout": layout, "encoding": name,
+                             "detail": detail, **_NOT_RUN_CELLS}
+    for row in summary:
+        row["sample_of"] = totals.get(str(row["layout"]), row["instances"])
+
+
+#: the inference cells of an instance row that was not analysed
+_NOT_RUN_CELLS: dict[str, object] = {"up": NOT_RUN, "up_open": "", "fl": NOT_RUN, "fl_open": "",
+                                     "fl_failed": "", "singles": NOT_RUN, "singles_open": ""}
 
 
 def _analyze_layout(records: Sequence[Record], idx: list[int], layout: Layout, name: str,

@@ -120,6 +120,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--out", required=True, help="directory of the propagation files")
     s.add_argument("--no-fl", dest="probe", action="store_false",
                    help="skip failed-literal probing")
+    s.add_argument("--sample", type=int_in(1), default=None,
+                   help="analyse a seeded sample of this many valid instances when the set "
+                   "has more (default: every instance)")
 
     s = sub.add_parser("unique", help="count solutions (0, 1, 2+) of every puzzle of a bundle")
     s.add_argument("bundle", help="CNF bundle of the extended encoding")
@@ -183,7 +186,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"report {args.set_name}: {n} problems")
     elif args.stage == "propagation":
         n = propagation_set(args.set_name, args.instances, args.out, args.encodings,
-                            args.probe)
+                            args.probe, sample=args.sample)
         print(f"propagation {args.set_name}: {n} layout x encoding rows -> {args.out}")
     elif args.stage == "unique":
         print(f"unique {args.bundle}: {unique_shard(args.bundle, args.output, args.time_limit)}")

@@ -13,13 +13,15 @@ from satdoku.stagefiles.instances import InstanceShards
 
 
 def propagation_set(set_name: str, instance_shards: Sequence[str], out_dir: str | Path,
-                    encodings: Sequence[str], probe: bool = True, singles: bool = True
-                    ) -> int:
+                    encodings: Sequence[str], probe: bool = True, singles: bool = True,
+                    sample: int | None = None) -> int:
     """Analyse a set's instances under ``encodings`` (the simplified ones are left out: they
     propagate as extended does; a CNF set's label ``dimacs`` too: its formulas are analysed as
-    they are) and write its propagation files; returns the number of summary rows."""
+    they are) and write its propagation files; returns the number of summary rows. ``sample``:
+    a set of more valid instances than that is analysed on a seeded sample of that many."""
     records = InstanceShards(instance_shards)
     chosen = [e for e in encodings if e in ENCODINGS and not ENCODINGS[e].simplified]
-    result = analyze(records, set_name, chosen, probe=probe, singles=singles)
+    result = analyze(records, set_name, chosen, probe=probe, singles=singles,
+                     sample=sample)
     write_outputs(result.instances, result.summary, out_dir, set_name)
     return len(result.summary)

@@ -17,7 +17,8 @@ def size_table(sizes, df, propagation=None,  # type: ignore[no-untyped-def]
     """Per (family, set, encoding): instances, mean vars / clauses / bytes; ``up_solved`` and
     ``fl_solved``, the instances unit propagation (with failed-literal probing) solves alone
     (from ``propagation``, a frame of the sets' propagation_instances rows with a set column;
-    empty where a set was not analysed); per solver the median time of solved instances
+    empty where a set was not analysed), ``analysed`` the instances they were counted over (all
+    of the row's, or a seeded sample of a large set); per solver the median time of solved instances
     (``median_s_<solver>``) and the share of the row's instances it solved with zero
     decisions (``zero_decisions_<solver>``: its decision counter, less the decisions the
     solver counts for finding a model, :func:`satdoku.solvers.registry.model_decisions`).
@@ -27,7 +28,8 @@ def size_table(sizes, df, propagation=None,  # type: ignore[no-untyped-def]
     encoding): what the encodings plot draws)."""
     import pandas as pd
 
-    cols = [*KEYS, "instances", "vars", "clauses", "bytes", "up_solved", "fl_solved"]
+    cols = [*KEYS, "instances", "vars", "clauses", "bytes", "up_solved", "fl_solved",
+            "analysed"]
     if sizes.empty:
         return pd.DataFrame(columns=cols), {}, pd.DataFrame(columns=cols)
     table = _means(sizes, KEYS)
@@ -56,10 +58,11 @@ def _means(sizes, keys: list[str]):  # type: ignore[no-untyped-def]
 
 
 def _propagation_counts(sizes, propagation):  # type: ignore[no-untyped-def]
-    """Per (family, set, encoding) the instances UP and FL solve (NaN: not analysed)."""
+    """Per (family, set, encoding) the instances UP and FL solve and how many were analysed
+    (NaN: not analysed)."""
     import pandas as pd
 
-    out = pd.DataFrame(columns=[*KEYS, "up_solved", "fl_solved"])
+    out = pd.DataFrame(columns=[*KEYS, "up_solved", "fl_solved", "analysed"])
     if propagation is None or propagation.empty:
         return out
     joined = sizes[["set", "id", "family", "encoding"]].merge(
@@ -68,10 +71,12 @@ def _propagation_counts(sizes, propagation):  # type: ignore[no-untyped-def]
     if joined.empty:
         return out
     joined = joined.assign(up_solved=joined["up"].eq("solved"),
-                           fl_solved=joined["fl"].eq("solved"), fl_run=joined["fl"].ne("-"))
+                           fl_solved=joined["fl"].eq("solved"), fl_run=joined["fl"].ne("-"),
+                           analysed=joined["up"].isin(("solved", "open", "refuted")))
     counts = joined.groupby(KEYS).agg(up_solved=("up_solved", "sum"),
                                       fl_solved=("fl_solved", "sum"),
-                                      fl_run=("fl_run", "any")).reset_index()
+                                      fl_run=("fl_run", "any"),
+                                      analysed=("analysed", "sum")).reset_index()
     counts["fl_solved"] = counts["fl_solved"].where(counts["fl_run"])  # FL not run: empty
     return counts.drop(columns="fl_run")
 

@@ -69,6 +69,12 @@ def markdown(summary: Sequence[Mapping[str, object]], title: str = "") -> str:
            "left open); singles: naked and hidden singles (satdoku.heuristics). CPU s: CPU " \
            "seconds of each inference over the row, with the row's instances per CPU second " \
            "(FL: over the puzzles UP left open).\n\n"
+    sampled = [r for r in summary if r.get("sample_of") not in (None, "", r.get("instances"))]
+    if sampled:
+        head += "A seeded uniform sample: " + "; ".join(
+            f"{int(r['instances']):,} of the set's {int(r['sample_of']):,} {r['layout']} "  # type: ignore[call-overload]
+            f"instances ({r['encoding']})" for r in sampled) + " (`satdoku analyze` on the " \
+            "set's file analyses all of them).\n\n"
     if not summary:
         return head + "(no instances)\n"
     lines = ["| " + " | ".join(h for _, h in _HEADINGS) + " |",

@@ -190,7 +190,8 @@ def encoding_report(files: Sequence[str], sizes: Sequence[str], out_md: str, out
     Path(out_md).write_text(
         "Means per instance of each family and set; UP / FL solved: instances unit propagation "
         "(with failed-literal probing) solves with no search, from the set's propagation "
-        "analysis (`-`: not analysed); time columns: median "
+        "analysis (`-`: not analysed), counted over `analysed` instances (a seeded sample of a "
+        "large set: `propagation_sample`); time columns: median "
         f"{time_word(time_column)} seconds of solved instances; 0 decisions: the share of "
         "instances a solver solved with zero decisions (MiniSat's and Glucose's counters "
         "read 2 then, CaDiCaL's inprocessing decides more than UP: docs/solvers.md).\n\n"

@@ -4,17 +4,20 @@ A directory per analysed set holds:
 
 - ``propagation.csv``: one row per (layout, encoding): ``set layout encoding instances variables
   clauses up_solved up_share up_refuted fl_solved fl_share fl_refuted singles_solved
-  singles_share up_cpu_seconds fl_cpu_seconds singles_cpu_seconds``. ``variables`` and
-  ``clauses`` count the
+  singles_share up_cpu_seconds fl_cpu_seconds singles_cpu_seconds sample_of``. ``variables``
+  and ``clauses`` count the
   encoding's rules (without the givens' units; for a CNF set, encoding ``dimacs``, the mean
   formula); a share is solved / instances; the fl and singles columns are empty when that
   inference was not run; the seconds are the CPU time of each inference over the whole row
   (the process's, numpy's threads included: on a shared machine a steadier figure than the
-  wall clock; FL's counts only the puzzles UP left open);
+  wall clock; FL's counts only the puzzles UP left open); ``sample_of`` is empty unless the set
+  was analysed on a seeded sample (the workflow's ``propagation_sample``): then ``instances``
+  counts the sampled instances of the row's layout and ``sample_of`` all of them in the set;
 - ``propagation_instances.tsv``: one row per instance and encoding: ``id line layout encoding
   up up_open fl fl_open fl_failed singles singles_open detail``. A status is ``solved`` (every
   cell has a value), ``open`` (``*_open`` cells have none), ``refuted`` (a conflict: the givens
-  have no solution), ``-`` (not run, or the encoding does not apply: ``detail`` says why) or
+  have no solution), ``-`` (not run, not in the sample, or the encoding does not apply:
+  ``detail`` says why) or
   ``INVALID`` (the input record; ``detail`` is its reason). ``fl_failed`` counts the failed
   literals probing found; the singles columns repeat for each encoding of an instance;
 - ``propagation.md`` and ``propagation.png``: the table and bar chart (not parsed).
@@ -40,7 +43,7 @@ SUMMARY_FILE, INSTANCES_FILE, TABLE_FILE, CHART_FILE = (
 SUMMARY_COLUMNS = ("set", "layout", "encoding", "instances", "variables", "clauses",
                    "up_solved", "up_share", "up_refuted", "fl_solved", "fl_share", "fl_refuted",
                    "singles_solved", "singles_share", "up_cpu_seconds", "fl_cpu_seconds",
-                   "singles_cpu_seconds")
+                   "singles_cpu_seconds", "sample_of")
 INSTANCE_COLUMNS = ("id", "line", "layout", "encoding", "up", "up_open", "fl", "fl_open",
                     "fl_failed", "singles", "singles_open", "detail")
 #: status words of the instance file besides the inference outcomes

@@ -87,7 +87,8 @@ rule cnf_sizes:
 
 
 # What propagation alone decides on a set, per encoding (satdoku analyze; config: a set's
-# `propagation`, default on for puzzle sets under `propagation_limit` lines): the encodings
+# `propagation`, default on for puzzle sets under `propagation_limit` lines; on a seeded sample
+# of `propagation_sample` instances of a larger set): the encodings
 # table's UP / FL columns and the explorer's encodings view read it.
 rule propagation:
     input:
@@ -107,9 +108,11 @@ rule propagation:
     params:
         encodings=propagation_encodings,
         out=propagation_dir,
+        sample=config["propagation_sample"],
     shell:
         "satdoku pipeline propagation --set {wildcards.set:q} --instances {input:q} "
-        "--encodings {params.encodings:q} --out {params.out:q} > {log:q} 2>&1"
+        "--encodings {params.encodings:q} --out {params.out:q} "
+        "--sample {params.sample:q} > {log:q} 2>&1"
 
 
 rule summary:

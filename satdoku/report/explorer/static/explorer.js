@@ -295,6 +295,10 @@ PAGES.overview = {
  * encoding solved with zero decisions. */
 function propagationHtml(ov) {
   const rows = ov.propagation || [];
+  const sampleOf = (r) =>
+    r.sample_of && r.sample_of !== r.instances
+      ? ` (seeded sample of ${Number(r.sample_of).toLocaleString("en")})`
+      : "";
   if (!rows.length) return "";
   const share = (n, s) =>
     n === "" || n == null
@@ -308,7 +312,7 @@ function propagationHtml(ov) {
       return (
         `<tr><td><a href="${hashOf("set", [r.set], "")}">${esc(r.set)}</a></td>` +
         `<td>${esc(r.layout)}</td><td>${esc(r.encoding)}</td>` +
-        `<td>${Number(r.instances).toLocaleString("en")}</td>` +
+        `<td>${Number(r.instances).toLocaleString("en")}${sampleOf(r)}</td>` +
         `<td>${share(r.up_solved, r.up_share)}</td>` +
         `<td>${share(r.fl_solved, r.fl_share)}</td>` +
         `<td>${share(r.singles_solved, r.singles_share)}</td>` +

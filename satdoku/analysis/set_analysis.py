@@ -37,7 +37,7 @@ from satdoku.solve import formula_of
 from satdoku.solvers.result import INVALID
 from satdoku.stagefiles.instances import LayoutSignatures
 from satdoku.stagefiles.paths import DIMACS
-from satdoku.stagefiles.propagation_files import NOT_RUN
+from satdoku.stagefiles.propagation_files import NOT_RUN, NOT_SAMPLED
 
 #: puzzles between two progress updates
 CHUNK = 4096
@@ -178,7 +178,7 @@ def _mark_sample(records: Sequence[Record], skipped: list[int], size: int,
     totals: dict[str, int] = {}
     for layout in {i: str(row["layout"]) for (i, _), row in rows.items()}.values():
         totals[layout] = totals.get(layout, 0) + 1
-    detail = f"not in the sample ({size:,} instances, seed {SAMPLE_SEED})"
+    detail = f"{NOT_SAMPLED} ({size:,} instances, seed {SAMPLE_SEED})"
     for i in skipped:
         sig = signature(objects[i]) if objects is not None else None
         layout = key_of.get(sig) if sig is not None else None

@@ -48,6 +48,13 @@ INSTANCE_COLUMNS = ("id", "line", "layout", "encoding", "up", "up_open", "fl", "
                     "fl_failed", "singles", "singles_open", "detail")
 #: status words of the instance file besides the inference outcomes
 NOT_RUN = "-"
+#: how the ``detail`` of an instance left out of a sampled analysis begins
+NOT_SAMPLED = "not in the sample"
+
+
+def sampled_out(row: Mapping[str, object]) -> bool:
+    """Whether an instance row is one the (sampled) analysis left out."""
+    return str(row.get("detail", "")).startswith(NOT_SAMPLED)
 
 
 def write_summary(rows: Iterable[Mapping[str, object]], path: str | Path) -> int:

@@ -22,6 +22,7 @@ from typing import Any
 
 from satdoku.stagefiles import paths as sp
 from satdoku.stagefiles.instances import iter_instance_dicts
+from satdoku.stagefiles.propagation_files import sampled_out
 from satdoku.stagefiles.runtable import classify_files, table_of_files
 from satdoku.stagefiles.tsv import read_tsv
 
@@ -154,7 +155,8 @@ def read_set(results: str | Path, set_name: str, runs: Sequence[str],
     analysed = sp.stage_path(sp.PROPAGATION_INSTANCES, results, set=set_name)
     if analysed.exists():
         for row in read_tsv(analysed):
-            propagation.setdefault(row["id"], {})[row["encoding"]] = row
+            if not sampled_out(row):  # left out of a large set's sample: shown as not analysed
+                propagation.setdefault(row["id"], {})[row["encoding"]] = row
     for path in instance_shards(results, set_name):
         objects = list(iter_instance_dicts(path))
         ids = [str(d["id"]) for d in objects]

@@ -28,7 +28,7 @@ from typing import Any
 
 from satdoku.stagefiles import paths as sp
 from satdoku.stagefiles.families import CNF_FAMILY, family_of_record
-from satdoku.stagefiles.instances import iter_instance_dicts
+from satdoku.stagefiles.instances import HEADER_TAG, iter_instance_dicts
 from satdoku.stagefiles.manifest import read_manifest
 from satdoku.stagefiles.tsv import read_tsv
 
@@ -76,6 +76,9 @@ def instance_columns(shards: Sequence[str | Path] | None = None,
     import pyarrow as pa
 
     if objects is None:
+        parts = [_columns_read_by_arrow(s) for s in shards or ()]
+        if all(p is not None for p in parts):
+            return _concat_columns(parts)
         objects = (d for s in shards or () for d in iter_instance_dicts(s))
     keys = ("id", "line", "instance_hash", "name", "family")
     out: dict[str, list[str]] = {k: [] for k in keys}
@@ -86,6 +89,61 @@ def instance_columns(shards: Sequence[str | Path] | None = None,
         out["name"].append(str(d.get("name", "")))
         out["family"].append(family_of_record(d))
     return pa.table({k: pa.array(v, type=pa.string()) for k, v in out.items()})
+
+
+#: the Instances fields :func:`instance_columns` reads, as pyarrow's JSON reader types them
+_ARROW_FIELDS = (("satdoku", "string"), ("id", "string"), ("line", "int64"),
+                 ("instance_hash", "string"), ("name", "string"), ("kind", "string"),
+                 ("box", "int64"), ("size", "int64"), ("error", "string"))
+
+
+def _columns_read_by_arrow(shard: str | Path):  # type: ignore[no-untyped-def]
+    """:func:`instance_columns` of one shard read by pyarrow's JSON reader (one pass in C, only
+    the fields it needs), or None when the shard is not as normalize writes it (a field of
+    another type, an object without an id, a malformed line): the caller then parses it
+    object by object, which names any problem."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.json as pj
+
+    schema = pa.schema([(name, getattr(pa, kind)()) for name, kind in _ARROW_FIELDS])
+    try:
+        t = pj.read_json(shard, parse_options=pj.ParseOptions(
+            explicit_schema=schema, unexpected_field_behavior="ignore", newlines_in_values=False))
+    except (pa.ArrowException, OSError):
+        return None
+    if t.num_rows and t.column("satdoku")[0].as_py() == HEADER_TAG and \
+            t.column("id")[0].as_py() is None:
+        t = t.slice(1)
+    if t.column("id").null_count or t.column("satdoku").null_count != t.num_rows:
+        return None
+    kinds = zip(t.column("kind").to_pylist(), t.column("box").to_pylist(),
+                t.column("size").to_pylist(), t.column("error").is_valid().to_pylist(),
+                strict=True)
+    families: dict[tuple[Any, ...], str] = {}
+    family = []
+    for key in kinds:
+        fam = families.get(key)
+        if fam is None:
+            kind, box, size, error = key
+            d = {k: v for k, v in (("kind", kind), ("box", box), ("size", size),
+                                   ("error", "" if error else None)) if v is not None}
+            fam = families[key] = family_of_record(d)
+        family.append(fam)
+    return pa.table({"id": t.column("id"),
+                     "line": pc.cast(t.column("line"), pa.string()).fill_null(""),
+                     "instance_hash": t.column("instance_hash").fill_null(""),
+                     "name": t.column("name").fill_null(""),
+                     "family": pa.array(family, type=pa.string())})
+
+
+def _concat_columns(parts: list[Any]):  # type: ignore[no-untyped-def]
+    import pyarrow as pa
+
+    if parts:
+        return pa.concat_tables(parts)
+    return pa.table({k: pa.array([], type=pa.string())
+                     for k in ("id", "line", "instance_hash", "name", "family")})
 
 
 def tsv_table(path: str | Path):  # type: ignore[no-untyped-def]

@@ -39,6 +39,7 @@ rule encode:
         SATINPUT,
     log:
         f"{LOGS}/encode/{{encoding}}/{{set}}/{{shard}}.log",
+    priority: 1  # on the way to the solvers: before the propagation analysis no solve waits for
     conda:
         "../envs/satdoku.yaml"
     resources:

@@ -21,6 +21,7 @@ from satdoku.analysis.propagation import (
     OPEN,
     REFUTED,
     SOLVED,
+    Outcome,
     Propagator,
     new_kernel,
     propagate_formula,
@@ -387,3 +388,18 @@ def test_a_sampled_analysis_equals_the_full_one_on_its_sample(tmp_path: Path) ->
     normalize(src, shard, 0, 1000)
     again = analyze(InstanceShards([shard]), "s", ["extended"], progress="off", sample=25)
     assert again.instances == part.instances and again.summary[0]["sample_of"] == 60
+
+
+def test_a_wrong_board_an_inference_calls_solved_stops_the_analysis(monkeypatch) -> None:
+    """Every board called solved is verified (each instance's board once, whichever inference
+    reached it): a wrong one is a VerificationError naming the instance, never a figure."""
+    import satdoku.analysis.set_analysis as sa
+
+    records = [r for r in read_records(TOP95)][:3]
+
+    def wrong(puzzles):  # type: ignore[no-untyped-def]
+        return [Outcome(SOLVED, 0, tuple([1] * 81)) for _ in puzzles]
+
+    monkeypatch.setattr(sa, "singles_outcomes", wrong)
+    with pytest.raises(sa.VerificationError, match="instance 1: the board singles solved"):
+        analyze(records, "top", ["extended"], progress="off")

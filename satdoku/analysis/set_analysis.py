@@ -128,6 +128,7 @@ def analyze(records: Sequence[Record], set_name: str, encodings: Sequence[str] |
                              "(the same propagation)")
     out = Analysis()
     single: dict[int, Outcome] = {}
+    checked = _Checked(records)
     singles_cpu_seconds: dict[Layout, float] = {}
     if singles:
         for layout, idx in by_layout.items():
@@ -138,14 +139,14 @@ def analyze(records: Sequence[Record], set_name: str, encodings: Sequence[str] |
                     chunk = idx[first:first + CHUNK]
                     found = singles_outcomes([records[i].puzzle for i in chunk])  # type: ignore[misc]
                     for i, outcome in zip(chunk, found, strict=True):
-                        single[i] = _checked(outcome, records[i], "singles")
+                        single[i] = checked(outcome, i, "singles")
                     bar.update(len(chunk))
             singles_cpu_seconds[layout] = time.process_time() - start
     rows: dict[tuple[int, str], dict[str, object]] = {}
     for name in encodings:
         for layout, idx in by_layout.items():
             summary = _analyze_layout(records, idx, layout, name, probe, backend, progress,
-                                      single, rows)
+                                      single, rows, checked)
             if summary is not None:
                 summary.update(set=set_name,
                                singles_cpu_seconds=_round(singles_cpu_seconds.get(layout)))
@@ -204,7 +205,8 @@ _NOT_RUN_CELLS: dict[str, object] = {"up": NOT_RUN, "up_open": "", "fl": NOT_RUN
 
 def _analyze_layout(records: Sequence[Record], idx: list[int], layout: Layout, name: str,
                     probe: bool, backend: str, progress: str | None, single: dict[int, Outcome],
-                    rows: dict[tuple[int, str], dict[str, object]]) -> dict[str, object] | None:
+                    rows: dict[tuple[int, str], dict[str, object]], checked: _Checked
+                    ) -> dict[str, object] | None:
     """UP (and FL) of one encoding on the puzzles of one layout; their rows go into ``rows``;
     returns the summary row (None when the encoding does not apply)."""
     puzzles: list[Puzzle] = [records[i].puzzle for i in idx]  # type: ignore[misc]
@@ -230,8 +232,8 @@ def _analyze_layout(records: Sequence[Record], idx: list[int], layout: Layout, n
     counts = dict.fromkeys(("up_solved", "up_refuted", "fl_solved", "fl_refuted",
                             "singles_solved"), 0)
     for k, i in enumerate(idx):
-        rec, u = records[i], _checked(up[k], records[i], f"{name} UP")
-        f = _checked(fl[k], rec, f"{name} FL") if k in fl else u if probe else None
+        rec, u = records[i], checked(up[k], i, f"{name} UP")
+        f = checked(fl[k], i, f"{name} FL") if k in fl else u if probe else None
         s = single.get(i)
         rows[i, name] = _row(rec, layout.key, name, up=u, fl=f, singles=s)
         counts["up_solved"] += u.status == SOLVED
@@ -301,15 +303,28 @@ def _analyze_cnf(records: Sequence[Record], idx: list[int], set_name: str, probe
             "up_cpu_seconds": _round(seconds["up"])}
 
 
-def _checked(outcome: Outcome, rec: Record, what: str) -> Outcome:
-    """``outcome``, once a board it calls solved is verified against the record's puzzle."""
-    if outcome.status == SOLVED and outcome.board is not None:
-        assert rec.puzzle is not None
-        problems = rec.puzzle.check_solution(outcome.board)
-        if problems:
-            raise VerificationError(f"{rec.source}:{rec.line}: instance {rec.id}: the board "
-                                    f"{what} solved fails verification: {problems[0]}")
-    return outcome
+class _Checked:
+    """Boards inferences called solved, verified against their records' puzzles: each
+    (instance, board) once (UP on several encodings, FL and the singles mostly reach the same
+    solution of an instance: verifying it again would give the same answer)."""
+
+    def __init__(self, records: Sequence[Record]) -> None:
+        self.records = records
+        self.verified: set[tuple[int, tuple[int, ...]]] = set()
+
+    def __call__(self, outcome: Outcome, i: int, what: str) -> Outcome:
+        """``outcome`` of record ``i``, once a board it calls solved is verified."""
+        if outcome.status == SOLVED and outcome.board is not None and \
+                (i, outcome.board) not in self.verified:
+            rec = self.records[i]
+            assert rec.puzzle is not None
+            problems = rec.puzzle.check_solution(outcome.board)
+            if problems:
+                raise VerificationError(f"{rec.source}:{rec.line}: instance {rec.id}: the "
+                                        f"board {what} solved fails verification: "
+                                        f"{problems[0]}")
+            self.verified.add((i, outcome.board))
+        return outcome
 
 
 def _row(rec: Record, layout: str, encoding: str, *, up: Outcome | None = None,

@@ -229,9 +229,10 @@ def test_set_table_measures_the_chosen_time(results, tmp_path):
 def test_summary_without_rows_writes_the_pairs_header(tmp_path):
     """No run on any set: pairs.csv is still written, its header alone."""
     from satdoku.report.pairs import PAIR_COLUMNS
-    from satdoku.report.report_stages import summary
+    from satdoku.report.report_stages import SummaryRequest, summary
 
     out = tmp_path / "pairs.csv"
-    assert summary([], 10.0, *(str(tmp_path / f) for f in ("s.md", "s.csv", "s.html", "p.html")),
-                   pages_dir=str(tmp_path), pairs_csv=str(out)) == 0
+    pages = (str(tmp_path / f) for f in ("s.md", "s.csv", "s.html", "p.html"))
+    assert summary(SummaryRequest([], 10.0, *pages, pages_dir=str(tmp_path),
+                                  pairs_csv=str(out))) == 0
     assert out.read_text(encoding="utf-8").splitlines() == [",".join(PAIR_COLUMNS)]

@@ -129,8 +129,9 @@ def test_only_references_no_scatter_and_missing_solvers_do_not_crash(tmp_path, f
     assert set(lines_by_label(figures["9x9.png"])) >= {"minisat22/extended (5/5)",
                                                        "cadical195/extended (5/5)"}
     md, csv, html, pr = (str(tmp_path / f) for f in ("s.md", "s.csv", "s.html", "p.html"))
-    n = build.summary(files, fx.TIME_LIMIT, md, csv, html, pr,
-                      {"Cactus plots": str(tmp_path / "c")}, pages_dir=str(tmp_path / "none"))
+    n = build.summary(build.SummaryRequest(
+        files, fx.TIME_LIMIT, md, csv, html, pr, linked_plots={"Cactus plots": str(tmp_path / "c")},
+        pages_dir=str(tmp_path / "none")))
     assert n == 1  # the planted disagreement needs only the two references
     assert "![9x9](c/9x9.png)" in (tmp_path / "s.md").read_text()
 

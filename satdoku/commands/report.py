@@ -38,6 +38,22 @@ def _limits(args: argparse.Namespace):
         raise SystemExit(f"satdoku report {args.stage}: {exc}") from None
 
 
+def _summary_request(args: argparse.Namespace):
+    """The summary's request from its arguments (a bad combination is one line)."""
+    from satdoku.report.report_stages import EncodingsFiles, SummaryRequest, parse_variants
+
+    try:
+        encodings = EncodingsFiles(args.encodings_md, args.encodings_csv, args.encodings_png)
+    except ValueError as exc:
+        raise SystemExit(f"satdoku report summary: {exc}") from None
+    return SummaryRequest(
+        args.files, _limits(args), args.md, args.csv, args.html, args.problems,
+        pairs_csv=args.pairs, cactus_dir=args.cactus_dir, scatter_dir=args.scatter_dir,
+        linked_plots=dict(p.split("=", 1) for p in args.plots), encodings=encodings,
+        sizes=args.sizes, propagation=args.propagation, pages_dir=args.pages_dir,
+        variants=parse_variants(args.variants), time_column=args.time_column)
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="stage", metavar="STAGE", required=True)
 
@@ -128,14 +144,7 @@ def run(args: argparse.Namespace) -> int:
                                   time_column=args.time_column, propagation=args.propagation)
         print(f"encodings: {n} family x set x encoding rows")
     elif args.stage == "summary":
-        plots = dict(p.split("=", 1) for p in args.plots)
-        n = build.summary(args.files, _limits(args), args.md, args.csv, args.html,
-                          args.problems, plots, args.encodings_md, args.encodings_csv,
-                          args.pages_dir, cactus_dir=args.cactus_dir,
-                          scatter_dir=args.scatter_dir,
-                          variants=build.parse_variants(args.variants), sizes=args.sizes,
-                          encodings_png=args.encodings_png, pairs_csv=args.pairs,
-                          time_column=args.time_column, propagation=args.propagation)
+        n = build.summary(_summary_request(args))
         print(f"summary: {n} problems -> {args.md}")
     elif args.stage == "explorer":
         ov = explorer_from_files(args.files, _limits(args), args.out,

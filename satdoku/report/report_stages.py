@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from satdoku.cnf.encodings import ENCODINGS
@@ -212,90 +213,150 @@ def _plain_markdown(df) -> str:
     return "\n".join(lines) + "\n"
 
 
-def summary(files: Sequence[str], time_limit: TimeLimits | float | None, out_md: str,
-            out_csv: str, out_html: str, out_problems: str,
-            plot_dirs: Mapping[str, str] | None = None,
-            encodings_md: str | None = None, encodings_csv: str | None = None,
-            pages_dir: str = "results/Reports", *, cactus_dir: str | None = None,
-            scatter_dir: str | None = None, variants: Mapping[str, Mapping] | None = None,
-            sizes: Sequence[str] | None = None, encodings_png: str | None = None,
-            pairs_csv: str | None = None, time_column: str = DEFAULT_TIME,
-            propagation: Sequence[str] = ()) -> int:
+@dataclass(frozen=True)
+class EncodingsFiles:
+    """The encodings table the summary includes: its Markdown and CSV; with ``png``, the summary
+    writes both (and the plot) first, from the same read of the stage files."""
+
+    md: str | None = None
+    csv: str | None = None
+    png: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.png is not None and not (self.md and self.csv):
+            raise ValueError("the encodings plot needs its Markdown and CSV paths too")
+
+
+@dataclass(frozen=True)
+class SummaryRequest:
+    """One cross-set summary: the stage files it reads and everything it writes.
+
+    ``files``: Instances shards, SatSols and SatOutputTimes files (each one's set and run read
+    from its path). ``time_limit``: :class:`TimeLimits`, or one number for every set.
+    ``linked_plots``: {section: directory of PNGs made elsewhere}; ``cactus_dir`` /
+    ``scatter_dir``: the summary draws those plots there, and links them too. ``sizes`` and
+    ``propagation`` (the analysed sets' instance files) feed the encodings table when it is
+    written here. ``pages_dir``: where the CSP and LTN pages are looked for."""
+
+    files: Sequence[str]
+    time_limit: TimeLimits | float | None
+    md: str
+    csv: str
+    html: str
+    problems: str
+    pairs_csv: str | None = None
+    cactus_dir: str | None = None
+    scatter_dir: str | None = None
+    linked_plots: Mapping[str, str] = field(default_factory=dict)
+    encodings: EncodingsFiles = EncodingsFiles()
+    sizes: Sequence[str] = ()
+    propagation: Sequence[str] = ()
+    pages_dir: str = "results/Reports"
+    variants: Mapping[str, Mapping] = field(default_factory=dict)
+    time_column: str = DEFAULT_TIME
+
+    def plot_sections(self) -> dict[str, str]:
+        """{section: directory} of every plot the pages link: the linked directories, then
+        the cactus and scatter plots drawn here (a linked section of the same name wins)."""
+        drawn = {"Cactus plots": self.cactus_dir, "Scatter plots": self.scatter_dir}
+        return {**self.linked_plots,
+                **{s: d for s, d in drawn.items() if d is not None and s not in self.linked_plots}}
+
+
+def summary(request: SummaryRequest) -> int:
     """summary.md / .csv / .html and the problems fragment; returns the number of problems.
 
-    The stage files are read once for everything this call makes: with ``cactus_dir`` /
-    ``scatter_dir`` it also draws those plots there (and links them), with ``encodings_png``
-    (and ``sizes``, and the analysed sets' ``propagation`` instance files) it also writes the
-    encodings table to ``encodings_md`` / ``encodings_csv`` and its plot, before the summary
-    includes them; with ``pairs_csv`` the paired comparison
-    of every two runs of a set (:mod:`satdoku.report.pairs`). Each set is measured against
-    its own limit (``time_limit``: :class:`TimeLimits`, or one number for every set); the
-    table has each set's virtual best solvers and a 0-instance row for an empty set."""
-    import pandas as pd
-
-    limits = time_limits(time_limit)
-    _parents(out_md, out_csv, out_html, out_problems, pairs_csv)
-    df = load_files(files, time_column)
-    sets = list(df.attrs.get("sets", []))
+    The stage files are read once for everything the request makes: the plots it draws, the
+    encodings table it writes, the paired comparison of every two runs of a set
+    (:mod:`satdoku.report.pairs`) when it names ``pairs_csv``. Each set is measured against its
+    own limit; the table has each set's virtual best solvers and a 0-instance row for an empty
+    set."""
+    r = request
+    limits = time_limits(r.time_limit)
+    _parents(r.md, r.csv, r.html, r.problems, r.pairs_csv)
+    df = load_files(r.files, r.time_column)
     probs = problems(df)
-    dfv = with_vbs(df, variants) if len(df) else df
-    plot_dirs = dict(plot_dirs or {})
-    pair_table = pairs(df, limits, variants)  # no rows: the header alone
-    if cactus_dir is not None:
-        cactus_plots(files, limits, cactus_dir, df=dfv, variants=variants,
-                     time_column=time_column)
-        plot_dirs.setdefault("Cactus plots", cactus_dir)
-    if scatter_dir is not None:
-        scatter_plots(files, limits, scatter_dir, variants, df=df, time_column=time_column)
-        plot_dirs.setdefault("Scatter plots", scatter_dir)
-    if encodings_png is not None:
-        if not (encodings_md and encodings_csv):
-            raise ValueError("the encodings plot needs its Markdown and CSV paths too")
-        encoding_report(files, sizes or [], encodings_md, encodings_csv, encodings_png, df=df,
-                        variants=variants, time_column=time_column, propagation=propagation)
-    table = solver_table(dfv, limits, sets=sets, time_column=time_column)
-    if pairs_csv:
-        write_pairs(pair_table, pairs_csv)
-    lines = pair_lines(pair_table, variants, headlines=True)
-    warnings = [f"set {s}: no instances (empty or comment-only input)"
-                for s in empty_sets(table)]
-    md_dir = Path(out_md).parent
-    order = {slug(f): sort_key(f) for f in df["family"].unique()}
-    plots = {section: [str(p.relative_to(md_dir)) if p.is_relative_to(md_dir) else str(p)
-                       for p in sorted(Path(d).glob("*.png"),
-                                       key=lambda p: (order.get(p.stem, (99, "")), p.stem))]
-             for section, d in plot_dirs.items()}
-    pages = find_pages(pages_dir)
-    enc_md = Path(encodings_md).read_text(encoding="utf-8") if encodings_md else ""
-    enc_table = pd.read_csv(encodings_csv) if encodings_csv else None
-    run_md, run_html = run_sections(files)
-    Path(out_md).write_text(summary_markdown(table, probs, limits, plots, pages, enc_md,
-                                             md_dir, lines, warnings, time_column) + run_md,
-                            encoding="utf-8")
-    write_csv(table, out_csv)
-    Path(out_html).write_text(summary_html(table, probs, limits, pages, enc_table, lines,
-                                           warnings, time_column)
-                              .replace("</body></html>", run_html + "</body></html>"),
-                              encoding="utf-8")
-    Path(out_problems).write_text(problems_html(probs), encoding="utf-8")
+    with_best = with_vbs(df, r.variants) if len(df) else df
+    pair_table = pairs(df, limits, r.variants)  # no rows: the header alone
+    draw_summary_plots(r, limits, df, with_best)
+    write_encodings(r, df)
+    table = solver_table(with_best, limits, sets=list(df.attrs.get("sets", [])),
+                         time_column=r.time_column)
+    if r.pairs_csv:
+        write_pairs(pair_table, r.pairs_csv)
+    lines = pair_lines(pair_table, r.variants, headlines=True)
+    write_summary_pages(r, table, probs, limits, lines, plot_links(r, df))
+    write_csv(table, r.csv)
+    Path(r.problems).write_text(problems_html(probs), encoding="utf-8")
     return len(probs)
 
 
-def run_sections(files: Sequence[str]) -> tuple[str, str]:
-    """The summary's "Run" section (Markdown, HTML) from the manifest beside the stage files
-    (``results/run.json``, which the workflow writes before the summary); empty without one."""
-    import html
+def draw_summary_plots(request: SummaryRequest, limits: TimeLimits, df, with_best
+                       ) -> None:  # type: ignore[no-untyped-def]
+    """The cactus plots (from the frame with the VBS rows) and the scatter plots the request
+    asks for, in their directories."""
+    r = request
+    if r.cactus_dir is not None:
+        cactus_plots(r.files, limits, r.cactus_dir, df=with_best, variants=r.variants,
+                     time_column=r.time_column)
+    if r.scatter_dir is not None:
+        scatter_plots(r.files, limits, r.scatter_dir, r.variants, df=df,
+                      time_column=r.time_column)
 
+
+def write_encodings(request: SummaryRequest, df) -> None:  # type: ignore[no-untyped-def]
+    """The encodings table and plot, when the request writes them (``encodings.png``)."""
+    r, enc = request, request.encodings
+    if enc.png is not None and enc.md and enc.csv:
+        encoding_report(r.files, r.sizes, enc.md, enc.csv, enc.png, df=df, variants=r.variants,
+                        time_column=r.time_column, propagation=r.propagation)
+
+
+def plot_links(request: SummaryRequest, df) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
+    """{section: the PNGs of its directory}, relative to the Markdown page where they lie below
+    it, families in their report order."""
+    md_dir = Path(request.md).parent
+    order = {slug(f): sort_key(f) for f in df["family"].unique()}
+    return {section: [str(p.relative_to(md_dir)) if p.is_relative_to(md_dir) else str(p)
+                      for p in sorted(Path(d).glob("*.png"),
+                                      key=lambda p: (order.get(p.stem, (99, "")), p.stem))]
+            for section, d in request.plot_sections().items()}
+
+
+def empty_set_warnings(table) -> list[str]:  # type: ignore[no-untyped-def]
+    """One warning per set without instances."""
+
+    return [f"set {s}: no instances (empty or comment-only input)" for s in empty_sets(table)]
+
+
+def write_summary_pages(request: SummaryRequest, table, probs: Sequence[str],
+                        limits: TimeLimits, pair_text: Mapping[str, Sequence[str]],
+                        plots: Mapping[str, Sequence[str]]) -> None:  # type: ignore[no-untyped-def]
+    """summary.md and summary.html: the solver table, problems first, the pairs' lines, the
+    plots, the encodings table, the CSP/LTN pages and the run that made them."""
+    import pandas as pd
+
+    r, enc = request, request.encodings
+    warnings = empty_set_warnings(table)
+    pages = find_pages(r.pages_dir)
+    run = run_lines(r.files)
+    enc_md = Path(enc.md).read_text(encoding="utf-8") if enc.md else ""
+    enc_table = pd.read_csv(enc.csv) if enc.csv else None
+    Path(r.md).write_text(summary_markdown(table, probs, limits, plots, pages, enc_md,
+                                           Path(r.md).parent, pair_text, warnings, r.time_column,
+                                           run=run), encoding="utf-8")
+    Path(r.html).write_text(summary_html(table, probs, limits, pages, enc_table, pair_text,
+                                         warnings, r.time_column, run=run), encoding="utf-8")
+
+
+def run_lines(files: Sequence[str]) -> list[str]:
+    """The summary's "Run" lines from the manifest beside the stage files (``results/run.json``,
+    which the workflow writes before the summary); none without one."""
     try:
         manifest = read_manifest(files_plan(files)[0] / RUN_MANIFEST)
     except ValueError:  # files from several results directories: no one run
-        return "", ""
-    if manifest is None:
-        return "", ""
-    lines = describe(manifest)
-    md = "\n## Run\n\n" + "".join(f"- {line}\n" for line in lines)
-    body = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
-    return md, f"<h2>Run</h2><ul class='run'>{body}</ul>\n"
+        return []
+    return [] if manifest is None else list(describe(manifest))
 
 
 def parse_variants(text: str | None) -> dict:

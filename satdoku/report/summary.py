@@ -177,10 +177,12 @@ def summary_markdown(table, probs: Sequence[str], time_limit,
                      plots: Mapping[str, Sequence[str]], pages: Mapping[str, Sequence[Path]],
                      encodings_md: str = "", base: str | Path = ".",
                      pairs: Mapping[str, Sequence[str]] | None = None,
-                     warnings: Sequence[str] = (), time_column: str = "total_seconds") -> str:
+                     warnings: Sequence[str] = (), time_column: str = "total_seconds",
+                     run: Sequence[str] = ()) -> str:
     """The cross-set summary page (Markdown). ``plots`` maps a section to image paths relative
     to the page; ``base`` is the page's directory (links to other pages are made relative);
-    ``pairs``: {set: paired-comparison lines}; ``warnings``: shown after the problems."""
+    ``pairs``: {set: paired-comparison lines}; ``warnings``: shown after the problems; ``run``:
+    the lines of the closing "Run" section (:func:`satdoku.stagefiles.manifest.describe`)."""
     import os
 
     out = ["# satdoku summary", "", problems_markdown(probs)]
@@ -214,15 +216,20 @@ def summary_markdown(table, probs: Sequence[str], time_limit,
                 out += [f"![{f.stem}]({os.path.relpath(f, base)})", ""]
             else:
                 out += [f"- [{f.name}]({os.path.relpath(f, base)})", ""]
-    return "\n".join(out).rstrip() + "\n"
+    page = "\n".join(out).rstrip() + "\n"
+    if run:
+        page += "\n## Run\n\n" + "".join(f"- {line}\n" for line in run)
+    return page
 
 
 def summary_html(table, probs: Sequence[str], time_limit,
                  pages: Mapping[str, Sequence[Path]], encodings_table=None,
                  pairs: Mapping[str, Sequence[str]] | None = None,
-                 warnings: Sequence[str] = (), time_column: str = "total_seconds") -> str:
+                 warnings: Sequence[str] = (), time_column: str = "total_seconds",
+                 run: Sequence[str] = ()) -> str:
     """The cross-set summary as one HTML page (problems in red at the top, then warnings);
-    plots are separate report items, CSP/LTN text pages are shown verbatim."""
+    plots are separate report items, CSP/LTN text pages are shown verbatim, the ``run`` lines
+    close the page."""
     lim = limits_text(time_limit, _table_sets(table))
     parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>satdoku summary</title>",
              f"<style>{_CSS}</style></head><body>", "<h1>satdoku summary</h1>",
@@ -249,6 +256,9 @@ def summary_html(table, probs: Sequence[str], time_limit,
             for f in texts:
                 parts += [f"<h3>{html.escape(f.name)}</h3>",
                           f"<pre>{html.escape(f.read_text(encoding='utf-8'))}</pre>"]
+    if run:
+        items = "".join(f"<li>{html.escape(line)}</li>" for line in run)
+        parts.append(f"<h2>Run</h2><ul class='run'>{items}</ul>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 

@@ -233,7 +233,7 @@ def time_stages(src: Path, shard_size: int, names: list[str], work: Path,
 
     from satdoku.pipeline.stage_encode import encode_shard
     from satdoku.pipeline.stage_normalize import normalize
-    from satdoku.pipeline.stage_solve import solve_shard
+    from satdoku.pipeline.stage_solve import ShardFiles, SolveSettings, solve_shard
     from satdoku.solvers.base import RunLimits
 
     work.mkdir(parents=True, exist_ok=True)
@@ -244,9 +244,9 @@ def time_stages(src: Path, shard_size: int, names: list[str], work: Path,
     ]
     for name in names:
         stages.append((f"solve {name}", lambda name=name: solve_shard(
-            inst, name, "extended", work / f"{name}.tsv", work / f"{name}.sols", bundle=bundle,
-            output=work / f"{name}.out", variants={name: PATHS[name]},
-            limits=RunLimits(time_limit=10.0))))
+            ShardFiles(inst, work / f"{name}.tsv", work / f"{name}.sols", bundle,
+                       work / f"{name}.out"),
+            SolveSettings(name, "extended", {name: PATHS[name]}, RunLimits(time_limit=10.0)))))
     out = []
     for label, fn in stages:
         prof = cProfile.Profile() if profile else None

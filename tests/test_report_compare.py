@@ -152,7 +152,7 @@ def test_repeated_solves_record_the_median_and_spread(tmp_path):
     from conftest import TINY
 
     from satdoku.pipeline.stage_normalize import normalize
-    from satdoku.pipeline.stage_solve import solve_shard
+    from satdoku.pipeline.stage_solve import ShardFiles, SolveSettings, solve_shard
     from satdoku.solvers.base import RunLimits
     from satdoku.stagefiles.tsv import read_tsv
 
@@ -163,8 +163,9 @@ def test_repeated_solves_record_the_median_and_spread(tmp_path):
     sols = tmp_path / "results/SatSols/csp-mac-mrv/direct/t4.tsv"
     for p in (times, sols):
         p.parent.mkdir(parents=True)
-    counts = solve_shard(shard, "csp-mac-mrv", "direct", times, sols,
-                         limits=RunLimits(time_limit=5), repeats=3)
+    counts = solve_shard(ShardFiles(shard, times, sols),
+                         SolveSettings("csp-mac-mrv", "direct", limits=RunLimits(time_limit=5),
+                                       repeats=3))
     assert counts == {"SAT": 6, "UNSAT": 1}
     rows = read_tsv(times)
     for r in rows:

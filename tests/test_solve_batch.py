@@ -18,7 +18,7 @@ from satdoku.generate import complete_grid, erase, impossible_board
 from satdoku.pipeline import batch
 from satdoku.pipeline.stage_encode import encode_shard
 from satdoku.pipeline.stage_normalize import normalize
-from satdoku.pipeline.stage_solve import solve_shard
+from satdoku.pipeline.stage_solve import ShardFiles, SolveSettings, solve_shard
 from satdoku.solve import open_solver, verify
 from satdoku.solvers.base import RunLimits
 from satdoku.solvers.cores import describe
@@ -77,10 +77,10 @@ def _solve(tmp: Path, inst: Path, bundle: Path, solver: str, compiled: bool,
            encoding: str = "extended", **kw: object) -> tuple[list[dict], str, str]:
     tag = f"{solver}-{'c' if compiled else 'py'}"
     times, sols, out = tmp / f"{tag}.tsv", tmp / f"{tag}.sols", tmp / f"{tag}.out"
-    solve_shard(inst, solver, encoding, times, sols, bundle=bundle, output=out,
-                variants={solver: VARIANTS[solver]},
-                limits=RunLimits(time_limit=kw.pop("time_limit", 20.0)),  # type: ignore[arg-type]
-                compiled=compiled, **kw)  # type: ignore[arg-type]
+    solve_shard(ShardFiles(inst, times, sols, bundle, out), SolveSettings(
+        solver, encoding, {solver: VARIANTS[solver]},
+        RunLimits(time_limit=kw.pop("time_limit", 20.0)),  # type: ignore[arg-type]
+        compiled=compiled, **kw))  # type: ignore[arg-type]
     rows = read_tsv(times)
     for r in rows:
         for k in MEASURED:

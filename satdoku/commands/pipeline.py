@@ -27,7 +27,7 @@ from satdoku.pipeline.stage_normalize import normalize
 from satdoku.pipeline.stage_propagation import propagation_set
 from satdoku.pipeline.stage_record import record_run
 from satdoku.pipeline.stage_report import check_set, report_set
-from satdoku.pipeline.stage_solve import solve_shard
+from satdoku.pipeline.stage_solve import ShardFiles, SolveSettings, solve_shard
 from satdoku.pipeline.stage_unique import unique_shard
 from satdoku.report.collect import TIME_COLUMNS
 from satdoku.set_plans import SetError
@@ -169,9 +169,10 @@ def _run(args: argparse.Namespace) -> int:
         n = encode_shard(args.instances, args.output, args.set_name, args.encoding)
         print(f"encode {args.instances}: {n} instances ({args.encoding})")
     elif args.stage == "solve":
-        counts = solve_shard(args.instances, args.solver, args.encoding, args.times, args.sols,
-                             bundle=args.bundle, output=args.output, variants=args.variants,
-                             limits=run_limits(args), repeats=args.repeats, cores=args.cores)
+        counts = solve_shard(
+            ShardFiles(args.instances, args.times, args.sols, args.bundle, args.output),
+            SolveSettings(args.solver, args.encoding, args.variants, run_limits(args),
+                          args.repeats, args.cores))
         print(f"solve {args.instances} with {args.solver}: {counts}")
     elif args.stage == "decode":
         counts = decode_shard(args.instances, args.output, args.sols, args.encoding)

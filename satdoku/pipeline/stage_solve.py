@@ -14,6 +14,7 @@ import os
 import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -22,7 +23,7 @@ from satdoku.formats import Record
 from satdoku.identity import record_hash
 from satdoku.pipeline import batch
 from satdoku.progress import track
-from satdoku.solve import Answer, RunLimits, assign_cores, open_solver, solve
+from satdoku.solve import Answer, ConfiguredSolver, RunLimits, assign_cores, open_solver, solve
 from satdoku.solvers.registry import PUZZLE
 from satdoku.stagefiles.bundles import BundleEntry, read_bundle
 from satdoku.stagefiles.instances import StageFileError, read_instances
@@ -52,65 +53,115 @@ def _paired(records: Iterator[Record], entries: Iterator[BundleEntry] | None, wh
         yield rec, None if entry.invalid is not None else entry.formula
 
 
-def solve_shard(instances: str | Path, solver_name: str, encoding: str, times: str | Path,
-                sols: str | Path, bundle: str | Path | None = None,
-                output: str | Path | None = None,
-                variants: Mapping[str, Mapping[str, Any] | None] | None = None,
-                limits: RunLimits | None = None, repeats: int = 1, cores: int = 1,
-                compiled: bool = True) -> dict[str, int]:
-    """Solve every instance of a shard with one solver; returns status counts.
+@dataclass(frozen=True)
+class ShardFiles:
+    """One shard's stage files for one run: the Instances shard it reads, the SatOutputTimes
+    and SatSols shards it writes; a SAT solver also reads the SatInput ``bundle`` (the
+    formulas) and writes SatOutput (``output``)."""
 
-    ``repeats``: solve each instance that many times through the same solve path; the first
-    run's answer is written (SatOutput, SatSols), the times row holds the median of the runs
-    and their spread (:func:`satdoku.stagefiles.tsv.times_row`).
+    instances: str | Path
+    times: str | Path
+    sols: str | Path
+    bundle: str | Path | None = None
+    output: str | Path | None = None
 
-    ``limits`` (time limit and clock, proof-check budget, memory limit, measurement backend)
-    go to the solve path for every run; the shard claims ``cores`` cores of its own and runs
-    pinned to them (:func:`satdoku.solve.assign_cores`).
 
-    SAT solvers need ``bundle`` (the SatInput shard) and write ``output`` (SatOutput);
-    puzzle-level solvers take neither. ``compiled``: an incremental solver's puzzles go through
-    the compiled loop where it applies (:mod:`satdoku.pipeline.batch`; the same files, written
-    faster); False runs this module's plain loop, for every instance."""
-    solver = open_solver(solver_name, variants)
-    limits = assign_cores(limits or RunLimits(), cores)
-    if solver.level != PUZZLE and bundle is None:
-        raise ValueError(f"{solver_name} is a SAT solver: it needs the shard's SatInput bundle")
-    planned = None
-    if compiled and bundle is not None and output is not None and solver.level != PUZZLE:
-        planned = batch.plan(solver, encoding, instances, bundle, repeats, limits)
+@dataclass(frozen=True)
+class SolveSettings:
+    """How one solver runs over a shard.
+
+    ``variants``: the configured solvers (a name that is a variant of a registered one).
+    ``limits`` (time limit and clock, proof-check budget, memory limit, measurement backend) go
+    to the solve path for every run; the shard claims ``cores`` cores of its own and runs
+    pinned to them (:func:`satdoku.solve.assign_cores`). ``repeats``: each instance is solved
+    that many times through the same solve path; the first run's answer is written (SatOutput,
+    SatSols), the times row holds the median of the runs and their spread
+    (:func:`satdoku.stagefiles.tsv.times_row`). ``compiled``: an incremental solver's puzzles go
+    through the compiled loop where it applies (:mod:`satdoku.pipeline.batch`; the same files,
+    written faster); False runs this module's plain loop, for every instance."""
+
+    solver: str
+    encoding: str
+    variants: Mapping[str, Mapping[str, Any] | None] | None = None
+    limits: RunLimits | None = None
+    repeats: int = 1
+    cores: int = 1
+    compiled: bool = True
+
+
+class _ShardWriters:
+    """The shard's open output files (SatOutput only for a SAT solver that writes one) and the
+    status counts of what was written."""
+
+    def __init__(self, stack: ExitStack, files: ShardFiles, writes_output: bool) -> None:
+        self.out: IO[str] | None = None
+        if files.output is not None and writes_output:
+            self.out = stack.enter_context(_text(files.output))
+        self.times = TsvWriter(stack.enter_context(_tsv(files.times)), TIMES_COLUMNS)
+        self.sols = TsvWriter(stack.enter_context(_tsv(files.sols)), SOLS_COLUMNS)
+        self.counts: dict[str, int] = {}
+
+    def write(self, rec: Record, answers: list[Answer], shard_load: float) -> None:
+        """One instance's entries: the first run's answer, the times row of every run."""
+        answer = answers[0]
+        if self.out is not None:
+            write_block(self.out, rec.id, answer.result)
+        self.times.write(times_row(rec.id, rec.line, answer.result, shard_load,
+                                   record_hash(rec), [a.result for a in answers]))
+        self.sols.write(answer.sols_row(rec))
+        self.counts[answer.status] = self.counts.get(answer.status, 0) + 1
+
+
+def solve_shard(files: ShardFiles, settings: SolveSettings) -> dict[str, int]:
+    """Solve every instance of a shard with one solver; returns status counts."""
+    solver = open_solver(settings.solver, settings.variants)
+    limits = assign_cores(settings.limits or RunLimits(), settings.cores)
+    sat_level = solver.level != PUZZLE
+    if sat_level and files.bundle is None:
+        raise ValueError(f"{settings.solver} is a SAT solver: it needs the shard's SatInput "
+                         "bundle")
+    planned = _compiled_plan(solver, files, settings, limits) if sat_level else None
     shard_load = load1()
-    counts: dict[str, int] = {}
+    desc = f"solve {settings.solver}"
     with ExitStack() as stack:
         workdir = stack.enter_context(tempfile.TemporaryDirectory(prefix="satdoku-proofs-"))
-        out: IO[str] | None = None
-        if output is not None and solver.level != PUZZLE:
-            out = stack.enter_context(open(output, "w", encoding="utf-8"))
-        time_rows = TsvWriter(stack.enter_context(_tsv(times)), TIMES_COLUMNS)
-        sol_rows = TsvWriter(stack.enter_context(_tsv(sols)), SOLS_COLUMNS)
+        writers = _ShardWriters(stack, files, sat_level)
 
         def step(rec: Record, formula: Formula | None) -> None:
             """One instance through the solve path (every run of it), its entries written."""
-            answers: list[Answer] = [
-                solve(rec, solver, encoding, limits, formula=formula, workdir=workdir)
-                for _ in range(max(1, repeats))]
-            answer = answers[0]
-            if out is not None:
-                write_block(out, rec.id, answer.result)
-            time_rows.write(times_row(rec.id, rec.line, answer.result, shard_load,
-                                      record_hash(rec), [a.result for a in answers]))
-            sol_rows.write(answer.sols_row(rec))
-            counts[answer.status] = counts.get(answer.status, 0) + 1
+            writers.write(rec, [solve(rec, solver, settings.encoding, limits, formula=formula,
+                                      workdir=workdir)
+                                for _ in range(max(1, settings.repeats))], shard_load)
 
-        if planned is not None and out is not None:
+        if planned is not None and writers.out is not None:
             return batch.solve_planned(
-                planned, solver, encoding, batch.Writers(out, time_rows.fh, sol_rows.fh, counts),
-                step, limits, shard_load, f"solve {solver_name}")
-        entries = iter(read_bundle(bundle)) if solver.level != PUZZLE and bundle else None
-        pairs = _paired(read_instances(instances), entries, str(bundle))
-        for rec, formula in track(pairs, desc=f"solve {solver_name}", unit="instances"):
+                planned, solver, settings.encoding,
+                batch.Writers(writers.out, writers.times.fh, writers.sols.fh, writers.counts),
+                step, limits, shard_load, desc)
+        for rec, formula in track(_instances(files, sat_level), desc=desc, unit="instances"):
             step(rec, formula)
-    return counts
+    return writers.counts
+
+
+def _compiled_plan(solver: ConfiguredSolver, files: ShardFiles, settings: SolveSettings,
+                   limits: RunLimits) -> batch.Plan | None:
+    """The shard read for the compiled loop, or None where the plain loop runs (not asked
+    for, no SatOutput to write, or :func:`satdoku.pipeline.batch.plan` says it does not
+    apply)."""
+    if not settings.compiled or files.bundle is None or files.output is None:
+        return None
+    return batch.plan(solver, settings.encoding, files.instances, files.bundle,
+                      settings.repeats, limits)
+
+
+def _instances(files: ShardFiles, sat_level: bool) -> Iterator[tuple[Record, Formula | None]]:
+    """The shard's records, each with its formula from the bundle (a SAT solver's) or None."""
+    entries = iter(read_bundle(files.bundle)) if sat_level and files.bundle else None
+    return _paired(read_instances(files.instances), entries, str(files.bundle))
+
+
+def _text(path: str | Path) -> IO[str]:
+    return open(path, "w", encoding="utf-8")
 
 
 def _tsv(path: str | Path) -> IO[str]:

@@ -268,10 +268,10 @@ def test_classify_refuses_cnf_and_names_an_empty_file(tmp_path: Path, capsys, ca
 
 def test_evaluate_writes_report(data4: Path, model4: Path, tmp_path: Path) -> None:
     from satdoku.ltn.classify import ClassifySettings
-    from satdoku.ltn.evaluate import band_table, certification_by_band, evaluate
+    from satdoku.ltn.evaluate import Evaluation, band_table, certification_by_band, evaluate
 
-    s = evaluate(data4, 4, model4, model4 / "ltn_4.tsv", tmp_path / "ltn_4",
-                 ClassifySettings(ltn_steps=60), q2_limit=15)
+    s = evaluate(Evaluation(data4, 4, model4, tmp_path / "ltn_4", model4 / "ltn_4.tsv",
+                            ClassifySettings(ltn_steps=60), q2_limit=15))
     assert s["q2"]["accuracy"] == 1.0 and s["q2"]["impossible_accepted_by_ltn"] == 0
     # the band figures are the records' figures, in the JSON and in the Markdown alike
     q2 = json.loads((tmp_path / "ltn_4.json").read_text())["q2"]

@@ -26,7 +26,7 @@ from satdoku.ltn.classify import (
     format_text,
     try_load_models,
 )
-from satdoku.ltn.evaluate import evaluate
+from satdoku.ltn.evaluate import Evaluation, evaluate
 from satdoku.stagefiles.paths import LTN_MODEL, stage_path
 
 EPILOG = """\
@@ -106,10 +106,10 @@ def run(args: argparse.Namespace) -> int:
             print("classify --evaluate needs --size and --report", file=sys.stderr)
             return 1
         try:
-            summary = evaluate(args.evaluate, args.size, args.models, args.epochs_tsv,
-                               args.report, settings, args.q2_limit, args.q1_extra,
-                               args.q2_extra, tuple(args.q2_extra_empty), args.clue17,
-                               args.clue17_limit)
+            summary = evaluate(Evaluation(
+                args.evaluate, args.size, args.models, args.report, args.epochs_tsv, settings,
+                args.q2_limit, args.q1_extra, args.q2_extra, tuple(args.q2_extra_empty),
+                args.clue17, args.clue17_limit))
         except MissingModel as e:
             print(f"error: {e}", file=sys.stderr)
             return 2

@@ -15,6 +15,7 @@ import random
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from satdoku import generate as gen
@@ -207,85 +208,160 @@ def q2_records(opened: list[Example], reports: list, settings: ClassifySettings
     return out
 
 
-def evaluate(dataset: Path, size: int, models_dir: Path, epochs_tsv: Path | None,
-             prefix: Path, settings: ClassifySettings | None = None,
-             q2_limit: int = 200, q1_extra: int = 0, q2_extra: int = 0,
-             q2_extra_empty: tuple[int, int] = (50, 59), clue17: Path | None = None,
-             clue17_limit: int = 0) -> dict:
-    """Score the test split (plus ``q1_extra`` fresh closed boards per Q1 subkind and
-    ``q2_extra`` fresh open solvable boards with ``q2_extra_empty`` blanks, both from grids
-    outside the data set, 4x4 has too few grids for that; plus the first ``clue17_limit``
-    puzzles of the 17-clue file ``clue17`` for 9x9); returns and writes the summary."""
-    settings = settings or ClassifySettings()
+@dataclass(frozen=True)
+class Evaluation:
+    """One held-out evaluation of the LTN branch: the data set and model it scores, the boards
+    beyond the test split, and where the report goes.
+
+    ``report``: the path prefix of every file written (``PREFIX.json``, ``.md``, PNGs).
+    ``q2_limit``: open test boards per kind used for Q2/Q3. ``q1_extra`` fresh closed boards per
+    Q1 subkind and ``q2_extra`` fresh open solvable boards with ``q2_extra_empty`` (lo, hi)
+    blanks, both from grids outside the data set (9x9 and up: 4x4 has too few grids); the first
+    ``clue17_limit`` puzzles of the 17-clue file ``clue17`` (9x9 only)."""
+
+    dataset: Path
+    size: int
+    models_dir: Path
+    report: Path
+    epochs_tsv: Path | None = None
+    settings: ClassifySettings = field(default_factory=ClassifySettings)
+    q2_limit: int = 200
+    q1_extra: int = 0
+    q2_extra: int = 0
+    q2_extra_empty: tuple[int, int] = (50, 59)
+    clue17: Path | None = None
+    clue17_limit: int = 0
+
+
+@dataclass
+class _Answers:
+    """The classify procedure's reports on the closed and the open boards, with its move
+    memory and the seconds each half took."""
+
+    closed: list
+    opened: list
+    memory: MoveMemory
+    closed_seconds: float
+    open_seconds: float
+
+
+def evaluate(ev: Evaluation) -> dict:
+    """Score the boards of ``ev`` with the classify procedure; returns and writes the summary."""
     t_start = time.perf_counter()
-    test = read_split(dataset, "test")
-    train = read_split(dataset, "train")
-    train_valid = {e.board for e in train if e.kind == "closed_valid"}
+    test = read_split(ev.dataset, "test")
+    train = read_split(ev.dataset, "train")
+    closed = closed_boards(ev, test, train)
+    opened = open_boards(ev, test, train, closed)
+    models = load_models(ev.models_dir, [ev.size])  # MissingModel names a missing one
+    model = model_facts(ev)
+    answers = classify_boards(ev, models, closed, opened)
+    q1, confusion = score_q1(ev, closed, answers, train)
+    q2, decided = score_q2(ev, opened, answers)
+    q3 = score_q3(answers)
+    epochs = _read_epochs(ev.epochs_tsv) if ev.epochs_tsv else []
+    summary = {
+        "headline": headline(ev.size, q1, q2, q3), "q1": q1, "q2": q2, "q3": q3,
+        "examples": examples(closed, answers.closed, opened, answers.opened),
+        "model": model,
+        "dataset": json.loads((Path(ev.dataset) / "manifest.json").read_text())
+        if (Path(ev.dataset) / "manifest.json").exists() else None,
+        "epochs": epochs,
+        "seconds": round(time.perf_counter() - t_start, 3),
+    }
+    write_report(Path(ev.report), summary, answers.memory, confusion, decided)
+    return summary
+
+
+def _held_out(ev: Evaluation, test: list[Example], train: list[Example]) -> set:
+    """Every board of the data set (train, validation, test): fresh boards must avoid them."""
+    return {e.board for e in train + test + read_split(ev.dataset, "val")}
+
+
+def closed_boards(ev: Evaluation, test: list[Example], train: list[Example]) -> list[Example]:
+    """Q1's boards: the closed boards of the test split, and the fresh ones asked for."""
     closed = [e for e in test if e.is_closed]
-    if q1_extra and size > 4:
-        known = {e.board for e in train + test + read_split(dataset, "val")}
-        closed += fresh_closed_boards(size, q1_extra, known, settings.seed)
-    opened: list = []
+    if ev.q1_extra and ev.size > 4:
+        closed += fresh_closed_boards(ev.size, ev.q1_extra, _held_out(ev, test, train),
+                                      ev.settings.seed)
+    return closed
+
+
+def open_boards(ev: Evaluation, test: list[Example], train: list[Example],
+                closed: list[Example]) -> list[Example]:
+    """Q2's boards: up to ``q2_limit`` open test boards per kind, the fresh ones asked for
+    (avoiding the data set and Q1's boards) and the 17-clue sample."""
+    opened: list[Example] = []
     per_kind: Counter = Counter()
     for e in test:
-        if not e.is_closed and per_kind[e.kind] < q2_limit:
+        if not e.is_closed and per_kind[e.kind] < ev.q2_limit:
             per_kind[e.kind] += 1
             opened.append(e)
-    if q2_extra and size > 4:
-        known = {e.board for e in train + test + read_split(dataset, "val")}
-        known |= {e.board for e in closed}
-        opened += fresh_open_boards(size, q2_extra, q2_extra_empty, known, settings.seed)
-    if clue17 is not None and clue17_limit and size == 9:
-        opened += read_clue17(clue17, clue17_limit)
-    models = load_models(models_dir, [size])
-    _, meta = model_mod.load(model_path(models_dir, size))
+    if ev.q2_extra and ev.size > 4:
+        known = _held_out(ev, test, train) | {e.board for e in closed}
+        opened += fresh_open_boards(ev.size, ev.q2_extra, ev.q2_extra_empty, known,
+                                    ev.settings.seed)
+    if ev.clue17 is not None and ev.clue17_limit and ev.size == 9:
+        opened += read_clue17(ev.clue17, ev.clue17_limit)
+    return opened
+
+
+def classify_boards(ev: Evaluation, models: dict[int, object], closed: list[Example],
+                    opened: list[Example]) -> _Answers:
+    """The classify procedure (with the Q1 ``models``) on the closed boards, then on the open
+    ones (one move memory), each half timed."""
     memory = MoveMemory()
     t0 = time.perf_counter()
-    reports = classify([(i, e.puzzle(), None) for i, e in enumerate(closed)], models_dir,
-                       settings, memory, models=models)
-    q1_secs = time.perf_counter() - t0
+    on_closed = classify([(i, e.puzzle(), None) for i, e in enumerate(closed)], ev.models_dir,
+                         ev.settings, memory, models=models)
+    closed_seconds = time.perf_counter() - t0
     t0 = time.perf_counter()
-    reports += classify([(len(closed) + i, e.puzzle(), None) for i, e in enumerate(opened)],
-                        models_dir, settings, memory, models=models)
-    q2_secs = time.perf_counter() - t0
+    on_open = classify([(len(closed) + i, e.puzzle(), None) for i, e in enumerate(opened)],
+                       ev.models_dir, ev.settings, memory, models=models)
+    return _Answers(on_closed, on_open, memory, closed_seconds, time.perf_counter() - t0)
 
-    # Q1
-    q1_by_sub: dict[str, list[bool]] = defaultdict(list)
+
+def score_q1(ev: Evaluation, closed: list[Example], answers: _Answers, train: list[Example]
+             ) -> tuple[dict, dict[str, Counter]]:
+    """Q1's figures (accuracy overall, balanced and per kind) and its confusion matrix."""
+    train_valid = {e.board for e in train if e.kind == "closed_valid"}
+    by_kind: dict[str, list[bool]] = defaultdict(list)
     confusion = {"valid": Counter(), "invalid": Counter()}
-    for e, r in zip(closed, reports[:len(closed)], strict=True):
+    for e, r in zip(closed, answers.closed, strict=True):
         truth = e.kind == "closed_valid"
-        q1_by_sub["valid" if truth else e.subkind].append(r.valid == truth)
+        by_kind["valid" if truth else e.subkind].append(r.valid == truth)
         confusion["valid" if truth else "invalid"]["valid" if r.valid else "invalid"] += 1
         assert r.rule_valid == truth, "rule check disagrees with a verified label"
-    q1_all = [x for xs in q1_by_sub.values() for x in xs]
-    valid_ok = q1_by_sub.get("valid", [])
-    invalid_ok = [x for k, xs in q1_by_sub.items() if k != "valid" for x in xs]
+    every = [x for xs in by_kind.values() for x in xs]
+    valid_ok = by_kind.get("valid", [])
+    invalid_ok = [x for k, xs in by_kind.items() if k != "valid" for x in xs]
     q1 = {
-        "boards": len(q1_all),
-        "accuracy": _rate(sum(q1_all), len(q1_all)),
+        "boards": len(every),
+        "accuracy": _rate(sum(every), len(every)),
         "balanced_accuracy": (round((sum(valid_ok) / len(valid_ok)
                                      + sum(invalid_ok) / len(invalid_ok)) / 2, 6)
                               if valid_ok and invalid_ok else None),
         "by_kind": {k: {"boards": len(v), "accuracy": _rate(sum(v), len(v))}
-                    for k, v in sorted(q1_by_sub.items())},
+                    for k, v in sorted(by_kind.items())},
         "confusion": {k: dict(v) for k, v in confusion.items()},
         "rule_check_accuracy": 1.0,
-        "fresh_boards_per_subkind": q1_extra if size > 4 else 0,
+        "fresh_boards_per_subkind": ev.q1_extra if ev.size > 4 else 0,
         "test_valid_grids_seen_in_training": sum(1 for e in closed if e.kind == "closed_valid"
                                                  and e.board in train_valid),
-        "seconds_per_board": round(q1_secs / max(1, len(closed)), 6),
+        "seconds_per_board": round(answers.closed_seconds / max(1, len(closed)), 6),
     }
+    return q1, confusion
 
-    # Q2 / Q3
-    decided = Counter()
+
+def score_q2(ev: Evaluation, opened: list[Example], answers: _Answers
+             ) -> tuple[dict, Counter]:
+    """Q2's figures (decisions, who decided, certification by band, boards output that break
+    a rule) and the (kind, decided_by) counts."""
+    decided: Counter = Counter()
     correct = 0
     impossible_accepted = 0
-    agree = 0
-    agree_n = 0
-    solved = Counter()
+    solved: Counter = Counter()
     invalid_output = 0
-    open_reports = reports[len(closed):]
-    for e, r in zip(opened, open_reports, strict=True):
+    for e, r in zip(opened, answers.opened, strict=True):
         truth = e.kind == "open_solvable"
         decided[(e.kind, r.decided_by)] += 1
         correct += r.solvable == truth
@@ -293,13 +369,10 @@ def evaluate(dataset: Path, size: int, models_dir: Path, epochs_tsv: Path | None
             impossible_accepted += 1
         if truth:
             solved[r.solved_by or "unsolved"] += 1
-        if r.q3_agreement is not None:
-            agree_n += 1
-            agree += r.q3_agreement
         if r.solution is not None and e.puzzle().check_solution(parse_board(r.solution)):
             invalid_output += 1
-    records = q2_records(opened, open_reports, settings)
-    bands = certification_by_band(records)
+    settings = ev.settings
+    records = q2_records(opened, answers.opened, settings)
     test_records = [r for r in records if r["source"] == "test"]
     q2 = {
         "boards": len(opened),
@@ -313,20 +386,31 @@ def evaluate(dataset: Path, size: int, models_dir: Path, epochs_tsv: Path | None
                                             for r in test_records), len(test_records)),
         "ltn_alone_certification_rate": _rate(sum(r["ltn_alone"] for r in test_records),
                                               len(test_records)),
-        "certification_by_band": bands,
+        "certification_by_band": certification_by_band(records),
         "records": records,
         "impossible_accepted_by_ltn": impossible_accepted,
         "solved_by": dict(solved),
         "invalid_boards_output": invalid_output,
-        "seconds_per_board": round(q2_secs / max(1, len(opened)), 6),
+        "seconds_per_board": round(answers.open_seconds / max(1, len(opened)), 6),
         "threads": settings.threads,
         "settings": {"steps": settings.ltn_steps, "warm_steps": settings.ltn_warm_steps,
                      "lr": settings.ltn_lr, "rounds": settings.ltn_rounds,
                      "backtracks": settings.ltn_backtracks, "singles": settings.ltn_singles},
     }
-    q3 = {"boards": agree_n, "agreement": _rate(agree, agree_n),
-          "memory": memory.summary()}
-    headline = {
+    return q2, decided
+
+
+def score_q3(answers: _Answers) -> dict:
+    """Q3's figures: how often the LTN single-move formulas agreed with the symbolic engine,
+    and the move memory."""
+    agreements = [r.q3_agreement for r in answers.opened if r.q3_agreement is not None]
+    return {"boards": len(agreements), "agreement": _rate(sum(agreements), len(agreements)),
+            "memory": answers.memory.summary()}
+
+
+def headline(size: int, q1: dict, q2: dict, q3: dict) -> dict:
+    """The evaluation's few figures (what ``satdoku classify --evaluate`` prints)."""
+    return {
         "size": size,
         "q1_accuracy": q1["accuracy"],
         "q1_single_cell_accuracy": q1["by_kind"].get("changed1", {}).get("accuracy"),
@@ -334,24 +418,23 @@ def evaluate(dataset: Path, size: int, models_dir: Path, epochs_tsv: Path | None
         "q2_ltn_certification": q2["ltn_certification_rate"],
         "q3_agreement": q3["agreement"],
     }
-    epochs = _read_epochs(epochs_tsv) if epochs_tsv else []
-    summary = {
-        "headline": headline, "q1": q1, "q2": q2, "q3": q3,
-        "examples": examples(closed, reports[:len(closed)], opened, reports[len(closed):]),
-        "model": {k: meta.get(k) for k in ("best_epoch", "val_accuracy", "train_sat",
-                                           "settings", "train_boards", "seconds")},
-        "dataset": json.loads((Path(dataset) / "manifest.json").read_text())
-        if (Path(dataset) / "manifest.json").exists() else None,
-        "epochs": epochs,
-        "seconds": round(time.perf_counter() - t_start, 3),
-    }
-    prefix = Path(prefix)
+
+
+def model_facts(ev: Evaluation) -> dict:
+    """What the model's file records of its training."""
+    _, meta = model_mod.load(model_path(ev.models_dir, ev.size))
+    return {k: meta.get(k) for k in ("best_epoch", "val_accuracy", "train_sat", "settings",
+                                     "train_boards", "seconds")}
+
+
+def write_report(prefix: Path, summary: dict, memory: MoveMemory, confusion: dict,
+                 decided: Counter) -> None:
+    """``PREFIX_memory.json``, the PNGs, ``PREFIX.json`` and ``PREFIX.md``."""
     prefix.parent.mkdir(parents=True, exist_ok=True)
     memory.save(f"{prefix}_memory.json")
-    _plots(prefix, epochs, confusion, decided, size)
+    _plots(prefix, summary["epochs"], confusion, decided, summary["headline"]["size"])
     Path(f"{prefix}.json").write_text(json.dumps(summary, indent=1) + "\n")
     Path(f"{prefix}.md").write_text(_markdown(summary, prefix))
-    return summary
 
 
 def _read_epochs(path: Path) -> list[dict]:

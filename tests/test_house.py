@@ -89,3 +89,26 @@ def test_the_default_encoding_is_written_once() -> None:
     places = sorted(f"{p.relative_to(ROOT)}" for p in PACKAGE.rglob("*.py")
                     if pattern.search(p.read_text(encoding="utf-8")))
     assert places == ["satdoku/cnf/encodings.py"]
+
+
+def test_the_rules_take_every_path_from_the_one_template_table() -> None:
+    """The workflow names stage files as ``path.NAME``, the templates of
+    satdoku/stagefiles/paths.py under their directory (stage.rooted()): no rule file re-exports a
+    template under a name of its own, and every name a rule uses is a template."""
+    from satdoku.stagefiles import paths as stage
+
+    table = vars(stage.rooted())
+    assert table["SOLS"] == f"{stage.RESULTS}/{stage.SOLS}"
+    assert table["SUMMARY"] == f"{stage.REPORTS}/{stage.SUMMARY}"
+    assert {n for n in stage.CROSS_SET if table[n].startswith(f"{stage.REPORTS}/")} == set(
+        stage.CROSS_SET)
+    templates = {n for n, v in vars(stage).items() if n.isupper() and isinstance(v, str)}
+    assert set(table) == templates - {"RESULTS", "REPORTS", "DIRECT", "DIMACS"}
+    rules = [ROOT / "Snakefile", *sorted((ROOT / "workflow/rules").glob("*.smk"))]
+    texts = {f.name: "\n".join(line.split("#")[0] for line in f.read_text(encoding="utf-8")
+                                .splitlines()) for f in rules}  # code, not comments
+    used = {n for t in texts.values() for n in re.findall(r"\bpath\.([A-Z_]+)\b", t)}
+    assert len(used) > 30 and used <= set(table), used - set(table)
+    reexports = [f"{name}: {m.group(0)}" for name, t in texts.items()
+                 for m in re.finditer(r"^[A-Z_]+ = .*\b(?:stage|path)\.[A-Z_]+.*$", t, re.M)]
+    assert reexports == []

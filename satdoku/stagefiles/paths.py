@@ -9,6 +9,7 @@ puzzle-level solvers, ``dimacs`` for CNF sets), ``solver``.
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 RESULTS = "results"  # default results directory (relative to the working directory)
 REPORTS = "reports"  # cross-set reports
@@ -69,6 +70,23 @@ INSTANCES_WIDE = "instances_wide.csv"  # one row per instance, status and time p
 
 #: Encoding label of puzzle-level solvers (no CNF) and of CNF sets (the formula is the input).
 DIRECT, DIMACS = "direct", "dimacs"
+
+
+#: The templates relative to REPORTS (the cross-set reports); every other one is relative to
+#: RESULTS. RESULTS, REPORTS, DIRECT and DIMACS are no templates.
+CROSS_SET = ("SUMMARY", "PROBLEMS", "PAIRS", "CACTUS_DIR", "SCATTER_DIR", "ENCODINGS_REPORT",
+             "EXPLORER_INDEX", "INSTANCES_WIDE")
+_NOT_TEMPLATES = ("RESULTS", "REPORTS", "DIRECT", "DIMACS")
+
+
+def rooted(results: str = RESULTS, reports: str = REPORTS) -> SimpleNamespace:
+    """Every path template of this module under its directory, by its name: what the
+    workflow's rules name (``rooted().SOLS`` is ``results/SatSols/{solver}/{encoding}/{set}.tsv``,
+    ``rooted().SUMMARY`` is ``reports/summary.{ext}``)."""
+    return SimpleNamespace(**{
+        name: f"{reports if name in CROSS_SET else results}/{template}"
+        for name, template in globals().items()
+        if name.isupper() and isinstance(template, str) and name not in _NOT_TEMPLATES})
 
 
 def stage_path(template: str, results: str | Path = RESULTS, **wildcards: object) -> Path:

@@ -1,6 +1,6 @@
 # Config checks, set plans, path templates, input functions and target lists: every rule file
-# takes its paths and settings from here (and the path templates from satdoku/stagefiles/paths.py,
-# which the library's reports and `satdoku extract` use too).
+# takes its paths and settings from here (the path templates as `path.NAME`: satdoku/stagefiles/
+# paths.py's templates, which the library's reports and `satdoku extract` use too).
 import json
 import os
 import re
@@ -110,7 +110,12 @@ wildcard_constraints:
     encoding=r"[a-z0-9_]+",
 
 
-# --- path templates (results/ + the stage-file templates of satdoku/stagefiles/paths.py) ----
+# --- path templates ---------------------------------------------------------------------------
+# every stage-file template of satdoku/stagefiles/paths.py under its directory, by its name:
+# path.SOLS = results/SatSols/{solver}/{encoding}/{set}.tsv, path.SUMMARY = reports/summary.{ext}
+path = stage.rooted()
+
+
 class _Keep(dict):
     def __missing__(self, key):
         return f"{{{key}}}"
@@ -119,59 +124,6 @@ class _Keep(dict):
 def fill(template, **values):
     """A template with some wildcards filled in and the others kept as they are."""
     return template.format_map(_Keep(values))
-
-
-def results(template, **values):
-    return fill(f"{stage.RESULTS}/{template}", **values)
-
-
-def reports(template, **values):
-    return fill(f"{stage.REPORTS}/{template}", **values)
-
-
-INSTANCES = results(stage.INSTANCES)
-SATINPUT = results(stage.SATINPUT)
-SATOUTPUT = results(stage.SATOUTPUT)
-TIMES_SHARD = results(stage.TIMES_SHARD)
-TIMES = results(stage.TIMES)
-SOLS_SHARD = results(stage.SOLS_SHARD)
-SOLS = results(stage.SOLS)
-SOLS_TEXT = results(stage.SOLS_TEXT)
-UNIQUE_SHARD = results(stage.UNIQUE_SHARD)
-UNIQUE = results(stage.UNIQUE)
-CNF_SIZES = results(stage.CNF_SIZES)
-PROPAGATION_SUMMARY = results(stage.PROPAGATION_SUMMARY)
-PROPAGATION_INSTANCES = results(stage.PROPAGATION_INSTANCES)
-PROPAGATION_TABLE = results(stage.PROPAGATION_TABLE)
-PROPAGATION_CHART = results(stage.PROPAGATION_CHART)
-SET_REPORT = results(stage.SET_REPORT)
-SET_TIME_PLOT = results(stage.SET_TIME_PLOT)
-SET_CHECK = results(stage.SET_CHECK)
-SET_TABLE = results(stage.SET_TABLE)
-LOGS = results(stage.LOGS)
-# where the LTN and CSP branches write their report pages
-PAGES_DIR = results(stage.PAGES)
-REPORTS = stage.REPORTS
-SUMMARY = reports(stage.SUMMARY)
-PROBLEMS = reports(stage.PROBLEMS)
-PAIRS = reports(stage.PAIRS)
-CACTUS_DIR = reports(stage.CACTUS_DIR)
-SCATTER_DIR = reports(stage.SCATTER_DIR)
-ENCODINGS_REPORT = reports(stage.ENCODINGS_REPORT)
-EXPLORER_INDEX = reports(stage.EXPLORER_INDEX)
-INSTANCES_WIDE = reports(stage.INSTANCES_WIDE)
-RUN_MANIFEST = results(stage.RUN_MANIFEST)
-LTN_TRAIN = results(stage.LTN_TRAIN)
-LTN_VAL = results(stage.LTN_VAL)
-LTN_TEST = results(stage.LTN_TEST)
-LTN_MANIFEST = results(stage.LTN_MANIFEST)
-LTN_MODEL = results(stage.LTN_MODEL)
-LTN_EPOCHS = results(stage.LTN_EPOCHS)
-LTN_REPORT = results(stage.LTN_REPORT)
-LTN_MEMORY = results(stage.LTN_MEMORY)
-LTN_FIGURE = results(stage.LTN_FIGURE)
-LTN_BENCHMARK = results(stage.LTN_BENCHMARK)
-CSP_REPORT = results(stage.CSP_REPORT)
 
 
 # --- what runs on which set -------------------------------------------------------------------
@@ -309,7 +261,7 @@ def solver_version(wildcards):
 
 
 def set_instances(wildcards):
-    return expand(INSTANCES, set=wildcards.set, shard=SHARDS[wildcards.set])
+    return expand(path.INSTANCES, set=wildcards.set, shard=SHARDS[wildcards.set])
 
 
 def _shards(template, wildcards, **fixed):
@@ -318,23 +270,26 @@ def _shards(template, wildcards, **fixed):
 
 def sols_shards(wildcards):
     return _shards(
-        SOLS_SHARD, wildcards, solver=wildcards.solver, encoding=wildcards.encoding
+        path.SOLS_SHARD, wildcards, solver=wildcards.solver, encoding=wildcards.encoding
     )
 
 
 def times_shards(wildcards):
     return _shards(
-        TIMES_SHARD, wildcards, solver=wildcards.solver, encoding=wildcards.encoding
+        path.TIMES_SHARD,
+        wildcards,
+        solver=wildcards.solver,
+        encoding=wildcards.encoding,
     )
 
 
 def unique_shards(wildcards):
-    return _shards(UNIQUE_SHARD, wildcards)
+    return _shards(path.UNIQUE_SHARD, wildcards)
 
 
 def bundles(wildcards):
     """Every SatInput bundle of a set in one encoding (CNF sizes)."""
-    return _shards(SATINPUT, wildcards, encoding=wildcards.encoding)
+    return _shards(path.SATINPUT, wildcards, encoding=wildcards.encoding)
 
 
 def set_file(template, wildcards, **extra):
@@ -346,31 +301,31 @@ def set_file(template, wildcards, **extra):
 
 
 def set_sols(wildcards):
-    return list(set_file(SOLS, wildcards).values())
+    return list(set_file(path.SOLS, wildcards).values())
 
 
 def set_times(wildcards):
-    return list(set_file(TIMES, wildcards).values())
+    return list(set_file(path.TIMES, wildcards).values())
 
 
 def set_unique(wildcards):
     """The set's uniqueness verdicts, when they are checked (puzzle sets only)."""
     if CHECK_UNIQUE and not is_cnf_set(wildcards.set):
-        return [UNIQUE.format(set=wildcards.set)]
+        return [path.UNIQUE.format(set=wildcards.set)]
     return []
 
 
 def run_args(paths):
     """RUN=PATH command-line arguments of a {run: path} mapping (one word each)."""
-    return [f"{run}={path}" for run, path in paths.items()]
+    return [f"{run}={file}" for run, file in paths.items()]
 
 
 def sols_args(wildcards):
-    return run_args(set_file(SOLS, wildcards))
+    return run_args(set_file(path.SOLS, wildcards))
 
 
 def times_args(wildcards):
-    return run_args(set_file(TIMES, wildcards))
+    return run_args(set_file(path.TIMES, wildcards))
 
 
 def unique_arg(wildcards, input):
@@ -385,18 +340,20 @@ def all_set_results(wildcards=None):
     """Every gathered stage file the cross-set reports read."""
     files = []
     for name in SETS:
-        files += expand(INSTANCES, set=name, shard=SHARDS[name])
+        files += expand(path.INSTANCES, set=name, shard=SHARDS[name])
         for s, e in set_runs(name):
             files += [
-                SOLS.format(set=name, solver=s, encoding=e),
-                TIMES.format(set=name, solver=s, encoding=e),
+                path.SOLS.format(set=name, solver=s, encoding=e),
+                path.TIMES.format(set=name, solver=s, encoding=e),
             ]
     return files
 
 
 def all_unique(wildcards=None):
     """The uniqueness verdicts of every puzzle set (when checked)."""
-    return [UNIQUE.format(set=s) for s in SETS if CHECK_UNIQUE and not is_cnf_set(s)]
+    return [
+        path.UNIQUE.format(set=s) for s in SETS if CHECK_UNIQUE and not is_cnf_set(s)
+    ]
 
 
 def size_files():
@@ -404,7 +361,7 @@ def size_files():
     if not SAT_SOLVERS:
         return {}
     return {
-        f"{e}/{name}": CNF_SIZES.format(encoding=e, set=name)
+        f"{e}/{name}": path.CNF_SIZES.format(encoding=e, set=name)
         for name in SETS
         for e in set_encodings(name)
     }
@@ -433,13 +390,18 @@ def propagation_dir(wildcards, output):
 def all_propagation(wildcards=None):
     """The propagation instance files of every analysed set (the encodings table's UP / FL
     columns)."""
-    return [PROPAGATION_INSTANCES.format(set=s) for s in SETS if analysed(s)]
+    return [path.PROPAGATION_INSTANCES.format(set=s) for s in SETS if analysed(s)]
 
 
 def summary_outputs():
     """The cross-set reports (the summary rule's outputs, read from the rule so that they are
     listed once), the explorer's index and the run record."""
-    return [*rules.summary.output, EXPLORER_INDEX, RUN_MANIFEST, INSTANCES_WIDE]
+    return [
+        *rules.summary.output,
+        path.EXPLORER_INDEX,
+        path.RUN_MANIFEST,
+        path.INSTANCES_WIDE,
+    ]
 
 
 def run_results_dir(wildcards, output):
@@ -451,19 +413,25 @@ def all_targets():
     targets = []
     for name in SETS:
         targets += [
-            SET_REPORT.format(set=name),
-            SET_TIME_PLOT.format(set=name),
-            SET_CHECK.format(set=name),
+            path.SET_REPORT.format(set=name),
+            path.SET_TIME_PLOT.format(set=name),
+            path.SET_CHECK.format(set=name),
         ]
-        targets += [SET_TABLE.format(set=name, ext=x) for x in ("md", "csv", "html")]
+        targets += [
+            path.SET_TABLE.format(set=name, ext=x) for x in ("md", "csv", "html")
+        ]
         if analysed(name):
             targets += [
                 t.format(set=name)
-                for t in (PROPAGATION_SUMMARY, PROPAGATION_TABLE, PROPAGATION_CHART)
+                for t in (
+                    path.PROPAGATION_SUMMARY,
+                    path.PROPAGATION_TABLE,
+                    path.PROPAGATION_CHART,
+                )
             ]
         for s, e in set_runs(name):
-            targets.append(SOLS_TEXT.format(set=name, solver=s, encoding=e))
-            targets.append(TIMES.format(set=name, solver=s, encoding=e))
+            targets.append(path.SOLS_TEXT.format(set=name, solver=s, encoding=e))
+            targets.append(path.TIMES.format(set=name, solver=s, encoding=e))
     return targets + summary_outputs()
 
 

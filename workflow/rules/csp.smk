@@ -8,11 +8,11 @@
 
 rule csp_largest_n:
     output:
-        md=CSP_REPORT.format(ext="md"),
-        tsv=CSP_REPORT.format(ext="tsv"),
-        png=CSP_REPORT.format(ext="png"),
+        md=path.CSP_REPORT.format(ext="md"),
+        tsv=path.CSP_REPORT.format(ext="tsv"),
+        png=path.CSP_REPORT.format(ext="png"),
     log:
-        f"{LOGS}/csp_largest_n.log",
+        f"{path.LOGS}/csp_largest_n.log",
     conda:
         "../envs/satdoku.yaml"
     threads: 1

@@ -9,7 +9,7 @@ def csp_targets():
     """The experiment's outputs; [] when the config has no enabled csp_experiment section."""
     if not CSP or not CSP["enabled"]:
         return []
-    return [CSP_REPORT.format(ext=x) for x in ("md", "tsv", "png")]
+    return [path.CSP_REPORT.format(ext=x) for x in ("md", "tsv", "png")]
 
 
 def csp_runtime(wildcards):

@@ -8,16 +8,16 @@
 rule explorer:
     input:
         results=all_set_results,
-        manifest=RUN_MANIFEST,  # shown on the overview page
+        manifest=path.RUN_MANIFEST,  # shown on the overview page
         unique=all_unique,
         sizes=all_sizes,
         propagation=all_propagation,  # the encodings view (read from the results directory)
         pages=hook_pages,
         ltn=ltn_metrics,
     output:
-        index=EXPLORER_INDEX,
+        index=path.EXPLORER_INDEX,
     log:
-        f"{LOGS}/report/explorer.log",
+        f"{path.LOGS}/report/explorer.log",
     priority: 1  # the longest of the last jobs: started first, beside the summary and reports
     localrule: True
     conda:
@@ -28,7 +28,7 @@ rule explorer:
         set_limits=set_time_limit_args,
         time_column=config["report_time"],
         variants=variants_json,
-        pages_dir=PAGES_DIR,
+        pages_dir=path.PAGES,
     shell:
         "satdoku report explorer {input.results:q} --time-limit {params.time_limit:q} "
         "--set-time-limit {params.set_limits:q} --time-column {params.time_column:q} "

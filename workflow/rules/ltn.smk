@@ -7,14 +7,14 @@
 
 rule ltn_dataset:
     output:
-        train=LTN_TRAIN,
-        val=LTN_VAL,
-        test=LTN_TEST,
-        manifest=LTN_MANIFEST,
+        train=path.LTN_TRAIN,
+        val=path.LTN_VAL,
+        test=path.LTN_TEST,
+        manifest=path.LTN_MANIFEST,
     log:
-        f"{LOGS}/ltn/dataset_{{size}}.log",
+        f"{path.LOGS}/ltn/dataset_{{size}}.log",
     benchmark:
-        fill(LTN_BENCHMARK, step="dataset")
+        fill(path.LTN_BENCHMARK, step="dataset")
     wildcard_constraints:
         size=r"\d+",
     conda:
@@ -23,7 +23,7 @@ rule ltn_dataset:
         mem_mb=2000,
         runtime=30,
     params:
-        out_dir=ltn_dir(LTN_MANIFEST),
+        out_dir=ltn_dir(path.LTN_MANIFEST),
         per_kind=ltn_param("per_kind"),
         fractions=ltn_fractions(),
         seed=ltn_param("seed"),
@@ -37,15 +37,15 @@ rule ltn_dataset:
 
 rule ltn_train:
     input:
-        train=LTN_TRAIN,
-        val=LTN_VAL,
+        train=path.LTN_TRAIN,
+        val=path.LTN_VAL,
     output:
-        model=LTN_MODEL,
-        tsv=LTN_EPOCHS,
+        model=path.LTN_MODEL,
+        tsv=path.LTN_EPOCHS,
     log:
-        f"{LOGS}/ltn/train_{{size}}.log",
+        f"{path.LOGS}/ltn/train_{{size}}.log",
     benchmark:
-        fill(LTN_BENCHMARK, step="train")
+        fill(path.LTN_BENCHMARK, step="train")
     wildcard_constraints:
         size=r"\d+",
     conda:
@@ -55,7 +55,7 @@ rule ltn_train:
         mem_mb=2000,
         runtime=60,
     params:
-        data_dir=ltn_dir(LTN_MANIFEST),
+        data_dir=ltn_dir(path.LTN_MANIFEST),
         epochs=ltn_param("epochs"),
         lr=ltn_param("lr"),
         seed=ltn_param("seed"),
@@ -68,22 +68,22 @@ rule ltn_train:
 
 rule ltn_evaluate:
     input:
-        test=LTN_TEST,
-        manifest=LTN_MANIFEST,
-        model=LTN_MODEL,
-        tsv=LTN_EPOCHS,
+        test=path.LTN_TEST,
+        manifest=path.LTN_MANIFEST,
+        model=path.LTN_MODEL,
+        tsv=path.LTN_EPOCHS,
         clue17=ltn_clue17_file,
     output:
-        md=fill(LTN_REPORT, ext="md"),
-        json=fill(LTN_REPORT, ext="json"),
-        memory=LTN_MEMORY,
-        curves=fill(LTN_FIGURE, figure="curves"),
-        confusion=fill(LTN_FIGURE, figure="q1_confusion"),
-        q2=fill(LTN_FIGURE, figure="q2_decisions"),
+        md=fill(path.LTN_REPORT, ext="md"),
+        json=fill(path.LTN_REPORT, ext="json"),
+        memory=path.LTN_MEMORY,
+        curves=fill(path.LTN_FIGURE, figure="curves"),
+        confusion=fill(path.LTN_FIGURE, figure="q1_confusion"),
+        q2=fill(path.LTN_FIGURE, figure="q2_decisions"),
     log:
-        f"{LOGS}/ltn/evaluate_{{size}}.log",
+        f"{path.LOGS}/ltn/evaluate_{{size}}.log",
     benchmark:
-        fill(LTN_BENCHMARK, step="evaluate")
+        fill(path.LTN_BENCHMARK, step="evaluate")
     wildcard_constraints:
         size=r"\d+",
     conda:
@@ -93,8 +93,8 @@ rule ltn_evaluate:
         mem_mb=3000,
         runtime=60,
     params:
-        data_dir=ltn_dir(LTN_MANIFEST),
-        models_dir=ltn_dir(LTN_MODEL),
+        data_dir=ltn_dir(path.LTN_MANIFEST),
+        models_dir=ltn_dir(path.LTN_MODEL),
         prefix=report_prefix,
         q2_limit=ltn_param("q2_limit"),
         q1_extra=ltn_param("q1_extra"),

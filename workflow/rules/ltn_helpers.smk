@@ -79,7 +79,7 @@ def ltn_targets():
         return []
     out = []
     for size in LTN["sizes"]:
-        out += [LTN_MODEL.format(size=size), LTN_EPOCHS.format(size=size)]
-        out += [LTN_REPORT.format(size=size, ext=x) for x in ("md", "json")]
-        out += [LTN_FIGURE.format(size=size, figure=x) for x in stage.LTN_FIGURES]
+        out += [path.LTN_MODEL.format(size=size), path.LTN_EPOCHS.format(size=size)]
+        out += [path.LTN_REPORT.format(size=size, ext=x) for x in ("md", "json")]
+        out += [path.LTN_FIGURE.format(size=size, figure=x) for x in stage.LTN_FIGURES]
     return out

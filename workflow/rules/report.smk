@@ -13,30 +13,30 @@ rule report_set:
         unique=set_unique,
     output:
         txt=report(
-            SET_REPORT,
+            path.SET_REPORT,
             caption="../report/set_report.rst",
             category="5 Per set",
             subcategory="{set}",
             labels={"set": "{set}", "figure": "text report"},
         ),
         png=report(
-            SET_TIME_PLOT,
+            path.SET_TIME_PLOT,
             caption="../report/set_time.rst",
             category="5 Per set",
             subcategory="{set}",
             labels={"set": "{set}", "figure": "time per instance"},
         ),
-        md=fill(SET_TABLE, ext="md"),
-        csv=fill(SET_TABLE, ext="csv"),
+        md=fill(path.SET_TABLE, ext="md"),
+        csv=fill(path.SET_TABLE, ext="csv"),
         html=report(
-            fill(SET_TABLE, ext="html"),
+            fill(path.SET_TABLE, ext="html"),
             caption="../report/set_table.rst",
             category="5 Per set",
             subcategory="{set}",
             labels={"set": "{set}", "figure": "solver table"},
         ),
     log:
-        f"{LOGS}/report/{{set}}.log",
+        f"{path.LOGS}/report/{{set}}.log",
     conda:
         "../envs/satdoku.yaml"
     params:
@@ -57,12 +57,12 @@ rule report_set:
 
 rule check_set:
     input:
-        report=SET_REPORT,
+        report=path.SET_REPORT,
         sols=set_sols,
     output:
-        SET_CHECK,
+        path.SET_CHECK,
     log:
-        f"{LOGS}/check/{{set}}.log",
+        f"{path.LOGS}/check/{{set}}.log",
     conda:
         "../envs/satdoku.yaml"
     params:
@@ -76,9 +76,9 @@ rule cnf_sizes:
     input:
         bundles,
     output:
-        CNF_SIZES,
+        path.CNF_SIZES,
     log:
-        f"{LOGS}/report/cnf_sizes/{{encoding}}/{{set}}.log",
+        f"{path.LOGS}/report/cnf_sizes/{{encoding}}/{{set}}.log",
     conda:
         "../envs/satdoku.yaml"
     shell:
@@ -94,12 +94,12 @@ rule propagation:
     input:
         set_instances,
     output:
-        csv=PROPAGATION_SUMMARY,
-        tsv=PROPAGATION_INSTANCES,
-        md=PROPAGATION_TABLE,
-        png=PROPAGATION_CHART,
+        csv=path.PROPAGATION_SUMMARY,
+        tsv=path.PROPAGATION_INSTANCES,
+        md=path.PROPAGATION_TABLE,
+        png=path.PROPAGATION_CHART,
     log:
-        f"{LOGS}/propagation/{{set}}.log",
+        f"{path.LOGS}/propagation/{{set}}.log",
     conda:
         "../envs/satdoku.yaml"
     resources:
@@ -118,13 +118,13 @@ rule propagation:
 rule summary:
     input:
         results=all_set_results,
-        manifest=RUN_MANIFEST,  # shown in the summary's "Run" section
+        manifest=path.RUN_MANIFEST,  # shown in the summary's "Run" section
         sizes=all_sizes,
         propagation=all_propagation,
         pages=hook_pages,
     output:
         cactus=report(
-            directory(CACTUS_DIR),
+            directory(path.CACTUS_DIR),
             patterns=["{family}.png"],
             caption="../report/cactus.rst",
             category="2 Cactus plots",
@@ -132,33 +132,33 @@ rule summary:
             labels={"family": "{family}"},
         ),
         scatter=report(
-            directory(SCATTER_DIR),
+            directory(path.SCATTER_DIR),
             patterns=["{pair}.png"],
             caption="../report/scatter.rst",
             category="3 Scatter plots",
             subcategory="{pair}",
             labels={"pair": "{pair}"},
         ),
-        encodings_md=ENCODINGS_REPORT.format(ext="md"),
-        encodings_csv=ENCODINGS_REPORT.format(ext="csv"),
+        encodings_md=path.ENCODINGS_REPORT.format(ext="md"),
+        encodings_csv=path.ENCODINGS_REPORT.format(ext="csv"),
         encodings_png=report(
-            ENCODINGS_REPORT.format(ext="png"),
+            path.ENCODINGS_REPORT.format(ext="png"),
             caption="../report/encodings.rst",
             category="4 Encodings",
             labels={"figure": "encodings compared"},
         ),
-        md=SUMMARY.format(ext="md"),
-        csv=SUMMARY.format(ext="csv"),
+        md=path.SUMMARY.format(ext="md"),
+        csv=path.SUMMARY.format(ext="csv"),
         html=report(
-            SUMMARY.format(ext="html"),
+            path.SUMMARY.format(ext="html"),
             caption="../report/summary.rst",
             category="1 Summary",
             labels={"figure": "summary table"},
         ),
-        problems=PROBLEMS,
-        pairs=PAIRS,
+        problems=path.PROBLEMS,
+        pairs=path.PAIRS,
     log:
-        f"{LOGS}/report/summary.log",
+        f"{path.LOGS}/report/summary.log",
     conda:
         "../envs/satdoku.yaml"
     params:
@@ -166,7 +166,7 @@ rule summary:
         set_limits=set_time_limit_args,
         time_column=config["report_time"],
         variants=variants_json,
-        pages_dir=PAGES_DIR,
+        pages_dir=path.PAGES,
     shell:
         "satdoku report summary {input.results:q} --time-limit {params.time_limit:q} "
         "--set-time-limit {params.set_limits:q} --time-column {params.time_column:q} "

@@ -14,10 +14,10 @@ rule run_record:
     input:
         all_set_results,
     output:
-        manifest=RUN_MANIFEST,
-        wide=INSTANCES_WIDE,
+        manifest=path.RUN_MANIFEST,
+        wide=path.INSTANCES_WIDE,
     log:
-        f"{LOGS}/report/run_record.log",
+        f"{path.LOGS}/report/run_record.log",
     localrule: True
     conda:
         "../envs/satdoku.yaml"

@@ -10,9 +10,9 @@
 # (as an input, Snakemake would wait for it as for filesystem latency and name no cause).
 rule normalize:
     output:
-        INSTANCES,
+        path.INSTANCES,
     log:
-        f"{LOGS}/normalize/{{set}}/{{shard}}.log",
+        f"{path.LOGS}/normalize/{{set}}/{{shard}}.log",
     conda:
         "../envs/satdoku.yaml"
     resources:
@@ -34,11 +34,11 @@ rule normalize:
 
 rule encode:
     input:
-        INSTANCES,
+        path.INSTANCES,
     output:
-        SATINPUT,
+        path.SATINPUT,
     log:
-        f"{LOGS}/encode/{{encoding}}/{{set}}/{{shard}}.log",
+        f"{path.LOGS}/encode/{{encoding}}/{{set}}/{{shard}}.log",
     priority: 1  # on the way to the solvers: before the propagation analysis no solve waits for
     conda:
         "../envs/satdoku.yaml"
@@ -54,14 +54,14 @@ rule encode:
 
 rule solve_cnf:
     input:
-        instances=INSTANCES,
-        bundle=SATINPUT,
+        instances=path.INSTANCES,
+        bundle=path.SATINPUT,
     output:
-        out=SATOUTPUT,
-        times=TIMES_SHARD,
-        sols=SOLS_SHARD,
+        out=path.SATOUTPUT,
+        times=path.TIMES_SHARD,
+        sols=path.SOLS_SHARD,
     log:
-        f"{LOGS}/solve/{{solver}}/{{encoding}}/{{set}}/{{shard}}.log",
+        f"{path.LOGS}/solve/{{solver}}/{{encoding}}/{{set}}/{{shard}}.log",
     wildcard_constraints:
         solver=_alternatives(SAT_SOLVERS),
     priority: 2  # before the CNF sizes and reports that are ready at the same time
@@ -94,12 +94,12 @@ rule solve_cnf:
 
 rule solve_puzzle:
     input:
-        INSTANCES,
+        path.INSTANCES,
     output:
-        times=TIMES_SHARD,
-        sols=SOLS_SHARD,
+        times=path.TIMES_SHARD,
+        sols=path.SOLS_SHARD,
     log:
-        f"{LOGS}/solve/{{solver}}/{{encoding}}/{{set}}/{{shard}}.log",
+        f"{path.LOGS}/solve/{{solver}}/{{encoding}}/{{set}}/{{shard}}.log",
     wildcard_constraints:
         solver=_alternatives(PUZZLE_SOLVERS),
         encoding=stage.DIRECT,
@@ -132,10 +132,10 @@ rule gather_sols:
     input:
         sols_shards,
     output:
-        tsv=SOLS,
-        txt=SOLS_TEXT,
+        tsv=path.SOLS,
+        txt=path.SOLS_TEXT,
     log:
-        f"{LOGS}/gather_sols/{{solver}}/{{encoding}}/{{set}}.log",
+        f"{path.LOGS}/gather_sols/{{solver}}/{{encoding}}/{{set}}.log",
     conda:
         "../envs/satdoku.yaml"
     shell:
@@ -147,9 +147,9 @@ rule gather_times:
     input:
         times_shards,
     output:
-        TIMES,
+        path.TIMES,
     log:
-        f"{LOGS}/gather_times/{{solver}}/{{encoding}}/{{set}}.log",
+        f"{path.LOGS}/gather_times/{{solver}}/{{encoding}}/{{set}}.log",
     conda:
         "../envs/satdoku.yaml"
     shell:
@@ -158,11 +158,11 @@ rule gather_times:
 
 rule unique:
     input:
-        fill(SATINPUT, encoding="extended"),
+        fill(path.SATINPUT, encoding="extended"),
     output:
-        UNIQUE_SHARD,
+        path.UNIQUE_SHARD,
     log:
-        f"{LOGS}/unique/{{set}}/{{shard}}.log",
+        f"{path.LOGS}/unique/{{set}}/{{shard}}.log",
     conda:
         "../envs/satdoku.yaml"
     threads: 1
@@ -181,9 +181,9 @@ rule gather_unique:
     input:
         unique_shards,
     output:
-        UNIQUE,
+        path.UNIQUE,
     log:
-        f"{LOGS}/gather_unique/{{set}}.log",
+        f"{path.LOGS}/gather_unique/{{set}}.log",
     conda:
         "../envs/satdoku.yaml"
     shell:

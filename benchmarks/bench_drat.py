@@ -1,5 +1,5 @@
 """Proof checking on our own solvers' proofs: search time against check time, our compiled
-DRAT checker against the Python reference and drat-trim, and our LRAT proofs checked by our
+DRAT checker against its readable Python twin and drat-trim, and our LRAT proofs checked by our
 linear-time checker against drat-trim on the same formula's DRAT.
 
 Families (every formula UNSAT): random 3-SAT at the threshold (ratio 4.26) with 200 and 250
@@ -309,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", default=os.environ.get("SATDOKU_BENCH_CACHE"),
                     help="where drat-trim is built (env SATDOKU_BENCH_CACHE; default: temp)")
     ap.add_argument("--python-cap", type=float, default=30.0,
-                    help="budget of the Python reference per proof (seconds)")
+                    help="budget of the readable Python checker per proof (seconds)")
     ap.add_argument("--families", default=None,
                     help="comma-separated family names to run (default: all)")
     ap.add_argument("--csv", default=str(ROOT / "benchmarks/results/bench_drat.csv"))

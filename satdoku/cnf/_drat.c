@@ -1,5 +1,5 @@
 /* The compiled DRAT checker of satdoku (module satdoku.cnf._drat; Python side and semantics:
- * satdoku/cnf/drat.py, whose pure-Python forward checker is the reference).
+ * satdoku/cnf/drat.py, whose readable forward checker in Python is its twin and oracle).
  *
  * check(formula, num_vars, proof, time_limit, mode) -> (code, message, lemmas, checked)
  *   formula: flat int32 literals, a 0 after each clause; proof: text or binary DRAT bytes;

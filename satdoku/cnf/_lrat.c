@@ -1,5 +1,5 @@
 /* The compiled LRAT checker of satdoku (module satdoku.cnf._lrat; format, semantics and the
- * pure-Python reference: satdoku/cnf/lrat.py, whose verdicts and messages this file repeats).
+ * readable Python twin: satdoku/cnf/lrat.py, whose verdicts and messages this file repeats).
  *
  * check(formula, num_vars, proof, time_limit) -> (code, message, lemmas)
  *   formula: flat int32 literals, a 0 after each clause (clause ids 1..m in that order);

@@ -104,8 +104,9 @@ def scan_dimacs(path: str | Path, *, keep: bool = False, gbd: bool = False,
     file was read before (a different one is :class:`FileChanged`, raised once the file is
     read to its end, before anything else is said about it). ``engine``: ``auto``
     (``stream`` when compiled, else ``whole``), ``stream`` or ``whole`` (the file read whole
-    through the Python forms: the reference). ``chunk``: bytes read at a time (the tests cut
-    files small). Errors: InputError (the file), DimacsError (its content), one line each."""
+    through the readable Python forms, the tests' oracle). ``chunk``: bytes read at a time (the
+    tests cut files small). Errors: InputError (the file), DimacsError (its content), one line
+    each."""
     lim = limits or default_size_limits()
     if engine == "auto":
         engine = "stream" if has_stream_engine() else "whole"
@@ -214,8 +215,8 @@ def _error(source: str, num_vars: int, err: int, line: int, token: bytes) -> Dim
 def _scan_whole(path: str | Path, keep: bool, gbd: bool, values: bytes | None,
                 on_lits: Callable[[bytes], object] | None, expect_sha256: str | None,
                 tolerance: int, limits: SizeLimits) -> DimacsScan:
-    """:func:`scan_dimacs` of the file read whole, through the Python forms (the reference,
-    and what runs without the compiled passes)."""
+    """:func:`scan_dimacs` of the file read whole, through the readable Python forms (the tests'
+    oracle, and what runs without the compiled passes)."""
     snap = read_snapshot(path, limits.max_input_bytes)
     if expect_sha256 is not None and snap.sha256 != expect_sha256:
         raise FileChanged(str(path))

@@ -169,7 +169,7 @@ def _is_int32_buffer(obj: object) -> bool:
 
 
 def model_values_python(model: Sequence[int], num_vars: int) -> tuple[bytes, int]:
-    """:func:`model_values` in plain Python (the readable form; the tests' reference)."""
+    """:func:`model_values` in plain Python (the readable form; the tests' oracle)."""
     value = bytearray(2 * num_vars + 1)
     conflict = 0
     for lit in model:

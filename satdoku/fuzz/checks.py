@@ -1,7 +1,7 @@
 """Targets beside the solvers: the DRAT checker, every encoding and decoder, the solution
 counters, and every reader, each held to an oracle that shares no code with it.
 
-- ``drat``: the compiled checker (backward and forward) against the Python reference, text
+- ``drat``: the compiled checker (backward and forward) against its readable Python twin, text
   and binary, on real proofs of our solvers and on mutated ones (a lemma dropped, moved or
   corrupted, a wrong deletion, the file cut, a random lemma added); their verdicts must agree,
   a proof must never "prove" a satisfiable formula (proofs of a stronger formula, random
@@ -202,8 +202,8 @@ def drat_target(drat_trim: str | None = None, workdir: str | None = None) -> Tar
             fh.write("".join(line + "\n" for line in pc.proof))
         return [*files, prefix + ".drat"]
 
-    return Target("drat", "the DRAT checkers: compiled backward and forward against the "
-                  "Python reference, text and binary, real and mutated proofs",
+    return Target("drat", "the DRAT checkers: compiled backward and forward against their "
+                  "readable Python twin, text and binary, real and mutated proofs",
                   ("random", "layered", "edges"), make, run, shrink, write)
 
 

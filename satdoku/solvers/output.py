@@ -192,7 +192,7 @@ def v_literal_bytes(data: bytes) -> tuple[bytes, bytes]:
 
 def v_literals_python(data: bytes) -> tuple[list[int], bytes]:
     """:func:`v_literal_bytes` in plain Python, as a list (the readable form; the tests'
-    reference)."""
+    oracle)."""
     lits: list[int] = []
     bad = b""
     for token in data.split():

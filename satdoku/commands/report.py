@@ -40,18 +40,16 @@ def _limits(args: argparse.Namespace):
 
 def _summary_request(args: argparse.Namespace):
     """The summary's request from its arguments (a bad combination is one line)."""
-    from satdoku.report.report_stages import EncodingsFiles, SummaryRequest, parse_variants
-
     try:
-        encodings = EncodingsFiles(args.encodings_md, args.encodings_csv, args.encodings_png)
+        encodings = build.EncodingsFiles(args.encodings_md, args.encodings_csv, args.encodings_png)
     except ValueError as exc:
         raise SystemExit(f"satdoku report summary: {exc}") from None
-    return SummaryRequest(
+    return build.SummaryRequest(
         args.files, _limits(args), args.md, args.csv, args.html, args.problems,
         pairs_csv=args.pairs, cactus_dir=args.cactus_dir, scatter_dir=args.scatter_dir,
         linked_plots=dict(p.split("=", 1) for p in args.plots), encodings=encodings,
         sizes=args.sizes, propagation=args.propagation, pages_dir=args.pages_dir,
-        variants=parse_variants(args.variants), time_column=args.time_column)
+        variants=build.parse_variants(args.variants), time_column=args.time_column)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

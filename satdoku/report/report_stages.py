@@ -325,7 +325,6 @@ def plot_links(request: SummaryRequest, df) -> dict[str, list[str]]:  # type: ig
 
 def empty_set_warnings(table) -> list[str]:  # type: ignore[no-untyped-def]
     """One warning per set without instances."""
-
     return [f"set {s}: no instances (empty or comment-only input)" for s in empty_sets(table)]
 
 

@@ -81,7 +81,7 @@ def test_reduction_and_garbage_collection_keep_proofs_valid() -> None:
 
 
 def _same_search(n: int, formula: object, proof: str = "drat", **options: object) -> tuple:  # type: ignore[type-arg]
-    """Run the C kernel and the Python reference on one formula; both runs, which must be
+    """Run the C kernel and the readable twin on one formula; both runs, which must be
     equal: (answer, statistics, proof)."""
     runs = []
     for backend in ("c", "python"):
@@ -162,7 +162,7 @@ policies = st.fixed_dictionaries({
        st.sampled_from(["drat", "lrat"]))
 def test_reference_is_the_oracle_on_random_formulas(cnf: Cnf, policy: dict,  # type: ignore[type-arg]
                                                     assumptions: list[int], proof: str) -> None:
-    """On any small formula, under any policy, the C kernel takes the Python reference's
+    """On any small formula, under any policy, the C kernel takes the readable twin's
     decisions: same answer, model, statistics and proof (DRAT or LRAT, which then checks);
     then the same again under assumptions (a second call on the same solvers)."""
     assumptions = [x for x in assumptions if abs(x) <= cnf.num_vars]
@@ -375,7 +375,7 @@ def test_cli_cdcl_mode(public_data: Path, tmp_path: Path) -> None:
 
 
 def test_cli_reports_phase_times_and_the_kernel(public_data: Path) -> None:
-    """`satdoku dpll --mode cdcl` names the kernel and times each phase; the Python reference
+    """`satdoku dpll --mode cdcl` names the kernel and times each phase; the readable twin
     (SATDOKU_CDCL_BACKEND=python) prints the same answer and statistics."""
     import os
 
@@ -664,7 +664,7 @@ def test_seeded_cross_check_against_minisat_with_proofs() -> None:
     """400 seeded random formulas (5-70 variables, k-SAT for k = 2..5 with a few shorter
     clauses, from well under to well over the threshold: about half SAT): every answer agrees with
     MiniSat's, every model satisfies the formula, every UNSAT has a DRUP proof the checker
-    accepts; the first 40 also run through the Python reference, identically."""
+    accepts; the first 40 also run through the readable twin, identically."""
     import random
 
     rng = random.Random(20261122)

@@ -60,7 +60,7 @@ def minisat_says(cnf: Cnf, assumptions: list[int] | None = None) -> str:
 
 
 def both(cnf: Cnf, proof: str = "lrat", **options: object) -> tuple:  # type: ignore[type-arg]
-    """The C kernel and the Python reference on one formula (``proof`` logged): equal answers,
+    """The C kernel and the readable twin on one formula (``proof`` logged): equal answers,
     statistics and proofs, which are returned. Preprocessing runs before the search unless
     ``params`` say otherwise (by default it waits for 2000 conflicts)."""
     options.setdefault("params", NOW)

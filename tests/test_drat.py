@@ -1,5 +1,5 @@
 """The DRAT checker accepts real refutations (from both solver modes) and rejects wrong ones;
-the compiled checker (backward and forward) and the Python reference agree, text and binary,
+the compiled checker (backward and forward) and the readable twin agree, text and binary,
 on real, random and corrupted proofs; it stops at its budget; without the extension the
 reference runs."""
 

@@ -1,5 +1,5 @@
 """LRAT: our solvers' proofs (DPLL, both CDCL kernels) check, and both checkers (compiled and
-the Python reference) give one verdict and one message on real, corrupted, cut and random
+the readable twin) give one verdict and one message on real, corrupted, cut and random
 proofs, text and binary; the check stops at its budget; lrat-check, when it is there, agrees."""
 
 from __future__ import annotations

@@ -129,7 +129,7 @@ def test_compiled_loop_writes_what_the_reference_loop_writes(
     assert c_out == py_out
     statuses = [r["status"] for r in py_rows]
     assert {"SAT", "UNSAT", "INVALID"} <= set(statuses)
-    # the reference path takes the invalid lines and, of the valid ones, the first 9x9, the
+    # the plain path takes the invalid lines and, of the valid ones, the first 9x9, the
     # first 4x4, the first 9x9 after the 4x4s (its rules loaded again) and for cdcl the UNSAT
     # ones (a proof is written and checked)
     valid = sum(s != "INVALID" for s in statuses)
@@ -151,7 +151,7 @@ def test_given_solutions_differ_and_agree_alike(tmp_path: Path, solver: str,
 def test_a_model_that_does_not_check_goes_back_to_the_reference(tmp_path: Path,
                                                                 solver: str) -> None:
     """Rules without their group clauses: the models break the puzzle's groups; the loop
-    stops at each and the reference path writes the failed verification."""
+    stops at each and the plain path writes the failed verification."""
     inst, bundle = _shard(tmp_path, "mixed.txt", "\n".join(TINY9.read_text().split()[:6]) + "\n")
     text = bundle.read_text()
     head, _, rest = text.partition("c instance ")

@@ -1,7 +1,7 @@
 /* The solve stage's per-puzzle loop in compiled code (extension module satdoku.pipeline._batch,
- * built by setup.py). Its Python side is satdoku/pipeline/batch.py; its readable reference is
- * the loop of satdoku/pipeline/stage_solve.py (one satdoku.solve.solve call per instance), which
- * runs wherever this module is not built or does not apply.
+ * built by setup.py). Its Python side is satdoku/pipeline/batch.py; its oracle is the plain
+ * loop of satdoku/pipeline/stage_solve.py (one satdoku.solve.solve call per instance), which runs
+ * wherever this module is not built or does not apply.
  *
  * Two functions:
  *
@@ -19,7 +19,7 @@
  * Only the plain outcomes are written here: a verified board, a timeout, and (for solvers that
  * write no proofs) UNSAT. Anything else (an UNSAT that needs a proof, an answer past the limit,
  * a model that does not decode or a board that does not check, an error) stops the run at that
- * puzzle, and the Python side solves it through the reference solve path, which writes what it
+ * puzzle, and the Python side solves it through the plain solve path, which writes what it
  * finds. The texts follow satdoku/stagefiles/outputs.py and tsv.py exactly; the tests
  * compare both paths' files (tests/test_solve_batch.py).
  */
@@ -442,7 +442,7 @@ typedef struct {
     /* our CDCL: the kernel's methods */
     PyObject *k_solve, *k_model, *k_stats, *max_conflicts;
     long long kernel_vars; /* variables of the loaded rules (assumptions must lie within) */
-    int unsat_stops;       /* UNSAT needs the reference path (a proof is written and checked) */
+    int unsat_stops;       /* UNSAT needs the plain path (a proof is written and checked) */
     PyObject *stat_keys;   /* tuple: the SatOutputTimes statistic columns, in order */
     PyObject *driver_keys; /* the statistics this solver reports (others: empty cells) */
     /* layout */
@@ -803,7 +803,7 @@ fail:
     return -1;
 }
 
-/* one search: 0 SAT, 1 UNSAT, 2 timeout, 3 stop (UNSAT needing the reference, an assumption
+/* one search: 0 SAT, 1 UNSAT, 2 timeout, 3 stop (UNSAT needing the plain path, an assumption
  * out of range or repeated), -1 an exception */
 static int search(Runner *r, const int32_t *lits, Py_ssize_t n, double t0, PyObject **model) {
     *model = NULL;
@@ -878,7 +878,7 @@ static int search(Runner *r, const int32_t *lits, Py_ssize_t n, double t0, PyObj
         return status;
     }
     /* our CDCL: Cdcl.solve with distinct assumptions as internal literals 2*(var-1)+sign (a
-     * puzzle without givens: Cdcl.solve keeps a SAT answer without assumptions, the reference
+     * puzzle without givens: Cdcl.solve keeps a SAT answer without assumptions, the plain
      * path does that) */
     if (n == 0) return 3;
     uint32_t st = next_stamp(r);
@@ -888,7 +888,7 @@ static int search(Runner *r, const int32_t *lits, Py_ssize_t n, double t0, PyObj
         long long d = lits[i], v = d < 0 ? -d : d;
         if (v < 1 || v > r->kernel_vars || r->stamp[v] == st) {
             Py_DECREF(a);
-            return 3; /* outside the rules, or repeated: the reference path sorts it out */
+            return 3; /* outside the rules, or repeated: the plain path sorts it out */
         }
         r->stamp[v] = st;
         PyObject *x = PyLong_FromLongLong(2 * (v - 1) + (d < 0));
@@ -932,7 +932,7 @@ static int search(Runner *r, const int32_t *lits, Py_ssize_t n, double t0, PyObj
         }
         return ST_SAT;
     }
-    if (c == 20) return 3; /* the rules alone are UNSAT: the driver keeps that, the reference path knows */
+    if (c == 20) return 3; /* the rules alone are UNSAT: the driver keeps that, the plain path knows */
     if (c == 30) return ST_UNSAT;
     return ST_TIMEOUT;
 }
@@ -1027,7 +1027,7 @@ static PyObject *Runner_run(Runner *r, PyObject *args) {
         double t2 = now_wall();
         if (status < 0) {
             if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt) || PyErr_ExceptionMatches(PyExc_SystemExit)) goto done;
-            PyErr_Clear(); /* an error: the reference path solves this puzzle and says what it was */
+            PyErr_Clear(); /* an error: the plain path solves this puzzle and says what it was */
             stop = "error";
             break;
         }
@@ -1050,7 +1050,7 @@ static PyObject *Runner_run(Runner *r, PyObject *args) {
         row.given_differs = 0;
         if (r->has_limit && status != ST_TIMEOUT && row.total > r->limit + r->grace) {
             Py_XDECREF(model);
-            stop = "late"; /* the reference path turns a late answer into TIMEOUT */
+            stop = "late"; /* the plain path turns a late answer into TIMEOUT */
             break;
         }
         double k0 = now_wall();

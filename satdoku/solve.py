@@ -250,7 +250,7 @@ def _instance_file(cnf: CnfFile, reads: Any, out: str) -> tuple[str, bool]:
     else:
         scan = DimacsScan(cnf.path, cnf.num_vars, cnf.num_clauses, cnf.sha256,
                           compression=cnf.compression, standard=cnf.standard)
-    if hand_over(scan.source, scan.standard, scan.compression, reads):
+    if hand_over(scan, reads):
         return os.path.abspath(cnf.path), True
     rewrite_dimacs(scan, out)
     return out, False

@@ -31,7 +31,6 @@ import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from satdoku.cnf.dimacs_fast import (
     DimacsError,
@@ -46,9 +45,6 @@ from satdoku.cnf.formula import ModelCheck, model_values, split_lits, unsatisfie
 from satdoku.identity import cnf_hash_bytes
 from satdoku.size_limits import SizeLimits, default_size_limits
 from satdoku.sources import InputError, file_sha256, open_content, read_snapshot
-
-if TYPE_CHECKING:
-    from satdoku.cnf.formula import ModelCheck
 
 ERR_HEADER, ERR_GARBAGE, ERR_RANGE = 1, 2, 3  # = _dimacs.c's
 
@@ -249,18 +245,18 @@ def _open_end(body: bytes) -> bool:
 SUFFIXES = {"gzip": ".gz", "xz": ".xz", "bz2": ".bz2"}  #: what a binary goes by
 
 
-def hand_over(source: str, standard: bool, compression: str | None,
-              reads: Iterable[str] = ()) -> bool:
-    """Whether a solver binary can read the file ``source`` itself, given what a scan found
-    (:class:`DimacsScan`: ``standard``, ``compression``): standard DIMACS, plain, or
-    compressed in a format it reads (``reads``: gzip, xz, bz2) and named by that format's
-    suffix (binaries such as CaDiCaL choose their decompressor by the name)."""
-    if not standard:
+def hand_over(scan: DimacsScan, reads: Iterable[str] = ()) -> bool:
+    """Whether a solver binary can read the file ``scan`` read itself, given what the scan
+    found (``standard``, ``compression``; a record of a scan made earlier does as well):
+    standard DIMACS, plain, or compressed in a format it reads (``reads``: gzip, xz, bz2) and
+    named by that format's suffix (binaries such as CaDiCaL choose their decompressor by the
+    name)."""
+    if not scan.standard:
         return False
-    if compression is None:
+    if scan.compression is None:
         return True
-    return (compression in set(reads)
-            and source.lower().endswith(SUFFIXES.get(compression, "\0")))
+    return (scan.compression in set(reads)
+            and scan.source.lower().endswith(SUFFIXES.get(scan.compression, "\0")))
 
 
 def rewrite_dimacs(scan: DimacsScan, out: str | Path, limits: SizeLimits | None = None

@@ -107,15 +107,12 @@ def analyze(records: Sequence[Record], set_name: str, encodings: Sequence[str] |
     (:func:`sample_indices`)."""
     validity = _validity(records)
     valid = [i for i, ok in enumerate(validity) if ok]
-    chosen: list[int] | None = sample_indices(valid, sample)
-    skipped: list[int] = []
-    if chosen is not None and len(chosen) < len(valid):
-        picked = set(chosen)
-        skipped = [i for i in valid if i not in picked]
-    else:
-        chosen = None
+    chosen = sample_indices(valid, sample)
+    sampling = len(chosen) < len(valid)
+    skipped = sorted(set(valid).difference(chosen)) if sampling else []
+    analysed: Sequence[int] = chosen if sampling else range(len(records))
     by_layout: dict[Layout, list[int]] = {}
-    for i in (range(len(records)) if chosen is None else chosen):
+    for i in analysed:
         rec = records[i]
         if rec.puzzle is not None:
             by_layout.setdefault(rec.puzzle.layout, []).append(i)
@@ -151,13 +148,12 @@ def analyze(records: Sequence[Record], set_name: str, encodings: Sequence[str] |
                 summary.update(set=set_name,
                                singles_cpu_seconds=_round(singles_cpu_seconds.get(layout)))
                 out.summary.append(summary)
-    cnf_idx = [i for i in (range(len(records)) if chosen is None else chosen)
-               if records[i].cnf is not None]
+    cnf_idx = [i for i in analysed if records[i].cnf is not None]
     if cnf_idx:
         out.summary.append(_analyze_cnf(records, cnf_idx, set_name, probe, backend, progress,
                                         rows))
     if skipped:
-        _mark_sample(records, skipped, len(chosen or ()), encodings, out.summary, rows)
+        _mark_sample(records, skipped, len(chosen), encodings, out.summary, rows)
     for i in (i for i, ok in enumerate(validity) if not ok):
         rec = records[i]
         rows[i, NOT_RUN] = _row(rec, "", NOT_RUN, detail=rec.error or "invalid",

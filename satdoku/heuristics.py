@@ -292,8 +292,8 @@ def layout_singles_fixpoint(layout: Layout, givens):  # type: ignore[no-untyped-
     if layout.domain > _MAX_MASK_DOMAIN:
         raise ValueError(f"{layout.key}: more than {_MAX_MASK_DOMAIN} values")
     givens = np.asarray(givens, dtype=np.int64).reshape(-1, layout.ncells)
-    boards = givens.copy()
-    contradiction = np.zeros(len(boards), dtype=bool)
+    boards = np.empty_like(givens)  # every row is written by its batch below
+    contradiction = np.empty(len(boards), dtype=bool)
     for start in range(0, len(boards), _FIXPOINT_BATCH):
         part = slice(start, start + _FIXPOINT_BATCH)
         boards[part], contradiction[part] = _mask_fixpoint(layout, givens[part])

@@ -156,7 +156,7 @@ def analyze(records: Sequence[Record], set_name: str, encodings: Sequence[str] |
         _mark_sample(records, skipped, len(chosen), encodings, out.summary, rows)
     for i in (i for i, ok in enumerate(validity) if not ok):
         rec = records[i]
-        rows[i, NOT_RUN] = _row(rec, "", NOT_RUN, detail=rec.error or "invalid",
+        rows[i, NOT_RUN] = _row(rec.id, rec.line, "", NOT_RUN, detail=rec.error or "invalid",
                                 status=INVALID)
     order = {name: k for k, name in enumerate([NOT_RUN, *encodings, DIMACS])}
     out.instances = [rows[k] for k in sorted(rows, key=lambda k: (k[0], order[k[1]]))]
@@ -188,15 +188,9 @@ def _mark_sample(records: Sequence[Record], skipped: list[int], size: int,
                        else (records[i].id, records[i].line))
         totals[layout] = totals.get(layout, 0) + 1
         for name in (encodings if layout != CNF_LAYOUT else (DIMACS,)):
-            rows[i, name] = {"id": ident, "line": line, "layout": layout, "encoding": name,
-                             "detail": detail, **_NOT_RUN_CELLS}
+            rows[i, name] = _row(ident, line, layout, name, detail=detail)
     for row in summary:
         row["sample_of"] = totals.get(str(row["layout"]), row["instances"])
-
-
-#: the inference cells of an instance row that was not analysed
-_NOT_RUN_CELLS: dict[str, object] = {"up": NOT_RUN, "up_open": "", "fl": NOT_RUN, "fl_open": "",
-                                     "fl_failed": "", "singles": NOT_RUN, "singles_open": ""}
 
 
 def _analyze_layout(records: Sequence[Record], idx: list[int], layout: Layout, name: str,
@@ -210,7 +204,7 @@ def _analyze_layout(records: Sequence[Record], idx: list[int], layout: Layout, n
         prop = Propagator(layout, name, backend)
     except Unencodable as exc:
         for i in idx:
-            rows[i, name] = _row(records[i], layout.key, name, detail=str(exc),
+            rows[i, name] = _row(records[i].id, records[i].line, layout.key, name, detail=str(exc),
                                  singles=single.get(i))
         return None
     start = time.process_time()
@@ -231,7 +225,7 @@ def _analyze_layout(records: Sequence[Record], idx: list[int], layout: Layout, n
         rec, u = records[i], checked(up[k], i, f"{name} UP")
         f = checked(fl[k], i, f"{name} FL") if k in fl else u if probe else None
         s = single.get(i)
-        rows[i, name] = _row(rec, layout.key, name, up=u, fl=f, singles=s)
+        rows[i, name] = _row(rec.id, rec.line, layout.key, name, up=u, fl=f, singles=s)
         counts["up_solved"] += u.status == SOLVED
         counts["up_refuted"] += u.status == REFUTED
         if f is not None:
@@ -286,7 +280,7 @@ def _analyze_cnf(records: Sequence[Record], idx: list[int], set_name: str, probe
                 counts["fl_refuted"] += f.status == REFUTED
             counts["up_solved"] += u.status == SOLVED
             counts["up_refuted"] += u.status == REFUTED
-            rows[i, DIMACS] = _row(records[i], CNF_LAYOUT, DIMACS, up=u, fl=f)
+            rows[i, DIMACS] = _row(records[i].id, records[i].line, CNF_LAYOUT, DIMACS, up=u, fl=f)
             bar.update()
     n = len(idx)
     return {"set": set_name, "layout": CNF_LAYOUT, "encoding": DIMACS, "instances": n,
@@ -323,7 +317,7 @@ class _Checked:
         return outcome
 
 
-def _row(rec: Record, layout: str, encoding: str, *, up: Outcome | None = None,
+def _row(ident: object, line: int, layout: str, encoding: str, *, up: Outcome | None = None,
          fl: Outcome | None = None, singles: Outcome | None = None, detail: str = "",
          status: str = NOT_RUN) -> dict[str, object]:
     def cells(o: Outcome | None) -> tuple[str, object]:
@@ -331,7 +325,7 @@ def _row(rec: Record, layout: str, encoding: str, *, up: Outcome | None = None,
             return status, ""
         return o.status, o.open if o.status != REFUTED else ""
 
-    row: dict[str, object] = {"id": rec.id, "line": rec.line, "layout": layout,
+    row: dict[str, object] = {"id": ident, "line": line, "layout": layout,
                               "encoding": encoding, "detail": detail}
     row["up"], row["up_open"] = cells(up)
     row["fl"], row["fl_open"] = cells(fl)

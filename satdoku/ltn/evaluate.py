@@ -250,8 +250,9 @@ def evaluate(ev: Evaluation) -> dict:
     t_start = time.perf_counter()
     test = read_split(ev.dataset, "test")
     train = read_split(ev.dataset, "train")
-    closed = closed_boards(ev, test, train)
-    opened = open_boards(ev, test, train, closed)
+    held_out = _held_out(ev, test, train)
+    closed = closed_boards(ev, test, held_out)
+    opened = open_boards(ev, test, held_out, closed)
     models = load_models(ev.models_dir, [ev.size])  # MissingModel names a missing one
     model = model_facts(ev)
     answers = classify_boards(ev, models, closed, opened)
@@ -277,16 +278,16 @@ def _held_out(ev: Evaluation, test: list[Example], train: list[Example]) -> set:
     return {e.board for e in train + test + read_split(ev.dataset, "val")}
 
 
-def closed_boards(ev: Evaluation, test: list[Example], train: list[Example]) -> list[Example]:
-    """Q1's boards: the closed boards of the test split, and the fresh ones asked for."""
+def closed_boards(ev: Evaluation, test: list[Example], held_out: set) -> list[Example]:
+    """Q1's boards: the closed boards of the test split, and the fresh ones asked for (none of
+    the ``held_out`` boards)."""
     closed = [e for e in test if e.is_closed]
     if ev.q1_extra and ev.size > 4:
-        closed += fresh_closed_boards(ev.size, ev.q1_extra, _held_out(ev, test, train),
-                                      ev.settings.seed)
+        closed += fresh_closed_boards(ev.size, ev.q1_extra, held_out, ev.settings.seed)
     return closed
 
 
-def open_boards(ev: Evaluation, test: list[Example], train: list[Example],
+def open_boards(ev: Evaluation, test: list[Example], held_out: set,
                 closed: list[Example]) -> list[Example]:
     """Q2's boards: up to ``q2_limit`` open test boards per kind, the fresh ones asked for
     (avoiding the data set and Q1's boards) and the 17-clue sample."""
@@ -297,7 +298,7 @@ def open_boards(ev: Evaluation, test: list[Example], train: list[Example],
             per_kind[e.kind] += 1
             opened.append(e)
     if ev.q2_extra and ev.size > 4:
-        known = _held_out(ev, test, train) | {e.board for e in closed}
+        known = held_out | {e.board for e in closed}
         opened += fresh_open_boards(ev.size, ev.q2_extra, ev.q2_extra_empty, known,
                                     ev.settings.seed)
     if ev.clue17 is not None and ev.clue17_limit and ev.size == 9:

@@ -115,12 +115,6 @@ class Answer:
                         record_hash(record))
 
 
-def encoding_of(encoding: str | Codec) -> Codec:
-    """An encoding's record with its encoder and decoder (ValueError naming the known ones),
-    resolved once per call of the solve path and handed down."""
-    return codec(encoding)
-
-
 def formula_of(record: Record, encoding: str | Codec, deadline: Deadline | None = None
                ) -> Formula:
     """The formula of a valid record: a puzzle encoded (rules cached per layout; building them
@@ -128,7 +122,7 @@ def formula_of(record: Record, encoding: str | Codec, deadline: Deadline | None 
     a flat literal buffer (checked against the checksum recorded when it was read:
     :class:`~satdoku.cnf.dimacs_stream.FileChanged`)."""
     if record.puzzle is not None:
-        return encoding_of(encoding).formula(record.puzzle, deadline)
+        return codec(encoding).formula(record.puzzle, deadline)
     if record.cnf is not None:
         scan = scan_dimacs(record.cnf.path, keep=True, expect_sha256=record.cnf.sha256)
         return Formula.of(Cnf(scan.num_vars, None, scan.comments, lits=scan.lits,
@@ -160,7 +154,7 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
     if not record.valid:
         return Answer(Result(INVALID, message=record.error or "invalid"), detail=record.error or "")
     if record.puzzle is not None and solver.level != PUZZLE:
-        encoding = encoding_of(encoding)  # resolved once; the record goes down the path
+        encoding = codec(encoding)  # resolved once; the record goes down the path
         if formula is None:
             try:  # the memory guard, from the sizes alone, before anything is built
                 encoding.check_size(record.puzzle)
@@ -296,7 +290,7 @@ def verify(record: Record, encoding: str | Codec, result: Result, cnf: Cnf | Non
         if result.model is None:
             return Answer(result, FAILED, "status SAT without a model")
         try:
-            board = encoding_of(encoding).decode(result.model, puzzle)
+            board = codec(encoding).decode(result.model, puzzle)
         except DecodeError as exc:
             return Answer(result, FAILED, f"model does not decode: {exc}")
     problems = puzzle.check_solution(board)
@@ -327,5 +321,5 @@ def _verify_cnf_model(record: Record, result: Result, cnf: Cnf | None) -> Answer
 
 #: the solve path's names, with those of its core (solver_run.py) its callers use through it
 __all__ = ["CNF", "LIMIT_GRACE", "PUZZLE", "Answer", "ConfiguredSolver", "RunLimits",
-           "assign_cores", "encoding_of", "formula_of", "open_solver", "read_formula", "solve",
+           "assign_cores", "formula_of", "open_solver", "read_formula", "solve",
            "verify"]

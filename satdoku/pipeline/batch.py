@@ -34,13 +34,13 @@ from pathlib import Path
 from types import ModuleType
 from typing import IO, Any
 
+from satdoku.cnf.codec import codec
 from satdoku.cnf.dimacs import V_WIDTH, parse_dimacs
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.formats import Record
 from satdoku.formats.format_registry import get_format
 from satdoku.formats.symbols import ALPHABET, char_value, format_symbols
 from satdoku.progress import Progress
-from satdoku.solve import encoding_of
 from satdoku.solver_run import LIMIT_GRACE, ConfiguredSolver, Run
 from satdoku.solvers.base import STAT_KEYS, WALL, RunLimits
 from satdoku.solvers.cores import describe
@@ -107,7 +107,7 @@ def plan(solver: ConfiguredSolver, encoding: str, instances: str | Path, bundle:
     if (mod is None or repeats != 1 or limits.clock != WALL or not solver.incremental
             or solver.in_child or not hasattr(solver.impl, "batch_driver")):
         return None
-    enc = encoding_of(encoding).encoding
+    enc = codec(encoding).encoding
     if enc.simplified:
         return None
     data = Path(bundle).read_bytes()
@@ -191,7 +191,7 @@ def solve_planned(p: Plan, solver: ConfiguredSolver, encoding: str, writers: Wri
     shard is pinned to)."""
     mod = native()
     assert mod is not None
-    enc = encoding_of(encoding).encoding
+    enc = codec(encoding).encoding
     message = "incremental (rules loaded once per shard)"
     time_limit = limits.time_limit
     memory_limit = limits.memory_mb

@@ -75,8 +75,7 @@ def choose_backend(backend: str = "auto", pure: bool = False) -> str:
         return "python"
     if backend == "auto":
         backend = os.environ.get("SATDOKU_CDCL_BACKEND", "auto")
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown cdcl backend {backend!r}; choose from {BACKENDS}")
+    require_choice("cdcl backend", backend, BACKENDS)
     if backend == "auto":
         return "c" if native() is not None else "python"
     if backend == "c" and native() is None:

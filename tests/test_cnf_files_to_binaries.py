@@ -210,6 +210,41 @@ def test_the_sets_checksum_takes_the_sha256s_its_read_computed(
         return real(path)  # type: ignore[arg-type]
 
     monkeypatch.setattr(set_plans, "file_sha256", counted)
-    sha, records, cnf_set = _read(str(tmp_path), "auto")
-    assert cnf_set and sha == expect and hashed == ["b.cnf"]
+    sha, records, cnf_set, kept = _read(str(tmp_path), "auto")
+    assert cnf_set and sha == expect and hashed == ["b.cnf"] and kept == {}  # a directory
     assert [r.error is None for r in records] == [True, False]
+
+
+def test_a_single_file_is_read_once_and_its_model_checked_against_that_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+        ) -> None:
+    """`satdoku solve F` keeps the formula its read built: no pass over the file after the
+    binary answers SAT, and a wrong model is still FAILED (checked against the formula
+    whose sha256 the record holds)."""
+    import satdoku.cnf.dimacs_stream as stream
+    import satdoku.formats.cnfset as cnfset
+    import satdoku.set_plans as set_plans
+    import satdoku.solve as solve_module
+    from satdoku.cli import main
+    from satdoku.commands.solve import _read
+
+    path = _write(tmp_path, "f.cnf", FORMULA)
+    sha, records, _, kept = _read(str(path), "auto")
+    assert sha == set_plans.fingerprint([path]) and list(kept) == [records[0].index] == [1]
+    assert kept[1].clauses == [[1, -2], [2, 3, -4], [-1, 4]]
+    passes: list[str] = []
+    real = stream.scan_dimacs
+
+    def counted(path: object, **kw: object) -> object:
+        passes.append("model" if kw.get("values") is not None else "other")
+        return real(path, **kw)  # type: ignore[arg-type]
+
+    for module in (stream, cnfset, solve_module):
+        monkeypatch.setattr(module, "scan_dimacs", counted)
+    for model, code, out in (("1 2 3 4", 0, "1 2 3 4 0"), ("-1 2 3 4", 1, "Instance Wrong "
+                              "Answer: model leaves 1 clauses unsatisfied (first: clause 1)")):
+        passes.clear()
+        command = f"sh -c 'echo s SATISFIABLE; echo v {model} 0; exit 10' sh {{cnf}}"
+        assert main(["solve", str(path), "--command", command]) == code
+        assert passes == ["other"]  # the read; the model is checked against what it built
+        assert capsys.readouterr().out.strip() == out

@@ -20,8 +20,10 @@ from satdoku.cnf.encodings import (
     ENCODINGS,  # the registry: every named encoding
 )
 from satdoku.cnf.encodings import get as get_encoding
+from satdoku.cnf.formula import Cnf, Formula
 from satdoku.commands.common import add_limit_arguments, positive_seconds, run_limits
 from satdoku.config import size_limits_of_file, solvers_of_file
+from satdoku.formats.cnfset import cnf_file_read
 from satdoku.pipeline.stage_normalize import set_records
 from satdoku.progress import track
 from satdoku.set_plans import is_cnf_set, plan
@@ -77,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         elif args.encoding is not None:
             return fail(f"--encoding {args.encoding}: nothing is encoded ({args.solver} solves "
                         "the puzzles themselves)")
-        before, records, cnf_set = _read(args.file, args.format)
+        before, records, cnf_set, kept = _read(args.file, args.format)
         if args.encoding is not None and cnf_set:
             return fail(f"--encoding {args.encoding}: nothing is encoded ({args.file} is a CNF "
                         "set, its files are the formulas)")
@@ -90,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
     wrong = 0
     limits = assign_cores(limits, getattr(args, "cores", 1))
     for rec in track(records, desc=f"solve {args.solver}", unit="instances"):
-        answer = solve(rec, solver, encoding, limits)
+        formula = kept.pop(rec.index, None)  # dropped once solved: one held at a time
+        answer = solve(rec, solver, encoding, limits, Formula.of(formula) if formula else None)
         row = answer.sols_row(rec)
         wrong += answer.verified == FAILED
         if answer.detail == GIVEN_DIFFERS:  # as the workflow's report and check say it
@@ -131,12 +134,22 @@ def _variants(args: argparse.Namespace) -> dict:  # type: ignore[type-arg]
     return variants
 
 
-def _read(path: str, fmt: str) -> tuple[str, list, bool]:  # type: ignore[type-arg]
-    """(checksum, records, whether it is a CNF set) of a puzzle file or CNF set, read once:
-    the records are what was read then, whatever happens to the file while it is solved."""
+def _read(path: str, fmt: str) -> tuple[str, list, bool, dict[int, Cnf]]:  # type: ignore[type-arg]
+    """(checksum, records, whether it is a CNF set, formulas kept from the read by record
+    index) of a puzzle file or CNF set, read once: the records are what was read then,
+    whatever happens to the file while it is solved. A single DIMACS file keeps its formula
+    from that read (:func:`~satdoku.formats.cnfset.cnf_file_read`): the solve needs no second
+    pass over it. A directory's files are all read before the first is solved, so holding
+    their formulas would cost the whole set's size in memory: they are read again."""
+    if is_cnf_set(path, fmt) and Path(path).is_file():
+        record, cnf = cnf_file_read(path)
+        record.index = 1  # as set_records numbers a set of one
+        kept = {} if cnf is None else {1: cnf}
+        known = {record.cnf.path: record.cnf.sha256} if record.cnf is not None else {}
+        return plan(path, fmt, known).sha256, [record], True, kept
     if is_cnf_set(path, fmt):  # the checksum from the sha256s the records' read computed
         records = list(set_records(path, fmt))
         known = {r.cnf.path: r.cnf.sha256 for r in records if r.cnf is not None}
-        return plan(path, fmt, known).sha256, records, True
+        return plan(path, fmt, known).sha256, records, True, {}
     snapshot = read_snapshot(path)
-    return snapshot.sha256, list(set_records(path, fmt, snapshot=snapshot)), False
+    return snapshot.sha256, list(set_records(path, fmt, snapshot=snapshot)), False, {}

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from satdoku.cnf.dimacs_fast import DimacsError, parse_dimacs_buffer
 from satdoku.cnf.dimacs_stream import scan_dimacs
+from satdoku.cnf.formula import Cnf
 from satdoku.formats.record import CnfFile, Record
 from satdoku.formats.symbols import ints_text
 from satdoku.identity import cnf_hash_bytes
@@ -65,24 +66,43 @@ def cnf_file_record(path: str | Path, snapshot: Snapshot | None = None,
     """The record of one DIMACS file: checked, counted and hashed, not kept (a file is read in
     one streaming pass, :func:`~satdoku.cnf.dimacs_stream.scan_dimacs`; a ``snapshot``, content
     already read, in memory)."""
-    lim = limits or default_size_limits()
+    return _record(path, snapshot, limits or default_size_limits(), False)[0]
+
+
+def cnf_file_read(path: str | Path, limits: SizeLimits | None = None
+                  ) -> tuple[Record, Cnf | None]:
+    """The record of one DIMACS file (:func:`cnf_file_record`) and its formula as that same
+    pass read it (a flat literal buffer: the formula whose sha256 the record holds; None for
+    an INVALID file). For a caller that solves the file next in the same process: a solver in
+    this process gets it without reading the file again, and a binary's model is checked
+    against it instead of a second pass over the file. It costs the formula's size in memory,
+    so callers keep one at a time."""
+    return _record(path, None, limits or default_size_limits(), True)
+
+
+def _record(path: str | Path, snapshot: Snapshot | None, lim: SizeLimits, keep: bool
+            ) -> tuple[Record, Cnf | None]:
     source, name = str(path), Path(path).name
+    formula = None
     try:
         if snapshot is None:
-            scan = scan_dimacs(path, gbd=True, limits=lim)
+            scan = scan_dimacs(path, gbd=True, keep=keep, limits=lim)
             cnf = CnfFile(source, scan.num_vars, scan.num_clauses, scan.sha256, scan.standard,
                           scan.compression)
             gbd = scan.instance_hash
+            if keep:
+                formula = Cnf(scan.num_vars, None, scan.comments, lits=scan.lits,
+                              num_clauses=scan.num_clauses)
         else:
             arrays = parse_dimacs_buffer(snapshot.data, source, 0, lim)
             cnf = CnfFile(source, arrays.num_vars, arrays.num_clauses, snapshot.sha256)
             gbd = cnf_hash_bytes(snapshot.data)
     except DimacsError as exc:
         why = f"line {exc.line}: {exc.reason}" if exc.line else exc.reason
-        return Record(source, 1, 0, NOTATION, name=name, error=why)
+        return Record(source, 1, 0, NOTATION, name=name, error=why), None
     except InputError as exc:
-        return Record(source, 1, 0, NOTATION, name=name, error=exc.reason)
-    return Record(source, 1, 0, NOTATION, name=name, cnf=cnf, instance_hash=gbd)
+        return Record(source, 1, 0, NOTATION, name=name, error=exc.reason), None
+    return Record(source, 1, 0, NOTATION, name=name, cnf=cnf, instance_hash=gbd), formula
 
 
 def cnf_set_files(directory: str | Path) -> list[Path]:

@@ -283,3 +283,29 @@ def test_a_model_as_int32_array_is_checked_and_written_like_a_list() -> None:
     assert solution_text(packed) == solution_text(model) == "1 -2 3 -2147483647 0"
     assert v_lines(packed) == v_lines(model) == v_lines_python(model)
     assert model_values(packed, 5) == model_values(model, 5) == model_values_python(model, 5)
+
+
+def test_the_gbd_pass_beside_keeps_order_and_raises_its_error_in_the_callers_thread() -> None:
+    from satdoku.cnf.dimacs_stream import _Beside
+
+    fed: list[bytes] = []
+
+    def feed(piece: bytes) -> None:
+        if piece == b"bad":
+            raise MemoryError("no room")
+        fed.append(piece)
+
+    beside = _Beside(feed)
+    for piece in (b"a", b"b", b"bad", b"c"):
+        beside.put(piece)
+    with pytest.raises(MemoryError, match="no room"):
+        beside.close()
+    assert fed == [b"a", b"b"]  # in order; nothing after the error
+    one = _Beside(fed.append)
+    one.put(b"only")
+    one.close()  # one piece: fed in the caller's thread, no thread started
+    assert fed[-1] == b"only" and one.thread is None
+    quiet = _Beside(feed)
+    for piece in (b"x", b"bad"):
+        quiet.put(piece)
+    quiet.close(quietly=True)  # the caller raises its own error: this one is not raised

@@ -214,7 +214,7 @@ def warm(path: Path) -> None:
 def _put(row: dict[str, object], name: str, got: dict[str, float]) -> None:
     """Keep the least of the rounds' seconds, CPU seconds and peak."""
     for key, col in (("seconds", f"{name}_s"), ("cpu_seconds", f"{name}_cpu_s")):
-        row[col] = round(min(got[key], float(row.get(col, 1e18))), 2)  # type: ignore[arg-type]
+        row[col] = round(min(got[key], float(row.get(col, 1e18))), 3)  # type: ignore[arg-type]
 
 
 def bench_file(path: Path, megabytes: float, work: Path, rounds: int,
@@ -256,8 +256,8 @@ def bench_file(path: Path, megabytes: float, work: Path, rounds: int,
         ratios.append(steps_cpu / dpll_cpu)
     row["load_end"] = round(os.getloadavg()[0], 1)
     num = lambda key: float(row[key])  # type: ignore[arg-type]  # noqa: E731
-    row["steps_s"] = round(sum(num(f"{k}_s") for k in SUM), 2)
-    row["steps_cpu_s"] = round(sum(num(f"{k}_cpu_s") for k in SUM), 2)
+    row["steps_s"] = round(sum(num(f"{k}_s") for k in SUM), 3)
+    row["steps_cpu_s"] = round(sum(num(f"{k}_cpu_s") for k in SUM), 3)
     row["steps_vs_dpll"] = round(num("steps_s") / num("dpll_cdcl_s"), 3)
     row["steps_cpu_vs_dpll"] = round(num("steps_cpu_s") / num("dpll_cdcl_cpu_s"), 3)
     row["steps_cpu_vs_dpll_lo"] = round(min(ratios), 3)

@@ -806,6 +806,19 @@ static PyTypeObject BodyScannerType = {
  * FF) is '%' ends the content; from any character that is neither a digit, '-' nor blank to
  * the end of its line is skipped; the tokens are written separated by one space; finish()
  * adds " 0" when the last token is not exactly "0". */
+/* GBD's byte classes: a token's character (a digit or '-'), a blank (space, tab, VT, FF), a
+ * line end (LF, CR), '%', anything else (filled by gbd_classes() at import) */
+enum { GBD_OTHER = 0, GBD_TOK, GBD_BLANK, GBD_NL, GBD_PCT };
+static unsigned char gbd_class[256];
+
+static void gbd_classes(void) {
+    for (int c = '0'; c <= '9'; c++) gbd_class[c] = GBD_TOK;
+    gbd_class['-'] = GBD_TOK;
+    gbd_class[' '] = gbd_class['\t'] = gbd_class['\v'] = gbd_class['\f'] = GBD_BLANK;
+    gbd_class['\n'] = gbd_class['\r'] = GBD_NL;
+    gbd_class['%'] = GBD_PCT;
+}
+
 typedef struct {
     PyObject_HEAD
     PyObject *update;
@@ -886,45 +899,43 @@ static PyObject *GbdTokens_feed(GbdTokens *g, PyObject *arg) {
             last_zero = tok_len == 1 && tok_zero; \
         } \
     } while (0)
-    for (Py_ssize_t i = 0; i < n && !done; i++) {
-        unsigned char ch = buf[i];
-        if (ch == '\r') ch = '\n';
-        if (skip) {
-            if (ch != '\n') { /* to the line's end: LF or CR */
-                while (i + 1 < n && buf[i + 1] != '\n' && buf[i + 1] != '\r') i++;
-                continue;
-            }
+    Py_ssize_t i = 0;
+    while (i < n && !done) {
+        if (skip) { /* to the line's end: LF or CR */
+            while (i < n && buf[i] != '\n' && buf[i] != '\r') i++;
+            if (i == n) break;
             skip = 0;
             line_start = 1;
+            i++;
             continue;
         }
-        if ((ch >= '0' && ch <= '9') || ch == '-') {
+        unsigned char cls = gbd_class[buf[i]];
+        if (cls == GBD_TOK) {
             if (!in_tok) {
                 if (any) out[k++] = ' ';
                 in_tok = any = 1;
                 tok_len = 0;
-                tok_zero = ch == '0';
+                tok_zero = buf[i] == '0';
             }
             Py_ssize_t j = i; /* the token's run of digits and '-' in this piece, copied */
             do {
                 out[k++] = buf[j++];
-            } while (j < n && ((buf[j] >= '0' && buf[j] <= '9') || buf[j] == '-'));
+            } while (j < n && gbd_class[buf[j]] == GBD_TOK);
             tok_len = tok_len + (j - i) > 1 ? 2 : 1; /* one character, or more: all it needs */
-            i = j - 1;
+            i = j;
             line_start = 0;
-        } else if (ch == ' ' || ch == '\t' || ch == '\v' || ch == '\f') {
-            GBD_TOKEN_END();
-        } else if (ch == '\n') {
-            GBD_TOKEN_END();
+            continue;
+        }
+        GBD_TOKEN_END(); /* anything else ends a token */
+        if (cls == GBD_NL) {
             line_start = 1;
-        } else if (ch == '%' && line_start) {
-            GBD_TOKEN_END();
+        } else if (cls == GBD_PCT && line_start) {
             done = 1;
-        } else {
-            GBD_TOKEN_END();
+        } else if (cls != GBD_BLANK) { /* from anything else to the line's end is skipped */
             skip = 1;
             line_start = 0;
         }
+        i++;
     }
 #undef GBD_TOKEN_END
     Py_END_ALLOW_THREADS
@@ -988,6 +999,7 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__dimacs(void) {
+    gbd_classes();
     if (PyType_Ready(&BodyScannerType) < 0 || PyType_Ready(&GbdTokensType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;

@@ -92,8 +92,7 @@ def run(args: argparse.Namespace) -> int:
     wrong = 0
     limits = assign_cores(limits, getattr(args, "cores", 1))
     for rec in track(records, desc=f"solve {args.solver}", unit="instances"):
-        formula = kept.pop(rec.index, None)  # dropped once solved: one held at a time
-        answer = solve(rec, solver, encoding, limits, Formula.of(formula) if formula else None)
+        answer = solve(rec, solver, encoding, limits, _kept(kept, rec.index))  # then dropped
         row = answer.sols_row(rec)
         wrong += answer.verified == FAILED
         if answer.detail == GIVEN_DIFFERS:  # as the workflow's report and check say it
@@ -101,10 +100,11 @@ def run(args: argparse.Namespace) -> int:
                   f"solution given in the input differs from the verified answer of "
                   f"{args.solver} (the puzzle has several solutions, or the given one is "
                   "wrong)", file=sys.stderr)
-        line = (f"{rec.name}\t" if several else "") + str(row["solution"])
-        if args.times:
-            line += f"\t{answer.status}\t{answer.result.total_seconds * 1000:.1f} ms"
-        sys.stdout.write(line + "\n")  # one write: an interrupt never splits a line
+        times = (f"\t{answer.status}\t{answer.result.total_seconds * 1000:.1f} ms"
+                 if args.times else "")
+        # one write: an interrupt never splits a line (and one copy of a model's text)
+        sys.stdout.write("".join((f"{rec.name}\t" if several else "", str(row["solution"]),
+                                  times, "\n")))
         sys.stdout.flush()
     try:
         changed = plan(args.file, args.format).sha256 != before
@@ -116,6 +116,13 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     return 1 if wrong else 0
+
+
+def _kept(kept: dict[int, Cnf], index: int) -> Formula | None:
+    """The formula the read kept for instance ``index``, taken out of ``kept``: once its solve
+    returns nothing holds it, so its memory is free before the answer's text is built."""
+    cnf = kept.pop(index, None)
+    return Formula.of(cnf) if cnf is not None else None
 
 
 def _variants(args: argparse.Namespace) -> dict:  # type: ignore[type-arg]

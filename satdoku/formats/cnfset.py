@@ -7,7 +7,8 @@ the file name, ``line`` 1, and ``cnf`` a :class:`~satdoku.formats.record.CnfFile
 variables, clauses, sha256 of the raw bytes) and ``instance_hash`` GBD's hash of the formula
 (:mod:`satdoku.identity`). Each file is checked completely by the fast
 DIMACS reader (header, every literal, the clause count; SATLIB ``%`` trailers accepted) but not
-kept: solvers read it again. A malformed file is one INVALID record with the reason and line.
+kept: solvers read it again (:func:`cnf_file_read` keeps it, for a caller that solves the file
+next). A malformed file is one INVALID record with the reason and line.
 """
 
 from __future__ import annotations

@@ -212,6 +212,18 @@ LOCAL_IMPORTS_ALLOWED: dict[tuple[str, str], str] = {
         "the readable kernel twin (with its preprocessing) is the kernel only when chosen "
         "(backend python, or no C build); a one-shot satdoku dpll on the C kernel does not "
         "load it (tests/test_startup.py)",
+    # each workflow job is one `satdoku pipeline STAGE` process: it imports its own stage's
+    # module only (a gather job does not load the solvers, the analysis or the plots; about
+    # 0.1 s of CPU per job, issue 29 goal 2, benchmarks/README.md "Pipeline throughput")
+    **{("satdoku/commands/pipeline.py", f"satdoku.{module}"):
+       "a workflow job imports its own stage only"
+       for module in ("pipeline.stage_normalize", "pipeline.stage_encode",
+                      "pipeline.stage_solve", "pipeline.stage_decode", "stagefiles.tsv",
+                      "pipeline.stage_report", "pipeline.stage_propagation",
+                      "pipeline.stage_unique", "pipeline.stage_record")},
+    ("satdoku/commands/variants_arg.py", "satdoku.config"):
+        "the configuration (set planning, solver registry, jsonschema) is loaded when a "
+        "--variants value is checked, not by every pipeline stage whose parser has the option",
 }
 
 

@@ -21,20 +21,11 @@ from satdoku.commands.common import (
 )
 from satdoku.commands.variants_arg import solver_variants
 from satdoku.formats import StrictError
-from satdoku.pipeline.stage_decode import decode_shard
-from satdoku.pipeline.stage_encode import encode_shard
-from satdoku.pipeline.stage_normalize import normalize
-from satdoku.pipeline.stage_propagation import propagation_set
-from satdoku.pipeline.stage_record import record_run
-from satdoku.pipeline.stage_report import check_set, report_set
-from satdoku.pipeline.stage_solve import ShardFiles, SolveSettings, solve_shard
-from satdoku.pipeline.stage_unique import unique_shard
 from satdoku.report.collect import TIME_COLUMNS
 from satdoku.set_plans import SetError
 from satdoku.size_limits import SizeLimits, set_default_size_limits
 from satdoku.solvers.measurement import MeasurementError
 from satdoku.stagefiles.instances import StageFileError
-from satdoku.stagefiles.tsv import gather
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -158,44 +149,56 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    """Each stage's module is imported when that stage runs: a job pays the imports of its
+    own stage only (a gather job does not load the solvers, the analysis or the plots)."""
     if getattr(args, "size_limits", None):
         set_default_size_limits(SizeLimits(**json.loads(args.size_limits)))
     if args.stage == "normalize":
+        from satdoku.pipeline.stage_normalize import normalize
         counts = normalize(args.source, args.output, args.shard, args.shard_size, args.format,
                            args.strict, args.sha256)
         print(f"normalize {args.source} shard {args.shard}: {counts['instances']} instances, "
               f"{counts['invalid']} invalid")
     elif args.stage == "encode":
+        from satdoku.pipeline.stage_encode import encode_shard
         n = encode_shard(args.instances, args.output, args.set_name, args.encoding)
         print(f"encode {args.instances}: {n} instances ({args.encoding})")
     elif args.stage == "solve":
+        from satdoku.pipeline.stage_solve import ShardFiles, SolveSettings, solve_shard
         counts = solve_shard(
             ShardFiles(args.instances, args.times, args.sols, args.bundle, args.output),
             SolveSettings(args.solver, args.encoding, args.variants, run_limits(args),
                           args.repeats, args.cores))
         print(f"solve {args.instances} with {args.solver}: {counts}")
     elif args.stage == "decode":
+        from satdoku.pipeline.stage_decode import decode_shard
         counts = decode_shard(args.instances, args.output, args.sols, args.encoding)
         print(f"decode {args.output}: {counts}")
     elif args.stage == "gather":
+        from satdoku.stagefiles.tsv import gather
         n = gather(args.shards, args.tsv, args.kind, args.txt)
         print(f"gather: {n} rows -> {args.tsv}")
     elif args.stage == "report":
+        from satdoku.pipeline.stage_report import report_set
         n = report_set(args.set_name, args.instances, args.sols, args.times, args.txt, args.png,
                        args.time_limit, args.unique, args.skipped, args.table_md,
                        args.table_csv, args.table_html, args.time_column)
         print(f"report {args.set_name}: {n} problems")
     elif args.stage == "propagation":
+        from satdoku.pipeline.stage_propagation import propagation_set
         n = propagation_set(args.set_name, args.instances, args.out, args.encodings,
                             args.probe, sample=args.sample)
         print(f"propagation {args.set_name}: {n} layout x encoding rows -> {args.out}")
     elif args.stage == "unique":
+        from satdoku.pipeline.stage_unique import unique_shard
         print(f"unique {args.bundle}: {unique_shard(args.bundle, args.output, args.time_limit)}")
     elif args.stage == "record":
+        from satdoku.pipeline.stage_record import record_run
         m = record_run(args.files, json.loads(args.config), args.results, args.manifest,
                        args.wide)
         print(f"record: run {m['run_id']} ({m['start']} -> {m['end']})")
     elif args.stage == "check":
+        from satdoku.pipeline.stage_report import check_set
         problems, wrong = check_set(args.set_name, args.sols, args.out)
         for p in problems:
             print(f"{'ERROR' if p in wrong else 'PROBLEM'}: {p}", file=sys.stderr)

@@ -102,6 +102,27 @@ def puzzle_hash(p: Puzzle) -> str:
     return hashlib.md5(puzzle_text(p).encode("ascii"), usedforsecurity=False).hexdigest()
 
 
+class LayoutHash:
+    """:func:`puzzle_hash` of the puzzles of one layout (no extra groups or relations) from
+    their givens alone, without building them: the text of :func:`puzzle_text` around the
+    givens is taken once from ``template`` (normalize's fast path for plain files)."""
+
+    def __init__(self, template: Puzzle) -> None:
+        text = puzzle_text(template)
+        marker = "\ngivens " + _values_text(template.givens) + "\n"
+        before, found, after = text.partition(marker)
+        if not found or template.extra_groups or template.less_than:
+            raise ValueError("a layout hash needs a puzzle without groups or relations")
+        self._before = (before + "\ngivens ").encode("ascii")
+        self._after = ("\n" + after).encode("ascii")
+
+    def __call__(self, values_text: str) -> str:
+        """The hash of the layout's puzzle whose givens are ``values_text`` (the values,
+        0 = empty, separated by single spaces: :func:`puzzle_text`'s givens line)."""
+        return hashlib.md5(self._before + values_text.encode("ascii") + self._after,
+                           usedforsecurity=False).hexdigest()
+
+
 def record_hash(rec: object) -> str:
     """The instance hash of a record (:class:`satdoku.formats.Record`): the one it carries (a
     CNF file's, hashed when it was read; any read back from an Instances file), else its

@@ -389,3 +389,93 @@ def test_without_the_compiled_pass_the_python_twins_answer(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "satdoku.cnf._dimacs", None)  # import raises ImportError
     assert (dimacs.v_lines(model), decode._one_value_per_cell(model, 2, 2)) == with_c
     assert with_c[1] == (1, 2)
+
+
+# --- Instances: normalize's fast path for plain one-line files --------------------------------
+_SOL = "596783142231594687478612539927136458364875921815249376653927814142368795789451263"
+_PUZ = ".9......22..5.46.7..8.....9..7..64.....8......15...3......27....4..6.....89....63"
+_EDGES = [  # lines the fast path must take or hand to the general reader, each as it would
+    f"{_PUZ},{_SOL}",
+    f"{_PUZ.replace('.', '0')},{_SOL}",  # another empty symbol
+    f"{_PUZ.replace('.', '-')},",  # no solution given
+    f"{_PUZ}",  # no solution cell at all
+    f"{_PUZ},{_SOL[:80]}",  # a solution of the wrong length: INVALID
+    f"{_PUZ},{_SOL[:-1]}0",  # a solution with an empty cell (kept, as the general reader does)
+    f'"{_PUZ}",{_SOL}',  # quoted
+    f" {_PUZ},{_SOL}",  # space around the board
+    f"{_PUZ[:-1]}x,{_SOL}",  # a bad symbol
+    "",
+    "# a comment",
+    "1.3." * 4 + ",",  # 4x4
+    "1G" * 128 + ",",  # 16x16, upper case
+    "1g.a" * 64 + ",",  # 16x16, lower case
+    f"{_PUZ}\r",  # CRLF
+]
+
+
+def _normalized(tmp_path, text: bytes, name: str, shard_size: int, plain: bool,  # type: ignore[no-untyped-def]
+                strict: bool = False) -> list[bytes]:
+    from satdoku.pipeline.stage_normalize import normalize
+
+    src = tmp_path / name
+    src.write_bytes(text)
+    lines = len(text.splitlines())
+    out = []
+    for shard in range(-(-lines // shard_size)):
+        dest = tmp_path / f"{shard}-{plain}.jsonl"
+        try:
+            normalize(src, dest, shard, shard_size, strict=strict, plain=plain)
+        except Exception as exc:  # the general path's refusal is part of its answer
+            out.append(f"{type(exc).__name__}: {exc}".encode())
+            continue
+        out.append(dest.read_bytes())
+    return out
+
+
+@pytest.mark.parametrize("shard_size", [1, 4, 100])
+@pytest.mark.parametrize("notation", ["csv", "line"])
+def test_plain_instances_equal_the_general_reader(tmp_path, shard_size: int,  # type: ignore[no-untyped-def]
+                                                  notation: str) -> None:
+    from satdoku.sources import read_snapshot
+    from satdoku.stagefiles.plain_instances import plain_shard
+
+    if notation == "csv":
+        name, body = "set.csv", ["puzzle,solution", *_EDGES]
+    else:
+        name, body = "set.txt", [e.split(",")[0] for e in _EDGES] + [f"{_PUZ} a name"]
+    text = ("\n".join(body) + "\n").encode() + b"\xff\xfe not text\n" + (_PUZ + "\n").encode()
+    fast = _normalized(tmp_path, text, name, shard_size, True)
+    assert fast == _normalized(tmp_path, text, name, shard_size, False)
+    made = list(plain_shard(read_snapshot(tmp_path / name), "auto", 1, None) or [])
+    assert sum(isinstance(m, dict) for m in made) >= 4  # the fast path did make objects
+    assert b'"givens":"1G1G' in b"".join(fast)  # lower case written upper case
+
+
+def test_plain_instances_strict_and_size_limits(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from satdoku.size_limits import SizeLimits, default_size_limits, set_default_size_limits
+
+    text = f"puzzle,solution\n{_PUZ},{_SOL}\n{_PUZ[:-1]}x,{_SOL}\n".encode()
+    for plain in (True, False):  # strict: the first bad line stops both, naming it
+        assert _normalized(tmp_path, text, "s.csv", 10, plain, strict=True) == [
+            f"StrictError: {tmp_path / 's.csv'}:3: symbol 'x' at position 81 means 33, "
+            "above 9".encode()]
+    before = default_size_limits()
+    try:
+        set_default_size_limits(SizeLimits(max_cells=80))  # 9x9 too large: INVALID in both
+        small = _normalized(tmp_path, text, "s.csv", 10, True)
+        assert small == _normalized(tmp_path, text, "s.csv", 10, False)
+        assert b"too large: 81 cells" in small[0]
+    finally:
+        set_default_size_limits(before)
+
+
+def test_plain_instances_fuzz_target_on_seeded_files() -> None:
+    """The fuzz campaign's target (satdoku/fuzz/checks.py) on a few seeded files of both
+    notations (the campaign runs it for minutes)."""
+    from satdoku.fuzz.checks import plain_file, plain_instances_target
+
+    target = plain_instances_target()
+    for seed in range(40):
+        rng = random.Random(seed)
+        case = plain_file(rng, ("csv", "line")[seed % 2])
+        assert target.run(case) is None, (seed, case)

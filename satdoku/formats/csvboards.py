@@ -52,6 +52,21 @@ def is_header_line(text: str) -> bool:
     return fields is not None and is_header(fields)
 
 
+def header_columns(fields: list[str]) -> tuple[int, int | None]:
+    """(puzzle column, solution column or None) a header line names (0-based; the first
+    column with a puzzle name, the first with a solution name)."""
+    names = [f.strip().lower() for f in fields]
+    puzzle_col = next(i for i, n in enumerate(names) if n in PUZZLE_COLUMNS)
+    return puzzle_col, next((i for i, n in enumerate(names) if n in SOLUTION_COLUMNS), None)
+
+
+def header_of(text: str) -> tuple[int, int | None] | None:
+    """(puzzle column, solution column or None) of a header line, None for a line that is no
+    header."""
+    fields = _fields(text)
+    return header_columns(fields) if fields is not None and is_header(fields) else None
+
+
 def header_lines(head: list[tuple[int, str]]) -> int:
     """1 when the file starts with a header line (it yields no record), else 0."""
     return int(bool(head) and is_header_line(head[0][1]))
@@ -86,9 +101,7 @@ def read_csv_boards(lines: Iterable[tuple[int, str]], source: str,
     puzzle_col = solution_col = None
     body: Iterable[tuple[int, str]] = itertools.chain([first_line], it)
     if first is not None and is_header(first):
-        names = [f.strip().lower() for f in first]
-        puzzle_col = next(i for i, n in enumerate(names) if n in PUZZLE_COLUMNS)
-        solution_col = next((i for i, n in enumerate(names) if n in SOLUTION_COLUMNS), None)
+        puzzle_col, solution_col = header_columns(first)
         body = it
     for lineno, raw in body:
         fields = _fields(raw)

@@ -12,7 +12,11 @@ counters, and every reader, each held to an oracle that shares no code with it.
 - ``counts``: solution counts of the CSP engine under options drawn from its solvers' schema,
   of the SAT counter and of CP-SAT equal brute force's (up to a limit);
 - ``readers``: every format with a writer reads back what it wrote, with itself and by
-  detection, for every puzzle family it holds.
+  detection, for every puzzle family it holds;
+- ``plain_instances``: normalize's fast path for plain one-line Sudoku files
+  (:mod:`satdoku.stagefiles.plain_instances`) writes, shard by shard, the Instances objects
+  the general reader makes, on generated files of plain lines and mutated ones (bad symbols,
+  names, quotes, spaces, comments, lines that are not UTF-8, CRLF).
 """
 
 from __future__ import annotations
@@ -59,6 +63,8 @@ from satdoku.solvers.cpsat import build_model
 from satdoku.solvers.dpll import Dpll
 from satdoku.solvers.registry import SOLVERS
 from satdoku.sources import snapshot_from_bytes
+from satdoku.stagefiles.instances import record_to_dict
+from satdoku.stagefiles.plain_instances import plain_shard
 
 #: solutions enumerated per puzzle (brute force and every encoding) before comparing
 SOLUTION_LIMIT = 24
@@ -395,7 +401,115 @@ def readers_target() -> Target:
                   ("puzzles",), puzzle_make, run, shrink_puzzle, write_puzzle)
 
 
+# --- plain instances ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PlainFile:
+    """A generated puzzle file (its lines, without line ends) and the shard size it is read
+    in."""
+
+    name: str
+    lines: tuple[bytes, ...]
+    shard_size: int
+
+    @property
+    def data(self) -> bytes:
+        return b"\n".join(self.lines) + b"\n"
+
+
+_CSV_HEADERS = (b"puzzle,solution", b"quizzes,solutions", b"id,puzzle,solution,note",
+                b"Puzzle", b"solution,puzzle", b"puzzle,solution,")
+#: what a mutation may put into a line: symbols of other sizes, case, empty symbols, spaces,
+#: quotes, commas, a comment sign, a byte that is not UTF-8
+_NOISE = (b"x", b" ", b"\t", b'"', b",", b"a", b"G", b"g", b"0", b"-", b".", b"#", b"\xff",
+          "\u00e9".encode(), b"\r", b"10")
+
+
+def _plain_board(rng: random.Random, box: int, empty: float) -> bytes:
+    side = box * box
+    symbols = "123456789ABCDEFGHIJKLMNOP"[:side]
+    cells = [rng.choice(".0-") if rng.random() < empty else rng.choice(symbols)
+             for _ in range(side * side)]
+    if side > 9 and rng.random() < 0.3:
+        cells = [c.lower() for c in cells]
+    return "".join(cells).encode()
+
+
+def _mutated(rng: random.Random, line: bytes) -> bytes:
+    k = rng.randrange(max(1, len(line)))
+    how = rng.randrange(6)
+    if how == 0:
+        return line[:k] + rng.choice(_NOISE) + line[k + 1:]
+    if how == 1:
+        return line[:k] + line[k + 1:]
+    if how == 2:
+        return line + rng.choice((b" name", b"\tname", b" ", b",", b",x"))
+    if how == 3:
+        return rng.choice((b"", b"# a comment", b"   ", b"title line"))
+    if how == 4:
+        return b'"' + line + b'"'
+    return line[:k] + rng.choice(_NOISE) + line[k:]
+
+
+def plain_file(rng: random.Random, kind: str = "csv") -> PlainFile:
+    """A puzzle file of up to 30 lines in the ``line`` or CSV notation, most lines plain."""
+    box = rng.choice((2, 3, 3, 4)) if rng.random() < 0.9 else rng.choice((2, 3, 4, 5))
+    mutate = rng.choice((0.0, 0.1, 0.4))
+    header = rng.choice(_CSV_HEADERS) if kind == "csv" else None
+    lines: list[bytes] = [header] if header is not None else []
+    for _ in range(rng.randint(1, 30)):
+        size = box if rng.random() < 0.9 else rng.choice((2, 3, 4))
+        board = _plain_board(rng, size, rng.random())
+        if header is not None:
+            sol = rng.choice((_plain_board(rng, size, 0.0), b"", _plain_board(rng, size, 0.1)))
+            cols = {b"puzzle": board, b"quizzes": board, b"Puzzle": board, b"solution": sol,
+                    b"solutions": sol, b"id": str(len(lines)).encode(), b"note": b"n"}
+            board = b",".join(cols.get(c, b"") for c in header.split(b","))
+        lines.append(_mutated(rng, board) if rng.random() < mutate else board)
+    name = "fuzz.csv" if kind == "csv" and rng.random() < 0.8 else "fuzz.txt"
+    return PlainFile(name, tuple(lines), rng.choice((1, 2, 3, 7, 100)))
+
+
+def _instances_of(records: Any) -> list[str]:
+    return [repr(r if isinstance(r, dict) else record_to_dict(r)) for r in records]
+
+
+def plain_instances_target() -> Target:
+    def run(case: PlainFile) -> Failure | None:
+        snap = snapshot_from_bytes(case.data, case.name)
+        for first in range(1, len(snap.lines) + 1, case.shard_size):
+            stop = first + case.shard_size
+            fast = plain_shard(snap, "auto", first, stop)
+            if fast is None:
+                return None  # not a notation the fast path knows: the general path reads it
+            got = _instances_of(fast)
+            want = _instances_of(read_records(case.name, "auto", False, first, stop,
+                                              snapshot=snap))
+            if got != want:
+                where = next((i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b),
+                             min(len(got), len(want)))
+                return Failure(fc.DISAGREEMENT, f"shard from line {first}: object {where + 1} "
+                                                f"differs from the general reader's "
+                                                f"({len(got)} objects, general {len(want)})")
+        return None
+
+    def shrink(case: PlainFile, fails: Callable[[Any], bool], budget: Budget) -> PlainFile:
+        lines = ddmin(list(case.lines), lambda ls: fails(replace(case, lines=tuple(ls))), budget)
+        return replace(case, lines=tuple(lines))
+
+    def write(prefix: str, case: PlainFile, comments: list[str]) -> list[str]:
+        path = f"{prefix}.{case.name.rpartition('.')[2]}"
+        with open(path, "wb") as fh:
+            fh.write(case.data)
+        with open(prefix + ".txt", "w", encoding="utf-8") as fh:
+            fh.write("\n".join([*comments, f"shard size {case.shard_size}"]) + "\n")
+        return [path, prefix + ".txt"]
+
+    return Target("plain_instances", "normalize's fast path for plain one-line Sudoku files "
+                  "against the general reader, shard by shard", ("csv", "line"), plain_file,
+                  run, shrink, write)
+
+
 def check_targets(drat_trim: str | None = None, workdir: str | None = None) -> list[Target]:
     """The targets of this module."""
     return [drat_target(drat_trim, workdir), encodings_target(), counts_target(),
-            readers_target()]
+            readers_target(), plain_instances_target()]

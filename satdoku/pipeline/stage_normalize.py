@@ -17,6 +17,7 @@ from satdoku.formats.cnfset import cnf_file_record
 from satdoku.set_plans import SetError, cnf_files, fingerprint, is_cnf_set
 from satdoku.sources import read_snapshot
 from satdoku.stagefiles.instances import ShardHeader, write_instances
+from satdoku.stagefiles.plain_instances import plain_shard
 
 
 def _cnf_records(source: str | Path, first: int, stop: int | None, strict: bool
@@ -42,8 +43,12 @@ def set_records(source: str | Path, fmt: str = "auto", strict: bool = False, fir
 
 def normalize(source: str | Path, out: str | Path, shard: int, shard_size: int,
               fmt: str = "auto", strict: bool = False,
-              expect_sha256: str | None = None) -> dict[str, int]:
+              expect_sha256: str | None = None, plain: bool = True) -> dict[str, int]:
     """Write shard ``shard`` (0-based) of a set; returns counts of instances and invalid ones.
+
+    With ``plain`` (the default) a plain one-line Sudoku file takes the fast path of
+    :mod:`satdoku.stagefiles.plain_instances` (the same bytes; ``plain=False``: the general
+    reader for every line, the readable reference the tests compare it with).
 
     ``expect_sha256`` is the checksum the workflow planned with: a different input (edited or
     truncated since) is a :class:`SetError` naming the file, and so is an input deleted since
@@ -60,6 +65,9 @@ def normalize(source: str | Path, out: str | Path, shard: int, shard_size: int,
                                     f"{sha[:12]}..., expected {expect_sha256[:12]}...); run it "
                                     "again")
     first = shard * shard_size + 1
-    records = set_records(source, fmt, strict, first, first + shard_size, snapshot)
+    fast = None if snapshot is None or not plain else plain_shard(
+        snapshot, fmt, first, first + shard_size, strict)
+    records = fast if fast is not None else set_records(source, fmt, strict, first,
+                                                        first + shard_size, snapshot)
     header = ShardHeader(str(source), sha, shard, shard_size, "dimacs" if cnf else fmt)
     return write_instances(out, header, records)

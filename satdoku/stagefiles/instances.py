@@ -253,16 +253,18 @@ def read_families(shards: Iterable[str | Path]) -> dict[str, str]:
     return {str(d["id"]): family_of_record(d) for s in shards for d in iter_instance_dicts(s)}
 
 
-def write_instances(path: str | Path, header: ShardHeader, records: Iterable[Record]
-                    ) -> dict[str, int]:
-    """Write one Instances shard; returns counts of instances and invalid ones."""
+def write_instances(path: str | Path, header: ShardHeader,
+                    records: Iterable[Record | dict[str, Any]]) -> dict[str, int]:
+    """Write one Instances shard; returns counts of instances and invalid ones. An item is a
+    record, or an Instances object already made (normalize's fast path for plain files)."""
     counts = {"instances": 0, "invalid": 0}
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(header.to_json() + "\n")
         for rec in records:
-            fh.write(_COMPACT.encode(record_to_dict(rec)) + "\n")
+            obj = rec if isinstance(rec, dict) else record_to_dict(rec)
+            fh.write(_COMPACT.encode(obj) + "\n")
             counts["instances"] += 1
-            counts["invalid"] += not rec.valid
+            counts["invalid"] += "error" in obj
     return counts
 
 

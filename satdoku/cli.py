@@ -114,10 +114,44 @@ def _report_rusage(argv: list[str]) -> None:
           file=sys.stderr, flush=True)
 
 
+#: the commands the workflow's jobs run: a real process of theirs ends without the
+#: interpreter's teardown (:func:`_end_job`)
+JOB_COMMANDS = ("pipeline", "report")
+
+
 def main(argv: list[str] | None = None) -> int:
-    if argv is None:  # a real `satdoku` process: Ctrl-C stops a search in compiled code at once
-        install_interrupts()
-    argv = sys.argv[1:] if argv is None else argv
+    if argv is not None:  # called in-process (tests, other Python code): returns its code
+        return _main(argv)
+    install_interrupts()  # a real `satdoku` process: Ctrl-C stops compiled code at once
+    code = _main(sys.argv[1:])
+    if next((a for a in sys.argv[1:] if not a.startswith("-")), None) in JOB_COMMANDS:
+        _end_job(code)
+    return code
+
+
+def _end_job(code: int) -> None:
+    """End a workflow job's process at once: every atexit handler run (the rusage line, the
+    logging and temporary-file clean-ups), stdout and stderr flushed, then ``os._exit``. The
+    interpreter's teardown (freeing every module of numpy, pandas, pyarrow, matplotlib) costs
+    such a job 0.05-0.3 s of CPU and writes nothing; every output file is closed by then (each
+    is written under ``with``). A non-daemon thread still running keeps the normal ending,
+    which waits for it."""
+    import atexit
+    import contextlib
+    import threading
+
+    main_thread = threading.main_thread()
+    if any(t is not main_thread and not t.daemon and t.is_alive()
+           for t in threading.enumerate()):
+        return
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe: lost either way
+            stream.flush()
+    os._exit(code)
+
+
+def _main(argv: list[str]) -> int:
     command = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(command if command in COMMANDS else None)
     args = parser.parse_args(argv)

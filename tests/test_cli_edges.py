@@ -96,3 +96,32 @@ def test_extract_explains_in_one_plain_line(tmp_path: Path, monkeypatch: pytest.
     assert main(["extract", "s", "3", "--solver", "glucose4", "--results", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert "no such file (did the run solve set s with glucose4 and encoding extended?)" in err
+
+
+def test_a_workflow_job_ends_fast_with_its_output_and_exit_code(tmp_path: Path) -> None:
+    """A real `satdoku pipeline` process ends by os._exit (no interpreter teardown, cli.py
+    _end_job): its stdout to a file (block-buffered) is flushed, atexit handlers ran (the
+    rusage line), its files are complete, and a failing stage keeps its exit code."""
+    import os
+    import subprocess
+    import sys
+
+    sols = tmp_path / "s.tsv"
+    sols.write_text("id\tline\tinstance_hash\tstatus\tverified\tsolution\tdetail\n"
+                    "1\t1\t\tSAT\tFAILED\t-\tbad board\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env["SATDOKU_RUSAGE"] = "1"
+    runs = [(["gather", str(sols), "--kind", "sols", "--tsv", str(tmp_path / "g.tsv")], 0),
+            (["check", "--set", "x", "--sols", f"r={sols}", "--out", str(tmp_path / "c")], 1)]
+    for args, code in runs:
+        with (tmp_path / "out.txt").open("w") as out:
+            done = subprocess.run([sys.executable, "-m", "satdoku", "pipeline", *args],
+                                  stdout=out, stderr=subprocess.PIPE, text=True, env=env,
+                                  timeout=120)
+        assert done.returncode == code, done.stderr
+        assert "satdoku-rusage: pipeline" in done.stderr
+        if code == 0:
+            assert (tmp_path / "out.txt").read_text() == f"gather: 1 rows -> {tmp_path / 'g.tsv'}\n"
+            assert (tmp_path / "g.tsv").read_text() == sols.read_text()
+        else:
+            assert "ERROR" in done.stderr and (tmp_path / "c").read_text().strip()

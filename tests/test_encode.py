@@ -144,3 +144,25 @@ def test_encode_refuses_a_bad_object_either_way(tmp_path):
             encode_shard(inst, tmp_path / "b.cnfs", "s", "extended", fast=fast)
         errors.append(str(exc.value))
     assert errors[0] == errors[1] and "instance 3" in errors[0]
+
+
+@pytest.mark.parametrize("swap", [(".", "0"), (".", "-"), (".", "\u00e9"), ("1", "a"), ("1", "")])
+def test_encode_from_objects_reads_a_hand_edited_board_as_the_records_do(tmp_path, swap):
+    """Givens edited by hand in an Instances object (other empty symbols, a character that
+    is no symbol, a value above the domain, a cell too few): the path from objects writes or
+    refuses exactly as the record-by-record path."""
+    from satdoku.stagefiles.instances import StageFileError
+
+    inst = tmp_path / "i.jsonl"
+    normalize(ROOT_TINY, inst, 0, 60)
+    lines = inst.read_text(encoding="utf-8").splitlines()
+    lines[3] = lines[3].replace(swap[0], swap[1], 3) if '"givens"' in lines[3] else lines[3]
+    inst.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = []
+    for fast in (True, False):
+        try:
+            encode_shard(inst, tmp_path / f"{fast}.cnfs", "s", "extended", fast=fast)
+            out.append((tmp_path / f"{fast}.cnfs").read_text())
+        except StageFileError as exc:
+            out.append(str(exc))
+    assert out[0] == out[1]

@@ -14,7 +14,7 @@ from typing import Any
 from satdoku.cnf.encode import NO_RULES, check_encoding_size, formula, rules_key
 from satdoku.cnf.encodings import Unencodable
 from satdoku.formats import Record
-from satdoku.formats.symbols import char_value, parse_board_chars
+from satdoku.formats.symbols import char_value
 from satdoku.size_limits import TooLarge
 from satdoku.solve import formula_of
 from satdoku.stagefiles.bundles import (
@@ -114,6 +114,7 @@ class _Form:
     domain: int
     literal: tuple[tuple[str, ...], ...]
     symbols: str  # every character a board of this domain may hold (parse_board_chars)
+    values: bytes  # bytes.translate table: a symbol's byte -> its value (parse_board_chars)
 
 
 class _Givens:
@@ -139,8 +140,10 @@ class _Givens:
         if form is None or type(text) is not str or type(d.get("line")) is not int \
                 or not str(d.get("id", "")).isdigit():
             return None
-        values, _ = parse_board_chars(text, form.domain)
-        if values is None or len(values) != form.ncells:
+        # the board as parse_board_chars reads it, in two C passes: every character one of
+        # the domain's symbols (deleting them leaves nothing), then each byte's value
+        board = text.encode("ascii", "replace")
+        if len(board) != form.ncells or board.translate(None, form.symbols.encode("ascii")):
             return None
         if "solution" in d:  # the record would check it: a bad one is the record's error
             solution = d["solution"]
@@ -148,7 +151,7 @@ class _Givens:
                     or solution.strip(form.symbols):
                 return None
         literal = form.literal
-        return form, [literal[c][v] for c, v in enumerate(values) if v]
+        return form, [literal[c][v] for c, v in enumerate(board.translate(form.values)) if v]
 
     def _form(self, d: dict[str, Any]) -> _Form | None:
         try:
@@ -173,4 +176,5 @@ class _Givens:
         literal = tuple(tuple(str(c * dom + v) for v in range(dom + 1)) for c in range(p.ncells))
         symbols = "".join(chr(b) for b in range(128)
                           if (v := char_value(chr(b))) is not None and v <= dom)
-        return _Form(key, p.kind, p.size, f.num_vars, p.ncells, dom, literal, symbols)
+        values = bytes(char_value(chr(b)) or 0 if chr(b) in symbols else 0 for b in range(256))
+        return _Form(key, p.kind, p.size, f.num_vars, p.ncells, dom, literal, symbols, values)

@@ -37,8 +37,15 @@ $(KERNEL): $(STAMP) satdoku/solvers/cdcl/_cdcl.c satdoku/solvers/cdcl/kernel.c \
 run: install
 	$(BIN)/snakemake --cores $(CORES)
 
+# The suite in TEST_WORKERS processes (pytest-xdist), each taking whole test files (--dist
+# loadfile): a module's workflow run (module-scoped fixture) is made once, by the one process that
+# runs its tests. Most of the suite is one process's CPU at a time (Snakemake jobs are short
+# processes started one after another), so on CI's 2 cores two processes take about half the time.
+# TEST_WORKERS=0 runs it in this process, as `python -m pytest` does.
+TEST_WORKERS ?= 2
+
 test: install
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile)
 
 # Real single-node SLURM (root; installs the Debian packages if missing): the tiny config through
 # profiles/slurm must give the local run's SatSols. The test starts and stops the daemons itself.

@@ -7,6 +7,8 @@ import os
 import shutil
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -48,6 +50,19 @@ def run_snakemake(workdir: Path, *args: str, config: Path | None = None) -> str:
     if proc.returncode != 0:
         raise AssertionError(f"snakemake failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
     return proc.stdout + proc.stderr
+
+
+def still_alive(alive: Callable[[], list[str]], within: float = 10.0) -> list[str]:
+    """What ``alive()`` (processes a test expects gone) still finds after up to ``within``
+    seconds, looking every 50 ms: empty as soon as they are gone. A process that was killed
+    takes a moment to go on a loaded machine; one left running (the bug the tests look for:
+    their sleepers run for minutes) is still found."""
+    end = time.monotonic() + within
+    found = alive()
+    while found and time.monotonic() < end:
+        time.sleep(0.05)
+        found = alive()
+    return found
 
 
 def copy_tiny(directory: Path, config: bool = True) -> Path:

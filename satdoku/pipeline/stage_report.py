@@ -26,9 +26,10 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
     of them); returns the number of problems found."""
     records = InstanceShards(instance_shards)
     sol_paths, time_paths = parse_runs(sols), parse_runs(times)
+    # the instance columns by pyarrow's JSON reader (one C pass, ~8x cheaper than taking them
+    # from the parsed objects); the objects stay for the text report's flags and boards
     table = build_set(set_name, instance_shards,
-                      {run: (path, time_paths.get(run)) for run, path in sol_paths.items()},
-                      objects=records.objects)  # every stage file read once, here
+                      {run: (path, time_paths.get(run)) for run, path in sol_paths.items()})
     sol_rows: dict[str, list[dict[str, str]]] = {}
     time_rows: dict[str, list[dict[str, str]]] = {}
     for run in sol_paths:

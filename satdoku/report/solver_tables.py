@@ -139,7 +139,7 @@ def solver_table(df, time_limit: TimeLimits | float | None,
             key = key if isinstance(key, tuple) else (key,)
             rows.append({**dict(zip(keys, key, strict=True)), **_stats(g, limits)})
     if "set" in keys:
-        present = set(df["set"]) if len(df) else set()
+        present = set(df["set"].unique().tolist()) if len(df) else set()
         for name in sets:
             if name not in present:
                 lim = limits.of(name)

@@ -263,14 +263,13 @@ def _run_table(set_name: str, run: str, run_id: str, sols, times, info):  # type
 
 
 def build_set(set_name: str, shards: Sequence[str | Path],
-              runs: Mapping[str, tuple[str | Path, str | Path | None]], run_id: str = "",
-              objects: Iterable[Mapping[str, Any]] | None = None):  # type: ignore[no-untyped-def]
-    """The run table of one set: its Instances ``shards`` (or their ``objects``, already
-    parsed) and, per run (``solver/encoding``), its SatSols and SatOutputTimes files (None, or
-    a missing file: no times)."""
+              runs: Mapping[str, tuple[str | Path, str | Path | None]], run_id: str = ""
+              ):  # type: ignore[no-untyped-def]
+    """The run table of one set: its Instances ``shards`` and, per run (``solver/encoding``),
+    its SatSols and SatOutputTimes files (None, or a missing file: no times)."""
     import pyarrow as pa
 
-    info = instance_columns(shards, objects)
+    info = instance_columns(shards)
     parts = []
     for run, (sols_path, times_path) in runs.items():
         times = tsv_table(times_path) if times_path and Path(times_path).exists() else pa.table({})
@@ -331,14 +330,16 @@ def store_path(results: str | Path, run_id: str) -> Path:
 
 
 def stored(results: str | Path):  # type: ignore[no-untyped-def]
-    """The stored table of the run ``results/run.json`` names (None when there is none)."""
+    """The stored table of the run ``results/run.json`` names (None when there is none).
+    Read through ``ParquetFile``: ``pq.read_table`` would import pyarrow's dataset layer (and
+    pandas with it), about 0.3 s of CPU a report job does not need for one file."""
     import pyarrow.parquet as pq
 
     manifest = read_manifest(Path(results) / sp.RUN_MANIFEST)
     if not manifest or not manifest.get("run_id"):
         return None
     path = store_path(results, str(manifest["run_id"]))
-    return pq.read_table(path) if path.is_file() else None
+    return pq.ParquetFile(path).read() if path.is_file() else None
 
 
 def table_of_files(files: Sequence[str | Path]):  # type: ignore[no-untyped-def]

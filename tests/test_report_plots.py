@@ -94,6 +94,19 @@ def test_cactus_per_family(results, tmp_path, figures):
     assert legend.get_window_extent().x0 >= ax.get_window_extent().x1
 
 
+def test_large_cactus_curve_is_drawn_sampled(tmp_path, figures):
+    from satdoku.report.plots import CACTUS_POINTS, cactus
+
+    times = [(k * 7919 % 5000 + 1) / 1000 for k in range(5000)]  # 5,000 distinct, unsorted
+    series = cactus("big", {"cdcl/extended": times}, tmp_path / "big.png", 5000)
+    assert series["cdcl/extended"] == sorted(times)  # the series returned: every instance
+    line = lines_by_label(figures["big.png"])["cdcl/extended (5000/5000)"]
+    xs, ys = list(line.get_xdata()), list(line.get_ydata())
+    assert len(xs) == CACTUS_POINTS and xs[0] == 1 and xs[-1] == 5000  # first and last kept
+    assert xs == sorted(set(xs))  # x = rank, strictly increasing
+    assert ys == [sorted(times)[x - 1] for x in xs]
+
+
 def test_scatter_ours_against_each_reference(results, tmp_path, figures):
     names = build.scatter_plots(fx.files(results), fx.TIME_LIMIT, str(tmp_path / "s"))
     assert sorted(names) == ["cdcl_vs_cadical195.png", "cdcl_vs_minisat22.png",

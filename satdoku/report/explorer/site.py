@@ -52,6 +52,7 @@ from satdoku.report.collect import (
 from satdoku.report.encodings_table import zero_decisions
 from satdoku.report.explorer.data import ShardData, files_plan, present_runs, read_set, stage_files
 from satdoku.report.pairs import pair_line, pairs, with_vbs
+from satdoku.report.plots import CACTUS_POINTS, curve_sample
 from satdoku.report.solver_tables import (
     formats,
     headers,
@@ -79,7 +80,6 @@ MISSING_CHAR = "-"
 VERDICT_CHARS = {"unique": "u", "several": "s", "none": "n", "unknown": "?", "invalid": "i"}
 #: A family's one-character code in a set's meta file: its index in the set's family list.
 CODES = "0123456789abcdefghijklmnopqrstuvwxyz"
-CACTUS_POINTS = 2000
 #: Problems listed in the overview (a run with 100,000 wrong answers still opens fast; the
 #: instance list's "wrong answer" filter finds them all).
 MAX_PROBLEMS = 500
@@ -361,7 +361,7 @@ class _Bases:
 
 
 #: Instances fields an instance's ``p`` object leaves out (the instance object has them)
-_BASE_KEYS = ("id", "line", "source", "notation", "empty", "name", "instance_hash")
+_BASE_KEYS = frozenset(("id", "line", "source", "notation", "empty", "name", "instance_hash"))
 
 
 def _symbol_board(lay: Mapping[str, Any], givens: str, text: str) -> str:
@@ -392,16 +392,22 @@ class _SetColumns:
             self.families.append(fam)
         return CODES[min(self.families.index(fam), len(CODES) - 1)]
 
-    def add(self, ident: int, fam: str, verdict: str, status: Sequence[str],
-            seconds: Sequence[float | None]) -> None:
-        """One instance: its id, family, uniqueness verdict, and per run its status character
-        and total seconds (kept in whole microseconds, -1 for none)."""
-        self.ids.append(ident)
-        self.fam_codes.append(self.family_code(fam))
-        self.verdicts.append(verdict)
-        for k, (c, t) in enumerate(zip(status, seconds, strict=True)):
-            self.status[k].append(c)
-            self.micros[k].append(-1 if t is None else round(t * 1e6))
+    def add(self, ids: Sequence[int], fams: Sequence[str], verdicts: Sequence[str],
+            status: Sequence[Sequence[str]], seconds: Sequence[Sequence[float | None]]) -> None:
+        """Instances (a shard's, at once): their ids, families and uniqueness verdicts, and per
+        run their status characters and total seconds (kept in whole microseconds, rounded
+        half to even as ``round`` does, -1 for none)."""
+        import numpy as np
+
+        self.ids.extend(ids)
+        codes = {f: self.family_code(f) for f in dict.fromkeys(fams)}  # first seen, first coded
+        self.fam_codes.extend(map(codes.__getitem__, fams))
+        self.verdicts.extend(verdicts)
+        for k, (chars, secs) in enumerate(zip(status, seconds, strict=True)):
+            self.status[k].extend(chars)
+            t = np.array([math.nan if v is None else v for v in secs], dtype=np.float64)
+            micros = np.where(np.isnan(t), -1, np.rint(t * 1e6)).astype(np.int64)
+            self.micros[k].extend(micros.tolist())
 
 
 @dataclass
@@ -495,6 +501,11 @@ class Explorer:
             per_run.append((str(self.runs.index(run)), a["status"], a["verified"], a["detail"],
                             message, a["solution"], _numbers_of(a, n), seconds))
         unique, sizes_of = data.unique, data.sizes
+        ids: list[int] = []
+        fams: list[str] = []
+        verdicts: list[str] = []
+        status_rows: list[list[str]] = []
+        seconds_rows: list[list[float | None]] = []
         for j, d in enumerate(data.objects):
             i = str(d["id"])
             inst, board = bases(d)
@@ -546,10 +557,15 @@ class Explorer:
                               for e, r in analysed.items() if e != "-"}
                 inst["sg"] = next(iter(analysed.values()))["singles"]
             out.append(inst)
-            verdict = VERDICT_CHARS.get(u["verdict"], "?") if u else MISSING_CHAR
-            cols.add(int(i), inst["fam"], verdict, chars, times)
+            ids.append(int(i))
+            fams.append(inst["fam"])
+            verdicts.append(VERDICT_CHARS.get(u["verdict"], "?") if u else MISSING_CHAR)
+            status_rows.append(chars)
+            seconds_rows.append(times)
             if valid and inst["fam"] != INVALID_FAMILY:
                 self.family_totals[inst["fam"]] += 1
+        cols.add(ids, fams, verdicts, list(zip(*status_rows, strict=True)) or [[] for _ in runs],
+                 list(zip(*seconds_rows, strict=True)) or [[] for _ in runs])
         return out
 
     def _set_frame(self, name: str, runs: Sequence[str], table) -> None:  # type: ignore[no-untyped-def]
@@ -674,9 +690,7 @@ class Explorer:
 
         order = np.argsort(secs, kind="stable")
         m = len(order)
-        keep = (np.arange(m) if m <= CACTUS_POINTS else
-                np.unique(np.round(np.arange(CACTUS_POINTS) * (m - 1)
-                                   / (CACTUS_POINTS - 1)).astype(int)))
+        keep = curve_sample(m, CACTUS_POINTS)
         pick = order[keep]
         return {"run": run, "x": (keep + 1).tolist(), "y": secs[pick].tolist(),
                 "set": [self.set_names[k] for k in sets[pick].tolist()],

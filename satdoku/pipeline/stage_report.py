@@ -40,8 +40,9 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
     unique_rows = read_tsv(unique) if unique else None
     notes = ([f"not run on this set: {', '.join(skipped)} (puzzle-level solvers; a CNF set "
               "has no puzzles)"] if skipped else [])
+    problems = find_problems(set_name, sol_rows)
     text = build_report(set_name, records, sol_rows, time_rows, unique_rows, notes,
-                        flags=records.flags())
+                        flags=records.flags(), problems=problems)
     Path(out_txt).write_text(text + environment_text(), encoding="utf-8")
     time_per_instance(set_name, time_rows, out_png, time_limit)
     if table_md or table_csv or table_html:
@@ -49,7 +50,7 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
             raise ValueError("the solver table needs its Markdown and CSV paths")
         write_set_table(set_name, frame_of_table(table, time_column), time_limit, table_md,
                         table_csv, table_html, time_column)
-    return len(find_problems(set_name, sol_rows))
+    return len(problems)
 
 
 def environment_text() -> str:

@@ -69,12 +69,14 @@ def build_report(set_name: str, records: Sequence[Record],
                  times: Mapping[str, list[dict[str, str]]],
                  unique: Sequence[Mapping[str, str]] | None = None,
                  notes: Sequence[str] = (),
-                 flags: Sequence[tuple[str, bool, bool]] | None = None) -> str:
+                 flags: Sequence[tuple[str, bool, bool]] | None = None,
+                 problems: Sequence[str] | None = None) -> str:
     """The whole text report of a set; ``sols``/``times`` map run names to their rows;
     ``unique`` holds the uniqueness rows when that check ran; ``notes`` are shown on top
     (e.g. solvers that do not run on this set). ``flags`` gives (id, valid, has a puzzle) of
     every record, so that only the records shown are looked at (``records`` may then build
-    them on demand: :class:`satdoku.stagefiles.instances.InstanceShards`)."""
+    them on demand: :class:`satdoku.stagefiles.instances.InstanceShards`). ``problems``: what
+    :func:`find_problems` finds in ``sols``, when the caller has it already."""
     out: list[str] = []
     if flags is None:
         flags = [(r.id, r.valid, r.puzzle is not None) for r in records]
@@ -82,7 +84,8 @@ def build_report(set_name: str, records: Sequence[Record],
     out.append(f"satdoku report: set {set_name}: {len(records)} instances, {invalid} invalid")
     out.append(f"runs (solver/encoding): {', '.join(sols) or '(none)'}")
     out.extend(f"note: {n}" for n in notes)
-    problems = find_problems(set_name, sols)
+    if problems is None:
+        problems = find_problems(set_name, sols)
     out.append("")
     if problems:
         out.append(f"!!! {problem_headline(len(problems))}")

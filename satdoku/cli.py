@@ -13,6 +13,7 @@ import os
 import sys
 
 from satdoku import __version__
+from satdoku.commands.common import HelpFormatter
 from satdoku.solvers.interrupts import install as install_interrupts
 
 #: name -> (module under satdoku.commands, one-line help). Add a command by adding one line.
@@ -42,13 +43,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="satdoku",
         description="Sudoku-family puzzles to checked evidence: CNF, solvers, solutions, reports.",
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"satdoku {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         if only is not None and only != name:
             continue
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(name, help=help_text, description=help_text,
+                           formatter_class=HelpFormatter)
         if only is not None:
             mod = importlib.import_module(f"satdoku.commands.{module}")
             mod.add_arguments(p)

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from satdoku.records import field_names
 from satdoku.set_plans import SetError, plan
 from satdoku.size_limits import SizeLimits
 from satdoku.solvers.base import RunLimits
@@ -246,15 +247,13 @@ def size_limits_of_file(path: str | Path) -> dict[str, int]:
     """The ``size_limits`` section of a configuration file (for ``satdoku solve --configfile``),
     checked against the fields of :class:`satdoku.size_limits.SizeLimits`: one line naming an
     unknown key or a value that is not a whole number >= 1. Empty when the file sets none."""
-    from dataclasses import fields
-
     data = _file_data(path)
     limits = data.get("size_limits") if isinstance(data, dict) else None
     if limits is None:
         return {}
     if not isinstance(limits, dict):
         raise ConfigError(f"config: {path}: size_limits: not a mapping")
-    known = {f.name for f in fields(SizeLimits)}
+    known = set(field_names(SizeLimits))
     unknown = sorted(str(k) for k in limits if k not in known)
     if unknown:
         raise ConfigError(f"config: {path}: size_limits: unknown key(s) {', '.join(unknown)} "

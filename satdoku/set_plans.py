@@ -17,7 +17,7 @@ from pathlib import Path
 
 from satdoku.formats.cnfset import NOTATION as DIMACS_FORMAT
 from satdoku.formats.cnfset import cnf_set_files, looks_like_dimacs
-from satdoku.sources import InputError, check_file, count_lines, file_sha256, head_lines
+from satdoku.sources import InputError, count_lines, file_sha256, head_lines
 
 SetError = InputError  # what a set path that cannot be used raises (one line naming it)
 
@@ -79,7 +79,7 @@ def is_cnf_set(path: str | Path, fmt: str = "auto") -> bool:
         return True
     if fmt != "auto":
         return False
-    return looks_like_dimacs(p, head_lines(check_file(p)))
+    return looks_like_dimacs(p, head_lines(p))
 
 
 def fingerprint(files: list[Path], known: Mapping[str, str] | None = None) -> str:

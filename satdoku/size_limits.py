@@ -15,10 +15,11 @@ This module imports nothing of ours.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from satdoku.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SizeLimits:
     """Bounds on one input file and on one instance read from it."""
 

@@ -19,13 +19,13 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from satdoku.cnf.dimacs_fast import parse_dimacs_buffer
 from satdoku.cnf.drat import OUT_OF_BUDGET, check_proof
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.cnf.lrat import check_lrat
+from satdoku.records import record, replace
 from satdoku.solvers import cores
 from satdoku.solvers.base import CPU, WALL, Deadline, RunLimits
 from satdoku.solvers.registry import SOLVERS, SolverSpec, make_solver, resolve, solver_version
@@ -52,7 +52,7 @@ from satdoku.solvers.result import (
 LIMIT_GRACE = 0.05
 
 
-@dataclass
+@record
 class ConfiguredSolver:
     """A solver made from its registry record and options: what the solve path needs to know
     about it (level, proofs, incremental) comes from the record, never from probing."""
@@ -129,7 +129,7 @@ def read_formula(data: bytes, source: str) -> Formula:
                           num_clauses=buf.num_clauses))
 
 
-@dataclass
+@record
 class Pause:
     """Wall and CPU seconds of one pause of a run (start values until it ends)."""
 

@@ -20,24 +20,22 @@ of ours but :mod:`satdoku.size_limits`.
 from __future__ import annotations
 
 import bisect
-import bz2
 import contextlib
-import gzip
 import io
 import itertools
-import lzma
 import os
 import re
 import stat
 import sys
-import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
-from typing import IO, BinaryIO
+from typing import IO, TYPE_CHECKING, BinaryIO
 
+from satdoku.records import record
 from satdoku.size_limits import default_size_limits
+
+if TYPE_CHECKING:  # annotations only: pathlib costs a one-shot command ~15 M instructions
+    from pathlib import Path
 
 STDIN = "-"
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -45,7 +43,6 @@ _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _BZ2_BLOCK_MAGIC = (b"\x31\x41\x59\x26\x53\x59", b"\x17\x72\x45\x38\x50\x90")
 _CHUNK = 1 << 20
 _LINE_END = re.compile(rb"\r\n|\r|\n")  # every line end: LF, CRLF, CR (and any mix of them)
-_DECOMPRESS_ERRORS = (EOFError, lzma.LZMAError, zlib.error, OSError, ValueError)
 
 
 class InputError(ValueError):
@@ -71,8 +68,8 @@ def compression_of(head: bytes) -> str | None:
     return None
 
 
-def check_file(path: str | Path) -> Path:
-    """``path`` as a Path if it is a readable regular file; else a one-line InputError."""
+def check_file(path: str | Path) -> os.stat_result:
+    """The status of ``path`` (its size) if it is a regular file; else a one-line InputError."""
     name = str(path)
     try:
         st = os.stat(path)
@@ -86,15 +83,34 @@ def check_file(path: str | Path) -> Path:
         raise InputError(name, "is a directory, not a file")
     if not stat.S_ISREG(st.st_mode):
         raise InputError(name, "is not a regular file (a device, FIFO or socket); give a file")
-    return Path(path)
+    return st
 
 
 def _decompressor(kind: str, raw: BinaryIO) -> BinaryIO:
+    """A reader of ``kind``'s decompressed stream; its module is imported here, on the first
+    compressed file, so a plain file's read (a one-shot ``satdoku dpll``) loads none of them."""
     if kind == "gzip":
+        import gzip
+
         return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
     if kind == "xz":
+        import lzma
+
         return lzma.LZMAFile(raw, "rb")  # type: ignore[return-value]
+    import bz2
+
     return bz2.BZ2File(raw, "rb")  # type: ignore[return-value]
+
+
+def _decompress_errors() -> tuple[type[BaseException], ...]:
+    """What a decompressor raises on a truncated or corrupt archive. lzma's and zlib's own
+    errors are taken from their modules only once loaded (by :func:`_decompressor`): an
+    exception whose module was never imported cannot have been raised."""
+    found: list[type[BaseException]] = [EOFError, OSError, ValueError]
+    for module, name in (("lzma", "LZMAError"), ("zlib", "error")):
+        if module in sys.modules:
+            found.append(getattr(sys.modules[module], name))
+    return tuple(found)
 
 
 def _too_big(name: str, limit: int) -> InputError:
@@ -115,7 +131,7 @@ def _decompress(raw: bytes, kind: str, name: str, limit: int) -> bytes:
                 chunks.append(chunk)
     except InputError:
         raise
-    except _DECOMPRESS_ERRORS as exc:
+    except _decompress_errors() as exc:
         raise InputError(name, f"truncated or corrupt {kind} data ({exc})") from None
     return b"".join(chunks)
 
@@ -131,7 +147,7 @@ def decompress(raw: bytes, source: str = "<bytes>", max_bytes: int | None = None
     return _decompress(raw, kind, source, sys.maxsize if max_bytes is None else max_bytes)
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Snapshot:
     """One read of an input file: raw bytes (for the checksum) and content (decompressed, BOM
     dropped). Lines are numbered from 1; ``lines[i - 1]`` is line i without its line end."""
@@ -252,11 +268,10 @@ def _read_raw(path: str | Path, limit: int) -> bytes:
     name = str(path)
     if name == STDIN:
         return _read_capped(sys.stdin.buffer, name, limit)
-    p = check_file(path)
+    if check_file(path).st_size > limit:
+        raise _too_big(name, limit)
     try:
-        if p.stat().st_size > limit:
-            raise _too_big(name, limit)
-        with open(p, "rb") as fh:
+        with open(path, "rb") as fh:
             return _read_capped(fh, name, limit)  # type: ignore[arg-type]
     except OSError as exc:
         raise InputError(name, exc.strerror or str(exc)) from None
@@ -321,9 +336,9 @@ def _content(path: str | Path) -> Iterator[tuple[BinaryIO, str | None]]:
     a missing or unreadable file, and a truncated or corrupt archive met while reading, are
     InputErrors naming the file (the errors of :func:`read_snapshot`)."""
     name = str(path)
-    p = check_file(path)
+    check_file(path)
     try:
-        raw = open(p, "rb")  # noqa: SIM115 - closed below
+        raw = open(path, "rb")  # noqa: SIM115 - closed below
     except OSError as exc:
         raise InputError(name, exc.strerror or str(exc)) from None
     kind = None
@@ -334,7 +349,7 @@ def _content(path: str | Path) -> Iterator[tuple[BinaryIO, str | None]]:
             yield (_decompressor(kind, raw) if kind else raw), kind
     except InputError:
         raise
-    except _DECOMPRESS_ERRORS as exc:
+    except _decompress_errors() as exc:
         what = f"{kind} data" if kind else "file"
         raise InputError(name, f"truncated or corrupt {what} ({exc})") from None
 
@@ -387,11 +402,10 @@ class ContentStream:
 
     def __iter__(self) -> Iterator[bytes]:
         name = self.source
-        p = check_file(self.source)
+        if check_file(self.source).st_size > self.limit:
+            raise _too_big(name, self.limit)
         try:
-            if p.stat().st_size > self.limit:
-                raise _too_big(name, self.limit)
-            fh = open(p, "rb")  # noqa: SIM115 - closed below
+            fh = open(self.source, "rb")  # noqa: SIM115 - closed below
         except OSError as exc:
             raise InputError(name, exc.strerror or str(exc)) from None
         with fh:
@@ -402,7 +416,7 @@ class ContentStream:
                     pass
             except InputError:
                 raise
-            except _DECOMPRESS_ERRORS as exc:
+            except _decompress_errors() as exc:
                 if self.compression is None:
                     raise InputError(name, getattr(exc, "strerror", None) or str(exc)) \
                         from None
@@ -461,10 +475,10 @@ def file_sha256(path: str | Path) -> str:
     """Hex sha256 of a file's raw bytes, read in blocks (to compare with a Snapshot's)."""
     import hashlib  # (lazily, as in Snapshot.sha256)
 
-    p = check_file(path)
+    check_file(path)
     digest = hashlib.sha256()
     try:
-        with open(p, "rb") as fh:
+        with open(path, "rb") as fh:
             while block := fh.read(_CHUNK):
                 digest.update(block)
     except OSError as exc:
@@ -477,9 +491,8 @@ def count_lines(path: str | Path, max_bytes: int | None = None) -> int:
     (decompressed, BOM dropped, CR-only line ends), streamed in blocks: what sharding needs,
     without holding the file. The same errors as :func:`read_snapshot`."""
     limit = default_size_limits().max_input_bytes if max_bytes is None else max_bytes
-    p = check_file(path)
     name = str(path)
-    if p.stat().st_size > limit:
+    if check_file(path).st_size > limit:
         raise _too_big(name, limit)
     newlines = returns = pairs = total = 0
     first, last = b"", b""
@@ -515,7 +528,7 @@ class _GuardedText(io.TextIOBase):
             yield
         except UnicodeDecodeError as exc:
             raise InputError(self._source, f"not UTF-8 text ({exc.reason})") from None
-        except _DECOMPRESS_ERRORS as exc:
+        except _decompress_errors() as exc:
             what = f"{self._kind} data" if self._kind else "file"
             raise InputError(self._source, f"truncated or corrupt {what} ({exc})") from None
 
@@ -552,9 +565,9 @@ def open_text(path: str | Path) -> IO[str]:
     name = str(path)
     if name == STDIN:
         return sys.stdin
-    p = check_file(path)
+    check_file(path)
     try:
-        raw = open(p, "rb")  # noqa: SIM115 - closed by the returned stream
+        raw = open(path, "rb")  # noqa: SIM115 - closed by the returned stream
     except OSError as exc:
         raise InputError(name, exc.strerror or str(exc)) from None
     kind = compression_of(raw.read(10))

@@ -162,12 +162,11 @@ def test_configfile_replaces_the_default_config(tmp_path: Path) -> None:
 
 
 def test_limits_defaults_equal_the_size_guard() -> None:
-    from dataclasses import asdict
-
+    from satdoku.records import as_dict
     from satdoku.size_limits import SizeLimits
 
     cfg = check(_base(), SCHEMA)
-    assert cfg["size_limits"] == asdict(SizeLimits())
+    assert cfg["size_limits"] == as_dict(SizeLimits())
     with pytest.raises(ConfigError, match="size_limits: unknown key"):
         check(_base(size_limits={"max_cels": 5}), SCHEMA)
     with pytest.raises(ConfigError, match="limits: renamed size_limits"):

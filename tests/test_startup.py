@@ -29,19 +29,30 @@ ALLOWED = {
     "satdoku.solvers.csp", "satdoku.solvers.dpll", "satdoku.solvers.own",
     "satdoku.solvers.cdcl", "satdoku.solvers.cdcl.driver", "satdoku.solvers.cdcl.params",
     "satdoku.solvers.cdcl.adapter", "satdoku.solvers.cdcl._cdcl",
+    "satdoku.records",  # the record classes above, made without dataclasses
 }
 #: third-party or standard modules the command must not load (named, so a failure says which)
 FORBIDDEN = ("numpy", "pandas", "pyarrow", "duckdb", "torch", "matplotlib", "scipy", "ortools",
-             "pysat", "jsonschema", "yaml", "benchexec", "subprocess", "json", "csv")
+             "pysat", "jsonschema", "yaml", "benchexec", "subprocess", "json", "csv",
+             # standard modules the one-shot path avoids for its start-up (issue 29 goal 1):
+             # dataclasses loads inspect with ast, dis and tokenize and compiles each class's
+             # methods (satdoku.records instead); pathlib loads urllib.parse and ipaddress;
+             # the signal relay starts its thread with _thread; the compressors load only for
+             # a compressed file; argparse's formatter is given its width (no shutil of its own)
+             "dataclasses", "inspect", "ast", "dis", "tokenize", "pathlib", "urllib",
+             "ipaddress", "threading", "gzip")
 
-#: the entry point as ``satdoku`` runs it, then the loaded modules (the probe imports nothing)
+#: the entry point as ``satdoku`` runs it, then the modules it loaded: those the interpreter's
+#: start-up had not (site, and in a development venv the editable install's finder, which loads
+#: pathlib and urllib itself; a regular install has none). The probe imports nothing else.
 _PROBE = """
 import sys
+before = set(sys.modules)
 sys.argv = ["satdoku", *sys.argv[1:]]
 from satdoku.cli import main
 code = main()
 sys.stdout.flush()
-print("MODULES " + " ".join(sorted(sys.modules)), file=sys.stderr)
+print("MODULES " + " ".join(sorted(set(sys.modules) - before)), file=sys.stderr)
 sys.exit(code)
 """
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 import io
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from satdoku.cnf.dimacs_fast import (
     DimacsArrays,
@@ -26,6 +25,9 @@ from satdoku.cnf.dimacs_fast import (
 from satdoku.cnf.formula import Cnf
 from satdoku.size_limits import SizeLimits
 from satdoku.sources import open_text
+
+if TYPE_CHECKING:  # annotations only (pathlib costs a one-shot command ~15 M instructions)
+    from pathlib import Path
 
 __all__ = [
     "DimacsArrays", "DimacsError", "buffer_to_clauses", "format_dimacs", "format_solver_output",

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 from array import array
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from satdoku.cnf.formula import split_lits
@@ -33,6 +32,8 @@ from satdoku.size_limits import SizeLimits, default_size_limits
 from satdoku.sources import UTF8_BOM, InputError, read_snapshot
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import numpy as np
 
 #: a header may always declare this many variables, whatever the file's size

@@ -32,22 +32,26 @@ rejected or out of budget.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.cnf.watches import FALSE, TRUE, UNSET, visit
+from satdoku.records import record
 from satdoku.sources import InputError, decompress
+
+if TYPE_CHECKING:  # annotations only (pathlib costs a one-shot command ~15 M instructions)
+    from pathlib import Path
 
 VERIFIED, REJECTED, OUT_OF_BUDGET = "verified", "rejected", "out of budget"
 #: the largest variable a proof may name (RAT lemmas may add variables past the formula's)
 MAX_VAR = 1 << 27
 
 
-@dataclass
+@record
 class ProofCheck:
     """The outcome of one proof check: ``status`` is VERIFIED, REJECTED or OUT_OF_BUDGET,
     ``message`` says why (the step at fault for a rejection), ``seconds`` is the check's wall
@@ -388,7 +392,7 @@ def check_proof(cnf: Cnf | Formula, proof: str | Path | bytes | Iterable[str],
     ``time_limit``: nothing is known), with a message and the seconds it took (reading the
     proof included). It never raises on a bad proof; an unreadable file raises OSError."""
     start = time.perf_counter()
-    if isinstance(proof, str | Path):
+    if isinstance(proof, str | os.PathLike):
         try:
             data = read_proof_file(proof)
         except ProofError as exc:
@@ -416,7 +420,8 @@ def read_proof_file(path: str | Path) -> bytes:
     """A proof file's bytes, decompressed when it is gzip, xz or bz2 (told by magic bytes);
     a truncated or corrupt archive is a ProofError naming the file."""
     try:
-        return decompress(Path(path).read_bytes(), str(path))
+        with open(path, "rb") as fh:
+            return decompress(fh.read(), str(path))
     except InputError as exc:
         raise ProofError(str(exc)) from None
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+from satdoku.records import factory, record
 
 
 class Cnf:
@@ -88,7 +89,7 @@ class Cnf:
         return ModelCheck(count, first, conflict)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ModelCheck:
     """A model checked against a formula: the clauses it leaves unsatisfied (how many, the
     index of the first, -1 for none) and the first variable it sets both ways (0: none)."""
@@ -207,7 +208,7 @@ def unsatisfied_python(lits: Any, num_vars: int, value: bytes) -> list[int]:
     return out
 
 
-@dataclass
+@record
 class Formula:
     """One instance's formula as shared rules plus its own clauses.
 
@@ -222,7 +223,7 @@ class Formula:
     num_vars: int
     own: list[list[int]]
     rules: Cnf | None = None
-    comments: list[str] = field(default_factory=list)
+    comments: list[str] = factory(list)
     cnf: Cnf | None = None
 
     @classmethod

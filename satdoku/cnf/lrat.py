@@ -36,9 +36,10 @@ path calls :func:`check_lrat`; :func:`lrat_lines` writes a CDCL kernel's LRAT lo
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from satdoku.cnf.drat import (
     OUT_OF_BUDGET,
@@ -56,6 +57,9 @@ from satdoku.cnf.drat import (
 )
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.cnf.watches import FALSE, TRUE, UNSET
+
+if TYPE_CHECKING:  # annotations only (pathlib costs a one-shot command ~15 M instructions)
+    from pathlib import Path
 
 #: the largest absolute value of a number in a proof (ids, literals, hints)
 MAX_NUMBER = (1 << 31) - 1
@@ -340,7 +344,7 @@ def check_lrat(cnf: Cnf | Formula, proof: str | Path | bytes | Iterable[str],
     ``c``, ``python`` or ``auto`` (``c`` when built). Returns a :class:`ProofCheck`; never
     raises on a bad proof (an unreadable file raises OSError)."""
     start = time.perf_counter()
-    if isinstance(proof, str | Path):
+    if isinstance(proof, str | os.PathLike):
         try:
             data = read_proof_file(proof)
         except ProofError as exc:

@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from satdoku.commands.common import int_in
+from satdoku.commands.common import RawDescriptionHelpFormatter, int_in
 from satdoku.formats import read_records
 from satdoku.heuristics import MoveMemory
 from satdoku.ltn.classify import (
@@ -41,7 +41,7 @@ exit status: 0 every board classified (unreadable lines are reported in their re
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = EPILOG
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.formatter_class = RawDescriptionHelpFormatter
     parser.add_argument("--path", type=Path, help="file of boards (original CSV or any Sudoku "
                         "format we read)")
     parser.add_argument("--format", choices=("text", "json"), default="text",

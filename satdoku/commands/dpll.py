@@ -20,7 +20,7 @@ import time
 
 from satdoku.cnf.dimacs import v_lines
 from satdoku.cnf.dimacs_fast import DimacsError
-from satdoku.commands.common import int_in
+from satdoku.commands.common import RawDescriptionHelpFormatter, int_in
 from satdoku.solver_run import open_solver, read_formula, solve_formula
 from satdoku.solvers.base import RunLimits
 from satdoku.solvers.cdcl.driver import choose_backend
@@ -41,7 +41,7 @@ unreadable, else 0 if any was undecided, else 10 (all SAT), 20 (all UNSAT) or 30
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.formatter_class = RawDescriptionHelpFormatter
     parser.epilog = BATCH_HELP
     parser.add_argument(
         "files",

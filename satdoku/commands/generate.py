@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 
 from satdoku import generate as gen
-from satdoku.commands.common import int_in, number_in, positive_seconds
+from satdoku.commands.common import RawDescriptionHelpFormatter, int_in, number_in, positive_seconds
 from satdoku.formats.futoshiki import write_futoshiki_dat
 from satdoku.formats.jsonpuzzle import puzzle_to_json
 from satdoku.formats.latin import rows_text
@@ -58,7 +58,7 @@ cut by the clock can differ between machines.
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = EPILOG
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.formatter_class = RawDescriptionHelpFormatter
     parser.add_argument("what", choices=("boards", "dataset"))
     parser.add_argument("--family", choices=("sudoku", "latin", "futoshiki", "sudoku3d"),
                         default="sudoku", help="boards: puzzle family (default sudoku)")

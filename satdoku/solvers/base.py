@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from satdoku.records import record
 from satdoku.solvers.result import AUTO, MEASUREMENTS, Result
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ def require_choice(what: str, value: object, choices: Iterable[object]) -> None:
                          f"{', '.join(map(str, options))}")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RunLimits:
     """Everything one solver run is held to, as one value from the configuration (or the
     command line) down to the solver: the time limit and the clock it is read on, the budget

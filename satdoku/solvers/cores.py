@@ -19,8 +19,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import tempfile
-from pathlib import Path
 
 _HELD: dict[int, int] = {}  # core -> fd of its lock file (held until the process ends)
 
@@ -33,12 +31,15 @@ def allowed() -> tuple[int, ...]:
         return tuple(range(os.cpu_count() or 1))
 
 
-def lock_dir() -> Path:
-    """The directory of the per-core lock files (shared by this user's processes)."""
-    base = os.environ.get("SATDOKU_CORE_LOCKS") or os.path.join(
+def lock_dir() -> str:
+    """The directory of the per-core lock files (shared by this user's processes). tempfile is
+    imported here, by the runs that claim cores: every solve path loads this module, and a
+    one-shot ``satdoku dpll``, which claims none, would pay for it (with shutil and random)."""
+    import tempfile
+
+    path = os.environ.get("SATDOKU_CORE_LOCKS") or os.path.join(
         tempfile.gettempdir(), f"satdoku-cores-{os.getuid()}")
-    path = Path(base)
-    path.mkdir(parents=True, exist_ok=True)
+    os.makedirs(path, exist_ok=True)
     return path
 
 
@@ -57,7 +58,7 @@ def claim(count: int = 1) -> tuple[tuple[int, ...], bool]:
             break
         if core in _HELD:
             continue
-        fd = os.open(directory / f"core{core}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(os.path.join(directory, f"core{core}.lock"), os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

@@ -35,9 +35,9 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from satdoku.records import record
 from satdoku.solvers.base import Deadline
 from satdoku.solvers.result import SAT, TIMEOUT, UNSAT, Result
 
@@ -115,7 +115,7 @@ def _network(puzzle: Puzzle) -> _Network:
     return net
 
 
-@dataclass
+@record
 class SearchStats:
     """Counters of one search: nodes (assignments tried), fails (dead ends), pruned (domain
     values removed by inference) and whether the search ran to its end."""

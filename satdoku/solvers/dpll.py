@@ -39,11 +39,11 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
 from itertools import chain, islice
 from typing import ClassVar, TextIO
 
 from satdoku.cnf.watches import FALSE, TRUE, UNSET, visit
+from satdoku.records import as_dict, record
 from satdoku.solvers.base import Deadline, require_choice
 from satdoku.solvers.result import SAT, TIMEOUT, UNSAT
 
@@ -81,7 +81,7 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-@dataclass
+@record
 class DpllStats:
     """Search counters (DPLL never restarts and learns no clauses: those stay 0)."""
 
@@ -93,7 +93,7 @@ class DpllStats:
     max_level: int = 0
 
     def as_dict(self) -> dict[str, int]:
-        return asdict(self)
+        return as_dict(self)
 
 
 class Dpll:

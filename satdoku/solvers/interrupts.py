@@ -8,14 +8,18 @@ thread) has Python's C-level handler also write the signal number to a pipe
 solver that is searching right now (registered with :func:`searching`). The search returns,
 and the main thread then runs the usual handler: ``KeyboardInterrupt`` for SIGINT (the CLI
 prints one line and exits 130), the process's SIGTERM handler for SIGTERM.
+
+The relay is started with :mod:`_thread`, the thread module :mod:`threading` is built on:
+every ``satdoku`` process installs it, and importing :mod:`threading` would cost a one-shot
+``satdoku dpll`` a few milliseconds for a daemon thread that needs none of it.
 """
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import os
 import signal
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,7 +34,7 @@ def install() -> bool:
     """Relay SIGINT and SIGTERM to the searching solver; False where it cannot (not the main
     thread, or already installed). Signals without a Python-level handler are unaffected."""
     global _installed
-    if _installed or threading.current_thread() is not threading.main_thread():
+    if _installed:
         return False
     read_end, write_end = os.pipe()
     os.set_blocking(write_end, False)
@@ -40,8 +44,7 @@ def install() -> bool:
         os.close(read_end)
         os.close(write_end)
         return False
-    threading.Thread(target=_relay, args=(read_end,), daemon=True,
-                     name="satdoku-signal-relay").start()
+    _thread.start_new_thread(_relay, (read_end,))  # a daemon: never joined at exit
     _installed = True
     return True
 

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
+from satdoku.records import factory, record
 from satdoku.solvers.cdcl.driver import PHASES, RESTARTS
 from satdoku.solvers.csp import INFERENCES, ORDERINGS
 from satdoku.solvers.dpll import HEURISTICS
@@ -47,13 +46,13 @@ COMMON_OPTIONS: dict[str, Any] = {
 PATH_OPTIONS = ("memory_limit",)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SolverSpec:
     """A registered solver: how to make it, what it is and what it can do."""
 
     name: str
     factory: str
-    options: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = factory(dict)
     level: str = CNF  # "cnf": SAT solver on SatInput; "puzzle": works on the puzzle directly
     origin: str = OURS  # "ours" or "reference" (third-party)
     colour: str = "#7f7f7f"
@@ -62,7 +61,7 @@ class SolverSpec:
     # the format its adapter's ``proof_format`` names (our solvers: option ``proof``)
     incremental: bool = False  # accepts option incremental: true (rules loaded once per shard)
     limit: str = "clock"  # one of LIMIT_KINDS
-    option_schema: Mapping[str, Any] = field(default_factory=dict)  # JSON schema properties
+    option_schema: Mapping[str, Any] = factory(dict)  # JSON schema properties
     code: tuple[str, ...] = ()  # modules whose source is the solver (hashed into its version;
     # an entry ending in .c is a compiled extension's source file, relative to the repository)
     packages: tuple[str, ...] = ()  # distributions whose versions identify it (python-sat, ...)
@@ -336,16 +335,26 @@ def model_decisions(name: str, variants: Mapping[str, Mapping[str, Any] | None] 
 def make_solver(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None
                 ) -> Any:
     """An instance of the solver ``name`` (a registered name or a configured variant)."""
-    import inspect
-
     base, options = resolve(name, variants)
     record = SOLVERS[base]
     module, func = record.factory.split(":")
     factory = getattr(importlib.import_module(module), func)
     kwargs = {k: v for k, v in options.items() if k not in PATH_OPTIONS}
-    if "limit" in inspect.signature(factory).parameters:  # how its deadline is enforced
+    if "limit" in _parameters(factory):  # how its deadline is enforced
         kwargs["limit"] = record.limit
     return factory(name=name, **kwargs)
+
+
+def _parameters(function: Any) -> tuple[str, ...]:
+    """The names of a factory's parameters, read from a plain function's code object; a class,
+    a partial or a wrapped function is asked through :func:`inspect.signature`. (Importing
+    inspect costs a one-shot ``satdoku dpll`` about 40 million instructions.)"""
+    code = getattr(function, "__code__", None)
+    if code is None or hasattr(function, "__wrapped__"):
+        import inspect
+
+        return tuple(inspect.signature(function).parameters)
+    return code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]  # type: ignore[no-any-return]
 
 
 def solver_version(name: str, variants: Mapping[str, Mapping[str, Any] | None] | None = None
@@ -356,6 +365,7 @@ def solver_version(name: str, variants: Mapping[str, Mapping[str, Any] | None] |
     import hashlib
     import importlib.util
     from importlib.metadata import PackageNotFoundError, version
+    from pathlib import Path
 
     base, options = resolve(name, variants)
     record = SOLVERS[base]

@@ -8,7 +8,8 @@ from here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+
+from satdoku.records import factory, record
 
 SAT, UNSAT, TIMEOUT, INVALID, ERROR = "SAT", "UNSAT", "TIMEOUT", "INVALID", "ERROR"
 MEMOUT = "MEMOUT"  # the memory limit ended the run (distinct from ERROR and TIMEOUT)
@@ -31,7 +32,7 @@ MEASUREMENTS = (AUTO, BENCHEXEC, BASIC)
 IN_PROCESS = "in-process"
 
 
-@dataclass
+@record
 class Result:
     """What one solver run on one instance produced.
 
@@ -53,7 +54,7 @@ class Result:
     status: str
     model: Sequence[int] | None = None
     board: tuple[int, ...] | None = None
-    stats: dict[str, int] = field(default_factory=dict)
+    stats: dict[str, int] = factory(dict)
     solve_seconds: float = 0.0
     total_seconds: float = 0.0
     check_seconds: float = 0.0
@@ -69,7 +70,7 @@ class Result:
     cores: str = ""  # the CPU cores the run was pinned to, e.g. "1" or "0,1" ("" unknown)
 
 
-@dataclass
+@record
 class ChildUsage:
     """What a child process and all its descendants used, as its measurement backend saw it:
     user + system CPU seconds, peak memory in MB, why it ended (``exit``, ``timelimit``,

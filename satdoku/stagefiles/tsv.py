@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
+from satdoku.records import replace
 from satdoku.solvers.base import STAT_KEYS
 from satdoku.solvers.result import (
     ERROR,
@@ -86,7 +87,6 @@ def times_row(ident: str, line: int | str, result: Result, load1: float,
     minimum and maximum, and a status that differed between runs is named in the message."""
     runs = list(repeats) or [result]
     if len(runs) > 1:
-        import dataclasses
         import statistics
 
         medians = {f: statistics.median(getattr(r, f) for r in runs)
@@ -97,7 +97,7 @@ def times_row(ident: str, line: int | str, result: Result, load1: float,
         if len(set(statuses)) > 1:
             message = f"repeats disagree: {', '.join(statuses)}" + (
                 f"; {message}" if message else "")
-        result = dataclasses.replace(result, message=message, **medians)
+        result = replace(result, message=message, **medians)
     row: dict[str, object] = {
         "id": ident, "line": line, "instance_hash": instance_hash, "status": result.status,
         "solve_seconds": f"{result.solve_seconds:.6f}",

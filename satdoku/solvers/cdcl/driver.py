@@ -31,9 +31,8 @@ from __future__ import annotations
 import os
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from satdoku.cnf.drat import drup_lines
 from satdoku.cnf.formula import split_lits
@@ -49,6 +48,9 @@ from satdoku.solvers.cdcl.params import (
 )
 from satdoku.solvers.interrupts import searching
 from satdoku.solvers.result import SAT, TIMEOUT, UNSAT
+
+if TYPE_CHECKING:  # annotations only (pathlib costs a one-shot command ~15 M instructions)
+    from pathlib import Path
 
 PHASES = ("negative", "positive")
 BACKENDS = ("auto", "c", "python")

@@ -14,10 +14,10 @@ clauses of those first conflicts are dropped then.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from satdoku.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Param:
     """One policy parameter: its name (lower case; ``P_`` + upper case in the kernels), default,
     range (inclusive; None: unbounded above) and meaning."""

@@ -12,7 +12,17 @@ runs it:
   prints no model);
 * ``cadical`` — Debian's ``cadical -q -n FILE`` (no model printed either);
 * ``before`` (with ``--baseline SATDOKU``) — another build's ``satdoku`` command, the same
-  arguments as ``satdoku``: a change measured against the code before it in the same run.
+  arguments as ``satdoku``: a change measured against the code before it in the same run
+  (SATDOKU may be a checkout's directory: it is then installed as ``satdoku`` is, below).
+
+Which ``satdoku``: by default (``--install regular``) what a user's ``pip install .`` gives.
+The checkout is built into a wheel (``pip wheel --no-build-isolation``, the C kernels
+compiled) and installed without dependencies into a fresh temporary venv; the one-shot
+``dpll`` path needs no third-party package. ``--install editable`` runs this environment's
+``satdoku`` instead (``make install``'s ``pip install -e .``), whose every process also loads
+the editable install's import finder at start-up (pathlib, urllib.parse, importlib.util:
+about 25 ms of CPU a process on this machine), a cost of the development set-up that no
+user's install pays.
 
 Each process's CPU seconds (user + system, from the children's rusage) are measured too: on a
 shared machine wall time also counts waiting for a core, CPU time does not. The sides run
@@ -27,18 +37,20 @@ Families (``benchmarks/structured.py``, generated from seeds into ``--work``, ke
 factoring, pigeonhole, parity, BMC, flat graph colouring, quasigroups with holes.
 
 Usage: python benchmarks/bench_binaries.py [--scale default|small] [--repeat 3]
-       [--timeout 120] [--families factor,php,...] [--search] [--baseline SATDOKU]
-       [--work DIR] [--csv FILE] [--markdown FILE]
+       [--timeout 120] [--families factor,php,...] [--search] [--baseline SATDOKU|CHECKOUT]
+       [--install regular|editable] [--work DIR] [--csv FILE] [--markdown FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import resource
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -62,6 +74,22 @@ def commands(satdoku: str, baseline: str | None = None) -> dict[str, list[str]]:
     if baseline:
         argvs["before"] = [baseline, "dpll", "--mode", "cdcl", "--no-model"]
     return argvs
+
+
+def regular_install(checkout: Path, venv: Path) -> str:
+    """Install ``checkout`` as ``pip install .`` would (a wheel built with its C kernels, no
+    dependencies) into a fresh venv at ``venv``; returns the path of its ``satdoku`` command."""
+    wheels = venv.with_name(venv.name + "-wheel")
+    shutil.rmtree(venv, ignore_errors=True)
+    shutil.rmtree(wheels, ignore_errors=True)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                    "--no-build-isolation", "--wheel-dir", str(wheels), str(checkout)],
+                   check=True)  # fmt: skip
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+                    *map(str, sorted(wheels.glob("satdoku-*.whl")))], check=True)  # fmt: skip
+    return str(venv / "bin" / "satdoku")
 
 
 def children_cpu() -> float:
@@ -202,7 +230,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--search", action="store_true",
                     help="also time search alone in-process against python-sat Minisat22")
     ap.add_argument("--baseline", metavar="SATDOKU",
-                    help="another build's satdoku command, run as side 'before'")
+                    help="another build's satdoku command, or a checkout installed as "
+                    "--install says, run as side 'before'")
+    ap.add_argument("--install", choices=("regular", "editable"), default="regular",
+                    help="regular (default): this checkout as pip install . installs it, in a "
+                    "temporary venv; editable: this environment's satdoku")
     ap.add_argument("--work", type=Path, default=ROOT / "benchmarks" / "results" / "structured")
     ap.add_argument("--csv", type=Path, default=ROOT / "benchmarks" / "results" / "binaries.csv")
     ap.add_argument("--markdown", type=Path,
@@ -211,14 +243,25 @@ def main(argv: list[str] | None = None) -> int:
     for binary in ("minisat", "cadical"):
         if shutil.which(binary) is None:
             raise SystemExit(f"bench_binaries: the {binary} binary is not installed")
-    satdoku = str(Path(sys.executable).parent / "satdoku")
-    # an installed package has its bytecode compiled; a checkout run with
-    # PYTHONDONTWRITEBYTECODE would compile every module in every process
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "satdoku")], check=True)
+    baseline = args.baseline
+    if args.install == "editable":
+        satdoku = str(Path(sys.executable).parent / "satdoku")
+        # an installed package has its bytecode compiled; a checkout run with
+        # PYTHONDONTWRITEBYTECODE would compile every module in every process
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "satdoku")],
+                       check=True)  # fmt: skip
+        if baseline and Path(baseline).is_dir():
+            raise SystemExit("bench_binaries: a baseline checkout needs --install regular")
+    else:
+        venvs = Path(tempfile.mkdtemp(prefix="bench-binaries-"))
+        atexit.register(shutil.rmtree, venvs, ignore_errors=True)
+        satdoku = regular_install(ROOT, venvs / "satdoku")
+        if baseline and Path(baseline).is_dir():
+            baseline = regular_install(Path(baseline), venvs / "before")
     files = write_family_files(args.work / args.scale, args.scale)
     wanted = {f for f in args.families.split(",") if f}
     files = [(family, path) for family, path in files if not wanted or family in wanted]
-    rows = measure(files, args.repeat, args.timeout, args.search, satdoku, args.baseline)
+    rows = measure(files, args.repeat, args.timeout, args.search, satdoku, baseline)
     write_csv(args.csv, rows)
     lines = table(rows, args.search)
     args.markdown.parent.mkdir(parents=True, exist_ok=True)

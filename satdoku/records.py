@@ -72,7 +72,8 @@ def record(cls: type | None = None, *, frozen: bool = False, eq: bool = True) ->
                 continue
             defaults[name] = value
             if isinstance(value, _Factory):
-                delattr(cls, name)  # as dataclasses: no class attribute for a factory default
+                delattr(cls, name)  # as dataclasses: no class attribute for a factory default;
+                # a plain default stays the class attribute, read until the field is given
         _install(cls, names, defaults, frozen, eq)
         return cls
 
@@ -81,29 +82,34 @@ def record(cls: type | None = None, *, frozen: bool = False, eq: bool = True) ->
 
 def _install(cls: type, names: tuple[str, ...], defaults: dict[str, object], frozen: bool,
              eq: bool) -> None:
-    count, known = len(names), frozenset(names)
+    count = len(names)
+    index = {name: i for i, name in enumerate(names)}
+    known = frozenset(names)
+    required = count - len(defaults)  # the fields without a default come first
+    made = tuple((name, value.make) for name, value in defaults.items()
+                 if isinstance(value, _Factory))
     post_init = getattr(cls, "__post_init__", None) is not None
     title = cls.__name__
 
     def __init__(self: Any, *args: object, **kwargs: object) -> None:
-        if len(args) > count:
-            raise TypeError(f"{title}() takes {count} positional arguments but {len(args)} "
-                            "were given")
-        values = self.__dict__
-        values.update(zip(names, args, strict=False))  # len(args) <= count
-        for key, value in kwargs.items():
-            if key not in known:
-                raise TypeError(f"{title}() got an unexpected keyword argument {key!r}")
-            if key in values:
-                raise TypeError(f"{title}() got multiple values for argument {key!r}")
-            values[key] = value
-        if len(values) < count:
-            for name in names:
-                if name not in values:
-                    if name not in defaults:
-                        raise TypeError(f"{title}() missing required argument: {name!r}")
-                    default = defaults[name]
-                    values[name] = default.make() if isinstance(default, _Factory) else default
+        given = len(args)
+        if given > count:
+            raise TypeError(f"{title}() takes {count} positional arguments but {given} were "
+                            "given")
+        values = self.__dict__  # a plain default is not stored: the class attribute holds it
+        values.update(zip(names, args, strict=False))  # given <= count
+        if kwargs:  # checked as sets (in C); a wrong key is named on the slow path
+            if not kwargs.keys() <= known or (given and not kwargs.keys().isdisjoint(
+                    names[:given])):  # fmt: skip
+                _bad_keywords(title, kwargs, index, given)
+            values.update(kwargs)
+        for name, make in made:
+            if name not in values:
+                values[name] = make()
+        if given < required:
+            for name in names[given:required]:
+                if name not in kwargs:
+                    raise TypeError(f"{title}() missing required argument: {name!r}")
         if post_init:
             self.__post_init__()
 
@@ -137,6 +143,16 @@ def _install(cls: type, names: tuple[str, ...], defaults: dict[str, object], fro
         setattr(cls, name, method)
     cls.__record_fields__ = names  # type: ignore[attr-defined]
     cls.__match_args__ = names  # type: ignore[attr-defined]
+
+
+def _bad_keywords(title: str, kwargs: dict[str, object], index: dict[str, int],
+                  given: int) -> None:
+    for key in kwargs:
+        at = index.get(key, -1)
+        if at < 0:
+            raise TypeError(f"{title}() got an unexpected keyword argument {key!r}")
+        if at < given:
+            raise TypeError(f"{title}() got multiple values for argument {key!r}")
 
 
 def field_names(record_or_class: object) -> tuple[str, ...]:

@@ -6,6 +6,10 @@
 optional ``__post_init__`` call, ``__repr__``, ``__eq__`` on the fields (with
 ``eq=False`` the identity's), and with ``frozen=True`` read-only fields and a hash of them.
 :func:`replace` and :func:`field_names` stand for ``dataclasses.replace`` and ``fields``.
+One difference: a plain default stays the class attribute (as dataclasses leaves it) and is not
+copied into each instance, so ``vars(obj)`` lists the fields given and those made by a factory.
+Constructing one costs about 2.6x a dataclass's (17 thousand instructions for a Result of four
+given fields, against 6 thousand): a few microseconds, paid where records are made per puzzle.
 
 Why: importing :mod:`dataclasses` loads :mod:`inspect` (with ast, dis and tokenize), and each
 decorated class compiles its generated methods from source as its module is imported. The 14

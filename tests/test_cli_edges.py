@@ -125,3 +125,13 @@ def test_a_workflow_job_ends_fast_with_its_output_and_exit_code(tmp_path: Path) 
             assert (tmp_path / "g.tsv").read_text() == sols.read_text()
         else:
             assert "ERROR" in done.stderr and (tmp_path / "c").read_text().strip()
+
+
+@pytest.mark.parametrize("columns", ["100", "57", "", "0", "wide"])
+def test_help_width_is_the_one_shutil_gives(monkeypatch: pytest.MonkeyPatch, columns: str) -> None:
+    """The commands' help formatter reads its width without importing shutil (a one-shot
+    ``satdoku dpll`` would pay for it): the same width shutil.get_terminal_size gives."""
+    from satdoku.commands.common import terminal_columns
+
+    monkeypatch.setenv("COLUMNS", columns)
+    assert terminal_columns() == shutil.get_terminal_size().columns

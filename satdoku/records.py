@@ -6,9 +6,7 @@
 optional ``__post_init__`` call, ``__repr__``, ``__eq__`` on the fields (with
 ``eq=False`` the identity's), and with ``frozen=True`` read-only fields and a hash of them.
 :func:`replace` and :func:`field_names` stand for ``dataclasses.replace`` and ``fields``.
-One difference: a plain default stays the class attribute (as dataclasses leaves it) and is not
-copied into each instance, so ``vars(obj)`` lists the fields given and those made by a factory.
-Constructing one costs about 2.6x a dataclass's (17 thousand instructions for a Result of four
+Constructing one costs about 2.8x a dataclass's (17 thousand instructions for a Result of four
 given fields, against 6 thousand): a few microseconds, paid where records are made per puzzle.
 
 Why: importing :mod:`dataclasses` loads :mod:`inspect` (with ast, dis and tokenize), and each
@@ -76,8 +74,7 @@ def record(cls: type | None = None, *, frozen: bool = False, eq: bool = True) ->
                 continue
             defaults[name] = value
             if isinstance(value, _Factory):
-                delattr(cls, name)  # as dataclasses: no class attribute for a factory default;
-                # a plain default stays the class attribute, read until the field is given
+                delattr(cls, name)  # as dataclasses: no class attribute for a factory default
         _install(cls, names, defaults, frozen, eq)
         return cls
 
@@ -89,6 +86,7 @@ def _install(cls: type, names: tuple[str, ...], defaults: dict[str, object], fro
     count = len(names)
     index = {name: i for i, name in enumerate(names)}
     known = frozenset(names)
+    plain = {name: value for name, value in defaults.items() if not isinstance(value, _Factory)}
     required = count - len(defaults)  # the fields without a default come first
     made = tuple((name, value.make) for name, value in defaults.items()
                  if isinstance(value, _Factory))
@@ -100,7 +98,8 @@ def _install(cls: type, names: tuple[str, ...], defaults: dict[str, object], fro
         if given > count:
             raise TypeError(f"{title}() takes {count} positional arguments but {given} were "
                             "given")
-        values = self.__dict__  # a plain default is not stored: the class attribute holds it
+        values = self.__dict__
+        values.update(plain)  # every default first (as a dataclass stores them), then the given
         values.update(zip(names, args, strict=False))  # given <= count
         if kwargs:  # checked as sets (in C); a wrong key is named on the slow path
             if not kwargs.keys() <= known or (given and not kwargs.keys().isdisjoint(
@@ -108,7 +107,7 @@ def _install(cls: type, names: tuple[str, ...], defaults: dict[str, object], fro
                 _bad_keywords(title, kwargs, index, given)
             values.update(kwargs)
         for name, make in made:
-            if name not in values:
+            if name not in values:  # a factory default is made only when not given
                 values[name] = make()
         if given < required:
             for name in names[given:required]:

@@ -103,3 +103,7 @@ def test_frozen_fields_are_read_only_and_replace_checks_again() -> None:
 def test_records_pickle() -> None:
     for value in (Mutable("a", 2, ["t"]), Limits(1.0, 2.0)):
         assert pickle.loads(pickle.dumps(value)) == value
+
+
+def test_vars_lists_every_field_as_a_dataclass_does() -> None:
+    assert vars(Mutable("a")) == vars(MutableDC("a"))

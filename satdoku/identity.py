@@ -46,14 +46,28 @@ def is_instance_hash(text: str) -> bool:
 
 def cnf_hash_bytes(data: bytes) -> str:
     """GBD's hash of decompressed DIMACS content (see the module doc)."""
+    tokens, _ = _clause_tokens(data)
+    if tokens and not (tokens == b"0" or tokens.endswith(b" 0")):
+        tokens += b" 0"
+    return hashlib.md5(tokens, usedforsecurity=False).hexdigest()
+
+
+def _clause_tokens(data: bytes) -> tuple[bytes, bool]:
+    """(the clause tokens GBD hashes in ``data``, one space between them, without the final
+    ``0`` it may add; whether a ``%`` trailer ends it)."""
     data = data.replace(b"\r", b"\n")  # GBD ends a skipped line at CR as at LF
     trailer = _TRAILER.search(data)
     if trailer is not None:
         data = data[: trailer.start()]
-    tokens = b" ".join(_NON_CLAUSE_TEXT.sub(b"", data).split())
-    if tokens and not (tokens == b"0" or tokens.endswith(b" 0")):
-        tokens += b" 0"
-    return hashlib.md5(tokens, usedforsecurity=False).hexdigest()
+    return b" ".join(_NON_CLAUSE_TEXT.sub(b"", data).split()), trailer is not None
+
+
+def hashes_nothing_of(data: bytes) -> bool:
+    """Whether GBD's hash takes nothing from ``data``, the start of some content: no clause
+    token and no trailer (so the rest of the content hashes as if it came alone, given that
+    ``data`` ends at a line's end). The streaming reader asks it of a file's header part."""
+    tokens, ended = _clause_tokens(data)
+    return not tokens and not ended
 
 
 def cnf_hash(path: str | Path) -> str:

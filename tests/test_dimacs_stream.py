@@ -18,7 +18,13 @@ from test_dimacs import BAD, GOOD
 from test_identity import dimacs_texts
 
 from satdoku.cnf.dimacs_fast import DimacsError
-from satdoku.cnf.dimacs_stream import FileChanged, _Stream, has_stream_engine, scan_dimacs
+from satdoku.cnf.dimacs_stream import (
+    FileChanged,
+    _Stream,
+    gbd_of_pieces,
+    has_stream_engine,
+    scan_dimacs,
+)
 from satdoku.cnf.formula import model_values, model_values_python, unsatisfied_python
 from satdoku.identity import cnf_hash_bytes
 from satdoku.size_limits import default_size_limits
@@ -27,6 +33,29 @@ from satdoku.sources import InputError
 pytestmark = pytest.mark.skipif(not has_stream_engine(), reason="compiled passes not built")
 
 COMPRESS = {"": lambda b: b, ".gz": gzip.compress, ".xz": lzma.compress, ".bz2": bz2.compress}
+
+#: accepted files whose GBD hash is easy to get wrong from the body's tokens
+GBD_TRICKY = {
+    "comments and blank lines": b"c a\n\nc b 1 2 0\np cnf 4 3\n\n1 -2 0 3 0\nc 5 0\n \n-4\n 2 0\n",
+    "crlf": b"c x\r\np cnf 3 2\r\n1 -2 0\r\nc y\r\n2\r\n3 0\r\n",
+    "tabs": b"p cnf 3 2\n\t1\t-2\t0\t3\n0\t\n",
+    "percent end": b"p cnf 3 2\n1 -2 0\n2 3 0\n%\n0\n",
+    "percent after blanks": b"p cnf 3 1\n1 0\n \t%\n0\n",
+    "cr inside a comment": b"p cnf 3 2\n1 -2 0\nc note\r5 0\n2 3 0\n",
+    "cr then percent in a comment": b"p cnf 3 2\n1 -2 0\nc x\r%\n2 3 0\n",
+    "cr in a header comment": b"c h\r7 0\np cnf 3 1\n1 0\n",
+    "long zero-padded literal": b"p cnf 3 1\n" + b"0" * 300 + b"1 -2 0\n",
+    "last clause open": b"p cnf 3 2\n1 0\n2 -3",
+    "last zero signed": b"p cnf 3 1\n1 -0\n",
+    "last zero doubled": b"p cnf 3 1\n1 00 \n",
+}
+#: what GBD's reference hashes of them: the content before a '%' trailer (a '%' first on a
+#: line, lines ended by LF or CR), as satdoku.identity's module doc defines our hash
+GBD_TRAILER_CUT = {
+    "percent end": b"p cnf 3 2\n1 -2 0\n2 3 0\n",
+    "percent after blanks": b"p cnf 3 1\n1 0\n",
+    "cr then percent in a comment": b"p cnf 3 2\n1 -2 0\nc x\r",
+}
 
 HOSTILE = {
     **{f"good {k}": v[0] for k, v in GOOD.items()},
@@ -54,6 +83,7 @@ HOSTILE = {
     "vertical tab": b"p cnf 3 1\n1\x0b2 0\n",
     "tabs and carriage returns": b"p cnf 3 2\n\t1\t-2\r0\r\n3 0\t\n",
     "literal at the very end": b"p cnf 3 1\n1 -2 3",
+    **{f"gbd {k}": v for k, v in GBD_TRICKY.items()},
 }
 
 
@@ -88,6 +118,9 @@ def _scan_pieces(data: bytes, cuts: list[int], values: bytes | None = None) -> o
     try:
         stream.read(data[a:b] for a, b in itertools.pairwise(bounds))
         s = stream.result(hashlib.sha256(data).hexdigest(), None, 0, len(data))
+        if stream.gbd_unsure:  # as scan_dimacs does: GBD's own pass, over the pieces again
+            s.instance_hash = gbd_of_pieces(_native(), (data[a:b] for a, b in
+                                                        itertools.pairwise(bounds)))
     except DimacsError as exc:
         return ("error", str(exc))
     return (s.num_vars, s.num_clauses, s.lits, s.instance_hash, s.standard, s.unsatisfied,
@@ -141,6 +174,21 @@ def test_gbd_hash_of_odd_text() -> None:
             tokens.feed(data[i:i + 1])
         tokens.finish()
         assert md5.hexdigest() == cnf_hash_bytes(data), data
+
+
+@pytest.mark.parametrize("case", sorted(GBD_TRICKY))
+def test_gbd_hash_from_the_body_pass_is_gbds(tmp_path: Path, case: str) -> None:
+    """The hash the body's pass takes from its own tokens (or, where it is unsure, GBD's own
+    pass) equals GBD's Python ``cnf_hash`` transcribed (test_identity's independent reference;
+    a ``%`` trailer cut first, as the module doc of satdoku.identity says)."""
+    from test_identity import gbd_reference
+
+    data = GBD_TRICKY[case]
+    path = tmp_path / "f.cnf"
+    path.write_bytes(data)
+    expect = gbd_reference(GBD_TRAILER_CUT.get(case, data))
+    for chunk in (1 << 20, 3):
+        assert scan_dimacs(path, gbd=True, chunk=chunk).instance_hash == expect
 
 
 def test_model_check_counts_what_the_python_check_counts() -> None:

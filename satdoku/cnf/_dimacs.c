@@ -5,7 +5,9 @@
  * The clause body is one state machine (Body) that reads a piece at a time: the whole-buffer
  * pass parse_dimacs_body and the streaming BodyScanner share it. Same results and errors as
  * the Python reader (tests run every engine, and the stream cut anywhere, on the same good and
- * bad inputs). GbdTokens streams GBD's hash (its readable form: satdoku/identity.py). The
+ * bad inputs); the scanner also hands on GBD's hashed tokens, taken from its own tokens in the
+ * same pass. GbdTokens streams GBD's hash on its own (for content the scanner is unsure of; the
+ * readable form of both: satdoku/identity.py). The
  * literals come back as plain int32 bytes, so a caller needs no numpy; a model is a list of
  * ints or an int32 buffer.
  */
@@ -55,6 +57,14 @@ typedef struct {
     const uint8_t *truth;
     int satisfied;
     long long unsat, first_unsat;
+    /* gbd: GBD's hashed tokens (satdoku/identity.py) taken from this machine's own tokens, in
+       the same pass: each token's bytes as read, one space between tokens, written to g_out
+       (room for the piece's bytes and one; NULL: not wanted). g_unsure: the content has a CR
+       inside a comment line, after which GBD (a CR ends its lines) reads tokens this machine
+       skips: the caller hashes such content by GBD's own pass instead. */
+    unsigned char *g_out;
+    Py_ssize_t g_k;
+    int g_any, g_tok_len, g_tok_zero, g_last_zero, g_unsure;
 } Body;
 
 /* A model's value table (value[num_vars + lit] != 0 when lit is true: one byte a literal) as
@@ -100,6 +110,15 @@ static int body_grow(Body *b) {
     return 0;
 }
 
+/* GBD: a token starts with byte ch (a separator first when one came before) */
+static inline void gbd_start(Body *b, unsigned char ch) {
+    if (b->g_any) b->g_out[b->g_k++] = ' ';
+    b->g_any = 1;
+    b->g_out[b->g_k++] = ch;
+    b->g_tok_len = 1;
+    b->g_tok_zero = ch == '0';
+}
+
 static inline int body_emit(Body *b, int32_t lit) {
     if (b->keep) {
         if (b->count == b->cap && body_grow(b) < 0) return -1;
@@ -134,6 +153,7 @@ static void body_text(Body *b, const unsigned char *buf, Py_ssize_t from, Py_ssi
 /* the token ends (at a blank, or at the end of the content): a literal, or an error */
 static int body_token_end(Body *b) {
     b->in_tok = 0;
+    b->g_last_zero = b->g_tok_len == 1 && b->g_tok_zero;
     if (b->ndigits == 0) {
         body_error(b, ERR_GARBAGE);
         return 0;
@@ -164,6 +184,11 @@ static int body_feed(Body *b, const unsigned char *buf, Py_ssize_t n) {
         unsigned char ch = buf[i];
         if (b->in_comment) {
             const unsigned char *nl = memchr(buf + i, '\n', (size_t)(n - i));
+            if (b->g_out && !b->g_unsure) { /* a CR in it, other than just before its LF */
+                const unsigned char *end = nl ? nl : buf + n;
+                const unsigned char *cr = memchr(buf + i, '\r', (size_t)(end - (buf + i)));
+                if (cr && !(nl && cr == nl - 1)) b->g_unsure = 1; /* (cr: the first CR) */
+            }
             if (!nl) {
                 i = n;
                 break;
@@ -176,6 +201,10 @@ static int body_feed(Body *b, const unsigned char *buf, Py_ssize_t n) {
             if (ch >= '0' && ch <= '9') {
                 if (b->tok_value <= 4294967296LL) b->tok_value = b->tok_value * 10 + (ch - '0');
                 b->ndigits++;
+                if (b->g_out) {
+                    b->g_out[b->g_k++] = ch;
+                    b->g_tok_len = 2; /* one character, or more: all it needs */
+                }
                 i++;
                 continue;
             }
@@ -228,6 +257,13 @@ static int body_feed(Body *b, const unsigned char *buf, Py_ssize_t n) {
             }
             if (j > digits_at && j < n && is_blank(buf[j]) && v <= b->num_vars) {
                 if (body_emit(b, (int32_t)(ch == '-' ? -v : v)) < 0) return -1;
+                if (b->g_out) {
+                    if (b->g_any) b->g_out[b->g_k++] = ' ';
+                    b->g_any = 1;
+                    memcpy(b->g_out + b->g_k, buf + i, (size_t)(j - i));
+                    b->g_k += j - i;
+                    b->g_last_zero = j - i == 1 && ch == '0';
+                }
                 i = j;
                 continue;
             }
@@ -240,6 +276,7 @@ static int body_feed(Body *b, const unsigned char *buf, Py_ssize_t n) {
         b->tok_value = 0;
         b->ndigits = 0;
         b->neg = ch == '-';
+        if (b->g_out) gbd_start(b, ch);
         if (b->neg) {
             i++;
         } else if (ch >= '0' && ch <= '9') {
@@ -705,23 +742,30 @@ typedef struct {
     PyObject_HEAD
     Body b;
     uint8_t *truth; /* the model's value table, packed (pack_truth): the scanner's own */
+    PyObject *gbd;  /* GBD's tokens go to gbd(bytes) (an md5's update), or NULL */
 } BodyScanner;
 
 static void BodyScanner_dealloc(BodyScanner *self) {
     Py_XDECREF(self->b.out);
+    Py_XDECREF(self->gbd);
     PyMem_Free(self->truth);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static int BodyScanner_init(BodyScanner *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"num_vars", "line", "keep", "value", NULL};
+    static char *kwlist[] = {"num_vars", "line", "keep", "value", "gbd", NULL};
     long long num_vars;
     Py_ssize_t line = 1;
     int keep = 0;
-    PyObject *value = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "L|npO", kwlist, &num_vars, &line, &keep,
-                                     &value))
+    PyObject *value = Py_None, *gbd = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "L|npOO", kwlist, &num_vars, &line, &keep,
+                                     &value, &gbd))
         return -1;
+    if (gbd != Py_None && !PyCallable_Check(gbd)) {
+        PyErr_SetString(PyExc_TypeError, "gbd must be callable");
+        return -1;
+    }
+    Py_XSETREF(self->gbd, gbd == Py_None ? NULL : Py_NewRef(gbd));
     if (num_vars < 0 || num_vars > 2147483646LL) {
         PyErr_SetString(PyExc_ValueError, "num_vars outside 0..2**31-2");
         return -1;
@@ -747,18 +791,65 @@ static int BodyScanner_init(BodyScanner *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
+/* hand GBD's tokens of this piece (written to tokens, resized here) to gbd(); steals tokens */
+static PyObject *gbd_hand_on(BodyScanner *self, PyObject *tokens) {
+    Py_ssize_t k = self->b.g_k;
+    self->b.g_out = NULL;
+    self->b.g_k = 0;
+    if (k == 0) {
+        Py_DECREF(tokens);
+        Py_RETURN_NONE;
+    }
+    if (_PyBytes_Resize(&tokens, k) < 0) return NULL;
+    PyObject *r = PyObject_CallOneArg(self->gbd, tokens);
+    Py_DECREF(tokens);
+    return r;
+}
+
 static PyObject *BodyScanner_feed(BodyScanner *self, PyObject *arg) {
     Py_buffer view;
     if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    PyObject *tokens = NULL;
+    if (self->gbd) { /* room for every byte of the piece and a separator before them */
+        tokens = PyBytes_FromStringAndSize(NULL, view.len + 1);
+        if (!tokens) {
+            PyBuffer_Release(&view);
+            return NULL;
+        }
+        self->b.g_out = (unsigned char *)PyBytes_AS_STRING(tokens);
+        self->b.g_k = 0;
+    }
     int failed = body_feed(&self->b, (const unsigned char *)view.buf, view.len) < 0;
     PyBuffer_Release(&view);
-    if (failed) return NULL;
+    if (failed) {
+        self->b.g_out = NULL;
+        Py_XDECREF(tokens);
+        return NULL;
+    }
+    if (tokens) return gbd_hand_on(self, tokens);
     Py_RETURN_NONE;
 }
 
 static PyObject *BodyScanner_finish(BodyScanner *self, PyObject *Py_UNUSED(ignored)) {
-    if (body_finish(&self->b) < 0) return NULL;
-    Py_RETURN_NONE;
+    PyObject *tokens = NULL;
+    if (self->gbd) { /* a last token, and GBD's closing " 0" when it is not exactly "0" */
+        tokens = PyBytes_FromStringAndSize(NULL, 4);
+        if (!tokens) return NULL;
+        self->b.g_out = (unsigned char *)PyBytes_AS_STRING(tokens);
+        self->b.g_k = 0;
+    }
+    if (body_finish(&self->b) < 0) {
+        self->b.g_out = NULL;
+        Py_XDECREF(tokens);
+        return NULL;
+    }
+    if (!tokens) Py_RETURN_NONE;
+    if (self->b.g_any && !self->b.g_last_zero) {
+        memcpy(self->b.g_out + self->b.g_k, " 0", 2);
+        self->b.g_k += 2;
+        self->b.g_last_zero = 1;
+    }
+    return gbd_hand_on(self, tokens);
 }
 
 static PyObject *BodyScanner_take(BodyScanner *self, PyObject *Py_UNUSED(ignored)) {
@@ -766,13 +857,13 @@ static PyObject *BodyScanner_take(BodyScanner *self, PyObject *Py_UNUSED(ignored
 }
 
 /* state() -> (clauses, error, error_line, error_token, ended, end_line, line, closed_last,
- * unsatisfied, first_unsatisfied) */
+ * unsatisfied, first_unsatisfied, gbd_unsure) */
 static PyObject *BodyScanner_state(BodyScanner *self, PyObject *Py_UNUSED(ignored)) {
     Body *b = &self->b;
-    return Py_BuildValue("(Liny#inniLL)", b->clauses, b->err, b->err ? b->err_line : 0,
+    return Py_BuildValue("(Liny#inniLLi)", b->clauses, b->err, b->err ? b->err_line : 0,
                          (const char *)b->text, (Py_ssize_t)(b->err ? b->text_len : 0),
                          b->ended, b->ended ? b->end_line : 0, b->line, b->closed_last,
-                         b->unsat, b->first_unsat);
+                         b->unsat, b->first_unsat, b->g_unsure);
 }
 
 static PyMethodDef BodyScanner_methods[] = {
@@ -782,7 +873,7 @@ static PyMethodDef BodyScanner_methods[] = {
      "the literals kept since the last take, as int32 bytes"},
     {"state", (PyCFunction)BodyScanner_state, METH_NOARGS,
      "(clauses, error, error_line, error_token, ended, end_line, line, closed_last, "
-     "unsatisfied, first_unsatisfied)"},
+     "unsatisfied, first_unsatisfied, gbd_unsure)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -790,9 +881,10 @@ static PyTypeObject BodyScannerType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "satdoku.cnf._dimacs.BodyScanner",
     .tp_basicsize = sizeof(BodyScanner),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "BodyScanner(num_vars, line=1, keep=False, value=None): the DIMACS clause body "
-              "read a piece at a time (keep: the literals; value: a model's value table whose "
-              "unsatisfied clauses are counted)",
+    .tp_doc = "BodyScanner(num_vars, line=1, keep=False, value=None, gbd=None): the DIMACS "
+              "clause body read a piece at a time (keep: the literals; value: a model's value "
+              "table whose unsatisfied clauses are counted; gbd: called with GBD's hashed "
+              "tokens of each piece)",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)BodyScanner_init,
     .tp_dealloc = (destructor)BodyScanner_dealloc,

@@ -44,7 +44,7 @@ from satdoku.cnf.dimacs_fast import (
     read_header,
 )
 from satdoku.cnf.formula import ModelCheck, model_values, split_lits, unsatisfied_python
-from satdoku.identity import cnf_hash_bytes
+from satdoku.identity import cnf_hash_bytes, hashes_nothing_of
 from satdoku.size_limits import SizeLimits, default_size_limits
 from satdoku.sources import InputError, file_sha256, open_content, read_snapshot
 
@@ -122,12 +122,40 @@ def scan_dimacs(path: str | Path, *, keep: bool = False, gbd: bool = False,
     scan.read(content)
     if expect_sha256 is not None and content.sha256 != expect_sha256:
         raise FileChanged(str(path))
-    return scan.result(content.sha256, content.compression, content.bom, content.size)
+    found = scan.result(content.sha256, content.compression, content.bom, content.size)
+    if scan.gbd_unsure:
+        found.instance_hash = _gbd_pass(native, path, content.sha256, lim, chunk)
+    return found
+
+
+def _gbd_pass(native, path: str | Path, sha256: str, limits: SizeLimits,  # type: ignore[no-untyped-def]
+              chunk: int) -> str:
+    """GBD's hash of ``path`` by GBD's own token pass (``GbdTokens``), read again (checked
+    against the first read's ``sha256``): for the rare content whose tokens the body's pass
+    cannot take for GBD's (a CR inside a comment line, tokens in the header part)."""
+    content = open_content(path, limits.max_input_bytes, chunk)
+    found = gbd_of_pieces(native, content)
+    if content.sha256 != sha256:
+        raise FileChanged(str(path))
+    return found
+
+
+def gbd_of_pieces(native, pieces: Iterable[bytes]) -> str:  # type: ignore[no-untyped-def]
+    """GBD's hash of the content ``pieces`` by GBD's own compiled token pass."""
+    md5 = hashlib.md5(usedforsecurity=False)
+    tokens = native.GbdTokens(md5.update)
+    for piece in pieces:
+        tokens.feed(piece)
+    tokens.finish()
+    return md5.hexdigest()
 
 
 class _Stream:
     """One streaming pass: the header part gathered until its ``p`` line is whole, then the
-    body through the compiled scanner; the hash over everything."""
+    body through the compiled scanner; the sha256 over everything. GBD's hashed tokens come
+    from the scanner's own tokens (their md5 in a second thread, :class:`_Beside`); when the
+    header part has any GBD would hash, or the scanner is unsure of them, ``gbd_unsure`` is
+    set after the read and the hash is left to GBD's own pass."""
 
     def __init__(self, native, source: str, keep: bool, gbd: bool,  # type: ignore[no-untyped-def]
                  values: bytes | None, on_lits: Callable[[bytes], object] | None,
@@ -135,7 +163,8 @@ class _Stream:
         self.native, self.source, self.keep, self.values = native, source, keep, values
         self.on_lits, self.tolerance, self.limits = on_lits, tolerance, limits
         self.md5 = hashlib.md5(usedforsecurity=False) if gbd else None
-        self.tokens = native.GbdTokens(self.md5.update) if self.md5 is not None else None
+        self.beside: _Beside | None = None
+        self.gbd_unsure = False
         self.head = b""
         self.header: Header | None = None
         self.scanner = None
@@ -143,11 +172,9 @@ class _Stream:
 
     def read(self, chunks: Iterable[bytes]) -> None:
         look = 0
-        beside = _Beside(self.tokens.feed) if self.tokens is not None else None
+        beside = self.beside = _Beside(self.md5.update) if self.md5 is not None else None
         try:
             for chunk in chunks:
-                if beside is not None:
-                    beside.put(chunk)
                 self.last = chunk[-1:] or self.last
                 if self.scanner is not None:
                     self._body(chunk)
@@ -156,23 +183,24 @@ class _Stream:
                 done, look = header_complete(self.head, look)
                 if done:
                     self._start(self.head)
+            if self.scanner is None:  # the content ended inside the header part
+                self._start(self.head)
+            self.scanner.finish()  # type: ignore[attr-defined]
         except BaseException:
             if beside is not None:
                 beside.close(quietly=True)
             raise
         if beside is not None:
             beside.close()
-        if self.scanner is None:  # the content ended inside the header part
-            self._start(self.head)
-        self.scanner.finish()  # type: ignore[attr-defined]
         self._hand_on()
-        if self.tokens is not None:
-            self.tokens.finish()
 
     def _start(self, head: bytes) -> None:
         self.header = h = read_header(head, self.source, self.limits)
         line = head.count(b"\n", 0, h.offset) + 1
-        self.scanner = self.native.BodyScanner(h.num_vars, line, self.keep, self.values)
+        gbd = self.beside.put if self.beside is not None else None
+        if gbd is not None and not hashes_nothing_of(head[:h.offset]):
+            self.gbd_unsure, gbd = True, None
+        self.scanner = self.native.BodyScanner(h.num_vars, line, self.keep, self.values, gbd)
         self.head = b""
         self._body(head[h.offset:])
 
@@ -193,7 +221,8 @@ class _Stream:
         assert h is not None and self.scanner is not None
         check_header_size(h, size, self.source, self.tolerance)
         (clauses, err, err_line, token, ended, end_line, line, closed_last, unsat,
-         first_unsat) = self.scanner.state()
+         first_unsat, unsure) = self.scanner.state()
+        self.gbd_unsure = self.gbd_unsure or bool(unsure)
         if err:
             raise _error(self.source, h.num_vars, err, err_line, token)
         if abs(clauses - h.num_clauses) > self.tolerance:
@@ -204,16 +233,17 @@ class _Stream:
                     and h.line.rstrip(b" \t\r") == b"p cnf %d %d" % (h.num_vars, h.num_clauses))
         lits = self.scanner.take() if self.keep and self.on_lits is None else None
         return DimacsScan(self.source, h.num_vars, clauses, sha256, h.comments, compression,
-                          standard, lits, self.md5.hexdigest() if self.md5 else "",
+                          standard, lits,
+                          self.md5.hexdigest() if self.md5 and not self.gbd_unsure else "",
                           unsat, first_unsat)
 
 
 class _Beside:
-    """GBD's token pass and its md5 (``feed``) run in a second thread, beside the body's pass
-    in the caller's: both let go of the GIL (the compiled token loop; hashlib for pieces of 2
-    KB and more), so with a core free the read takes about as long as the longer pass, not as
-    both. The CPU time is the same. The thread starts with the second piece (a file of one
-    piece is fed here), pieces keep their order, and at most a few wait (bounded memory)."""
+    """The md5 of GBD's tokens (``feed``) runs in a second thread, beside the body's pass in
+    the caller's: hashlib lets go of the GIL for pieces of 2 KB and more, so with a core free
+    the read takes about as long as the longer of the two, not as both. The CPU time is the
+    same. The thread starts with the second piece (a file of one piece is fed here), pieces
+    keep their order, and at most a few wait (bounded memory)."""
 
     def __init__(self, feed: Callable[[bytes], object]) -> None:
         self.feed = feed

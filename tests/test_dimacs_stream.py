@@ -278,6 +278,10 @@ def test_v_literals_compiled_equals_python(text: bytes) -> None:
 
     raw, bad = v_literal_bytes(text)
     assert (array("i", raw).tolist(), bad) == v_literals_python(text)
+    # as a run of v lines (the first line's v left off): the v after each LF skipped
+    run = text + b"\nv" + text.replace(b"\n", b"\nv ") + b"\nv\nv 9 " + text
+    raw, bad = v_literal_bytes(run, v_lines=True)
+    assert (array("i", raw).tolist(), bad) == v_literals_python(run.replace(b"\nv", b"\n"))
 
 
 def test_a_garbage_v_token_is_named_once() -> None:

@@ -584,13 +584,15 @@ static PyObject *format_clauses(PyObject *Py_UNUSED(module), PyObject *args) {
     return Py_BuildValue("(Ni)", out, at_start);
 }
 
-/* parse_ints(data) -> (lits, bad_start, bad_end): the integer tokens of data (separated by
- * space, tab, LF, CR, VT, FF; each [+-]?[0-9]+ within +-(2**31 - 1)) other than 0, as int32
- * bytes, and where the first other token is (-1, -1: none). The v lines of a solver's
- * output. */
-static PyObject *parse_ints(PyObject *Py_UNUSED(module), PyObject *arg) {
+/* parse_ints(data, v_lines=False) -> (lits, bad_start, bad_end): the integer tokens of data
+ * (separated by space, tab, LF, CR, VT, FF; each [+-]?[0-9]+ within +-(2**31 - 1)) other than
+ * 0, as int32 bytes, and where the first other token is (-1, -1: none). The v lines of a
+ * solver's output; v_lines: a 'v' just after a LF is skipped (data is a run of v lines, the
+ * first line's 'v' left off), which spares the caller a copy without them. */
+static PyObject *parse_ints(PyObject *Py_UNUSED(module), PyObject *args) {
     Py_buffer view;
-    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    int skip_v = 0;
+    if (!PyArg_ParseTuple(args, "y*|p", &view, &skip_v)) return NULL;
     const unsigned char *buf = view.buf;
     Py_ssize_t n = view.len, count = 0, bad_start = -1, bad_end = -1;
     PyObject *out = PyBytes_FromStringAndSize(NULL, (n / 2 + 1) * 4);
@@ -603,7 +605,7 @@ static PyObject *parse_ints(PyObject *Py_UNUSED(module), PyObject *arg) {
     while (i < n) {
         unsigned char ch = buf[i];
         if (ch == ' ' || (ch >= '\t' && ch <= '\r')) {
-            i++;
+            i += 1 + (skip_v && ch == '\n' && i + 1 < n && buf[i + 1] == 'v');
             continue;
         }
         Py_ssize_t start = i;
@@ -1080,8 +1082,9 @@ static PyMethodDef module_methods[] = {
     {"literals_text", literals_text, METH_O, "literals_text(model) -> 'l1 l2 ... 0'"},
     {"format_clauses", format_clauses, METH_VARARGS,
      "format_clauses(int32 lits, at_start) -> (DIMACS clause lines, at_start)"},
-    {"parse_ints", parse_ints, METH_O,
-     "parse_ints(data) -> (int32 bytes of the nonzero integers, bad token start, end)"},
+    {"parse_ints", parse_ints, METH_VARARGS,
+     "parse_ints(data, v_lines=False) -> (int32 bytes of the nonzero integers, bad token "
+     "start, end)"},
     {NULL, NULL, 0, NULL},
 };
 

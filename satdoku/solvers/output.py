@@ -58,7 +58,7 @@ class AnswerStream:
                 block = _V_LINES.match(data, start)  # whole v lines: their literals at once
                 if block is not None:
                     self.has_v = True
-                    self._literals(data[start + 1:block.end() - 1].replace(b"\nv", b"\n"))
+                    self._literals(data[start + 1:block.end() - 1], v_lines=True)
                     start = block.end()
                     continue
             end = data.find(b"\n", start)
@@ -120,8 +120,8 @@ class AnswerStream:
             self._v_line = False
         self._literals(data)
 
-    def _literals(self, data: bytes) -> None:
-        raw, bad = v_literal_bytes(data)
+    def _literals(self, data: bytes, v_lines: bool = False) -> None:
+        raw, bad = v_literal_bytes(data, v_lines)
         if bad and not self.garbage:
             self.garbage = bad[:40].decode("utf-8", "replace")
         if not raw:
@@ -175,18 +175,19 @@ _INT = re.compile(rb"[+-]?[0-9]+")
 _INT32_MAX = 2**31 - 1
 
 
-def v_literal_bytes(data: bytes) -> tuple[bytes, bytes]:
+def v_literal_bytes(data: bytes, v_lines: bool = False) -> tuple[bytes, bytes]:
     """(the nonzero literals of ``v`` line text as int32 bytes, its first token that is not
     one: empty when none). A literal is ``[+-]?[0-9]+`` within +-(2**31 - 1) (a DIMACS
-    variable's range); tokens are separated by ASCII whitespace. One pass in C when it is
-    built (``parse_ints`` in satdoku/cnf/_dimacs.c; a model line may hold millions of
-    literals), else :func:`v_literals_python`."""
+    variable's range); tokens are separated by ASCII whitespace. ``v_lines``: ``data`` is a
+    run of whole v lines, the first one's ``v`` left off, and the ``v`` after each line end is
+    skipped. One pass in C when it is built (``parse_ints`` in satdoku/cnf/_dimacs.c; a model
+    line may hold millions of literals), else :func:`v_literals_python`."""
     try:
         from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
     except ImportError:
-        lits, bad = v_literals_python(data)
+        lits, bad = v_literals_python(data.replace(b"\nv", b"\n") if v_lines else data)
         return array("i", lits).tobytes(), bad
-    raw, start, end = _dimacs.parse_ints(data)
+    raw, start, end = _dimacs.parse_ints(data, v_lines)
     return raw, (data[start:end] if start >= 0 else b"")
 
 

@@ -18,8 +18,11 @@ open_content`: decompressed by magic bytes, at most the input limit), and in tha
   mark, ``p cnf V C`` written with single spaces, no SATLIB ``%`` trailer, the last clause
   ended by its 0): such a file can be handed to a binary as it is.
 
-The passes are compiled (``BodyScanner`` and ``GbdTokens`` in ``satdoku/cnf/_dimacs.c``). Their
-readable forms are the whole-file ones: without the compiled module this module reads the file
+The passes are compiled (``BodyScanner`` and ``GbdTokens`` in ``satdoku/cnf/_dimacs.c``). GBD's
+hash takes its tokens from ``BodyScanner``'s own, in the same pass over the bytes; only content
+where the two could differ (a CR inside a comment line, which ends a line for GBD; clause
+tokens in the header part) is hashed by ``GbdTokens``, GBD's own token pass, over the file
+read again. Their readable forms are the whole-file ones: without the compiled module this module reads the file
 whole and runs the Python reader (:func:`~satdoku.cnf.dimacs_fast.parse_dimacs_buffer`), the
 Python hash (:func:`satdoku.identity.cnf_hash_bytes`) and the Python model check; the tests
 compare both on the same files, cut into chunks anywhere.

@@ -22,10 +22,11 @@ The passes are compiled (``BodyScanner`` and ``GbdTokens`` in ``satdoku/cnf/_dim
 hash takes its tokens from ``BodyScanner``'s own, in the same pass over the bytes; only content
 where the two could differ (a CR inside a comment line, which ends a line for GBD; clause
 tokens in the header part) is hashed by ``GbdTokens``, GBD's own token pass, over the file
-read again. Their readable forms are the whole-file ones: without the compiled module this module reads the file
-whole and runs the Python reader (:func:`~satdoku.cnf.dimacs_fast.parse_dimacs_buffer`), the
-Python hash (:func:`satdoku.identity.cnf_hash_bytes`) and the Python model check; the tests
-compare both on the same files, cut into chunks anywhere.
+read again. Their readable forms are the whole-file ones: without the compiled module this
+module reads the file whole and runs the Python reader
+(:func:`~satdoku.cnf.dimacs_fast.parse_dimacs_buffer`), the Python hash
+(:func:`satdoku.identity.cnf_hash_bytes`) and the Python model check; the tests compare both
+on the same files, cut into chunks anywhere.
 """
 
 from __future__ import annotations

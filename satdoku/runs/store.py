@@ -18,7 +18,7 @@ from typing import Any
 
 from satdoku.stagefiles import paths as sp
 from satdoku.stagefiles.manifest import read_manifest
-from satdoku.stagefiles.runtable import META_KEY, build, classify_files, store_path
+from satdoku.stagefiles.runtable import META_KEY, build, classify_files, read_store, store_path
 
 __all__ = ["META_KEY", "list_runs", "manifest_of", "read_rows", "results_files", "run_table",
            "store_path", "write_run"]
@@ -64,13 +64,11 @@ def read_rows(source: str | Path, results: str | Path = sp.RESULTS):
     """The rows of a stored run (a ``.parquet`` file, or the id of a run stored under
     ``results``) or of a results directory's current stage files, as a pyarrow table (its
     manifest in the metadata when known)."""
-    import pyarrow.parquet as pq
-
     p = Path(source)
     if not p.exists() and store_path(results, str(source)).is_file():
         p = store_path(results, str(source))
     if p.is_file():
-        return pq.read_table(p)
+        return read_store(p)
     if not p.is_dir():
         raise FileNotFoundError(f"{p}: neither a results directory nor a stored run (.parquet "
                                 f"file or run id under {results}/runs)")

@@ -329,17 +329,22 @@ def store_path(results: str | Path, run_id: str) -> Path:
     return sp.stage_path(sp.RUNS_STORE, results, run=run_id)
 
 
-def stored(results: str | Path):  # type: ignore[no-untyped-def]
-    """The stored table of the run ``results/run.json`` names (None when there is none).
-    Read through ``ParquetFile``: ``pq.read_table`` would import pyarrow's dataset layer (and
-    pandas with it), about 0.3 s of CPU a report job does not need for one file."""
+def read_store(path: str | Path):  # type: ignore[no-untyped-def]
+    """One stored run's table (its manifest in the metadata), read through ``ParquetFile``:
+    ``pq.read_table`` would import pyarrow's dataset layer (and pandas with it), about 0.3 s
+    of CPU a report job does not need for one file."""
     import pyarrow.parquet as pq
 
+    return pq.ParquetFile(path).read()
+
+
+def stored(results: str | Path):  # type: ignore[no-untyped-def]
+    """The stored table of the run ``results/run.json`` names (None when there is none)."""
     manifest = read_manifest(Path(results) / sp.RUN_MANIFEST)
     if not manifest or not manifest.get("run_id"):
         return None
     path = store_path(results, str(manifest["run_id"]))
-    return pq.ParquetFile(path).read() if path.is_file() else None
+    return read_store(path) if path.is_file() else None
 
 
 def table_of_files(files: Sequence[str | Path]):  # type: ignore[no-untyped-def]

@@ -127,9 +127,14 @@ def main(argv: list[str] | None = None) -> int:
         return _main(argv)
     install_interrupts()  # a real `satdoku` process: Ctrl-C stops compiled code at once
     code = _main(sys.argv[1:])
-    if next((a for a in sys.argv[1:] if not a.startswith("-")), None) in JOB_COMMANDS:
+    if _command(sys.argv[1:]) in JOB_COMMANDS:
         _end_job(code)
     return code
+
+
+def _command(argv: list[str]) -> str | None:
+    """The command word of ``argv`` (its first word that is not an option), or None."""
+    return next((a for a in argv if not a.startswith("-")), None)
 
 
 def _end_job(code: int) -> None:
@@ -155,7 +160,7 @@ def _end_job(code: int) -> None:
 
 
 def _main(argv: list[str]) -> int:
-    command = next((a for a in argv if not a.startswith("-")), None)
+    command = _command(argv)
     parser = build_parser(command if command in COMMANDS else None)
     args = parser.parse_args(argv)
     if not getattr(args, "_module", None):

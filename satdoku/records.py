@@ -165,7 +165,7 @@ def field_names(record_or_class: object) -> tuple[str, ...]:
 
 def replace(obj: T, **changes: object) -> T:
     """A new record like ``obj`` with ``changes`` (``__post_init__`` checks it again)."""
-    values = {name: getattr(obj, name) for name in field_names(obj)}
+    values = as_dict(obj)
     unknown = sorted(set(changes) - set(values))
     if unknown:
         raise TypeError(f"{type(obj).__name__} has no field(s) {', '.join(unknown)}")

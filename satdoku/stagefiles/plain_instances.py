@@ -155,10 +155,12 @@ def _objects(snap: Snapshot, fmt: str, reader: _Reader, headers: int, start: int
              stop: int | None, strict: bool, limits: SizeLimits
              ) -> Iterator[Record | dict[str, Any]]:
     first_body = snap.content_linenos[headers] if len(snap.content_linenos) > headers else 0
-    lines = snap.content_lines(max(start, first_body), stop)
+    begin = max(start, first_body)
+    lines = snap.content_lines(begin, stop)
+    first_index = snap.count_content_before(begin) - headers + 1  # ids count content lines
     templates: dict[tuple[int, bool], dict[str, Any]] = {}
     pending: int | None = None  # first line of a run of lines that are not plain
-    for lineno, line in lines:
+    for index, (lineno, line) in enumerate(lines, first_index):
         item = reader.plain(line)
         if item is None:
             if pending is None:
@@ -168,7 +170,6 @@ def _objects(snap: Snapshot, fmt: str, reader: _Reader, headers: int, start: int
             yield from read_records(snap.source, fmt, strict, pending, lineno, snapshot=snap,
                                     limits=limits)
             pending = None
-        index = snap.count_content_before(lineno) - headers + 1
         layout = item.layout
         key = (layout.box, item.solution is not None)
         template = templates.get(key)

@@ -917,7 +917,6 @@ typedef struct {
     PyObject_HEAD
     PyObject *update;
     int skip, line_start, done, in_tok, any, tok_len, tok_zero, last_zero;
-    int busy; /* a feed is running with the GIL released: a second one at once is refused */
     unsigned char *scratch;
     Py_ssize_t scratch_cap;
 } GbdTokens;
@@ -961,10 +960,6 @@ static PyObject *gbd_emit(GbdTokens *g, const unsigned char *out, Py_ssize_t k) 
 
 static PyObject *GbdTokens_feed(GbdTokens *g, PyObject *arg) {
     Py_buffer view;
-    if (g->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "GbdTokens.feed is already running");
-        return NULL;
-    }
     if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
     const unsigned char *buf = view.buf;
     Py_ssize_t n = view.len, k = 0;
@@ -982,10 +977,6 @@ static PyObject *GbdTokens_feed(GbdTokens *g, PyObject *arg) {
        writes to out (a char pointer may alias anything) */
     int skip = g->skip, line_start = g->line_start, done = g->done, in_tok = g->in_tok;
     int any = g->any, tok_len = g->tok_len, tok_zero = g->tok_zero, last_zero = g->last_zero;
-    /* the loop touches only the piece and the scratch buffer: the GIL is released, so a
-       caller may run it in a thread beside other work (satdoku/cnf/dimacs_stream.py) */
-    g->busy = 1;
-    Py_BEGIN_ALLOW_THREADS
 #define GBD_TOKEN_END() \
     do { \
         if (in_tok) { \
@@ -1032,8 +1023,6 @@ static PyObject *GbdTokens_feed(GbdTokens *g, PyObject *arg) {
         i++;
     }
 #undef GBD_TOKEN_END
-    Py_END_ALLOW_THREADS
-    g->busy = 0;
     g->skip = skip, g->line_start = line_start, g->done = done, g->in_tok = in_tok;
     g->any = any, g->tok_len = tok_len, g->tok_zero = tok_zero, g->last_zero = last_zero;
     PyBuffer_Release(&view);

@@ -277,11 +277,12 @@ def _fork_in(cg: Any, func: Callable[[], Any], wall_wait: float | None,
     go_read, go_write = os.pipe()
     read_fd, write_fd = os.pipe()
     guard_sigterm()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: waits until it is in its cgroup, never returns
         code = 0
         try:
-            die_with_parent()  # a parent killed (SIGKILL, or SIGTERM mid-way) takes it along
+            die_with_parent(parent)  # a parent killed (SIGKILL, or SIGTERM mid-way) takes it along
             os.close(go_write)
             os.close(read_fd)
             os.setpgid(0, 0)

@@ -95,9 +95,13 @@ def limit_result(done: Finished, deadline: Deadline, memory_mb: float | None,
     return None
 
 
-def die_with_parent() -> None:
-    """In a child: SIGKILL when the parent dies (Linux; a no-op elsewhere)."""
+def die_with_parent(parent: int) -> None:
+    """In a child forked from process ``parent``: SIGKILL when the parent dies (Linux; a no-op
+    elsewhere). A parent that died between the fork and this request gets no signal sent for
+    it, so the child then ends at once instead of running on unwatched."""
     _prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL))
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _prctl(option: int, value: int) -> bool:
@@ -117,10 +121,11 @@ def become_subreaper() -> bool:
     return _prctl(_PR_SET_CHILD_SUBREAPER, 1)
 
 
-def _limit_child(cpu_seconds: float | None) -> None:
-    """In a child, before it runs the solver: dies with its parent, CPU rlimit on the CPU
-    clock. (Memory is limited by sampling the tree's resident memory, not by an rlimit.)"""
-    die_with_parent()
+def _limit_child(cpu_seconds: float | None, parent: int) -> None:
+    """In a child of ``parent``, before it runs the solver: dies with its parent, CPU rlimit
+    on the CPU clock. (Memory is limited by sampling the tree's resident memory, not by an
+    rlimit.)"""
+    die_with_parent(parent)
     if cpu_seconds is not None:
         soft = max(1, math.ceil(cpu_seconds))
         resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
@@ -398,7 +403,8 @@ def run_command(argv: Sequence[str], deadline: Deadline, limits: RunLimits,
             else:
                 pid = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=write_fd,
                                        stderr=err, process_group=0, close_fds=True,
-                                       preexec_fn=lambda: _limit_child(cpu_limit)).pid
+                                       preexec_fn=functools.partial(
+                                           _limit_child, cpu_limit, os.getpid())).pid
     except BaseException:
         os.close(read_fd)
         raise
@@ -498,7 +504,8 @@ def run_forked(func: Callable[[], Any], deadline: Deadline, limits: RunLimits
     wait_for, cpu_limit = wall_budget(deadline)
     guard_sigterm()
     become_subreaper()
-    base_kb = _rss_kb(os.getpid())
+    parent = os.getpid()
+    base_kb = _rss_kb(parent)
     before = set(_children(os.getpid()))
     read_fd, write_fd = os.pipe()
     pid = os.fork()
@@ -507,7 +514,7 @@ def run_forked(func: Callable[[], Any], deadline: Deadline, limits: RunLimits
         try:
             os.close(read_fd)
             os.setpgid(0, 0)
-            _limit_child(cpu_limit)
+            _limit_child(cpu_limit, parent)
             try:
                 payload = pickle.dumps(("ok", func()))
             except MemoryError:

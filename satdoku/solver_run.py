@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import os
 import resource
-import tempfile
+import sys
 import time
+from collections import namedtuple
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
-from typing import Any, NamedTuple
 
 from satdoku.cnf.dimacs_fast import parse_dimacs_buffer
-from satdoku.cnf.drat import OUT_OF_BUDGET, check_proof
 from satdoku.cnf.formula import Cnf, Formula
-from satdoku.cnf.lrat import check_lrat
 from satdoku.records import record, replace
 from satdoku.solvers import cores
 from satdoku.solvers.base import CPU, WALL, Deadline, RunLimits
@@ -46,6 +44,10 @@ from satdoku.solvers.result import (
     YES,
     Result,
 )
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (satdoku/records.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Grace past the time limit for a clean stop (interrupt latency, process teardown); an answer
 #: later than limit + grace is a TIMEOUT.
@@ -282,12 +284,13 @@ def out_of_time(deadline: Deadline) -> Result | None:
     return None
 
 
-class Verdict(NamedTuple):
+class Verdict(namedtuple("Verdict", "verified detail", defaults=("",))):
     """What the check of an answer found: ``verified`` (``yes``, ``proof``, ``FAILED`` or
-    ``-``) and a detail (why it failed, or the solver's message)."""
+    ``-``) and a ``detail`` (why it failed, or the solver's message; default empty). A
+    ``collections.namedtuple``: ``typing.NamedTuple`` would cost a one-shot command the import
+    of :mod:`typing`."""
 
-    verified: str
-    detail: str = ""
+    __slots__ = ()
 
 
 def formula_verdict(result: Result, cnf: Cnf | None) -> Verdict:
@@ -358,7 +361,7 @@ def proof_file(keep: str | None, workdir: str | None) -> Iterator[str]:
         yield keep
         return
     if workdir is None:
-        with tempfile.TemporaryDirectory() as tmp:
+        with scratch_dir() as tmp:
             yield os.path.join(tmp, "proof")
         return
     path = os.path.join(workdir, "proof")
@@ -371,11 +374,58 @@ def proof_file(keep: str | None, workdir: str | None) -> Iterator[str]:
             os.remove(path)
 
 
+@contextmanager
+def scratch_dir() -> Iterator[str]:
+    """A fresh directory of this user's alone (mode 0700), removed with its contents afterwards:
+    what ``tempfile.TemporaryDirectory()`` gives, made without importing :mod:`tempfile` where
+    a one-shot process can. Importing tempfile loads shutil, random and weakref, about 13
+    million instructions, an eighth of a one-shot ``satdoku dpll``'s own start-up (issue 29),
+    which makes one directory for the proof of every run.
+
+    On POSIX, when tempfile is not loaded yet, the directory is made with a random name where
+    tempfile would look first (``$TMPDIR``, ``$TEMP`` or ``$TMP``, the first one set, else
+    ``/tmp``). When that fails, when tempfile is already loaded (a longer process, whose
+    ``tempfile.tempdir`` may be set) or elsewhere, tempfile itself makes it (``mkdtemp``, which
+    tries its other candidates). Clean-up removes the files a solver wrote there; anything else
+    (a directory) goes through ``shutil.rmtree``; a directory already gone is no error."""
+    path = None
+    if os.name == "posix" and "tempfile" not in sys.modules:
+        root = next((os.environ[key] for key in ("TMPDIR", "TEMP", "TMP")
+                     if os.environ.get(key)), "/tmp")  # fmt: skip
+        try:
+            path = os.path.join(os.path.abspath(root), f"tmp{os.urandom(6).hex()}")
+            os.mkdir(path, 0o700)
+        except OSError:
+            path = None
+    if path is None:
+        import tempfile
+
+        path = tempfile.mkdtemp()
+    try:
+        yield path
+    finally:
+        try:
+            with os.scandir(path) as entries:
+                for entry in entries:
+                    os.remove(entry.path)
+            os.rmdir(path)
+        except FileNotFoundError:  # removed already (TemporaryDirectory ignores it too)
+            pass
+        except OSError:
+            import shutil
+
+            shutil.rmtree(path)
+
+
 def certify(formula: Formula, result: Result, proof: str, keep: bool,
             time_limit: float | None, proof_format: str = "drat") -> None:
     """Check the proof of an UNSAT answer (``proof_format`` drat or lrat) within
     ``time_limit`` seconds: a missing or rejected proof makes it ERROR; a check that runs out
-    of its budget leaves it UNSAT, unchecked."""
+    of its budget leaves it UNSAT, unchecked. The checkers are imported here, on the first
+    UNSAT answer: a run that finds a model never needs them."""
+    from satdoku.cnf.drat import OUT_OF_BUDGET, check_proof
+    from satdoku.cnf.lrat import check_lrat
+
     if not os.path.exists(proof):
         result.status, result.message = ERROR, "UNSAT without the proof this solver must write"
         return

@@ -29,20 +29,23 @@ import stat
 import sys
 from collections.abc import Iterator
 from functools import cached_property
-from typing import IO, TYPE_CHECKING, BinaryIO
 
 from satdoku.records import record
 from satdoku.size_limits import default_size_limits
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (satdoku/records.py)
 if TYPE_CHECKING:  # annotations only: pathlib costs a one-shot command ~15 M instructions
     from pathlib import Path
+    from typing import IO, BinaryIO
 
 STDIN = "-"
 UTF8_BOM = b"\xef\xbb\xbf"
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _BZ2_BLOCK_MAGIC = (b"\x31\x41\x59\x26\x53\x59", b"\x17\x72\x45\x38\x50\x90")
 _CHUNK = 1 << 20
-_LINE_END = re.compile(rb"\r\n|\r|\n")  # every line end: LF, CRLF, CR (and any mix of them)
+#: every line end: LF, CRLF, CR (and any mix of them); compiled on first use (re caches it), not
+#: at import: a one-shot ``satdoku dpll`` reads no text lines (issue 29)
+_LINE_END = rb"\r\n|\r|\n"
 
 
 class InputError(ValueError):
@@ -185,7 +188,7 @@ class Snapshot:
         lines: list[str] = []
         bad: dict[int, str] = {}
         data, start = self.data, 0
-        for lineno, m in enumerate(itertools.chain(_LINE_END.finditer(data), [None]), 1):
+        for lineno, m in enumerate(itertools.chain(re.finditer(_LINE_END, data), [None]), 1):
             end = m.start() if m is not None else len(data)
             if m is None and start == len(data):
                 break

@@ -223,6 +223,18 @@ LOCAL_IMPORTS_ALLOWED: dict[tuple[str, str], str] = {
                       "pipeline.stage_solve", "pipeline.stage_decode", "stagefiles.tsv",
                       "pipeline.stage_report", "pipeline.stage_propagation",
                       "pipeline.stage_unique", "pipeline.stage_record")},
+    # a one-shot `satdoku dpll` loads what its answer needs (issue 29 goal 1,
+    # tests/test_startup.py): the proof checkers for an UNSAT answer only, the CDCL driver in
+    # the cdcl mode only
+    **{("satdoku/solver_run.py", f"satdoku.cnf.{module}"):
+       "the proof checkers load on the first UNSAT answer; a model never needs them"
+       for module in ("drat", "lrat")},
+    **{("satdoku/solvers/cdcl/driver.py", f"satdoku.cnf.{module}"):
+       "the proof as text lines is for the fuzzer's checks; solving writes it through the "
+       "kernel's own writer"
+       for module in ("drat", "lrat")},
+    ("satdoku/commands/dpll.py", "satdoku.solvers.cdcl.driver"):
+        "the cdcl mode's label names the kernel; the dpll mode does not load the CDCL driver",
     ("satdoku/commands/variants_arg.py", "satdoku.config"):
         "the configuration (set planning, solver registry, jsonschema) is loaded when a "
         "--variants value is checked, not by every pipeline stage whose parser has the option",

@@ -6,6 +6,7 @@ Each case runs the real entry point in a fresh interpreter and lists ``sys.modul
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -30,7 +31,13 @@ ALLOWED = {
     "satdoku.solvers.cdcl", "satdoku.solvers.cdcl.driver", "satdoku.solvers.cdcl.params",
     "satdoku.solvers.cdcl.adapter", "satdoku.solvers.cdcl._cdcl",
     "satdoku.records",  # the record classes above, made without dataclasses
+    "satdoku.solvers.choices",  # the DPLL and CSP option names the registry lists
 }
+#: loaded for the check of an UNSAT answer's proof only (a model is checked without them)
+PROOF_CHECK = {"satdoku.cnf.drat", "satdoku.cnf.lrat", "satdoku.cnf._lrat", "satdoku.cnf._drat"}
+#: the DPLL and CSP engines (and random, which the DPLL loads for its seeded heuristic): the
+#: registry names their options without them (solvers.choices), so the cdcl mode never loads them
+ENGINES = {"satdoku.solvers.dpll", "satdoku.solvers.own", "satdoku.solvers.csp", "random"}
 #: third-party or standard modules the command must not load (named, so a failure says which)
 FORBIDDEN = ("numpy", "pandas", "pyarrow", "duckdb", "torch", "matplotlib", "scipy", "ortools",
              "pysat", "jsonschema", "yaml", "benchexec", "subprocess", "json", "csv",
@@ -40,7 +47,13 @@ FORBIDDEN = ("numpy", "pandas", "pyarrow", "duckdb", "torch", "matplotlib", "sci
              # the signal relay starts its thread with _thread; the compressors load only for
              # a compressed file; argparse's formatter is given its width (no shutil of its own)
              "dataclasses", "inspect", "ast", "dis", "tokenize", "pathlib", "urllib",
-             "ipaddress", "threading", "gzip")
+             "ipaddress", "threading", "gzip",
+             # typing (the solver protocols live in solvers.protocols, records' tuples are
+             # collections.namedtuple); tempfile with shutil and random (solver_run.scratch_dir
+             # makes the proof's directory)
+             "typing", "tempfile", "shutil",
+             # the signal relay takes its numbers and set_wakeup_fd from _signal
+             "signal")
 
 #: the entry point as ``satdoku`` runs it, then the modules it loaded: those the interpreter's
 #: start-up had not (site, and in a development venv the editable install's finder, which loads
@@ -81,6 +94,9 @@ def test_dpll_on_a_satisfiable_file_loads_only_what_it_needs(tmp_path: Path, arg
     assert got == code
     ours = {m for m in modules if m == "satdoku" or m.startswith("satdoku.")}
     assert sorted(ours - ALLOWED) == []
+    assert sorted(ours & PROOF_CHECK) == []  # a model needs no proof checker
+    if "cdcl" in args:
+        assert sorted(modules & ENGINES) == []
     assert sorted(m for m in FORBIDDEN if m in modules) == []
 
 
@@ -92,6 +108,8 @@ def test_dpll_with_a_checked_proof_loads_only_what_it_needs(tmp_path: Path, mode
     assert "satdoku.cnf.lrat" in modules  # the check ran
     ours = {m for m in modules if m == "satdoku" or m.startswith("satdoku.")}
     assert sorted(ours - ALLOWED) == []
+    if mode == "cdcl":
+        assert sorted(modules & ENGINES) == []
     assert sorted(m for m in FORBIDDEN if m in modules) == []
 
 
@@ -100,3 +118,52 @@ def test_the_probe_sees_what_a_command_loads(tmp_path: Path) -> None:
     puzzle = _cnf(tmp_path, "p.txt", "12343412214.4321\n")
     _, modules = _loaded(["solve", puzzle])
     assert {"satdoku.puzzle", "satdoku.formats", "satdoku.solve"} <= modules
+
+
+#: a fresh interpreter makes a scratch directory, writes a file and a directory into it, and
+#: reports where it was, its mode, whether it is gone afterwards and whether tempfile loaded
+_SCRATCH = """
+import os, stat, sys
+from satdoku.solver_run import scratch_dir
+with scratch_dir() as path:
+    mode = stat.S_IMODE(os.stat(path).st_mode)
+    open(os.path.join(path, "proof"), "w").close()
+    os.mkdir(os.path.join(path, "sub"))
+print(path, oct(mode), os.path.exists(path), "tempfile" in sys.modules)
+"""
+
+
+def _scratch(env_tmpdir: str) -> list[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("TMPDIR", "TEMP", "TMP")}
+    done = subprocess.run([sys.executable, "-c", _SCRATCH], capture_output=True, text=True,
+                          timeout=60, env={**env, "TMPDIR": env_tmpdir}, check=True)
+    return done.stdout.split()
+
+
+def test_the_proof_directory_is_made_where_tempfile_makes_it_without_tempfile(
+        tmp_path: Path) -> None:
+    """``solver_run.scratch_dir`` (the directory of a one-shot run's proof): under $TMPDIR,
+    private (0700), gone afterwards with everything in it, and tempfile never loaded."""
+    path, mode, exists, loaded = _scratch(str(tmp_path))
+    assert Path(path).parent == tmp_path
+    assert (mode, exists, loaded) == ("0o700", "False", "False")
+
+
+def test_the_proof_directory_falls_back_to_tempfile(tmp_path: Path) -> None:
+    """$TMPDIR not usable: tempfile itself picks the directory (its next candidate), as
+    ``TemporaryDirectory`` would, and it is still removed afterwards."""
+    path, mode, exists, loaded = _scratch(str(tmp_path / "missing"))
+    assert not path.startswith(str(tmp_path))
+    assert (mode, exists, loaded) == ("0o700", "False", "True")
+
+
+def test_a_process_with_tempfile_loaded_uses_its_tempdir(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import tempfile
+
+    from satdoku.solver_run import scratch_dir
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    with scratch_dir() as path:
+        assert Path(path).parent == tmp_path
+    assert not Path(path).exists()

@@ -51,19 +51,20 @@ def test_a_check_out_of_budget_leaves_unsat_unchecked(public_data: Path, solver:
     assert checked.result.check_seconds > 0
 
 
-#: the check of each proof format: (module, function)
-#: each proof format's checker, as the solve path's core (satdoku/solver_run.py) imports it
-CHECKERS = {"drat": "check_proof", "lrat": "check_lrat"}
+#: the check of each proof format: (module, function); the solve path's core
+#: (satdoku/solver_run.py) imports it from there when an UNSAT answer is certified
+CHECKERS = {"drat": ("satdoku.cnf.drat", "check_proof"), "lrat": ("satdoku.cnf.lrat", "check_lrat")}
 
 
 @pytest.mark.parametrize("proof", ["lrat", "drat"])
 def test_the_time_limit_never_holds_the_check(public_data: Path, monkeypatch, proof: str) -> None:  # type: ignore[no-untyped-def]
     """A check slower than the solver's limit: the answer stays UNSAT and proof-checked, its
     time is in check_seconds and not in total_seconds."""
-    from satdoku import solver_run
+    import importlib
 
-    name = CHECKERS[proof]
-    real = getattr(solver_run, name)
+    module, name = CHECKERS[proof]
+    checker = importlib.import_module(module)
+    real = getattr(checker, name)
 
     def slow_check(*args, **kwargs):  # type: ignore[no-untyped-def]
         import time
@@ -71,7 +72,7 @@ def test_the_time_limit_never_holds_the_check(public_data: Path, monkeypatch, pr
         time.sleep(1.1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(solver_run, name, slow_check)
+    monkeypatch.setattr(checker, name, slow_check)
     answer = _solve(_uuf(public_data), "cdcl", proof, time_limit=1.0, verify_time_limit=30.0)
     assert answer.status == "UNSAT" and answer.verified == PROOF
     assert answer.result.check_seconds >= 1.1 > answer.result.total_seconds
@@ -79,16 +80,17 @@ def test_the_time_limit_never_holds_the_check(public_data: Path, monkeypatch, pr
 
 @pytest.mark.parametrize("proof", ["lrat", "drat"])
 def test_a_rejected_proof_stays_an_error(public_data: Path, monkeypatch, proof: str) -> None:  # type: ignore[no-untyped-def]
-    from satdoku import solver_run
+    import importlib
 
-    name = CHECKERS[proof]
-    real = getattr(solver_run, name)
+    module, name = CHECKERS[proof]
+    checker = importlib.import_module(module)
+    real = getattr(checker, name)
 
     def truncating_check(cnf, path, **kwargs):  # type: ignore[no-untyped-def]
         data = Path(path).read_bytes()
         return real(cnf, data[: len(data) // 3], **kwargs)
 
-    monkeypatch.setattr(solver_run, name, truncating_check)
+    monkeypatch.setattr(checker, name, truncating_check)
     answer = _solve(_uuf(public_data), "cdcl", proof, time_limit=30.0)
     assert answer.status == "ERROR" and "UNSAT proof rejected" in answer.result.message
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from typing import IO, TYPE_CHECKING
 
 from satdoku.cnf.dimacs_fast import (
     DimacsArrays,
@@ -26,8 +25,10 @@ from satdoku.cnf.formula import Cnf
 from satdoku.size_limits import SizeLimits
 from satdoku.sources import open_text
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (satdoku/records.py)
 if TYPE_CHECKING:  # annotations only (pathlib costs a one-shot command ~15 M instructions)
     from pathlib import Path
+    from typing import IO
 
 __all__ = [
     "DimacsArrays", "DimacsError", "buffer_to_clauses", "format_dimacs", "format_solver_output",

@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import re
 from array import array
-from typing import TYPE_CHECKING, NamedTuple
+from collections import namedtuple
 
 from satdoku.cnf.formula import split_lits
 from satdoku.size_limits import SizeLimits, default_size_limits
 from satdoku.sources import UTF8_BOM, InputError, read_snapshot
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (satdoku/records.py)
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -54,13 +55,13 @@ class DimacsError(InputError):
         return (DimacsError, (self.source, self.line, self.reason))
 
 
-class DimacsArrays(NamedTuple):
-    """A formula as arrays: ``lits`` holds every clause followed by a 0."""
+class DimacsArrays(namedtuple("DimacsArrays", "num_vars num_clauses lits comments")):
+    """A formula as arrays: ``num_vars``, ``num_clauses`` (int), ``lits`` (an int32 numpy
+    array holding every clause followed by a 0) and ``comments`` (list[str]). A
+    ``collections.namedtuple``, as are :class:`DimacsBuffer` and :class:`Header`:
+    ``typing.NamedTuple`` would cost a one-shot command the import of :mod:`typing`."""
 
-    num_vars: int
-    num_clauses: int
-    lits: np.ndarray  # int32, flat, each clause terminated by 0
-    comments: list[str]
+    __slots__ = ()
 
 
 def read_dimacs_arrays(
@@ -83,13 +84,11 @@ def _read(path: str | Path, limits: SizeLimits) -> bytes:
         raise DimacsError(exc.source, 0, exc.reason) from None
 
 
-class DimacsBuffer(NamedTuple):
-    """A formula as plain int32 bytes (native byte order, each clause followed by a 0)."""
+class DimacsBuffer(namedtuple("DimacsBuffer", "num_vars num_clauses lits comments")):
+    """A formula as plain int32 bytes: ``num_vars``, ``num_clauses`` (int), ``lits`` (bytes:
+    int32 in native byte order, each clause followed by a 0) and ``comments`` (list[str])."""
 
-    num_vars: int
-    num_clauses: int
-    lits: bytes
-    comments: list[str]
+    __slots__ = ()
 
 
 def read_dimacs_buffer(
@@ -158,16 +157,12 @@ def parse_header_line(text: str, source: str, lineno: int,
     return num_vars, num_clauses
 
 
-class Header(NamedTuple):
-    """What precedes a DIMACS body: the ``p cnf`` line's counts, where the body starts (byte
-    offset and line), the comments before it and the ``p`` line as written."""
+class Header(namedtuple("Header", "num_vars num_clauses offset lineno comments line")):
+    """What precedes a DIMACS body: the ``p cnf`` line's counts ``num_vars`` and
+    ``num_clauses``, where the body starts (byte ``offset`` and line ``lineno``), the
+    ``comments`` before it (list[str]) and the ``p`` ``line`` as written (bytes)."""
 
-    num_vars: int
-    num_clauses: int
-    offset: int
-    lineno: int
-    comments: list[str]
-    line: bytes
+    __slots__ = ()
 
 
 def _header(data: bytes, source: str, clause_tolerance: int = 0,
@@ -308,8 +303,10 @@ def _raise_for(data: bytes, source: str, num_vars: int, err: int, err_pos: int) 
 
 
 # --- the Python engine ------------------------------------------------------------------
-_TOKEN = re.compile(rb"[^ \t\r]+")  # blanks are space, tab and CR; lines end at LF
-_LITERAL = re.compile(rb"-?[0-9]+")
+#: the Python engine's patterns, compiled on its first call (re caches them), not at import: the
+#: compiled engine is what runs, and a one-shot command pays for no regex it does not use
+_TOKEN = rb"[^ \t\r]+"  # blanks are space, tab and CR; lines end at LF
+_LITERAL = rb"-?[0-9]+"
 
 
 def _body_python(data: bytes, offset: int, num_vars: int, source: str) -> tuple[bytes, int, int]:
@@ -318,11 +315,12 @@ def _body_python(data: bytes, offset: int, num_vars: int, source: str) -> tuple[
     trailer), with ``p`` is a second header (an error); every other token must be a decimal
     integer within +-``num_vars``; 0 ends a clause. Returns (int32 bytes, clauses, position
     where the formula ends)."""
+    token_re, literal_re = re.compile(_TOKEN), re.compile(_LITERAL)
     lits = array("i")
     clauses, end_pos = 0, len(data)
     lineno, pos = _line_of(data, offset), offset
     for line in data[offset:].split(b"\n"):
-        first = _TOKEN.search(line)
+        first = token_re.search(line)
         head = line[first.start()] if first else None
         if head == ord("%"):
             end_pos = pos + first.start()  # type: ignore[union-attr]
@@ -330,9 +328,9 @@ def _body_python(data: bytes, offset: int, num_vars: int, source: str) -> tuple[
         if head == ord("p"):
             raise DimacsError(source, lineno, "second 'p' header line")
         if head is not None and head != ord("c"):
-            for token in _TOKEN.findall(line):
+            for token in token_re.findall(line):
                 text = token.decode("utf-8", "replace")[:40]
-                if not _LITERAL.fullmatch(token):
+                if not literal_re.fullmatch(token):
                     raise DimacsError(source, lineno, f"not a literal: {text!r}")
                 value = int(token)
                 if abs(value) > num_vars:

@@ -36,13 +36,13 @@ import os
 import re
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING
 
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.cnf.watches import FALSE, TRUE, UNSET, visit
 from satdoku.records import record
 from satdoku.sources import InputError, decompress
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (satdoku/records.py)
 if TYPE_CHECKING:  # annotations only (pathlib costs a one-shot command ~15 M instructions)
     from pathlib import Path
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Sequence
-from typing import Any
 
 from satdoku.records import factory, record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (satdoku/records.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Cnf:

@@ -39,7 +39,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING
 
 from satdoku.cnf.drat import (
     OUT_OF_BUDGET,
@@ -58,6 +57,7 @@ from satdoku.cnf.drat import (
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.cnf.watches import FALSE, TRUE, UNSET
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (satdoku/records.py)
 if TYPE_CHECKING:  # annotations only (pathlib costs a one-shot command ~15 M instructions)
     from pathlib import Path
 

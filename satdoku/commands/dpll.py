@@ -23,7 +23,7 @@ from satdoku.cnf.dimacs_fast import DimacsError
 from satdoku.commands.common import RawDescriptionHelpFormatter, int_in
 from satdoku.solver_run import open_solver, read_formula, solve_formula
 from satdoku.solvers.base import RunLimits
-from satdoku.solvers.cdcl.driver import choose_backend
+from satdoku.solvers.choices import HEURISTICS
 from satdoku.solvers.result import FAILED
 from satdoku.sources import InputError, read_snapshot, snapshot_from_bytes
 
@@ -31,7 +31,6 @@ MODES = ("dpll", "cdcl")
 PROOF_FORMATS = ("lrat", "drat")  # = the solvers' (dpll.PROOF_FORMATS, cdcl.PROOF_FORMATS)
 #: proof file suffix of each format, in a batch's proof directory
 PROOF_SUFFIX = {"lrat": ".lrat", "drat": ".drup"}
-DPLL_HEURISTICS = ("first", "random", "dlis", "moms", "jw", "vsids")  # = dpll.HEURISTICS
 EXIT = {"SAT": 10, "UNSAT": 20}
 BATCH_HELP = """\
 several files: start-up is paid once and each file gets its own block (``c file NAME``, its
@@ -59,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--heuristic",
         default=None,
-        help=f"dpll branching heuristic: {', '.join(DPLL_HEURISTICS)} "
+        help=f"dpll branching heuristic: {', '.join(HEURISTICS)} "
         "(default vsids); cdcl accepts only vsids",
     )
     parser.add_argument(
@@ -116,7 +115,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     heuristic = args.heuristic or "vsids"
-    if args.mode == "dpll" and heuristic not in DPLL_HEURISTICS:
+    if args.mode == "dpll" and heuristic not in HEURISTICS:
         print(f"satdoku dpll: unknown heuristic {heuristic!r}", file=sys.stderr)
         return 1
     if args.mode == "cdcl" and heuristic != "vsids":
@@ -208,6 +207,8 @@ def _options(args: argparse.Namespace, heuristic: str) -> dict:  # type: ignore[
 def _label(args: argparse.Namespace, heuristic: str) -> str:
     if args.mode == "dpll":
         return f"dpll ({heuristic})"
+    from satdoku.solvers.cdcl.driver import choose_backend  # loaded by the cdcl mode anyway
+
     simplify = "" if args.no_simplify else ", preprocessing"
     return f"cdcl (vsids, {choose_backend()} kernel{simplify})"
 

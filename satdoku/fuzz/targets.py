@@ -41,7 +41,7 @@ from satdoku.fuzz.shrink import Budget, shrink_case
 from satdoku.solve import open_solver, solve
 from satdoku.solvers.base import RunLimits
 from satdoku.solvers.cdcl.driver import BACKENDS, PHASES, RESTARTS
-from satdoku.solvers.dpll import HEURISTICS
+from satdoku.solvers.choices import HEURISTICS
 from satdoku.solvers.registry import CNF, OURS, PUZZLE, SOLVERS, level
 from satdoku.solvers.result import FAILED
 

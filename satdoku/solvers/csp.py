@@ -35,17 +35,18 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
 
 from satdoku.records import record
 from satdoku.solvers.base import Deadline
+from satdoku.solvers.choices import INFERENCES, ORDERINGS
 from satdoku.solvers.result import SAT, TIMEOUT, UNSAT, Result
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (satdoku/records.py)
 if TYPE_CHECKING:  # annotations only: the engine reads a puzzle's attributes
+    from typing import Any
+
     from satdoku.puzzle import Layout, Puzzle
 
-INFERENCES = ("bt", "fc", "mac")
-ORDERINGS = ("first", "mrv")
 NODES, TIME = "nodes", "time"  # why a search stopped early: SearchLimit.reason
 
 

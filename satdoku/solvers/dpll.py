@@ -12,7 +12,7 @@ The algorithm is the classic Davis-Putnam-Logemann-Loveland search, done properl
   be set true without losing solutions.
 * **Chronological backtracking**, iteratively (an explicit stack of decision levels, no
   recursion): on a conflict the most recent decision not yet flipped is flipped.
-* **Branching heuristics** chosen by name (see :data:`HEURISTICS`).
+* **Branching heuristics** chosen by name (see :data:`satdoku.solvers.choices.HEURISTICS`).
 
 For an UNSAT answer the solver can write a proof: every time the current stack of branch
 literals ``b1..bk`` is refuted (a conflict, or both branches of ``bk`` refuted) the clause
@@ -40,19 +40,16 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from itertools import chain, islice
-from typing import ClassVar, TextIO
 
 from satdoku.cnf.watches import FALSE, TRUE, UNSET, visit
 from satdoku.records import as_dict, record
 from satdoku.solvers.base import Deadline, require_choice
+from satdoku.solvers.choices import HEURISTICS  # branching heuristics by name
 from satdoku.solvers.result import SAT, TIMEOUT, UNSAT
 
-#: Branching heuristics by name.
-#: ``first`` lowest unassigned variable, true first; ``random`` a random unassigned variable and
-#: polarity (seeded); ``dlis`` the literal in most open clauses; ``moms`` the variable with most
-#: occurrences in the shortest open clauses; ``jw`` two-sided Jeroslow-Wang (weights 2^-|c| over
-#: open clauses); ``vsids`` variable activity bumped in conflict clauses and decayed over time.
-HEURISTICS = ("first", "random", "dlis", "moms", "jw", "vsids")
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (satdoku/records.py)
+if TYPE_CHECKING:
+    from typing import ClassVar, TextIO
 
 _CHUNK = 8192  # clauses loaded or scanned between two looks at the clock (~5 ms of work)
 #: proof formats DPLL writes

@@ -11,20 +11,26 @@ prints one line and exits 130), the process's SIGTERM handler for SIGTERM.
 
 The relay is started with :mod:`_thread`, the thread module :mod:`threading` is built on:
 every ``satdoku`` process installs it, and importing :mod:`threading` would cost a one-shot
-``satdoku dpll`` a few milliseconds for a daemon thread that needs none of it.
+``satdoku dpll`` a few milliseconds for a daemon thread that needs none of it. For the same
+reason the signal numbers and ``set_wakeup_fd`` come from ``_signal``, the C module
+:mod:`signal` re-exports: ``signal`` itself adds enum classes of every signal, handler and
+mask, built at import (about 3.5 million instructions, issue 29), which the relay does not use.
 """
 
 from __future__ import annotations
 
+import _signal  # signal's C core: the numbers and set_wakeup_fd, without signal's enums
 import _thread
 import contextlib
 import os
-import signal
 from collections.abc import Iterator
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (satdoku/records.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Signals that stop the current search.
-STOPPING = frozenset({int(signal.SIGINT), int(signal.SIGTERM)})
+STOPPING = frozenset({_signal.SIGINT, _signal.SIGTERM})
 
 _current: Any = None  # the object whose interrupt() stops the search in progress
 _installed = False
@@ -39,7 +45,7 @@ def install() -> bool:
     read_end, write_end = os.pipe()
     os.set_blocking(write_end, False)
     try:
-        signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+        _signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
     except ValueError:  # not the main thread of the main interpreter
         os.close(read_end)
         os.close(write_end)

@@ -9,12 +9,16 @@ solve path times the instance, measures its resources and turns exceptions into 
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from satdoku.cnf.formula import Cnf
 from satdoku.solvers.base import Deadline, require_choice
-from satdoku.solvers.dpll import HEURISTICS, PROOF_FORMATS, Dpll, gc_paused
+from satdoku.solvers.choices import HEURISTICS
+from satdoku.solvers.dpll import PROOF_FORMATS, Dpll, gc_paused
 from satdoku.solvers.result import UNSAT, Result
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (satdoku/records.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class DpllSolver:

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any
 
 from satdoku.records import factory, record
-from satdoku.solvers.cdcl.driver import PHASES, RESTARTS
-from satdoku.solvers.csp import INFERENCES, ORDERINGS
-from satdoku.solvers.dpll import HEURISTICS
+from satdoku.solvers.cdcl.params import PHASES, RESTARTS
+from satdoku.solvers.choices import HEURISTICS, INFERENCES, ORDERINGS
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (satdoku/records.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 OURS, REFERENCE = "ours", "reference"
 CNF, PUZZLE = "cnf", "puzzle"

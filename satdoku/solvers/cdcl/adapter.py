@@ -10,12 +10,15 @@ measures its resources and turns exceptions into ERROR.
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from satdoku.cnf.formula import Cnf
 from satdoku.solvers.base import STAT_KEYS, Deadline, require_choice
 from satdoku.solvers.cdcl.driver import PHASES, PROOF_FORMATS, RESTARTS, Cdcl, warm_up
 from satdoku.solvers.result import UNSAT, Result
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (satdoku/records.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Incremental cdcl keeps its learnt-clause database small: what it learns under one puzzle's
 #: givens seldom helps the next puzzle, and every stale clause slows propagation (measured on

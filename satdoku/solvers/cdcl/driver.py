@@ -32,15 +32,13 @@ import os
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
 
-from satdoku.cnf.drat import drup_lines
 from satdoku.cnf.formula import split_lits
-from satdoku.cnf.lrat import lrat_lines
 from satdoku.solvers.base import CPU, Deadline, require_choice
 from satdoku.solvers.cdcl.params import (
     DEFAULTS,
     PARAM_NAMES,
+    PHASES,
     PROOFS,
     RESTARTS,
     STATUS_CODES,
@@ -49,10 +47,11 @@ from satdoku.solvers.cdcl.params import (
 from satdoku.solvers.interrupts import searching
 from satdoku.solvers.result import SAT, TIMEOUT, UNSAT
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (satdoku/records.py)
 if TYPE_CHECKING:  # annotations only (pathlib costs a one-shot command ~15 M instructions)
     from pathlib import Path
+    from typing import Any
 
-PHASES = ("negative", "positive")
 BACKENDS = ("auto", "c", "python")
 #: proof formats the kernels write, and their ``proof`` codes (0: none)
 PROOF_FORMATS = {name: code for name, code in PROOFS.items() if code}
@@ -320,7 +319,11 @@ class Cdcl:
 
     def proof_lines(self) -> list[str]:
         """The proof logged so far as text lines (with newlines): DRUP as drat-trim reads it,
-        or LRAT."""
+        or LRAT (the proof modules imported here: a solve that writes its proof goes through
+        the kernel's own writer, :meth:`write_proof`)."""
+        from satdoku.cnf.drat import drup_lines
+        from satdoku.cnf.lrat import lrat_lines
+
         if self.proof_format == "lrat":
             return lrat_lines(self._proof_log(), self._kernel.loaded)
         return drup_lines(self._proof_log())

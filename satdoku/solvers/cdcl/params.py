@@ -85,6 +85,8 @@ P_SIMP_DELAY, P_REDUCE_PER_VAR = _index("simp_delay"), _index("reduce_per_var")
 #: glucose (recent LBDs against the average, with blocking); mixed (default): focused glucose
 #: phases and stable Luby phases alternating, each phase longer than the last
 RESTARTS = {"none": 0, "luby": 1, "glucose": 2, "mixed": 3}
+#: The polarity a decision tries first (negative: MiniSat's default)
+PHASES = ("negative", "positive")
 #: Proof modes (the kernels' ``proof``): none, or the format it writes
 PROOFS = {"none": 0, "drat": 1, "lrat": 2}
 #: The kernels' answer codes (``status``): UNSAT_ASSUMED is UNSAT under the assumptions only

@@ -7,14 +7,18 @@ heavy dependencies) only when that command runs or asks for ``--help``.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import os
 import sys
 
 from satdoku import __version__
-from satdoku.commands.common import HelpFormatter
+from satdoku.commands.plain_args import plain_namespace
 from satdoku.solvers.interrupts import install as install_interrupts
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (satdoku/records.py)
+if TYPE_CHECKING:  # annotations only: argparse loads when a parser is built
+    import argparse
+    from typing import Any
 
 #: name -> (module under satdoku.commands, one-line help). Add a command by adding one line.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -40,6 +44,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The top-level parser: every command listed (``satdoku --help``), or with ``only`` that
     one command's parser alone, its module the only command module imported (a one-shot
     ``satdoku dpll`` pays for one parser, not fifteen)."""
+    import argparse
+
+    from satdoku.commands.help_format import HelpFormatter
+
     parser = argparse.ArgumentParser(
         prog="satdoku",
         description="Sudoku-family puzzles to checked evidence: CNF, solvers, solutions, reports.",
@@ -132,6 +140,15 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
+def _plain_args(command: str | None, argv: list[str]) -> Any:
+    """The namespace of a plain command line of a command whose module lists its arguments
+    (``ARGUMENTS``), read without argparse (:mod:`satdoku.commands.plain_args`); else None."""
+    if command not in COMMANDS:
+        return None
+    module = importlib.import_module(f"satdoku.commands.{COMMANDS[command][0]}")
+    return plain_namespace(command, module, argv)
+
+
 def _command(argv: list[str]) -> str | None:
     """The command word of ``argv`` (its first word that is not an option), or None."""
     return next((a for a in argv if not a.startswith("-")), None)
@@ -161,11 +178,13 @@ def _end_job(code: int) -> None:
 
 def _main(argv: list[str]) -> int:
     command = _command(argv)
-    parser = build_parser(command if command in COMMANDS else None)
-    args = parser.parse_args(argv)
-    if not getattr(args, "_module", None):
-        parser.print_help()
-        return 2
+    args = _plain_args(command, argv)
+    if args is None:  # argparse: every command line a plain reading does not take
+        parser = build_parser(command if command in COMMANDS else None)
+        args = parser.parse_args(argv)
+        if not getattr(args, "_module", None):
+            parser.print_help()
+            return 2
     reserve_log_space()
     if os.environ.get(RUSAGE_ENV):
         import atexit

@@ -131,7 +131,62 @@ def test_a_workflow_job_ends_fast_with_its_output_and_exit_code(tmp_path: Path) 
 def test_help_width_is_the_one_shutil_gives(monkeypatch: pytest.MonkeyPatch, columns: str) -> None:
     """The commands' help formatter reads its width without importing shutil (a one-shot
     ``satdoku dpll`` would pay for it): the same width shutil.get_terminal_size gives."""
-    from satdoku.commands.common import terminal_columns
+    from satdoku.commands.help_format import terminal_columns
 
     monkeypatch.setenv("COLUMNS", columns)
     assert terminal_columns() == shutil.get_terminal_size().columns
+
+
+#: words a `satdoku dpll` command line is drawn from: options in full and abbreviated, their
+#: values good and bad, files, stdin, help, the = form, a negative number, an empty word
+_DPLL_WORDS = ("--mode", "cdcl", "dpll", "bogus", "--no-model", "--no-mod", "--seed", "3", "-1",
+               "x", "--time-limit", "2.5", "nan", "--proof", "p.lrat", "--proof-format", "drat",
+               "--restarts", "luby", "a.cnf", "b.cnf", "-", "--heuristic", "jw", "--help", "-h",
+               "--mode=cdcl", "--pure-literals", "--verify-time-limit", "--no-simplify", "", "--")
+
+
+def test_a_plain_dpll_command_line_reads_as_argparse_reads_it() -> None:
+    """``commands.plain_args`` (the one-shot path without argparse) gives argparse's namespace
+    for every line it takes, and takes none that argparse refuses: 4,000 seeded lines of
+    ``_DPLL_WORDS``, plus the benchmark's own line, which it must take."""
+    import contextlib
+    import io
+    import random
+
+    from satdoku.cli import build_parser
+    from satdoku.commands import dpll
+    from satdoku.commands.plain_args import plain_namespace
+
+    parser = build_parser("dpll")
+    rng = random.Random(29)
+    lines = [["dpll", "--mode", "cdcl", "--no-model", "f.cnf"], ["dpll", "f.cnf"]]
+    lines += [["dpll", *rng.choices(_DPLL_WORDS, k=rng.randint(0, 7))] for _ in range(4000)]
+    taken = 0
+    for argv in lines:
+        plain = plain_namespace("dpll", dpll, argv)
+        quiet = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(quiet), contextlib.redirect_stdout(quiet):
+                expected = vars(parser.parse_args(argv))
+        except SystemExit:
+            assert plain is None, argv
+            continue
+        if plain is not None:  # compared as text: --time-limit nan is nan on both sides
+            taken += 1
+            assert {k: repr(v) for k, v in vars(plain).items()} == \
+                {k: repr(v) for k, v in expected.items()}, argv
+    assert plain_namespace("dpll", dpll, lines[0]) is not None
+    assert taken > 200  # the check compared real cases
+
+
+def test_plain_args_refuses_a_table_it_does_not_know() -> None:
+    """A setting or action outside the reader's (``dest``, ``append``) leaves the line to
+    argparse."""
+    import types
+
+    from satdoku.commands.plain_args import plain_namespace
+
+    for settings in ({"dest": "x"}, {"action": "append"}):
+        module = types.SimpleNamespace(ARGUMENTS=((("files",), {"nargs": "+"}),
+                                                  (("--opt",), settings)))
+        assert plain_namespace("c", module, ["c", "f"]) is None  # type: ignore[arg-type]

@@ -235,6 +235,12 @@ LOCAL_IMPORTS_ALLOWED: dict[tuple[str, str], str] = {
        for module in ("drat", "lrat")},
     ("satdoku/commands/dpll.py", "satdoku.solvers.cdcl.driver"):
         "the cdcl mode's label names the kernel; the dpll mode does not load the CDCL driver",
+    # argparse (with gettext and locale) loads only when a parser is built: a plain one-shot
+    # command line is read without it (satdoku/commands/plain_args.py)
+    ("satdoku/cli.py", "satdoku.commands.help_format"):
+        "the help formatters subclass argparse's: loaded when a parser is built",
+    ("satdoku/commands/dpll.py", "satdoku.commands.help_format"):
+        "the help formatters subclass argparse's: loaded when a parser is built",
     ("satdoku/commands/variants_arg.py", "satdoku.config"):
         "the configuration (set planning, solver registry, jsonschema) is loaded when a "
         "--variants value is checked, not by every pipeline stage whose parser has the option",

@@ -32,6 +32,7 @@ ALLOWED = {
     "satdoku.solvers.cdcl.adapter", "satdoku.solvers.cdcl._cdcl",
     "satdoku.records",  # the record classes above, made without dataclasses
     "satdoku.solvers.choices",  # the DPLL and CSP option names the registry lists
+    "satdoku.commands.plain_args",  # the command line read without argparse
 }
 #: loaded for the check of an UNSAT answer's proof only (a model is checked without them)
 PROOF_CHECK = {"satdoku.cnf.drat", "satdoku.cnf.lrat", "satdoku.cnf._lrat", "satdoku.cnf._drat"}
@@ -53,7 +54,10 @@ FORBIDDEN = ("numpy", "pandas", "pyarrow", "duckdb", "torch", "matplotlib", "sci
              # makes the proof's directory)
              "typing", "tempfile", "shutil",
              # the signal relay takes its numbers and set_wakeup_fd from _signal
-             "signal")
+             "signal",
+             # a plain command line is read without argparse (commands/plain_args.py), so
+             # neither gettext nor its catalogue look-ups' locale load
+             "argparse", "gettext", "locale")
 
 #: the entry point as ``satdoku`` runs it, then the modules it loaded: those the interpreter's
 #: start-up had not (site, and in a development venv the editable install's finder, which loads

@@ -15,7 +15,8 @@ import json
 import sys
 from pathlib import Path
 
-from satdoku.commands.common import RawDescriptionHelpFormatter, int_in
+from satdoku.commands.common import int_in
+from satdoku.commands.help_format import RawDescriptionHelpFormatter
 from satdoku.formats import read_records
 from satdoku.heuristics import MoveMemory
 from satdoku.ltn.classify import (

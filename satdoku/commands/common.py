@@ -1,46 +1,29 @@
-"""Argument types shared by the commands (checked by argparse: a bad value is one usage line),
-and the help formatters every command's parser uses."""
+"""Argument types shared by the commands (checked by argparse: a bad value is one usage line)
+and the limit arguments of every command that solves. The help formatters every command's
+parser uses: :mod:`satdoku.commands.help_format`.
+
+argparse is not imported here at run time: a one-shot ``satdoku dpll`` whose command line
+:mod:`satdoku.commands.plain_args` reads alone loads no argparse (issue 29). A refused value
+raises ``argparse.ArgumentTypeError``, imported when it is raised (:func:`refused`)."""
 
 from __future__ import annotations
 
-import argparse
 import math
-import os
-import sys
 from collections.abc import Callable
 
 from satdoku.solvers.base import CLOCKS, WALL, RunLimits
 from satdoku.solvers.result import AUTO, MEASUREMENTS
 
-
-def terminal_columns() -> int:
-    """The help text's width as ``shutil.get_terminal_size().columns`` gives it (``COLUMNS``,
-    else the terminal's, else 80), without importing shutil: argparse's formatter imports it
-    (with bz2, lzma and fnmatch) once per argument added, and a one-shot ``satdoku dpll``
-    would pay for them on every file (issue 29)."""
-    try:
-        columns = int(os.environ.get("COLUMNS", "0"))
-    except ValueError:
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return columns if columns > 0 else 80
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (satdoku/records.py)
+if TYPE_CHECKING:
+    import argparse
 
 
-class HelpFormatter(argparse.HelpFormatter):
-    """argparse's formatter, its width from :func:`terminal_columns` (the same width)."""
+def refused(message: str) -> Exception:
+    """argparse's error for a refused argument value (argparse prints it as one usage line)."""
+    from argparse import ArgumentTypeError
 
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
-                 width: int | None = None) -> None:
-        super().__init__(prog, indent_increment, max_help_position,
-                         terminal_columns() - 2 if width is None else width)
-
-
-class RawDescriptionHelpFormatter(argparse.RawDescriptionHelpFormatter, HelpFormatter):
-    """argparse's raw-description formatter (epilogs kept as written), the same width."""
+    return ArgumentTypeError(message)
 
 
 def positive_seconds(text: str) -> float:
@@ -48,9 +31,9 @@ def positive_seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        raise refused(f"not a number of seconds: {text!r}") from None
     if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"a time limit must be finite and > 0, got {text!r}")
+        raise refused(f"a time limit must be finite and > 0, got {text!r}")
     return value
 
 
@@ -62,10 +45,10 @@ def int_in(lo: int, hi: int | None = None) -> Callable[[str], int]:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+            raise refused(f"not an integer: {text!r}") from None
         if value < lo or (hi is not None and value > hi):
             span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-            raise argparse.ArgumentTypeError(f"must be an integer {span}, got {text!r}")
+            raise refused(f"must be an integer {span}, got {text!r}")
         return value
 
     parse.__name__ = "integer"
@@ -80,12 +63,12 @@ def number_in(lo: float, hi: float | None = None, *, above: bool = False
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+            raise refused(f"not a number: {text!r}") from None
         low_ok = value > lo if above else value >= lo
         if not (math.isfinite(value) and low_ok and (hi is None or value <= hi)):
             span = (f"{'>' if above else '>='} {lo:g}"
                     + (f" and <= {hi:g}" if hi is not None else ""))
-            raise argparse.ArgumentTypeError(f"must be a finite number {span}, got {text!r}")
+            raise refused(f"must be a finite number {span}, got {text!r}")
         return value
 
     parse.__name__ = "number"

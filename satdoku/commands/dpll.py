@@ -13,19 +13,23 @@ reader, the solver it runs and the checks of its answer (the solve path's core,
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
 
 from satdoku.cnf.dimacs import v_lines
 from satdoku.cnf.dimacs_fast import DimacsError
-from satdoku.commands.common import RawDescriptionHelpFormatter, int_in
+from satdoku.commands.common import int_in
 from satdoku.solver_run import open_solver, read_formula, solve_formula
 from satdoku.solvers.base import RunLimits
 from satdoku.solvers.choices import HEURISTICS
 from satdoku.solvers.result import FAILED
 from satdoku.sources import InputError, read_snapshot, snapshot_from_bytes
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (satdoku/records.py)
+if TYPE_CHECKING:  # annotations only: argparse loads only when a parser is built
+    import argparse
+    from typing import Any
 
 MODES = ("dpll", "cdcl")
 PROOF_FORMATS = ("lrat", "drat")  # = the solvers' (dpll.PROOF_FORMATS, cdcl.PROOF_FORMATS)
@@ -39,78 +43,60 @@ file: 10 SAT, 20 UNSAT, 0 undecided, 1 unreadable. Several files: 1 if any file 
 unreadable, else 0 if any was undecided, else 10 (all SAT), 20 (all UNSAT) or 30 (both)."""
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = RawDescriptionHelpFormatter
-    parser.epilog = BATCH_HELP
-    parser.add_argument(
-        "files",
-        nargs="+",
-        metavar="FILE",
-        help="DIMACS CNF file(s) (.cnf, .cnf.gz, .cnf.xz; '-' = stdin)",
-    )
-    parser.add_argument(
-        "--mode",
-        choices=MODES,
-        default="dpll",
+#: The command's arguments, one row each: (names, argparse settings). :func:`add_arguments`
+#: hands them to argparse; :mod:`satdoku.commands.plain_args` reads a plain command line by the
+#: same rows without argparse (issue 29: argparse and its message catalogue look-ups cost a
+#: one-shot process about 19 million instructions, a third of its own start-up).
+ARGUMENTS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
+    (("files",), dict(
+        nargs="+", metavar="FILE",
+        help="DIMACS CNF file(s) (.cnf, .cnf.gz, .cnf.xz; '-' = stdin)")),
+    (("--mode",), dict(
+        choices=MODES, default="dpll",
         help="dpll: the readable pure-Python DPLL (default, as the command's name says); "
-        "cdcl: clause learning, the compiled kernel (the fast one)",
-    )
-    parser.add_argument(
-        "--heuristic",
+        "cdcl: clause learning, the compiled kernel (the fast one)")),
+    (("--heuristic",), dict(
         default=None,
         help=f"dpll branching heuristic: {', '.join(HEURISTICS)} "
-        "(default vsids); cdcl accepts only vsids",
-    )
-    parser.add_argument(
-        "--pure-literals",
+        "(default vsids); cdcl accepts only vsids")),
+    (("--pure-literals",), dict(
         action="store_true",
-        help="dpll: pure-literal elimination (off while writing a proof)",
-    )
-    parser.add_argument(
-        "--restarts",
-        choices=("mixed", "luby", "glucose", "none"),
-        default=None,
-        help="cdcl restart policy (default mixed: glucose and Luby phases alternating)",
-    )
-    parser.add_argument(
-        "--no-simplify",
+        help="dpll: pure-literal elimination (off while writing a proof)")),
+    (("--restarts",), dict(
+        choices=("mixed", "luby", "glucose", "none"), default=None,
+        help="cdcl restart policy (default mixed: glucose and Luby phases alternating)")),
+    (("--no-simplify",), dict(
         action="store_true",
         help="cdcl: skip the preprocessing (variable elimination, subsumption) before the "
-        "search (the solver cdcl-nosimp)",
-    )
-    parser.add_argument(
-        "--time-limit",
-        type=float,
-        default=None,
-        metavar="S",
+        "search (the solver cdcl-nosimp)")),
+    (("--time-limit",), dict(
+        type=float, default=None, metavar="S",
         help="give up after S seconds per file, reading and loading the file included "
-        "(status UNKNOWN)",
-    )
-    parser.add_argument(
-        "--verify-time-limit",
-        type=float,
-        default=None,
-        metavar="S",
+        "(status UNKNOWN)")),
+    (("--verify-time-limit",), dict(
+        type=float, default=None, metavar="S",
         help="budget of the UNSAT proof check, apart from --time-limit (default: the time "
-        "limit; none without one); a check that runs out leaves the answer unchecked",
-    )
-    parser.add_argument(
-        "--proof",
-        default=None,
-        metavar="PATH",
+        "limit; none without one); a check that runs out leaves the answer unchecked")),
+    (("--proof",), dict(
+        default=None, metavar="PATH",
         help="write the proof of an UNSAT answer to PATH (--proof-format); with several files "
-        "PATH is a directory that receives NAME.lrat (or NAME.drup) per UNSAT file",
-    )
-    parser.add_argument(
-        "--proof-format",
-        choices=PROOF_FORMATS,
-        default="lrat",
+        "PATH is a directory that receives NAME.lrat (or NAME.drup) per UNSAT file")),
+    (("--proof-format",), dict(
+        choices=PROOF_FORMATS, default="lrat",
         help="lrat (default): clause ids and hints, as cadical --lrat writes, checked in "
-        "linear time; drat: DRUP in drat-trim's text format",
-    )
-    parser.add_argument("--seed", type=int_in(0), default=0,
-                        help="random seed (heuristic 'random')")
-    parser.add_argument("--no-model", action="store_true", help="omit the v lines")
+        "linear time; drat: DRUP in drat-trim's text format")),
+    (("--seed",), dict(type=int_in(0), default=0, help="random seed (heuristic 'random')")),
+    (("--no-model",), dict(action="store_true", help="omit the v lines")),
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from satdoku.commands.help_format import RawDescriptionHelpFormatter
+
+    parser.formatter_class = RawDescriptionHelpFormatter
+    parser.epilog = BATCH_HELP
+    for names, settings in ARGUMENTS:
+        parser.add_argument(*names, **settings)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -27,7 +27,8 @@ import sys
 from pathlib import Path
 
 from satdoku import generate as gen
-from satdoku.commands.common import RawDescriptionHelpFormatter, int_in, number_in, positive_seconds
+from satdoku.commands.common import int_in, number_in, positive_seconds
+from satdoku.commands.help_format import RawDescriptionHelpFormatter
 from satdoku.formats.futoshiki import write_futoshiki_dat
 from satdoku.formats.jsonpuzzle import puzzle_to_json
 from satdoku.formats.latin import rows_text

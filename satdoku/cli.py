@@ -2,7 +2,10 @@
 
 Each command lives in its own module under ``satdoku/commands/`` exposing ``add_arguments(parser)``
 and ``run(args) -> int``; this file only wires them up, importing a command's module (and so its
-heavy dependencies) only when that command runs or asks for ``--help``.
+heavy dependencies) only when that command runs or asks for ``--help``. A plain command line of
+a command whose module lists its arguments as a table (``ARGUMENTS``: ``satdoku dpll``) is
+read without argparse (:mod:`satdoku.commands.plain_args`: a one-shot process does not pay for
+argparse); every other line is argparse's.
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ unreadable, else 0 if any was undecided, else 10 (all SAT), 20 (all UNSAT) or 30
 #: The command's arguments, one row each: (names, argparse settings). :func:`add_arguments`
 #: hands them to argparse; :mod:`satdoku.commands.plain_args` reads a plain command line by the
 #: same rows without argparse (issue 29: argparse and its message catalogue look-ups cost a
-#: one-shot process about 19 million instructions, a third of its own start-up).
+#: one-shot process about 18 million instructions, a third of its own start-up).
 ARGUMENTS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
     (("files",), dict(
         nargs="+", metavar="FILE",

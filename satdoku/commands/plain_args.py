@@ -1,6 +1,6 @@
 """A plain command line read without argparse, for the one-shot commands (``satdoku dpll``).
 
-argparse costs a one-shot process about 19 million instructions (issue 29 goal 1): its import
+argparse costs a one-shot process about 18 million instructions (issue 29 goal 1): its import
 with gettext's, and then, while the parsers are built, gettext's message-catalogue look-ups,
 which import :mod:`locale`. That is a third of what ``satdoku dpll --mode cdcl FILE`` spends
 besides the interpreter. A command that lists its arguments as a table (``ARGUMENTS``: names
@@ -10,10 +10,10 @@ line read here by the same table, with the same result as argparse's namespace.
 Plain means: the command word first; every option spelled in full, as its own word, with its
 value (if it takes one) as the next word, which does not start with ``-``; the positional
 words in one run; each value accepted by the option's ``type`` and ``choices``. Anything else
-(``--help``, ``--opt=value``, an abbreviation, an unknown or repeated-value-less option, a value
-refused, a misplaced positional, a setting this reader does not know) returns None, and
-argparse parses the line instead: help, usage and error messages are argparse's, word for word.
-``tests/test_cli_edges.py`` compares the two on many command lines.
+(``--help``, ``--opt=value``, an abbreviated or unknown option, an option without its value, a
+refused value, a positional word after the run, a setting this reader does not know) returns
+None, and argparse parses the line instead: help, usage and error messages are argparse's,
+word for word. ``tests/test_cli_edges.py`` compares the two on thousands of command lines.
 """
 
 from __future__ import annotations

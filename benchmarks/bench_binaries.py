@@ -36,7 +36,7 @@ our solve includes the preprocessing).
 Families (``benchmarks/structured.py``, generated from seeds into ``--work``, kept there):
 factoring, pigeonhole, parity, BMC, flat graph colouring, quasigroups with holes.
 
-Usage: python benchmarks/bench_binaries.py [--scale default|small] [--repeat 3]
+Usage: python benchmarks/bench_binaries.py [--scale default|small|heldout] [--seed N] [--repeat 3]
        [--timeout 120] [--families factor,php,...] [--search] [--baseline SATDOKU|CHECKOUT]
        [--install regular|editable] [--work DIR] [--csv FILE] [--markdown FILE]
 """
@@ -223,7 +223,10 @@ def table(rows: list[dict[str, object]], search: bool) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--scale", choices=SCALES, default="default")
+    ap.add_argument("--scale", choices=SCALES, default="default",
+                    help="heldout: instances like the default ones that it does not hold, "
+                    "from --seed (a held-out check of a change made on the default files)")
+    ap.add_argument("--seed", type=int, default=1, help="the heldout scale's seed")
     ap.add_argument("--repeat", type=int, default=3, help="runs per side and file (median)")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per process")
     ap.add_argument("--families", default="", help="comma-separated subset (default: all)")
@@ -258,7 +261,8 @@ def main(argv: list[str] | None = None) -> int:
         satdoku = regular_install(ROOT, venvs / "satdoku")
         if baseline and Path(baseline).is_dir():
             baseline = regular_install(Path(baseline), venvs / "before")
-    files = write_family_files(args.work / args.scale, args.scale)
+    folder = args.work / (f"heldout-{args.seed}" if args.scale == "heldout" else args.scale)
+    files = write_family_files(folder, args.scale, args.seed)
     wanted = {f for f in args.families.split(",") if f}
     files = [(family, path) for family, path in files if not wanted or family in wanted]
     rows = measure(files, args.repeat, args.timeout, args.search, satdoku, baseline)

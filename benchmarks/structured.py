@@ -207,13 +207,66 @@ def _more_primes(bits: int) -> list[int]:
     return out
 
 
-SCALES = ("small", "default")
+def permuted(cnf: Cnf, seed: int) -> Cnf:
+    """The same formula with its variables renamed, their signs flipped at random, each
+    clause's literals and the clauses shuffled (from ``seed``): as hard for a solver in
+    principle, but none of the original's lucky orderings."""
+    rng = random.Random(seed)
+    names = list(range(1, cnf.num_vars + 1))
+    rng.shuffle(names)
+    flip = [rng.random() < 0.5 for _ in range(cnf.num_vars + 1)]
+    clauses = []
+    for clause in cnf.clauses:
+        lits = [(names[abs(x) - 1] if x > 0 else -names[abs(x) - 1]) * (-1 if flip[abs(x)] else 1)
+                for x in clause]  # fmt: skip
+        rng.shuffle(lits)
+        clauses.append(lits)
+    rng.shuffle(clauses)
+    return Cnf(cnf.num_vars, clauses)
 
 
-def family_instances(scale: str = "default") -> dict[str, list[tuple[str, Callable[[], Cnf]]]]:
+SCALES = ("small", "default", "heldout")
+
+
+def heldout_instances(seed: int) -> dict[str, list[tuple[str, Callable[[], Cnf]]]]:
+    """Per family, instances the ``default`` scale does not hold, from ``seed``: other seeds,
+    other sizes near the default ones, and the families without a seed of their own
+    (pigeonhole, XOR chains, the counter) permuted. For checking that a change made on the
+    default files holds on formulas it was not made on."""
+    rng = random.Random(seed)
+    s = [rng.randrange(1, 1 << 30) for _ in range(16)]
+    fams: dict[str, list[tuple[str, Callable[[], Cnf]]]] = {}
+    cases = _factor_cases(13, 3, s[0]) + _factor_cases(14, 3, s[1])
+    fams["factor"] = [(name, (lambda c=cnf: c)) for name, cnf in cases]
+    fams["php"] = [(f"php{h}-p{s[2] + i}", (lambda h=h, i=i: permuted(pigeonhole(h), s[2] + i)))
+                   for i, h in enumerate((7, 8, 8))]  # fmt: skip
+    fams["parity"] = [(f"xorchain{k}-p{s[3]}", (lambda k=k: permuted(xor_chain(k), s[3])))
+                      for k in (600, 1200)]  # fmt: skip
+    fams["parity"] += [(f"xorsys{n}-s{s[4] + i}",
+                        (lambda n=n, i=i: xor_system(n, n, 4, s[4] + i)))
+                       for i, n in enumerate((110, 130, 150))]  # fmt: skip
+    bmc = ((8, 120, 120), (8, 160, 161), (9, 220, 221), (9, 260, 260), (9, 320, 321))
+    fams["bmc"] = [(f"counter{b}-t{t}-v{v}-p{s[5]}",
+                    (lambda b=b, t=t, v=v: permuted(counter_bmc(b, t, v), s[5])))
+                   for b, t, v in bmc]  # fmt: skip
+    colour = ((600, 1400), (600, 1400), (800, 1850), (1000, 2300), (1500, 3400))
+    fams["colour"] = [(f"flat{v}-{e}-s{s[6] + i}",
+                       (lambda v=v, e=e, i=i: flat_colouring(v, e, s[6] + i)))
+                      for i, (v, e) in enumerate(colour)]  # fmt: skip
+    fams["qwh"] = [(f"qwh{o}-h42-s{s[7] + i}",
+                    (lambda o=o, i=i: quasigroup_with_holes(o, 0.42, s[7] + i)))
+                   for i, o in enumerate((20, 25, 30))]  # fmt: skip
+    return fams
+
+
+def family_instances(scale: str = "default",
+                     seed: int = 1) -> dict[str, list[tuple[str, Callable[[], Cnf]]]]:
     """Per family, (instance name, builder) pairs: five or six instances a family at
     ``default`` (from a tenth of a second to a few seconds each for the minisat binary), tiny
-    ones at ``small``."""
+    ones at ``small``, others like the default ones from ``seed`` at ``heldout``
+    (:func:`heldout_instances`)."""
+    if scale == "heldout":
+        return heldout_instances(seed)
     small = scale == "small"
     fams: dict[str, list[tuple[str, Callable[[], Cnf]]]] = {}
     cases = (_factor_cases(5, 2, 29) if small
@@ -242,12 +295,13 @@ def family_instances(scale: str = "default") -> dict[str, list[tuple[str, Callab
     return fams
 
 
-def write_family_files(folder: Path, scale: str = "default") -> list[tuple[str, Path]]:
+def write_family_files(folder: Path, scale: str = "default",
+                       seed: int = 1) -> list[tuple[str, Path]]:  # fmt: skip
     """Every instance as ``folder/FAMILY/NAME.cnf`` (kept when already there): (family, path)."""
     from satdoku.cnf.dimacs import write_dimacs
 
     out = []
-    for family, cases in family_instances(scale).items():
+    for family, cases in family_instances(scale, seed).items():
         (folder / family).mkdir(parents=True, exist_ok=True)
         for name, build in cases:
             path = folder / family / f"{name}.cnf"

@@ -159,7 +159,9 @@ def test_preprocessing_after_the_first_conflicts() -> None:
     learnt clauses are deleted (in the proof too), the binary ones kept as clauses, and both
     kernels go on to the same search; the answers check."""
     for cnf, delay in ((php(7, 6), 150), (random_cnf(random.Random(4), 90, 385, (3, 3)), 20)):
-        run = both(cnf, reduce_first=60, reduce_inc=20, params={"simp_delay": delay})
+        # (MiniSat's bounds alone on the pigeons: the literal bound keeps every one of them)
+        run = both(cnf, reduce_first=60, reduce_inc=20,
+                   params={"simp_delay": delay, "elim_lits_pct": 0})
         checked(cnf, run)
         assert run[1]["conflicts"] > delay and run[1]["eliminated_vars"] > 0
     assert both(php(5, 4), params={"simp_delay": 10**6})[1]["eliminated_vars"] == 0
@@ -175,6 +177,32 @@ def test_bounds_change_what_is_eliminated_not_the_answers() -> None:
         checked(cnf, run)
         if "simp_effort" in params:
             assert run[1]["eliminated_vars"] < full
+
+
+def test_elimination_may_not_turn_short_clauses_into_long_ones() -> None:
+    """elim_lits_pct: a variable stays when its resolvents would hold more than that percentage
+    of the literals of its clauses. A pigeon of php(7, 6) has one clause of 6 literals and 6
+    binary ones (18 literals); its 6 resolvents have 6 literals each (36): kept at 150%,
+    eliminated at 200% (the default) and with MiniSat's bounds alone (0: no literal bound). With
+    7 holes (php(8, 7): 21 literals, resolvents 49) the default keeps every pigeon. An XOR
+    gate's resolvents hold 4/3 of its literals: the chain is still eliminated at 150%. Both
+    kernels alike; the answers check."""
+    cnf = php(7, 6)
+    runs = {pct: both(cnf, params={"simp_delay": 0, "elim_lits_pct": pct})
+            for pct in (0, 150, 200)}
+    assert runs[150][1]["eliminated_vars"] == 0
+    assert runs[0][1]["eliminated_vars"] > 0 and runs[200][1]["eliminated_vars"] > 0
+    for run in runs.values():
+        checked(cnf, run)
+    wide = php(8, 7)
+    for pct, eliminates in ((None, False), (0, True)):
+        params = {"simp_delay": 0} if pct is None else {"simp_delay": 0, "elim_lits_pct": pct}
+        solver = Cdcl(wide.num_vars, wide.clauses, params=params)
+        solver.solve(max_conflicts=1)  # preprocessing first, then one conflict
+        assert (solver.stats["eliminated_vars"] > 0) == eliminates
+    chain = xor_chain(10)
+    for pct in (150, 200):
+        assert both(chain, params={"simp_delay": 0, "elim_lits_pct": pct})[1]["eliminated_vars"]
 
 
 def test_simplify_false_is_the_search_alone() -> None:
@@ -265,7 +293,7 @@ def test_registry_variant_and_adapter_options(public_data: Path, tmp_path: Path)
     assert nosimp.options["simplify"] is False and default.options["simplify"] is True
     from satdoku.solvers.base import Deadline
 
-    cnf = php(8, 7)  # past the default delay of 2000 conflicts
+    cnf = xor_chain(400)  # past the default delay of 2000 conflicts
     for solver in (nosimp, default):
         result = solver.solve_cnf(cnf, Deadline(None), str(tmp_path / f"{solver.name}.lrat"))
         assert result.status == "UNSAT"

@@ -1261,12 +1261,17 @@ static int s_eliminate(Kernel *k, Simp *s, int32_t v) {
                 break;
             }
     }
-    int64_t count = 0;
+    int64_t count = 0, lits = 0, removed = 0, pct = k->P[P_ELIM_LITS_PCT];
+    for (int64_t i = 0; i < np; i++) removed += s->c[s->pos[i]];
+    for (int64_t i = 0; i < nn; i++) removed += s->c[s->neg[i]];
     for (int64_t i = 0; i < np; i++)
         for (int64_t j = 0; j < nn; j++) {
             int32_t size = s_merge(s, s->pos[i], s->neg[j], v, NULL);
             if (size < 0) continue;
-            if (++count > np + nn + k->P[P_ELIM_GROW] || size > k->P[P_ELIM_CLAUSE_LIM]) return 0;
+            lits += size;
+            if (++count > np + nn + k->P[P_ELIM_GROW] || size > k->P[P_ELIM_CLAUSE_LIM] ||
+                (pct > 0 && lits * 100 > removed * pct))
+                return 0;
         }
     k->elim[v] = 1;
     k->s_eliminated++;

@@ -59,6 +59,9 @@ PARAMS: tuple[Param, ...] = (
     Param("reduce_per_var", 10, 0, None, "clause-database reduction on small formulas: the "
           "first after at most this many conflicts per variable, reduce_inc scaled alike "
           "(MiniSat bounds its learnt clauses by the formula's size; 0: off)"),
+    Param("elim_lits_pct", 200, 0, None, "variable elimination: the resolvents hold at most "
+          "this percentage of the literals of the clauses they replace (0: no bound; a "
+          "pigeon's at-most-one binary clauses would become long clauses)"),
 )
 PARAM_NAMES = tuple(p.name for p in PARAMS)
 DEFAULTS = tuple(p.default for p in PARAMS)
@@ -80,6 +83,7 @@ P_SWITCH, P_SIMPLIFY, P_ELIM_CLAUSE_LIM = _index("switch"), _index("simplify"), 
 P_ELIM_GROW, P_SUBSUME_LIM, P_SIMP_EFFORT = _index("elim_grow"), _index("subsume_lim"), \
     _index("simp_effort")
 P_SIMP_DELAY, P_REDUCE_PER_VAR = _index("simp_delay"), _index("reduce_per_var")
+P_ELIM_LITS_PCT = _index("elim_lits_pct")
 
 #: Restart policies (the kernels' ``restart_mode``): none; Luby (unit luby_unit conflicts);
 #: glucose (recent LBDs against the average, with blocking); mixed (default): focused glucose

@@ -17,11 +17,14 @@ statistics and proofs step for step). The pass, at decision level 0:
    the clauses of its variable with the fewest occurrences;
 3. **bounded variable elimination**: variables leave a heap least ``(cost, variable)`` first,
    cost = clauses with ``v`` times clauses with ``-v``; ``v`` is eliminated when its
-   non-tautological resolvents number at most its clauses (+ ``elim_grow``) and none is longer
-   than ``elim_clause_lim``; the resolvents replace its clauses, which are kept (one side, then
-   a default unit: MiniSat's ``elimclauses``) to rebuild ``v``'s value in a model. After each
-   elimination the queue is subsumption-checked again. A variable whose counts change goes
-   back into the heap;
+   non-tautological resolvents number at most its clauses (+ ``elim_grow``), none is longer
+   than ``elim_clause_lim`` and together they hold at most ``elim_lits_pct`` (200) percent of
+   the literals of its clauses (MiniSat counts clauses only: eliminating a pigeon of a
+   pigeonhole formula turned its short at-most-one clauses into as many long ones, and the
+   search took three times the conflicts); the resolvents replace its clauses, which are kept
+   (one side, then a default unit: MiniSat's ``elimclauses``) to rebuild ``v``'s value in a
+   model. After each elimination the queue is subsumption-checked again. A variable whose
+   counts change goes back into the heap;
 4. units found on the way go on the kernel's trail and through the store's occurrence lists;
    frozen variables (assumptions, the driver's ``frozen``) are never eliminated; the pass ends
    early once ``simp_effort`` steps (literals visited by resolution and subsumption checks) or
@@ -54,6 +57,7 @@ from typing import Any
 from satdoku.solvers.cdcl.params import (
     P_ELIM_CLAUSE_LIM,
     P_ELIM_GROW,
+    P_ELIM_LITS_PCT,
     P_SIMP_EFFORT,
     P_SUBSUME_LIM,
     PROOFS,
@@ -311,7 +315,9 @@ class Simplifier:
         self.k.elimclauses.extend((*kept, len(kept)))
 
     def eliminate(self, v: int) -> None:
-        """Eliminate ``v`` by clause distribution when that does not grow the formula."""
+        """Eliminate ``v`` by clause distribution when that does not grow the formula: no more
+        clauses (+ ``elim_grow``), none longer than ``elim_clause_lim``, and at most
+        ``elim_lits_pct`` percent of the literals they replace."""
         k, store = self.k, self.store
         pos, neg = [], []
         for index in self.snapshot(v):
@@ -319,15 +325,19 @@ class Simplifier:
                 if lit >> 1 == v:
                     (neg if lit & 1 else pos).append(index)
                     break
-        count = 0
+        count = lits = 0
+        removed = sum(len(store[index].lits) for index in pos + neg)
+        pct = k.P[P_ELIM_LITS_PCT]
         for p in pos:
             for q in neg:
                 r = self.resolvent(store[p], store[q], v)
                 if r is None:
                     continue
                 count += 1
+                lits += len(r)
                 if count > len(pos) + len(neg) + k.P[P_ELIM_GROW] or \
-                        len(r) > k.P[P_ELIM_CLAUSE_LIM]:  # fmt: skip
+                        len(r) > k.P[P_ELIM_CLAUSE_LIM] or \
+                        (pct and lits * 100 > removed * pct):  # fmt: skip
                     return
         k.eliminated[v] = True
         k.counts["eliminated_vars"] += 1

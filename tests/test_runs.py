@@ -230,7 +230,7 @@ def test_instance_columns_read_by_arrow_equal_the_object_by_object_read(tmp_path
     """The Instances columns the run table takes (id, line, hash, name, family), read by
     pyarrow's JSON reader, equal the object-by-object read on shards of every kind (9x9 with
     invalid lines, 4x4, 16x16, Futoshiki, Latin, a CNF set); a shard not as normalize writes it
-    (a numeric id, an object without an id) goes the object-by-object way."""
+    (a numeric id, an object without an id) goes the object-by-object way, alone."""
     import pytest
 
     from satdoku.pipeline.stage_normalize import normalize
@@ -260,6 +260,9 @@ def test_instance_columns_read_by_arrow_equal_the_object_by_object_read(tmp_path
     numeric.write_text("\n".join([lines[0], lines[1].replace('"id":"1"', '"id":1')]) + "\n")
     assert _columns_read_by_arrow(numeric) is None
     assert instance_columns([numeric]).column("id").to_pylist() == ["1"]
+    mixed = [shards[0], numeric, shards[3]]  # only the one shard goes object by object
+    assert instance_columns(mixed).to_pylist() == instance_columns(
+        objects=(d for s in mixed for d in iter_instance_dicts(s))).to_pylist()
     no_id = tmp_path / "no_id.jsonl"
     no_id.write_text("\n".join([lines[0], lines[1].replace('"id":"1",', '')]) + "\n")
     assert _columns_read_by_arrow(no_id) is None

@@ -15,14 +15,17 @@ import pytest
 import report_fixture as fx
 
 from satdoku.report.explorer import site as ex
+from satdoku.report.explorer.chunks import ChunkColumns, chunk_entries
 
 
 def load(path: Path) -> tuple[str, object]:
-    """(key, value) of a data file (one SATDOKU.load call)."""
+    """(key, value) of a data file (one SATDOKU.load call); a chunk's value is its instances,
+    as the page reads them from the chunk's columns."""
     m = re.fullmatch(r'SATDOKU\.load\(("[^"]*"), (.*)\);\n', path.read_text(encoding="utf-8"),
                      re.S)
     assert m, f"{path} is not one SATDOKU.load call"
-    return json.loads(m.group(1)), json.loads(m.group(2))
+    key, value = json.loads(m.group(1)), json.loads(m.group(2))
+    return key, chunk_entries(value) if key.startswith("chunk:") else value
 
 
 @pytest.fixture(scope="module")
@@ -275,8 +278,10 @@ def test_fast_instance_objects_equal_the_records(built, tmp_path):
 
 
 def test_chunk_answers_are_run_answer_of_the_stage_files(built):
-    """Every answer in the chunks is what run_answer makes of the instance's SatSols and
-    SatOutputTimes rows (the explorer reads them from the run table, columns at a time)."""
+    """Every instance in the chunks, as the page reads it from their columns, is what
+    instance_base makes of its record (the set's source and notation said once), and every
+    answer what run_answer makes of the instance's SatSols and SatOutputTimes rows (the
+    explorer reads them from the run table, columns at a time)."""
     from satdoku.stagefiles.instances import read_instances
     from satdoku.stagefiles.tsv import read_tsv
 
@@ -295,9 +300,13 @@ def test_chunk_answers_are_run_answer_of_the_stage_files(built):
             times = results / "SatOutputTimes" / solver / encoding / f"{name}.tsv"
             rows[k] = ({r["id"]: r for r in read_tsv(sols)},
                        {r["id"]: r for r in read_tsv(times)} if times.exists() else {})
+        common = {k: info[k] for k in ("source", "notation") if k in info}
         for chunk in sorted((out / "data" / "sets" / name).glob("chunk*.js")):
             for inst in load(chunk)[1]:
                 rec, boards = records[str(inst["id"])], []
+                base = {k: v for k, v in inst.items()
+                        if k not in ("r", "boards", "u", "sz", "pg", "sg")}
+                assert {**common, **base} == ex.instance_base(rec)
                 expected = {}
                 for k, (sols, times) in rows.items():
                     a = ex.run_answer(rec, sols.get(rec.id), times.get(rec.id), boards)
@@ -413,3 +422,24 @@ def test_encodings_view_reads_the_propagation_analysis(tmp_path):
     assert chunk[0]["pg"] == {"extended": ["solved", "0", "solved", "0"]}
     assert chunk[3]["pg"]["extended"][:2] == ["open", "40"] and chunk[0]["sg"] == "open"
     assert "pg" not in chunk[5]  # the INVALID line was not analysed
+
+
+def test_chunk_columns_cut_parts_of_any_size_into_chunks():
+    """Shard parts of 3, 0, 5 and 1 rows, with columns one part lacks, come out as chunks of 2
+    (the last one short) holding every row once, in order, null where a part had no column."""
+    cut = ChunkColumns(2)
+    chunks = []
+    for start, n, keys in ((0, 3, ("a",)), (3, 0, ("a",)), (3, 5, ("a", "b")), (8, 1, ("b",))):
+        part = {(k,): [f"{k}{start + j}" for j in range(n)] for k in keys}
+        chunks += cut.add(part, n)
+    chunks.append(cut.rest())
+    assert cut.rest() is None
+    sizes = [len(next(iter(c.values()))) for c in chunks]
+    assert sizes == [2, 2, 2, 2, 1]
+    assert all(len(v) == n for c, n in zip(chunks, sizes, strict=True) for v in c.values())
+
+    def column(key: str) -> list:
+        return [v for c, n in zip(chunks, sizes, strict=True) for v in c.get((key,), [None] * n)]
+
+    assert column("a") == [*(f"a{i}" for i in range(8)), None]
+    assert column("b") == [None, None, None, *(f"b{i}" for i in range(3, 9))]

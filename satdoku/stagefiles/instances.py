@@ -168,6 +168,13 @@ def read_header(path: str | Path) -> ShardHeader | None:
 
 def iter_instance_dicts(path: str | Path) -> Iterator[dict[str, Any]]:
     """The raw instance objects of a shard (header skipped): cheap, no puzzle is built."""
+    for _, d in iter_instance_texts(path):
+        yield d
+
+
+def iter_instance_texts(path: str | Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(JSON text, object) of every instance of a shard (header skipped): the text as the
+    shard has it, for a writer that passes objects on without encoding them again."""
     for n, line in _lines(path):
         try:
             d = json.loads(line)
@@ -177,7 +184,7 @@ def iter_instance_dicts(path: str | Path) -> Iterator[dict[str, Any]]:
             continue
         if not isinstance(d, dict) or "id" not in d:
             raise StageFileError(f"{path}:{n}: bad instance record: not an instance object")
-        yield d
+        yield line.strip(), d
 
 
 def read_instances(path: str | Path) -> Iterator[Record]:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from satdoku.stagefiles import paths as sp
-from satdoku.stagefiles.instances import iter_instance_dicts
+from satdoku.stagefiles.instances import iter_instance_texts
 from satdoku.stagefiles.propagation_files import sampled_out
 from satdoku.stagefiles.runtable import classify_files, table_of_files
 from satdoku.stagefiles.tsv import read_tsv
@@ -36,10 +36,10 @@ ANSWER_COLUMNS = ("line", "status", "verified", "detail", "solution", "message",
 class ShardData:
     """One Instances shard of a set with every stage-file row about its instances.
 
-    ``objects`` are the shard's Instances objects; ``answers`` map a run (``solver/encoding``)
-    to its columns (:data:`ANSWER_COLUMNS` and the time column) for these objects, in their
-    order (None: no row, or no such cell); ``unique`` and ``sizes`` (encoding -> id -> row)
-    hold only this shard's ids."""
+    ``objects`` are the shard's Instances objects (``texts``: their JSON texts); ``answers``
+    map a run (``solver/encoding``) to its columns (:data:`ANSWER_COLUMNS` and the time
+    column) for these objects, in their order (None: no row, or no such cell); ``unique`` and
+    ``sizes`` (encoding -> id -> row) hold only this shard's ids."""
 
     shard: str
     objects: list[dict[str, Any]]
@@ -48,6 +48,8 @@ class ShardData:
     sizes: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
     #: id -> encoding -> the propagation analysis's row (sets not analysed: empty)
     propagation: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
+    #: each object's JSON text as the shard has it (passed on to the page without re-encoding)
+    texts: list[str] = field(default_factory=list)
 
 
 def _run(run: str) -> dict[str, str]:
@@ -158,16 +160,25 @@ def read_set(results: str | Path, set_name: str, runs: Sequence[str],
             if not sampled_out(row):  # left out of a large set's sample: shown as not analysed
                 propagation.setdefault(row["id"], {})[row["encoding"]] = row
     for path in instance_shards(results, set_name):
-        objects = list(iter_instance_dicts(path))
+        texts, objects = _texts_and_objects(path)
         ids = [str(d["id"]) for d in objects]
         numbers = [int(i) if i.isdigit() else -1 for i in ids]
         yield ShardData(
-            shard=path.stem, objects=objects,
+            shard=path.stem, objects=objects, texts=texts,
             answers={r: rows[r].shard(numbers) for r in present},
             unique={u["id"]: u for u in unique.shard(path.stem, ids)},
             sizes={e: {z["id"]: z for z in s.shard(path.stem, ids)} for e, s in sizes.items()},
             propagation={i: propagation.pop(i) for i in ids if i in propagation},
         )
+
+
+def _texts_and_objects(path: Path) -> tuple[list[str], list[dict[str, Any]]]:
+    texts: list[str] = []
+    objects: list[dict[str, Any]] = []
+    for text, d in iter_instance_texts(path):
+        texts.append(text)
+        objects.append(d)
+    return texts, objects
 
 
 def files_plan(files: Sequence[str | Path]) -> tuple[Path, list[str], list[str]]:

@@ -50,6 +50,7 @@ from satdoku.report.collect import (
     time_word,
 )
 from satdoku.report.encodings_table import zero_decisions
+from satdoku.report.explorer.chunks import ChunkColumns, Key, chunk_text
 from satdoku.report.explorer.data import ShardData, files_plan, present_runs, read_set, stage_files
 from satdoku.report.pairs import pair_line, pairs, with_vbs
 from satdoku.report.plots import CACTUS_POINTS, curve_sample
@@ -259,25 +260,6 @@ ANSWER_NUMBERS = (("t", "total_seconds", False), ("ts", "solve_seconds", False),
 ANSWER_TEXTS = (("ms", "measurement"), ("co", "cores"))
 
 
-def _numbers_of(cols: Mapping[str, Sequence[Any]], n: int) -> list[dict[str, Any]]:
-    """The times, statistics and measurement of :func:`run_answer` for every row of a run's
-    columns at once (the same keys, in the same order)."""
-    present = [(key, cols[col], count) for key, col, count in ANSWER_NUMBERS if col in cols]
-    texts = [(key, cols[col]) for key, col in ANSWER_TEXTS if col in cols]
-    out = []
-    for j in range(n):
-        d: dict[str, Any] = {}
-        for key, column, count in present:
-            v = column[j]
-            if v is not None and v - v == 0:  # finite
-                d[key] = int(v) if count and v.is_integer() else v
-        for key, column in texts:
-            if column[j]:
-                d[key] = column[j]
-        out.append(d)
-    return out
-
-
 class _Bases:
     """Instances objects as the page draws them (:func:`instance_base`), and the board each
     answer's SatSols text means, for a whole set: a puzzle of a layout seen before is taken
@@ -288,14 +270,32 @@ class _Bases:
     def __init__(self) -> None:
         self.layouts: dict[tuple[Any, ...], dict[str, Any] | None] = {}
         self.signature = LayoutSignatures()
+        #: what the page needs of each plain layout (fam, shape, domain), by its ``index``
+        self.shown: list[dict[str, Any]] = []
 
-    def __call__(self, d: dict[str, Any]) -> tuple[dict[str, Any], Callable[[str], Any] | None]:
+    def plain_layout(self, d: dict[str, Any]) -> dict[str, Any] | None:
+        """The layout of an object the page can take as it stands (None: it goes through a
+        record, :meth:`reference`)."""
         sig = self.signature(d)
         lay = None if sig is None else self.layouts.get(sig, False)
         if lay is False:
             lay = self.layouts[sig] = self._layout(d)  # type: ignore[index]
-        if lay is None or not self._plain(d, lay):
-            return self._reference(d)
+            if lay is not None:
+                lay["index"] = len(self.shown)
+                self.shown.append({"fam": lay["fam"], "shape": list(lay["shape"]),
+                                   "domain": lay["domain"]})
+        return lay if lay is not None and self._plain(d, lay) else None
+
+    @staticmethod
+    def board(lay: dict[str, Any], d: dict[str, Any]) -> Callable[[str], Any] | None:
+        """The board reader of a plain object's answers."""
+        return functools.partial(_symbol_board, lay, d["givens"]) if lay["symbols"] else \
+            _Bases.reference(d)[1]
+
+    def __call__(self, d: dict[str, Any]) -> tuple[dict[str, Any], Callable[[str], Any] | None]:
+        lay = self.plain_layout(d)
+        if lay is None:
+            return self.reference(d)
         out: dict[str, Any] = {"id": int(d["id"]), "line": d["line"], "fam": lay["fam"],
                                "notation": d["notation"], "source": d["source"]}
         if "name" in d:
@@ -304,8 +304,7 @@ class _Bases:
         p = {k: v for k, v in d.items() if k not in _BASE_KEYS}
         p["shape"], p["domain"] = list(lay["shape"]), lay["domain"]
         out["p"] = p
-        return out, functools.partial(_symbol_board, lay, d["givens"]) if lay["symbols"] else \
-            self._reference(d)[1]
+        return out, self.board(lay, d)
 
     @staticmethod
     def _plain(d: dict[str, Any], lay: dict[str, Any]) -> bool:
@@ -348,7 +347,9 @@ class _Bases:
         return lay if json.dumps(mine) == json.dumps(base) else None
 
     @staticmethod
-    def _reference(d: dict[str, Any]) -> tuple[dict[str, Any], Callable[[str], Any] | None]:
+    def reference(d: dict[str, Any]) -> tuple[dict[str, Any], Callable[[str], Any] | None]:
+        """The instance as :func:`instance_base` builds it from a record, and its board
+        reader (None: no puzzle)."""
         rec = record_from_dict(d)
         if rec.puzzle is None:
             return instance_base(rec), None
@@ -442,7 +443,7 @@ class Explorer:
         encodings = sorted({r.partition("/")[2] for r in runs} - {sp.DIRECT, sp.DIMACS, ""})
         cols = _SetColumns()
         shards: list[list[Any]] = []
-        chunk: list[dict[str, Any]] = []
+        chunks = ChunkColumns(self.chunk)
         written = 0  # chunks written; chunk c holds the instances at positions c*CHUNK...
         common: dict[str, str] = {}  # source file and notation of the set's first instance
         unique_seen = False
@@ -457,17 +458,13 @@ class Explorer:
             unique_seen |= bool(data.unique)
             found.add({run: _problem_rows(data.objects, cols_)
                        for run, cols_ in data.answers.items()})
-            for inst in self._shard(runs, data, cols, bases):
-                for key in ("source", "notation"):  # said once per set (see below)
-                    common.setdefault(key, inst[key])
-                    if inst[key] == common[key]:
-                        del inst[key]
-                chunk.append(inst)
-                if len(chunk) == self.chunk:
-                    self._flush(name, written, chunk)
-                    written, chunk = written + 1, []
-        if chunk:
-            self._flush(name, written, chunk)
+            part = self._shard(runs, data, cols, bases, common)
+            for full in chunks.add(part, len(data.objects)):
+                self._flush(name, written, full, bases)
+                written += 1
+        last = chunks.rest()
+        if last is not None:
+            self._flush(name, written, last, bases)
         self.problems += found.texts()
         self.problem_runs.update((name, run) for run in found.runs())
         first = cols.ids[0] if cols.ids else 1
@@ -486,20 +483,48 @@ class Explorer:
         self.sets.append(info)
         return info
 
+    def _answers(self, key: str, a: Mapping[str, list[Any]], n: int) -> dict[Key, list[Any]]:
+        """One run's answers over a shard's instances as chunk columns (:mod:`.chunks`): what
+        :func:`run_answer` makes of each row but the board (``b``, filled per instance)."""
+        status = a["status"]
+        message = a.get("message", [None] * n)
+        out: dict[Key, list[Any]] = {
+            ("r", key, "s"): status, ("r", key, "v"): a["verified"],
+            ("r", key, "m"): [m or x or None for m, x in zip(a["detail"], message, strict=True)],
+            ("r", key, "b"): [None] * n}
+        for field_, col, count in ANSWER_NUMBERS:
+            if col in a:
+                out[("r", key, field_)] = [
+                    None if v is None or v - v != 0 else int(v) if count and v.is_integer()
+                    else v for v in a[col]]
+        for field_, col in ANSWER_TEXTS:
+            if col in a:
+                out[("r", key, field_)] = [v or None for v in a[col]]
+        return out
+
     def _shard(self, runs: Sequence[str], data: ShardData, cols: _SetColumns,
-               bases: _Bases) -> list[dict[str, Any]]:
-        """Instances of one shard as chunk entries (each run's answer as :func:`run_answer`
-        makes it, from the run's columns taken apart once per shard); fills the set's
-        columns."""
-        out = []
+               bases: _Bases, common: dict[str, str]) -> dict[Key, list[Any]]:
+        """The instances of one shard as chunk columns (:mod:`.chunks`; each run's answer as
+        :func:`run_answer` makes it, from the run's columns taken apart once per shard); fills
+        the set's columns and ``common`` (the first instance's source and notation)."""
         n = len(data.objects)
+        part: dict[Key, list[Any]] = {}
         per_run = []
         for run in runs:
             a = data.answers[run]
-            message = a["message"] if "message" in a else [None] * n
+            key = str(self.runs.index(run))
+            part.update(self._answers(key, a, n))
             seconds = a[self.time_column] if self.time_column in a else [None] * n
-            per_run.append((str(self.runs.index(run)), a["status"], a["verified"], a["detail"],
-                            message, a["solution"], _numbers_of(a, n), seconds))
+            per_run.append((a["status"], a["verified"], a["solution"], seconds,
+                            part[("r", key, "b")]))
+        raws: list[str | None] = [None] * n
+        lays: list[int | None] = [None] * n
+        built: list[dict[str, Any] | None] = [None] * n
+        boards_col: list[list[Any] | None] = [None] * n
+        u_col: list[dict[str, Any] | None] = [None] * n
+        sz_col: list[dict[str, Any] | None] = [None] * n
+        pg_col: list[dict[str, Any] | None] = [None] * n
+        sg_col: list[str | None] = [None] * n
         unique, sizes_of = data.unique, data.sizes
         ids: list[int] = []
         fams: list[str] = []
@@ -508,23 +533,31 @@ class Explorer:
         seconds_rows: list[list[float | None]] = []
         for j, d in enumerate(data.objects):
             i = str(d["id"])
-            inst, board = bases(d)
+            lay = bases.plain_layout(d)
+            if lay is None:
+                inst, board = bases.reference(d)
+                fam = inst["fam"]
+                for key in ("source", "notation"):  # said once per set (see add_set)
+                    common.setdefault(key, inst[key])
+                    if inst[key] == common[key]:
+                        del inst[key]
+                built[j] = inst
+            else:
+                raws[j], lays[j], fam = data.texts[j], lay["index"], lay["fam"]
+                board = bases.board(lay, d)
+                for key in ("source", "notation"):
+                    common.setdefault(key, d[key])
             boards: list[Any] = []
             seen: dict[str, int] = {}
-            answers: dict[str, Any] = {}
             chars, times = [], []
             valid = False
-            for key, status, verified, detail, message, solution, numbers, secs in per_run:
+            for status, verified, solution, secs, b in per_run:
                 st = status[j]
                 if st is None:
                     chars.append(MISSING_CHAR)
                     times.append(None)
                     continue
                 ve = verified[j]
-                a: dict[str, Any] = {"s": st, "v": ve}
-                m = detail[j] or message[j]
-                if m:
-                    a["m"] = m
                 text = solution[j]
                 if text and st == "SAT" and ve != "FAILED" and board is not None:
                     if text not in seen:
@@ -532,41 +565,39 @@ class Explorer:
                         if value not in boards:
                             boards.append(value)
                         seen[text] = boards.index(value)
-                    a["b"] = seen[text]
-                a.update(numbers[j])
-                answers[key] = a
+                    b[j] = seen[text]
                 chars.append(_status_char(st, ve))
                 t = secs[j]
                 times.append(None if t is None or t - t != 0 else t)
                 valid = valid or st != "INVALID"
-            inst["r"] = answers
             if boards:
-                inst["boards"] = boards
+                boards_col[j] = boards
             u = unique.get(i)
             if u:
-                inst["u"] = {"n": u.get("solutions", ""), "v": u["verdict"],
-                             "t": _num(u.get("seconds"))}
+                u_col[j] = {"n": u.get("solutions", ""), "v": u["verdict"],
+                            "t": _num(u.get("seconds"))}
             if sizes_of:
                 sizes = {e: [_int_or_num(z.get(k)) for k in ("vars", "clauses", "bytes")]
                          for e, rows in sizes_of.items() if (z := rows.get(i))}
                 if sizes:
-                    inst["sz"] = sizes
+                    sz_col[j] = sizes
             analysed = data.propagation.get(i)
             if analysed:  # encoding -> [UP, its open cells, FL, its open cells]; the singles
-                inst["pg"] = {e: [r["up"], r["up_open"], r["fl"], r["fl_open"]]
-                              for e, r in analysed.items() if e != "-"}
-                inst["sg"] = next(iter(analysed.values()))["singles"]
-            out.append(inst)
+                pg_col[j] = {e: [r["up"], r["up_open"], r["fl"], r["fl_open"]]
+                             for e, r in analysed.items() if e != "-"}
+                sg_col[j] = next(iter(analysed.values()))["singles"]
             ids.append(int(i))
-            fams.append(inst["fam"])
+            fams.append(fam)
             verdicts.append(VERDICT_CHARS.get(u["verdict"], "?") if u else MISSING_CHAR)
             status_rows.append(chars)
             seconds_rows.append(times)
-            if valid and inst["fam"] != INVALID_FAMILY:
-                self.family_totals[inst["fam"]] += 1
+            if valid and fam != INVALID_FAMILY:
+                self.family_totals[fam] += 1
         cols.add(ids, fams, verdicts, list(zip(*status_rows, strict=True)) or [[] for _ in runs],
                  list(zip(*seconds_rows, strict=True)) or [[] for _ in runs])
-        return out
+        part.update({("raw",): raws, ("lay",): lays, ("built",): built, ("boards",): boards_col,
+                     ("u",): u_col, ("sz",): sz_col, ("pg",): pg_col, ("sg",): sg_col})
+        return part
 
     def _set_frame(self, name: str, runs: Sequence[str], table) -> None:  # type: ignore[no-untyped-def]
         """The summary's long rows of a set (:func:`collect.frame_of_table` over its rows in the
@@ -600,9 +631,12 @@ class Explorer:
             f[c] = f[c].astype("category")  # a few words, a million rows
         self.frames.append(f)
 
-    def _flush(self, name: str, index: int, chunk: list[dict[str, Any]]) -> None:
-        _write(self.out / "data" / "sets" / name / f"chunk{index}.js", f"chunk:{name}:{index}",
-               chunk)
+    def _flush(self, name: str, index: int, columns: Mapping[Key, list[Any]],
+               bases: _Bases) -> None:
+        path = self.out / "data" / "sets" / name / f"chunk{index}.js"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(chunk_text(f"chunk:{name}:{index}", columns, bases.shown,
+                                   sorted(_BASE_KEYS)), encoding="utf-8")
 
     def _default_pair(self, runs: Sequence[str]) -> list[int] | None:
         """The scatter plot shown first: a reference solver (x) against one of ours (y) on the

@@ -94,7 +94,39 @@ async function instanceData(ov, s, id) {
   const pos = await position(s, id);
   const c = Math.floor(pos / ov.chunk);
   const chunk = await need(`chunk:${s.name}:${c}`, `${setDir(s.name)}/chunk${c}.js`);
-  return chunk[pos - c * ov.chunk];
+  return entryOf(chunk, pos - c * ov.chunk);
+}
+
+/** Instance j of a chunk, whose columns satdoku/report/explorer/chunks.py describes (its
+ * chunk_entries reads them the same way): the Instances object as the shard has it (or the
+ * instance built in Python), each run's answer and the instance's other columns. */
+function entryOf(chunk, j) {
+  const raw = chunk.raw[j];
+  let inst;
+  if (raw == null) {
+    inst = { ...chunk.built[String(j)] };
+  } else {
+    const lay = chunk.layouts[chunk.lay[j]];
+    const p = {};
+    for (const [k, v] of Object.entries(raw)) if (!chunk.base.includes(k)) p[k] = v;
+    inst = { id: Number(raw.id), line: raw.line, fam: lay.fam };
+    inst.notation = raw.notation;
+    inst.source = raw.source;
+    if (raw.name !== undefined) inst.name = raw.name;
+    inst.hash = raw.instance_hash;
+    inst.p = { ...p, shape: lay.shape, domain: lay.domain };
+  }
+  inst.r = {};
+  for (const [k, fields] of Object.entries(chunk.r)) {
+    if (fields.s[j] == null) continue;
+    const a = {};
+    for (const [f, col] of Object.entries(fields)) if (col[j] != null) a[f] = col[j];
+    inst.r[k] = a;
+  }
+  for (const f of ["boards", "u", "sz", "pg", "sg"]) {
+    if (chunk[f] && chunk[f][j] != null) inst[f] = chunk[f][j];
+  }
+  return inst;
 }
 
 const idAt = (s, meta, i) => (meta.ids ? meta.ids[i] : s.first + i);

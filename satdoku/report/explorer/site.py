@@ -14,8 +14,8 @@ tag when it needs it. Files (under ``OUT/data/``):
   and ``total_seconds`` in whole microseconds (-1: none): what filters, sorts and scatter plots
   read without loading the instances.
 - ``sets/SET/chunkC.js``: CHUNK instances in full (puzzle, each run's answer, board, time and
-  statistics, uniqueness, formula sizes): what the instance list and view read, one chunk at a
-  time.
+  statistics, uniqueness, formula sizes), in columns (:mod:`.chunks`): what the instance list
+  and view read, one chunk at a time.
 - ``plots.js``: cactus curves per family (sampled to at most CACTUS_POINTS points per run, each
   point naming its instance); ``pages.js``: the LTN and CSP pages.
 """

@@ -96,7 +96,7 @@ def with_vbs(df, variants: Mapping[str, Mapping] | None = None):
     if not len(v):
         return df
     out = pd.concat([df, v], ignore_index=True)
-    order = {s: k for k, s in enumerate(dict.fromkeys(df["set"]))}
+    order = {s: k for k, s in enumerate(df["set"].unique())}  # in order of appearance
     out = out.sort_values("set", key=lambda c: c.map(order), kind="stable", ignore_index=True)
     out.attrs.update(df.attrs)
     return out

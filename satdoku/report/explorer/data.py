@@ -15,6 +15,7 @@ are read once, then handed out shard by shard. Every file is read with
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,8 +23,8 @@ from typing import Any
 
 from satdoku.stagefiles import paths as sp
 from satdoku.stagefiles.instances import iter_instance_texts
-from satdoku.stagefiles.propagation_files import sampled_out
-from satdoku.stagefiles.runtable import classify_files, table_of_files
+from satdoku.stagefiles.propagation_files import NOT_SAMPLED, sampled_out
+from satdoku.stagefiles.runtable import classify_files, table_of_files, tsv_table
 from satdoku.stagefiles.tsv import read_tsv
 
 #: The run-table columns the explorer shows of an answer (times and statistics as numbers).
@@ -152,13 +153,9 @@ def read_set(results: str | Path, set_name: str, runs: Sequence[str],
     run_of = pc.binary_join_element_wise(mine.column("solver"), mine.column("encoding"), "/")
     rows = {r: _RunRows(mine.filter(pc.equal(run_of, r)), time_column) for r in present}
     unique = sharded(sp.UNIQUE, sp.UNIQUE_SHARD)
-    sizes = {e: sharded(sp.CNF_SIZES, None, encoding=e) for e in encodings}
-    propagation: dict[str, dict[str, dict[str, str]]] = {}
-    analysed = sp.stage_path(sp.PROPAGATION_INSTANCES, results, set=set_name)
-    if analysed.exists():
-        for row in read_tsv(analysed):
-            if not sampled_out(row):  # left out of a large set's sample: shown as not analysed
-                propagation.setdefault(row["id"], {})[row["encoding"]] = row
+    sizes = {e: _sizes(sp.stage_path(sp.CNF_SIZES, results, set=set_name, encoding=e))
+             for e in encodings}
+    propagation = _analysed(sp.stage_path(sp.PROPAGATION_INSTANCES, results, set=set_name))
     for path in instance_shards(results, set_name):
         texts, objects = _texts_and_objects(path)
         ids = [str(d["id"]) for d in objects]
@@ -167,9 +164,63 @@ def read_set(results: str | Path, set_name: str, runs: Sequence[str],
             shard=path.stem, objects=objects, texts=texts,
             answers={r: rows[r].shard(numbers) for r in present},
             unique={u["id"]: u for u in unique.shard(path.stem, ids)},
-            sizes={e: {z["id"]: z for z in s.shard(path.stem, ids)} for e, s in sizes.items()},
+            sizes={e: {i: z for i in ids if (z := s.pop(i, None)) is not None}
+                   for e, s in sizes.items()},
             propagation={i: propagation.pop(i) for i in ids if i in propagation},
         )
+
+
+def _sizes(path: Path) -> dict[str, list[int | float | None]]:
+    """id -> [vars, clauses, bytes] of a CNF sizes file (each a count, or a number when it is
+    not digits alone; None when empty or not a number); {} when there is none. Read by
+    pyarrow's CSV reader, every cell as text."""
+    if not path.exists():
+        return {}
+    table = tsv_table(path)
+    if "id" not in table.column_names:
+        return {}
+    empty = [""] * table.num_rows
+    cols = [table.column(k).fill_null("").to_pylist() if k in table.column_names else empty
+            for k in ("vars", "clauses", "bytes")]
+    values = [list(map(count_or_number, col)) for col in cols]
+    return dict(zip(table.column("id").fill_null("").to_pylist(),
+                    map(list, zip(*values, strict=True)), strict=True))
+
+
+def number(text: str | None) -> float | None:
+    """A TSV number (None when empty, not a number, or not finite)."""
+    if not text:
+        return None
+    try:
+        v = float(text)
+    except ValueError:
+        return None
+    return v if math.isfinite(v) else None
+
+
+def count_or_number(text: str | None) -> int | float | None:
+    """A TSV count as an int (digits only), anything else as :func:`number`."""
+    if text and text.isdigit():
+        return int(text)
+    return number(text)
+
+
+def _analysed(path: Path) -> dict[str, dict[str, dict[str, str]]]:
+    """id -> encoding -> row of a set's propagation analysis, the instances its sample left
+    out skipped (shown as not analysed); {} for a set not analysed."""
+    if not path.exists():
+        return {}
+    table = tsv_table(path)
+    if "detail" in table.column_names:  # filtered in C: a large set's sample is a fraction
+        import pyarrow.compute as pc
+
+        table = table.filter(pc.invert(pc.starts_with(table.column("detail").fill_null(""),
+                                                      NOT_SAMPLED)))
+    out: dict[str, dict[str, dict[str, str]]] = {}
+    for row in table.to_pylist():
+        if not sampled_out(row):
+            out.setdefault(row["id"], {})[row["encoding"]] = row
+    return out
 
 
 def _texts_and_objects(path: Path) -> tuple[list[str], list[dict[str, Any]]]:

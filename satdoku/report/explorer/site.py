@@ -51,7 +51,15 @@ from satdoku.report.collect import (
 )
 from satdoku.report.encodings_table import zero_decisions
 from satdoku.report.explorer.chunks import ChunkColumns, Key, chunk_text
-from satdoku.report.explorer.data import ShardData, files_plan, present_runs, read_set, stage_files
+from satdoku.report.explorer.data import (
+    ShardData,
+    count_or_number,
+    files_plan,
+    number,
+    present_runs,
+    read_set,
+    stage_files,
+)
 from satdoku.report.pairs import pair_line, pairs, with_vbs
 from satdoku.report.plots import CACTUS_POINTS, curve_sample
 from satdoku.report.solver_tables import (
@@ -102,24 +110,6 @@ def js_data(key: str, value: Any) -> str:
 def _write(path: Path, key: str, value: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(js_data(key, value), encoding="utf-8")
-
-
-def _num(text: str | None) -> float | None:
-    """A TSV number (None when empty, not a number, or not finite)."""
-    if not text:
-        return None
-    try:
-        v = float(text)
-    except ValueError:
-        return None
-    return v if math.isfinite(v) else None
-
-
-def _int_or_num(text: str | None) -> int | float | None:
-    """A TSV count as an int (digits only), anything else as :func:`_num`."""
-    if text and text.isdigit():
-        return int(text)
-    return _num(text)
 
 
 def _clean(v: Any) -> Any:
@@ -243,7 +233,7 @@ def run_answer(rec: Record, sol: Mapping[str, str] | None, t: Mapping[str, str] 
         for key, col in (("t", "total_seconds"), ("ts", "solve_seconds"), ("d", "decisions"),
                          ("c", "conflicts"), ("p", "propagations"), ("rs", "restarts"),
                          ("l", "learnt"), ("load", "load1")):
-            v = _int_or_num(t.get(col))
+            v = count_or_number(t.get(col))
             if v is not None:
                 out[key] = v
         for key, col in ANSWER_TEXTS:
@@ -575,10 +565,9 @@ class Explorer:
             u = unique.get(i)
             if u:
                 u_col[j] = {"n": u.get("solutions", ""), "v": u["verdict"],
-                            "t": _num(u.get("seconds"))}
+                            "t": number(u.get("seconds"))}
             if sizes_of:
-                sizes = {e: [_int_or_num(z.get(k)) for k in ("vars", "clauses", "bytes")]
-                         for e, rows in sizes_of.items() if (z := rows.get(i))}
+                sizes = {e: z for e, rows in sizes_of.items() if (z := rows.get(i))}
                 if sizes:
                     sz_col[j] = sizes
             analysed = data.propagation.get(i)

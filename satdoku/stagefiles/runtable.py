@@ -412,9 +412,19 @@ def _covers(table, results: Path, files: Sequence[str | Path],  # type: ignore[n
 
 
 def run_pairs(table) -> set[tuple[str, str]]:  # type: ignore[no-untyped-def]
-    """The distinct (set, ``solver/encoding``) pairs of a run table, grouped in C (a Python
-    pass over a 50,000-row table's two text columns cost 0.35 s)."""
-    keys = ["set", "solver", "encoding"]
-    groups = table.select(keys).group_by(keys, use_threads=False).aggregate([])
-    sets, solvers, encodings = (groups.column(k).to_pylist() for k in keys)
-    return {(s, f"{solver}/{e}") for s, solver, e in zip(sets, solvers, encodings, strict=True)}
+    """The distinct (set, ``solver/encoding``) pairs of a run table, found in C (a Python pass
+    over a 50,000-row table's two text columns cost 0.35 s; ``Table.group_by`` imports
+    pyarrow's dataset layer and pandas with it)."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    if not table.num_rows:
+        return set()
+    runs = pc.binary_join_element_wise(table.column("solver"), table.column("encoding"), "/")
+    sets = pc.dictionary_encode(table.column("set")).combine_chunks()
+    runs = pc.dictionary_encode(runs).combine_chunks()
+    width = len(runs.dictionary)
+    pairs = np.unique(sets.indices.to_numpy().astype(np.int64) * width
+                      + runs.indices.to_numpy().astype(np.int64))
+    names, run_names = sets.dictionary.to_pylist(), runs.dictionary.to_pylist()
+    return {(names[k // width], run_names[k % width]) for k in pairs.tolist()}

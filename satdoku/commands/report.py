@@ -14,9 +14,7 @@ from __future__ import annotations
 import argparse
 
 from satdoku.commands.common import positive_seconds
-from satdoku.report import report_stages as build
 from satdoku.report.collect import TIME_COLUMNS, TimeLimits
-from satdoku.report.explorer.site import explorer_from_files
 
 
 def _cross(s: argparse.ArgumentParser) -> None:
@@ -40,6 +38,8 @@ def _limits(args: argparse.Namespace):
 
 def _summary_request(args: argparse.Namespace):
     """The summary's request from its arguments (a bad combination is one line)."""
+    from satdoku.report import report_stages as build
+
     try:
         encodings = build.EncodingsFiles(args.encodings_md, args.encodings_csv, args.encodings_png)
     except ValueError as exc:
@@ -121,12 +121,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.stage == "sizes":  # a CNF sizes job: the bundles' reader, not the reports
+        from satdoku.stagefiles.bundles import write_sizes_of
+
+        print(f"sizes: {write_sizes_of(args.bundles, args.encoding, args.out)} instances")
+        return 0
+    # each workflow job imports what its stage needs (issue 29 goal 2)
+    from satdoku.report import report_stages as build
+
     if args.stage == "table":
         n = build.set_table(args.set_name, args.instances, args.sols, args.times,
                             args.time_limit, args.md, args.csv, args.html)
         print(f"table {args.set_name}: {n} problems")
-    elif args.stage == "sizes":
-        print(f"sizes: {build.cnf_sizes(args.bundles, args.encoding, args.out)} instances")
     elif args.stage == "cactus":
         fams = build.cactus_plots(args.files, _limits(args), args.out_dir,
                                   time_column=args.time_column)
@@ -145,6 +151,8 @@ def run(args: argparse.Namespace) -> int:
         n = build.summary(_summary_request(args))
         print(f"summary: {n} problems -> {args.md}")
     elif args.stage == "explorer":
+        from satdoku.report.explorer.site import explorer_from_files
+
         ov = explorer_from_files(args.files, _limits(args), args.out,
                                  build.parse_variants(args.variants), args.pages_dir,
                                  time_column=args.time_column)

@@ -77,7 +77,7 @@ def vbs_frame(df, variants: Mapping[str, Mapping] | None = None):
 
     parts = []
     for _, g in df.groupby("set", sort=False):
-        runs = list(dict.fromkeys(g["run"]))
+        runs = g["run"].unique().tolist()  # in order of appearance
         refs = [r for r in runs if is_reference(r, variants)]
         if len(runs) > 1:
             parts.append(_best(g, VBS))

@@ -40,7 +40,6 @@ from satdoku.report.summary import (
     summary_html,
     summary_markdown,
 )
-from satdoku.stagefiles.bundles import bundle_sizes, write_sizes
 from satdoku.stagefiles.families import slug, sort_key
 from satdoku.stagefiles.manifest import describe, read_manifest
 from satdoku.stagefiles.paths import CNF_SIZES, PROPAGATION_INSTANCES, RUN_MANIFEST, match
@@ -69,12 +68,6 @@ def write_set_table(set_name: str, df, time_limit: float | None, out_md: str, ou
         Path(out_html).write_text(set_page_html(set_name, table, probs, time_limit),
                                   encoding="utf-8")
     return len(probs)
-
-
-def cnf_sizes(bundles: Sequence[str], encoding: str, out: str) -> int:
-    """Size rows (vars, clauses, bytes) of every instance of a set's bundles for one encoding."""
-    _parents(out)
-    return write_sizes((r for b in bundles for r in bundle_sizes(b, encoding)), out)
 
 
 def _parents(*paths: str | None) -> None:

@@ -430,3 +430,10 @@ def _measure(kind: str, lines: Iterable[tuple[int, str]], path: str | Path
 def write_sizes(rows: Iterable[Mapping[str, object]], path: str | Path) -> int:
     """Write the CNF sizes stage file of one set and encoding; returns the number of rows."""
     return write_tsv(rows, path, SIZE_COLUMNS)
+
+
+def write_sizes_of(bundles: Iterable[str | Path], encoding: str, out: str | Path) -> int:
+    """The CNF sizes file of a set's bundles in one encoding (its directory made when missing):
+    one size row (vars, clauses, bytes) per valid instance; returns the number of rows."""
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    return write_sizes((r for b in bundles for r in bundle_sizes(b, encoding)), out)

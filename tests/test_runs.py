@@ -268,3 +268,43 @@ def test_instance_columns_read_by_arrow_equal_the_object_by_object_read(tmp_path
     assert _columns_read_by_arrow(no_id) is None
     with pytest.raises(StageFileError):
         instance_columns([no_id])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.text(max_size=8)), max_size=40))
+def test_text_array_from_buffers_equals_pa_array(values: list[str | None]) -> None:
+    """The buffer-built arrays (no pandas import) are pyarrow's own from the same values."""
+    import pyarrow as pa
+
+    from satdoku.stagefiles.arrow_values import int_array, repeat_text, text, text_array
+
+    assert text_array(values).equals(pa.array(values, type=pa.string()))
+    ints = [None if v is None else len(v) - 3 for v in values]
+    assert int_array(ints).equals(pa.array(ints, type=pa.int64()))
+    for word in ("", "é", "SAT"):
+        assert repeat_text(word, len(values)).equals(pa.array([word] * len(values), pa.string()))
+        assert text(word).equals(pa.scalar(word, pa.string()))
+
+
+def test_record_imports_no_pandas(tmp_path: Path) -> None:
+    """The run record (run table, Parquet store, wide CSV) never pays pyarrow's pandas import
+    (pa.array / pa.scalar of Python values): a process of its own checks sys.modules."""
+    import subprocess
+    import sys
+
+    fx.build(tmp_path)
+    (tmp_path / "results" / "runs").mkdir(parents=True, exist_ok=True)
+    code = (
+        "import sys, json\n"
+        "sys.path.insert(0, sys.argv[1])\n"
+        "import report_fixture as fx\n"
+        "from pathlib import Path\n"
+        "from satdoku.pipeline.stage_record import record_run\n"
+        "r = Path(sys.argv[2]) / 'results'\n"
+        "record_run(fx.files(r), json.loads(sys.argv[3]), r, r / 'run.json', r / 'wide.csv')\n"
+        "assert (r / 'wide.csv').stat().st_size\n"
+        "print('pandas' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent), str(tmp_path),
+                           json.dumps(CONFIG)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "False"

@@ -11,6 +11,7 @@ from typing import Any
 from satdoku.runs.provenance import build_manifest, started
 from satdoku.runs.store import META_KEY, run_table, write_run
 from satdoku.runs.wide import write_wide
+from satdoku.stagefiles.arrow_values import repeat_text
 from satdoku.stagefiles.manifest import write_manifest_file
 
 
@@ -20,8 +21,6 @@ def record_run(files: Sequence[str | Path], config: Mapping[str, Any], results: 
     ``files`` of a run of ``config``; returns the manifest."""
     import json
 
-    import pyarrow as pa
-
     table = run_table(files)  # read once; its run id and manifest are set below
     backends: dict[str, int] = {}
     if "measurement" in table.column_names:
@@ -30,7 +29,7 @@ def record_run(files: Sequence[str | Path], config: Mapping[str, Any], results: 
                 backends[value] = backends.get(value, 0) + 1
     manifest = build_manifest(config, start=started(results), backends=backends)
     table = table.set_column(table.column_names.index("run_id"), "run_id",
-                             pa.array([manifest["run_id"]] * table.num_rows, type=pa.string()))
+                             repeat_text(str(manifest["run_id"]), table.num_rows))
     table = table.replace_schema_metadata({META_KEY: json.dumps(manifest)})
     write_run(results, table)
     write_wide(table, wide_out)

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from satdoku.stagefiles import paths as sp
+from satdoku.stagefiles.arrow_values import int_array, null, repeat_text, text, text_array
 from satdoku.stagefiles.families import CNF_FAMILY, family_of_record
 from satdoku.stagefiles.instances import HEADER_TAG, iter_instance_dicts
 from satdoku.stagefiles.manifest import read_manifest
@@ -95,7 +96,7 @@ def _columns_of_objects(objects: Iterable[Mapping[str, Any]]):  # type: ignore[n
         out["instance_hash"].append(str(d.get("instance_hash", "")))
         out["name"].append(str(d.get("name", "")))
         out["family"].append(family_of_record(d))
-    return pa.table({k: pa.array(v, type=pa.string()) for k, v in out.items()})
+    return pa.table({k: text_array(v) for k, v in out.items()})
 
 
 #: the Instances fields :func:`instance_columns` reads, as pyarrow's JSON reader types them
@@ -126,9 +127,9 @@ def _columns_read_by_arrow(shard: str | Path):  # type: ignore[no-untyped-def]
         return None
     family = _families(t)
     return pa.table({"id": t.column("id"),
-                     "line": pc.cast(t.column("line"), pa.string()).fill_null(""),
-                     "instance_hash": t.column("instance_hash").fill_null(""),
-                     "name": t.column("name").fill_null(""),
+                     "line": pc.cast(t.column("line"), pa.string()).fill_null(text("")),
+                     "instance_hash": t.column("instance_hash").fill_null(text("")),
+                     "name": t.column("name").fill_null(text("")),
                      "family": family})
 
 
@@ -141,20 +142,20 @@ def _families(t):  # type: ignore[no-untyped-def]
     import pyarrow.compute as pc
 
     if not t.num_rows:
-        return pa.array([], type=pa.string())
+        return text_array([])
     error = t.column("error").is_valid()
-    parts = [pc.cast(x, pa.string()).fill_null("") for k in ("box", "size", "kind")
+    parts = [pc.cast(x, pa.string()).fill_null(text("")) for k in ("box", "size", "kind")
              for x in (t.column(k).is_valid(), t.column(k))]  # kind last: the rest has no ":"
-    key = pc.binary_join_element_wise(pc.cast(error, pa.string()), *parts, ":")
+    key = pc.binary_join_element_wise(pc.cast(error, pa.string()), *parts, text(":"))
     codes = pc.dictionary_encode(key).combine_chunks()
     at = codes.indices.to_numpy()
     _, first = np.unique(at, return_index=True)  # codes are numbered in first-seen order
-    kind, box, size, err = (c.take(pa.array(first)).to_pylist()
+    kind, box, size, err = (c.take(int_array(first.tolist())).to_pylist()
                             for c in (t.column("kind"), t.column("box"), t.column("size"), error))
     names = [family_of_record({k: v for k, v in (("kind", a), ("box", b), ("size", c),
                                                   ("error", "" if e else None)) if v is not None})
              for a, b, c, e in zip(kind, box, size, err, strict=True)]
-    return pa.array(names, type=pa.string()).take(codes.indices)
+    return text_array(names).take(codes.indices)
 
 
 def _concat_columns(parts: list[Any]):  # type: ignore[no-untyped-def]
@@ -162,7 +163,7 @@ def _concat_columns(parts: list[Any]):  # type: ignore[no-untyped-def]
 
     if parts:
         return pa.concat_tables(parts)
-    return pa.table({k: pa.array([], type=pa.string())
+    return pa.table({k: pa.nulls(0, pa.string())
                      for k in ("id", "line", "instance_hash", "name", "family")})
 
 
@@ -194,7 +195,7 @@ def _table_of_rows(rows: list[dict[str, str]]):  # type: ignore[no-untyped-def]
     import pyarrow as pa
 
     keys = list(dict.fromkeys(k for r in rows for k in r if k is not None))
-    return pa.table({k: pa.array([r.get(k) for r in rows], type=pa.string()) for k in keys})
+    return pa.table({k: text_array([r.get(k) for r in rows]) for k in keys})
 
 
 def numbers(values):  # type: ignore[no-untyped-def]
@@ -203,11 +204,10 @@ def numbers(values):  # type: ignore[no-untyped-def]
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    arr = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else pa.array(
-        values, type=pa.string())
+    arr = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else text_array(values)
     arr = pc.utf8_trim_whitespace(arr)
     ok = pc.match_substring_regex(arr, _NUMBER, ignore_case=True)
-    return pc.if_else(ok, arr, pa.scalar(None, pa.string())).cast(pa.float64())
+    return pc.if_else(ok, arr, null(pa.string())).cast(pa.float64())
 
 
 #: a cell that reads as a number (float() would take it); anything else is null
@@ -218,12 +218,10 @@ def _aligner(ids, keys):  # type: ignore[no-untyped-def]
     """How to put a column keyed by ``keys`` in the order of ``ids`` (both text arrays):
     None when they are the same (the usual case), else the take indices (null: no row; the
     last row of a repeated key)."""
-    import pyarrow as pa
-
     if ids.equals(keys):
         return None
     where = {k: j for j, k in enumerate(keys.to_pylist())}
-    return pa.array([where.get(i) for i in ids.to_pylist()], type=pa.int64())
+    return int_array([where.get(i) for i in ids.to_pylist()])
 
 
 def _align(column, how):  # type: ignore[no-untyped-def]
@@ -238,47 +236,48 @@ def _run_table(set_name: str, run: str, run_id: str, sols, times, info):  # type
 
     solver, _, encoding = run.partition("/")
     n = sols.num_rows
-    empty = pa.array([""] * n, type=pa.string())
+    blank = text("")
+    empty = repeat_text("", n)
 
     def sol(key: str):  # type: ignore[no-untyped-def]
-        return sols.column(key).fill_null("") if key in sols.column_names else empty
+        return sols.column(key).fill_null(blank) if key in sols.column_names else empty
 
     ids = sol("id").combine_chunks()
     if info.num_rows:
         how = _aligner(ids, info.column("id").combine_chunks())
 
         def known(key: str):  # type: ignore[no-untyped-def]
-            return _align(info.column(key), how).fill_null("")
+            return _align(info.column(key), how).fill_null(blank)
     else:
         def known(key: str):  # type: ignore[no-untyped-def]
             return empty
 
     family = known("family")
     status, verified = sol("status"), sol("verified")
-    model = pc.and_(pc.and_(pc.equal(family, CNF_FAMILY), pc.equal(status, "SAT")),
-                    pc.equal(verified, "yes"))
-    line = pc.if_else(pc.equal(sol("line"), ""), known("line"), sol("line"))
+    model = pc.and_(pc.and_(pc.equal(family, text(CNF_FAMILY)), pc.equal(status, text("SAT"))),
+                    pc.equal(verified, text("yes")))
+    line = pc.if_else(pc.equal(sol("line"), blank), known("line"), sol("line"))
     cols: dict[str, Any] = {
-        "run_id": pa.array([run_id] * n, type=pa.string()),
-        "set": pa.array([set_name] * n, type=pa.string()),
+        "run_id": repeat_text(run_id, n),
+        "set": repeat_text(set_name, n),
         "id": pc.cast(ids, pa.int64()),
-        "line": pc.cast(pc.if_else(pc.equal(line, ""), "0", line), pa.int64()),
-        "instance_hash": pc.if_else(pc.equal(sol("instance_hash"), ""),
+        "line": pc.cast(pc.if_else(pc.equal(line, blank), text("0"), line), pa.int64()),
+        "instance_hash": pc.if_else(pc.equal(sol("instance_hash"), blank),
                                     known("instance_hash"), sol("instance_hash")),
         "name": known("name"), "family": family,
-        "solver": pa.array([solver] * n, type=pa.string()),
-        "encoding": pa.array([encoding] * n, type=pa.string()),
+        "solver": repeat_text(solver, n),
+        "encoding": repeat_text(encoding, n),
         "status": status, "verified": verified, "detail": sol("detail"),
-        "solution": pc.if_else(model, "", sol("solution")),
+        "solution": pc.if_else(model, blank, sol("solution")),
     }
     if times.num_rows or times.column_names:
-        how = _aligner(ids, times.column("id").fill_null("").combine_chunks()) \
-            if "id" in times.column_names else pa.array([None] * n, type=pa.int64())
+        how = _aligner(ids, times.column("id").fill_null(blank).combine_chunks()) \
+            if "id" in times.column_names else pa.nulls(n, pa.int64())
         for k in times.column_names:
             if k in cols:
                 continue
             column = _align(times.column(k), how)
-            cols[k] = column.fill_null("") if k in TEXT_COLUMNS else numbers(column)
+            cols[k] = column.fill_null(blank) if k in TEXT_COLUMNS else numbers(column)
     return pa.table(cols)
 
 
@@ -304,8 +303,8 @@ def run_rows(table, run: str) -> tuple[list[dict[str, str]], list[dict[str, str]
     import pyarrow.compute as pc
 
     solver, _, encoding = run.partition("/")
-    mine = table.filter(pc.and_(pc.equal(table.column("solver"), solver),
-                                pc.equal(table.column("encoding"), encoding)))
+    mine = table.filter(pc.and_(pc.equal(table.column("solver"), text(solver)),
+                                pc.equal(table.column("encoding"), text(encoding))))
     cols = {c: mine.column(c).to_pylist()
             for c in ("id", "line", "status", "verified", "solution", "detail")}
     seconds = (mine.column("total_seconds").to_pylist() if "total_seconds" in mine.column_names
@@ -324,7 +323,7 @@ def _concat(parts: list[Any]):  # type: ignore[no-untyped-def]
 
     if parts:
         return pa.concat_tables(parts, promote_options="default")
-    return pa.table({c: pa.array([], type=pa.int64() if c in ("id", "line") else pa.string())
+    return pa.table({c: pa.nulls(0, pa.int64() if c in ("id", "line") else pa.string())
                      for c in KEY_COLUMNS})
 
 

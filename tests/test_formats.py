@@ -257,3 +257,20 @@ def test_an_absurd_ndigits_order_is_named_as_the_file_writes_it() -> None:
     (rec,) = read_ndigit_lines([(1, "99999999999999999999999 0240100340020130")], "f.txt")
     assert rec.error == ("order 99999999999999999999999 needs more digits than any file "
                          "holds, line has 16")
+
+
+def test_domain_symbols_and_value_table_read_as_parse_board_chars() -> None:
+    """The one home of the symbol tables (encode's and normalize's fast paths, the compiled
+    solve loop): a character is in domain_symbols(d) exactly when parse_board_chars takes it
+    for domain d, and the value table gives the value it reads."""
+    from satdoku.formats.symbols import domain_symbols, parse_board_chars, value_table
+
+    for domain in (1, 4, 9, 16, 25, 35):
+        symbols = domain_symbols(domain)
+        for b in range(256):
+            values, _ = parse_board_chars(chr(b), domain)
+            assert (chr(b) in symbols) == (values is not None), (domain, b)
+            if values is not None:
+                assert value_table(255)[b] == value_table()[b] == values[0]
+            elif chr(b) not in domain_symbols(35):
+                assert value_table(255)[b] == 255 and value_table()[b] == 0

@@ -38,6 +38,19 @@ def parse_board_chars(text: str, domain: int) -> tuple[tuple[int, ...] | None, s
     return tuple(out), ""
 
 
+def domain_symbols(domain: int) -> str:
+    """Every character a one-line board of ``domain`` values may hold, in code-point order:
+    the empty symbols and each value's symbol, letters in both cases (what
+    :func:`parse_board_chars` accepts for that domain)."""
+    return "".join(sorted(ch for ch, v in _VALUE.items() if v <= domain))
+
+
+def value_table(missing: int = 0) -> bytes:
+    """``bytes.translate`` table: a symbol's byte -> its value (0: an empty symbol), every byte
+    that is no symbol -> ``missing`` (the one table of symbol values for byte-level readers)."""
+    return bytes(_VALUE.get(chr(b), missing) for b in range(256))
+
+
 _SYMBOLS = ("", *ALPHABET)  # _SYMBOLS[v] for v in 1..35; index 0 is the empty cell
 _CHAR_TABLES: dict[str, bytes] = {}
 

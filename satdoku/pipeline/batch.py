@@ -39,7 +39,7 @@ from satdoku.cnf.dimacs import V_WIDTH, parse_dimacs
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.formats import Record
 from satdoku.formats.format_registry import get_format
-from satdoku.formats.symbols import ALPHABET, char_value, format_symbols
+from satdoku.formats.symbols import ALPHABET, format_symbols, value_table
 from satdoku.progress import Progress
 from satdoku.solver_run import LIMIT_GRACE, ConfiguredSolver, Run
 from satdoku.solvers.base import STAT_KEYS, WALL, RunLimits
@@ -168,11 +168,6 @@ def _symbols_notation(notation: str) -> bool:
         return False
 
 
-def _value_table() -> bytes:
-    """Symbol byte -> value (0: empty), 255 for a byte that is no symbol (formats.symbols)."""
-    return bytes(255 if (v := char_value(chr(b))) is None or v > 254 else v for b in range(256))
-
-
 @dataclass
 class Writers:
     """The three stage files of the shard (text), written in input order."""
@@ -207,7 +202,7 @@ def solve_planned(p: Plan, solver: ConfiguredSolver, encoding: str, writers: Wri
     texts = (message, INSTANCE, SAT, UNSAT, TIMEOUT, "s SATISFIABLE", "s UNSATISFIABLE",
              "s UNKNOWN", EXIT, TIMELIMIT, solution_text(TIMEOUT, "", message),
              solution_text(UNSAT, "", message), GIVEN_DIFFERS, YES, UNCHECKED, V_WIDTH)
-    table = _value_table()
+    table = value_table(missing=255)  # symbol byte -> value, 255: no symbol
     eligible = _Eligible(p)
     runners: dict[tuple[str, tuple[Any, ...]], Any] = {}
     loaded: set[str] = set()  # rules keys the solver loaded through the plain path

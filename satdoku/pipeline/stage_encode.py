@@ -14,7 +14,7 @@ from typing import Any
 from satdoku.cnf.encode import NO_RULES, check_encoding_size, formula, rules_key
 from satdoku.cnf.encodings import Unencodable
 from satdoku.formats import Record
-from satdoku.formats.symbols import char_value
+from satdoku.formats.symbols import domain_symbols, value_table
 from satdoku.size_limits import TooLarge
 from satdoku.solve import formula_of
 from satdoku.stagefiles.bundles import (
@@ -113,8 +113,9 @@ class _Form:
     ncells: int
     domain: int
     literal: tuple[tuple[str, ...], ...]
-    symbols: str  # every character a board of this domain may hold (parse_board_chars)
-    values: bytes  # bytes.translate table: a symbol's byte -> its value (parse_board_chars)
+    symbols: str  # every character a board of this domain may hold (formats.symbols)
+    values: bytes  # bytes.translate table: a symbol's byte -> its value (formats.symbols;
+    # read only after every character is checked to be one of ``symbols``)
 
 
 class _Givens:
@@ -174,7 +175,5 @@ class _Givens:
         if p.ncells * (dom + 1) > _LITERAL_TABLE:
             return None  # a table that large: the record's way
         literal = tuple(tuple(str(c * dom + v) for v in range(dom + 1)) for c in range(p.ncells))
-        symbols = "".join(chr(b) for b in range(128)
-                          if (v := char_value(chr(b))) is not None and v <= dom)
-        values = bytes(char_value(chr(b)) or 0 if chr(b) in symbols else 0 for b in range(256))
-        return _Form(key, p.kind, p.size, f.num_vars, p.ncells, dom, literal, symbols, values)
+        return _Form(key, p.kind, p.size, f.num_vars, p.ncells, dom, literal,
+                     domain_symbols(dom), value_table())

@@ -30,7 +30,7 @@ from satdoku.formats import Record, read_records
 from satdoku.formats.csvboards import header_of
 from satdoku.formats.format_registry import get_format
 from satdoku.formats.reading import HEAD_LINES, detect_format
-from satdoku.formats.symbols import ALPHABET, EMPTY_CHARS
+from satdoku.formats.symbols import EMPTY_CHARS, char_value, domain_symbols
 from satdoku.identity import LayoutHash
 from satdoku.puzzle import sudoku
 from satdoku.size_limits import SizeLimits, TooLarge, check_puzzle_size, default_size_limits
@@ -51,17 +51,15 @@ class _Layout:
     def __init__(self, box: int) -> None:
         side = box * box
         self.box, self.ncells = box, side * side
-        values = ALPHABET[:side]
-        letters = "".join(ch.lower() for ch in values if ch.isalpha())
-        full = re.escape(values + letters)
-        self.board = re.compile(f"[{full}{re.escape(EMPTY_CHARS)}]{{{self.ncells}}}")
-        self.full = re.compile(f"[{full}]{{{self.ncells}}}")
+        symbols = domain_symbols(side)
+        values = "".join(ch for ch in symbols if ch not in EMPTY_CHARS)
+        self.board = re.compile(f"[{re.escape(symbols)}]{{{self.ncells}}}")
+        self.full = re.compile(f"[{re.escape(values)}]{{{self.ncells}}}")
         #: a symbol -> its canonical form (upper case; every empty symbol ``.``)
-        self.canonical = str.maketrans({**{ch: ch.upper() for ch in letters},
+        self.canonical = str.maketrans({**{ch: ch.upper() for ch in values if ch.islower()},
                                         **{e: "." for e in EMPTY_CHARS}})
         #: a symbol -> its value as puzzle_text writes it (empty ``0``)
-        self.value_text = {ch: str(ALPHABET.index(ch.upper()) + 1) for ch in values + letters}
-        self.value_text.update({e: "0" for e in EMPTY_CHARS})
+        self.value_text = {ch: str(char_value(ch)) for ch in symbols}
         self.digits = str.maketrans({e: "0" for e in EMPTY_CHARS}) if side <= 9 else None
         self.hash = LayoutHash(sudoku((0,) * self.ncells, box))
 

@@ -29,10 +29,10 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import IO, Any
+from typing import Any
 
 from satdoku.cnf.codec import codec
 from satdoku.cnf.dimacs import V_WIDTH, parse_dimacs
@@ -40,6 +40,7 @@ from satdoku.cnf.formula import Cnf, Formula
 from satdoku.formats import Record
 from satdoku.formats.format_registry import get_format
 from satdoku.formats.symbols import ALPHABET, format_symbols, value_table
+from satdoku.pipeline.shard_writers import ShardWriters
 from satdoku.progress import Progress
 from satdoku.solver_run import LIMIT_GRACE, ConfiguredSolver, Run
 from satdoku.solvers.base import STAT_KEYS, WALL, RunLimits
@@ -168,17 +169,7 @@ def _symbols_notation(notation: str) -> bool:
         return False
 
 
-@dataclass
-class Writers:
-    """The three stage files of the shard (text), written in input order."""
-
-    out: IO[str]
-    times: IO[str]
-    sols: IO[str]
-    counts: dict[str, int] = field(default_factory=dict)
-
-
-def solve_planned(p: Plan, solver: ConfiguredSolver, encoding: str, writers: Writers,
+def solve_planned(p: Plan, solver: ConfiguredSolver, encoding: str, writers: ShardWriters,
                   step: Step, limits: RunLimits, load1: float, desc: str) -> dict[str, int]:
     """Solve every instance of a planned shard, in order: runs of puzzles through the compiled
     loop, everything else through ``step`` (the plain path); returns status counts.
@@ -243,12 +234,9 @@ def solve_planned(p: Plan, solver: ConfiguredSolver, encoding: str, writers: Wri
                     [p.ids[i] for i in chunk], [str(int(d["line"])) for d in ds],
                     [str(d["instance_hash"]) for d in ds], [d["givens"] for d in ds],
                     [d.get("solution") for d in ds], p.lits, p.offsets, chunk[0])
-            writers.out.write(out)
-            writers.times.write(times)
-            writers.sols.write(sols)
+            writers.write_text(out, times, sols)
             for status, k in ((SAT, n_sat), (UNSAT, n_unsat), (TIMEOUT, n_timeout)):
-                if k:
-                    writers.counts[status] = writers.counts.get(status, 0) + k
+                writers.count(status, k)
             bar.update(done)
             if stop is None:
                 run = rest

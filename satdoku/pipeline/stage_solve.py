@@ -16,19 +16,17 @@ from collections.abc import Iterator, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from satdoku.cnf.formula import Formula
 from satdoku.formats import Record
-from satdoku.identity import record_hash
 from satdoku.pipeline import batch
+from satdoku.pipeline.shard_writers import ShardWriters
 from satdoku.progress import track
-from satdoku.solve import Answer, ConfiguredSolver, RunLimits, assign_cores, open_solver, solve
+from satdoku.solve import ConfiguredSolver, RunLimits, assign_cores, open_solver, solve
 from satdoku.solvers.registry import PUZZLE
 from satdoku.stagefiles.bundles import BundleEntry, read_bundle
 from satdoku.stagefiles.instances import StageFileError, read_instances
-from satdoku.stagefiles.outputs import write_block
-from satdoku.stagefiles.tsv import SOLS_COLUMNS, TIMES_COLUMNS, TsvWriter, times_row
 
 
 def load1() -> float:
@@ -89,29 +87,6 @@ class SolveSettings:
     compiled: bool = True
 
 
-class _ShardWriters:
-    """The shard's open output files (SatOutput only for a SAT solver that writes one) and the
-    status counts of what was written."""
-
-    def __init__(self, stack: ExitStack, files: ShardFiles, writes_output: bool) -> None:
-        self.out: IO[str] | None = None
-        if files.output is not None and writes_output:
-            self.out = stack.enter_context(_text(files.output))
-        self.times = TsvWriter(stack.enter_context(_tsv(files.times)), TIMES_COLUMNS)
-        self.sols = TsvWriter(stack.enter_context(_tsv(files.sols)), SOLS_COLUMNS)
-        self.counts: dict[str, int] = {}
-
-    def write(self, rec: Record, answers: list[Answer], shard_load: float) -> None:
-        """One instance's entries: the first run's answer, the times row of every run."""
-        answer = answers[0]
-        if self.out is not None:
-            write_block(self.out, rec.id, answer.result)
-        self.times.write(times_row(rec.id, rec.line, answer.result, shard_load,
-                                   record_hash(rec), [a.result for a in answers]))
-        self.sols.write(answer.sols_row(rec))
-        self.counts[answer.status] = self.counts.get(answer.status, 0) + 1
-
-
 def solve_shard(files: ShardFiles, settings: SolveSettings) -> dict[str, int]:
     """Solve every instance of a shard with one solver; returns status counts."""
     solver = open_solver(settings.solver, settings.variants)
@@ -125,7 +100,8 @@ def solve_shard(files: ShardFiles, settings: SolveSettings) -> dict[str, int]:
     desc = f"solve {settings.solver}"
     with ExitStack() as stack:
         workdir = stack.enter_context(tempfile.TemporaryDirectory(prefix="satdoku-proofs-"))
-        writers = _ShardWriters(stack, files, sat_level)
+        writers = ShardWriters(stack, files.times, files.sols,
+                               files.output if sat_level else None)
 
         def step(rec: Record, formula: Formula | None) -> None:
             """One instance through the solve path (every run of it), its entries written."""
@@ -134,10 +110,8 @@ def solve_shard(files: ShardFiles, settings: SolveSettings) -> dict[str, int]:
                                 for _ in range(max(1, settings.repeats))], shard_load)
 
         if planned is not None and writers.out is not None:
-            return batch.solve_planned(
-                planned, solver, settings.encoding,
-                batch.Writers(writers.out, writers.times.fh, writers.sols.fh, writers.counts),
-                step, limits, shard_load, desc)
+            return batch.solve_planned(planned, solver, settings.encoding, writers, step,
+                                       limits, shard_load, desc)
         for rec, formula in track(_instances(files, sat_level), desc=desc, unit="instances"):
             step(rec, formula)
     return writers.counts
@@ -159,10 +133,3 @@ def _instances(files: ShardFiles, sat_level: bool) -> Iterator[tuple[Record, For
     entries = iter(read_bundle(files.bundle)) if sat_level and files.bundle else None
     return _paired(read_instances(files.instances), entries, str(files.bundle))
 
-
-def _text(path: str | Path) -> IO[str]:
-    return open(path, "w", encoding="utf-8")
-
-
-def _tsv(path: str | Path) -> IO[str]:
-    return open(path, "w", encoding="utf-8", newline="")

@@ -21,6 +21,13 @@ def char_value(ch: str) -> int | None:
 
 def parse_board_chars(text: str, domain: int) -> tuple[tuple[int, ...] | None, str]:
     """Values of a string of cell symbols; (None, reason) on the first bad symbol."""
+    if domain < _NO_SYMBOL and text.isascii():
+        # the usual board in two C passes: each byte's value (a byte that is no symbol reads
+        # as _NO_SYMBOL, above any such domain), then the largest; anything else is explained
+        # below
+        values = tuple(text.encode("ascii").translate(_BYTE_VALUES))
+        if max(values, default=0) <= domain:
+            return values, ""
     try:
         values = tuple(map(_VALUE.__getitem__, text))
         if max(values, default=0) <= domain:
@@ -50,6 +57,10 @@ def value_table(missing: int = 0) -> bytes:
     that is no symbol -> ``missing`` (the one table of symbol values for byte-level readers)."""
     return bytes(_VALUE.get(chr(b), missing) for b in range(256))
 
+
+#: :func:`parse_board_chars`'s table: a symbol's byte -> its value, any other byte -> 255
+_NO_SYMBOL = 255
+_BYTE_VALUES = value_table(_NO_SYMBOL)
 
 _SYMBOLS = ("", *ALPHABET)  # _SYMBOLS[v] for v in 1..35; index 0 is the empty cell
 _CHAR_TABLES: dict[str, bytes] = {}

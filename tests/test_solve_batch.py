@@ -38,6 +38,8 @@ VARIANTS = {"minisat22-inc": {"solver": "minisat22", "incremental": True},
 MEASURED = ("solve_seconds", "total_seconds", "check_seconds", "wall_seconds", "cpu_seconds",
             "max_rss_mb", "load1")
 TINY9 = Path(__file__).parent / "data" / "tiny" / "mixed9.txt"
+KAGGLE = (Path(__file__).parents[1] / "data" / "public" / "kaggle_style_sample"
+          / "sudoku_puzzle_solution_sample.csv")
 
 
 def _mixed_lines() -> list[str]:
@@ -66,11 +68,12 @@ def _csv_with_solutions() -> str:
     return "\n".join(rows) + "\n"
 
 
-def _shard(tmp: Path, name: str, text: str, encoding: str = "extended") -> tuple[Path, Path]:
+def _shard(tmp: Path, name: str, text: str, encoding: str = "extended", size: int = 1000
+           ) -> tuple[Path, Path]:
     src = tmp / name
     src.write_text(text)
     inst, bundle = tmp / f"{name}.jsonl", tmp / f"{name}.cnfs"
-    normalize(src, inst, 0, 1000)
+    normalize(src, inst, 0, size)
     encode_shard(inst, bundle, "t", encoding)
     return inst, bundle
 
@@ -95,7 +98,7 @@ class _Counting:
     """The compiled module with its Runner counting the puzzles it wrote."""
 
     def __init__(self, mod: object) -> None:
-        self.mod, self.done = mod, 0
+        self.mod, self.done, self.resumed = mod, 0, 0
 
     def scan_bundle(self, data: bytes) -> object:
         return self.mod.scan_bundle(data)  # type: ignore[attr-defined]
@@ -106,8 +109,10 @@ class _Counting:
 
         class Counted:
             def run(self, *a: object) -> tuple:
+                before = runner.resumed
                 result = runner.run(*a)
                 outer.done += result[0]
+                outer.resumed += runner.resumed - before
                 return result
 
         return Counted()
@@ -216,6 +221,48 @@ def test_timeout_rows_are_the_reference_texts(tmp_path: Path, solver: str) -> No
     assert out_text.endswith(re.sub(r"c time \S+ search \S+", "c time", "".join(expected_out)))
     # the header, the first instance's row (the plain path: it loads the rules), then the loop's
     assert paths["sols"].read_text().splitlines()[2:] == expected_sols
+
+
+def test_the_watchdog_is_armed_once_per_run_and_a_search_it_stops_early_resumes(
+        tmp_path: Path, counting: _Counting, monkeypatch: pytest.MonkeyPatch) -> None:
+    """minisat22-inc's watchdog is armed once and left armed from puzzle to puzzle (an earlier
+    puzzle's deadline bounds every later search), not armed and disarmed per puzzle. A search
+    it stops before that search's own deadline (here: the 500th, stopped by the test as the
+    watchdog would) resumes and answers; every answer is a verified board."""
+    lines = [row.split(",")[0] for row in KAGGLE.read_text().splitlines()[1:]]
+    inst, bundle = _shard(tmp_path, "many.txt", "\n".join(lines) + "\n", size=len(lines))
+    conf = open_solver("minisat22-inc", {"minisat22-inc": VARIANTS["minisat22-inc"]})
+    calls = {"arm": 0, "disarm": 0, "solve": 0}
+    real = type(conf.impl).batch_driver
+
+    def driver(self, rules):  # type: ignore[no-untyped-def]
+        d = list(real(self, rules))
+        solve_lim, arm, disarm = d[1], d[7], d[8]
+
+        def solve(*a):  # type: ignore[no-untyped-def]
+            calls["solve"] += 1
+            return None if calls["solve"] == 500 else solve_lim(*a)
+
+        def arming(*a):  # type: ignore[no-untyped-def]
+            calls["arm"] += 1
+            return arm(*a)
+
+        def disarming():  # type: ignore[no-untyped-def]
+            calls["disarm"] += 1
+            return disarm()
+
+        d[1], d[7], d[8] = solve, arming, disarming
+        return tuple(d)
+
+    monkeypatch.setattr(type(conf.impl), "batch_driver", driver)
+    _solve(tmp_path, inst, bundle, "minisat22-inc", True, time_limit=60.0)
+    rows = read_tsv(tmp_path / "minisat22-inc-c.tsv")
+    sols = read_tsv(tmp_path / "minisat22-inc-c.sols")
+    assert counting.done == len(lines) - 1  # the first through the plain path
+    assert [r["status"] for r in rows] == ["SAT"] * len(lines)
+    assert [s["verified"] for s in sols] == ["yes"] * len(lines)
+    assert counting.resumed == 1 and calls["solve"] == len(lines)  # 999 + the one resumed
+    assert calls["arm"] == 2 and calls["disarm"] == 1  # once, again after the stop; at the end
 
 
 class _Text:

@@ -25,6 +25,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -455,6 +456,10 @@ typedef struct {
     /* limits */
     double limit, grace;
     int has_limit;
+    /* python-sat's watchdog stays armed across puzzles (see search): the deadline it is armed
+     * for, 0 when it is not; resumed: searches it stopped before their own deadline */
+    double armed_until;
+    long long resumed;
     /* texts */
     PyObject *message, *instance_prefix, *w_sat, *w_unsat, *w_timeout, *s_sat, *s_unsat, *s_unknown, *term_exit,
         *term_limit, *text_timeout, *text_unsat, *given_differs, *v_yes, *v_unchecked;
@@ -646,6 +651,8 @@ static int Runner_init(Runner *r, PyObject *args, PyObject *kw) {
     PyObject *limit;
     if (!PyArg_ParseTuple(limits, "Odp", &limit, &r->grace, &r->unsat_stops)) return -1;
     r->has_limit = limit != Py_None;
+    r->armed_until = 0;
+    r->resumed = 0;
     if (r->has_limit && (r->limit = PyFloat_AsDouble(limit)) == -1.0 && PyErr_Occurred()) return -1;
     if (PyTuple_GET_SIZE(texts) != 16) {
         PyErr_SetString(PyExc_ValueError, "texts: expected 16 items");
@@ -822,27 +829,34 @@ static int search(Runner *r, const int32_t *lits, Py_ssize_t n, double t0, PyObj
         PyObject *answer = NULL;
         while (1) {
             if (r->has_limit) {
-                double left = deadline - now_wall();
+                double now = now_wall(), left = deadline - now;
                 if (left <= 0) {
                     answer = Py_None;
                     Py_INCREF(answer);
                     break;
                 }
-                PyObject *sec = PyFloat_FromDouble(left);
-                PyObject *armed = sec ? PyObject_CallFunctionObjArgs(r->arm, r->target, sec, NULL) : NULL;
-                Py_XDECREF(sec);
-                if (!armed) {
-                    Py_DECREF(a);
-                    return -1;
+                /* The watchdog is armed once and left armed from puzzle to puzzle: a deadline set
+                 * for an earlier puzzle (its start plus the same limit) is no later than this
+                 * one's, so it still bounds this search. It is armed again only when that
+                 * deadline has passed; it then stops at most one search before its own deadline
+                 * (once per time limit of the shard), and that search resumes below. Arming and
+                 * disarming per puzzle cost more than a 9x9's search does. */
+                if (!(r->armed_until > now && r->armed_until <= deadline)) {
+                    PyObject *sec = PyFloat_FromDouble(left);
+                    PyObject *armed = sec ? PyObject_CallFunctionObjArgs(r->arm, r->target, sec, NULL) : NULL;
+                    Py_XDECREF(sec);
+                    if (!armed) {
+                        Py_DECREF(a);
+                        return -1;
+                    }
+                    Py_DECREF(armed);
+                    r->armed_until = deadline;
                 }
-                Py_DECREF(armed);
             }
             PyObject *argv[] = {r->handle, a, r->main_thread, Py_True};
             answer = PyObject_Vectorcall(r->solve_fn, argv, 4, NULL);
             PyObject *err_t = NULL, *err_v = NULL, *err_tb = NULL;
             if (!answer) PyErr_Fetch(&err_t, &err_v, &err_tb);
-            PyObject *x = r->has_limit ? PyObject_CallNoArgs(r->disarm) : Py_None;
-            if (r->has_limit) Py_XDECREF(x);
             PyObject *y = PyObject_CallOneArg(r->clear_fn, r->handle);
             Py_XDECREF(y);
             if (!answer) {
@@ -850,7 +864,7 @@ static int search(Runner *r, const int32_t *lits, Py_ssize_t n, double t0, PyObj
                 Py_DECREF(a);
                 return -1;
             }
-            if (!x || !y) {
+            if (!y) {
                 Py_DECREF(answer);
                 Py_DECREF(a);
                 return -1;
@@ -860,9 +874,12 @@ static int search(Runner *r, const int32_t *lits, Py_ssize_t n, double t0, PyObj
                 Py_DECREF(a);
                 return -1;
             }
-            /* solve_limited: a search interrupted before the deadline (a signal) resumes */
+            /* solve_limited: a search interrupted before the deadline (a signal, or the watchdog
+             * at an earlier puzzle's deadline: armed again above) resumes */
             if (answer != Py_None || !r->has_limit || now_wall() >= deadline) break;
             Py_DECREF(answer);
+            r->armed_until = 0;
+            r->resumed++;
         }
         Py_DECREF(a);
         int status = answer == Py_True ? ST_SAT : answer == Py_False ? ST_UNSAT : ST_TIMEOUT;
@@ -981,6 +998,21 @@ static int write_times(Runner *r, Buf *b, PyObject *id, PyObject *line, PyObject
         if (bad) return -1;
     }
     return buf_ch(b, '\n');
+}
+
+/* the watchdog disarmed (none of this loop's deadlines outlives a run() call), then any
+ * interrupt it delivered after the last search cleared, so that no later search of the plain
+ * path is stopped by it; 0, or -1 with an exception */
+static int watchdog_off(Runner *r) {
+    if (!r->armed_until) return 0;
+    r->armed_until = 0;
+    PyObject *x = PyObject_CallNoArgs(r->disarm);
+    if (!x) return -1;
+    Py_DECREF(x);
+    PyObject *y = PyObject_CallOneArg(r->clear_fn, r->handle);
+    if (!y) return -1;
+    Py_DECREF(y);
+    return 0;
 }
 
 /* run(ids, lines, hashes, givens, solutions, lits, offsets, first) ->
@@ -1131,6 +1163,17 @@ static PyObject *Runner_run(Runner *r, PyObject *args) {
         }
     }
 done:
+    if (r->armed_until) { /* keep an exception already raised; a new one fails the call */
+        PyObject *et, *ev, *etb;
+        PyErr_Fetch(&et, &ev, &etb);
+        int bad = watchdog_off(r);
+        if (et) {
+            if (bad) PyErr_Clear();
+            PyErr_Restore(et, ev, etb);
+        } else if (bad) {
+            Py_CLEAR(result);
+        }
+    }
     PyBuffer_Release(&lv);
     PyBuffer_Release(&ov);
     PyMem_Free(out.p);
@@ -1145,6 +1188,12 @@ static PyMethodDef Runner_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static PyMemberDef Runner_members[] = {
+    {"resumed", T_LONGLONG, offsetof(Runner, resumed), READONLY,
+     "searches the watchdog stopped before their own deadline (resumed)"},
+    {NULL, 0, 0, 0, NULL},
+};
+
 static PyTypeObject RunnerType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "satdoku.pipeline._batch.Runner",
     .tp_basicsize = sizeof(Runner),
@@ -1152,6 +1201,7 @@ static PyTypeObject RunnerType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "the per-puzzle loop of one solver over runs of puzzles of one layout",
     .tp_methods = Runner_methods,
+    .tp_members = Runner_members,
     .tp_init = (initproc)Runner_init,
     .tp_new = PyType_GenericNew,
 };

@@ -65,6 +65,36 @@ class Layout:
 
         return tuple((itemgetter(*cells), len(cells)) for cells in self.groups if len(cells) > 1)
 
+    def solved_boards(self, givens, boards):  # type: ignore[no-untyped-def]
+        """For many puzzles of this layout with no rules of their own (no inequalities, no
+        groups of their own), whether each full board solves its puzzle, as a numpy bool array:
+        every given kept, every value in 1..domain, no value twice in a group. The verdict of
+        :meth:`Puzzle.check_solution` (empty or not) on each, in a few array passes instead of
+        a Python loop per board; ``givens`` and ``boards`` are (puzzles x cells) integers.
+        Layouts of more than 63 values: ValueError (a group's values are one uint64 mask)."""
+        import numpy as np
+
+        if self.domain > 63:
+            raise ValueError(f"{self.key}: more than 63 values")
+        givens = np.asarray(givens, dtype=np.int64).reshape(-1, self.ncells)
+        boards = np.asarray(boards, dtype=np.int64).reshape(-1, self.ncells)
+        ok = ((boards >= 1) & (boards <= self.domain)).all(axis=1)
+        ok &= ((givens == 0) | (givens == boards)).all(axis=1)
+        if not self.groups:
+            return ok
+        width = max(len(cells) for cells in self.groups)
+        members = np.full((len(self.groups), width), self.ncells, dtype=np.intp)
+        for g, cells in enumerate(self.groups):
+            members[g, :len(cells)] = cells
+        sizes = np.array([len(cells) for cells in self.groups], dtype=np.uint64)
+        # bit v-1 of value v (0: a padding cell, or a value out of range, already refused)
+        bits = np.zeros((len(boards), self.ncells + 1), dtype=np.uint64)
+        inside = (boards >= 1) & (boards <= self.domain)
+        bits[:, :self.ncells] = np.where(inside, np.left_shift(
+            np.uint64(1), (np.clip(boards, 1, self.domain) - 1).astype(np.uint64)), 0)
+        seen = np.bitwise_or.reduce(bits[:, members], axis=2)  # puzzles x groups
+        return ok & (np.bitwise_count(seen) == sizes).all(axis=1)
+
     @cached_property
     def peers(self) -> tuple[frozenset[int], ...]:
         """For each cell, every other cell sharing a group with it."""

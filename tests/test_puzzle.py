@@ -53,3 +53,36 @@ def test_box_order_for():
     assert box_order_for(81) == 9 and box_order_for(9) == 3 and box_order_for(80) is None
     assert sudoku([0] * 16).layout.box == 2
     assert sudoku([0] * 1296).size == 36
+
+
+def test_solved_boards_agrees_with_check_solution() -> None:
+    """Layout.solved_boards (many boards at once, numpy) gives check_solution's verdict on
+    each: solutions, a cell changed to any value (0, negative, above the domain), two cells
+    swapped, another puzzle's solution, on 4x4 and 9x9 and a Latin square."""
+    import random
+
+    from satdoku.generate import complete_grid, erase
+
+    rng = random.Random(3)
+    for box in (2, 3, None):
+        puzzles, boards = [], []
+        for _ in range(100):
+            grid = complete_grid(box, rng) if box else latin(
+                [(r + c) % 5 + 1 for r in range(5) for c in range(5)], 5)
+            p = erase(grid, rng.randint(0, grid.ncells), rng) if box else latin(
+                [v if rng.random() < 0.5 else 0 for v in grid.givens], 5)
+            b = list(grid.givens)
+            r = rng.random()
+            if r < 0.25:
+                b[rng.randrange(len(b))] = rng.randint(-1, p.domain + 2)
+            elif r < 0.45:
+                i, j = rng.randrange(len(b)), rng.randrange(len(b))
+                b[i], b[j] = b[j], b[i]
+            elif r < 0.55 and box:
+                b = list(complete_grid(box, rng).givens)
+            puzzles.append(p)
+            boards.append(b)
+        got = puzzles[0].layout.solved_boards([p.givens for p in puzzles], boards)
+        want = [not p.check_solution(b) for p, b in zip(puzzles, boards, strict=True)]
+        assert got.tolist() == want
+        assert 0 < sum(want) < len(want)

@@ -16,7 +16,7 @@ are analysed, so a sampled instance's row equals the full analysis's.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from satdoku.analysis.propagation import (
@@ -135,8 +135,8 @@ def analyze(records: Sequence[Record], set_name: str, encodings: Sequence[str] |
                 for first in range(0, len(idx), CHUNK):
                     chunk = idx[first:first + CHUNK]
                     found = singles_outcomes([records[i].puzzle for i in chunk])  # type: ignore[misc]
-                    for i, outcome in zip(chunk, found, strict=True):
-                        single[i] = checked(outcome, i, "singles")
+                    checked.many(zip(chunk, found, strict=True), "singles")
+                    single.update(zip(chunk, found, strict=True))
                     bar.update(len(chunk))
             singles_cpu_seconds[layout] = time.process_time() - start
     rows: dict[tuple[int, str], dict[str, object]] = {}
@@ -221,6 +221,8 @@ def _analyze_layout(records: Sequence[Record], idx: list[int], layout: Layout, n
         fl_cpu = time.process_time() - start
     counts = dict.fromkeys(("up_solved", "up_refuted", "fl_solved", "fl_refuted",
                             "singles_solved"), 0)
+    checked.many(zip(idx, up, strict=True), f"{name} UP")  # every board at once; the
+    checked.many(((idx[k], o) for k, o in fl.items()), f"{name} FL")  # calls below: known
     for k, i in enumerate(idx):
         rec, u = records[i], checked(up[k], i, f"{name} UP")
         f = checked(fl[k], i, f"{name} FL") if k in fl else u if probe else None
@@ -301,6 +303,31 @@ class _Checked:
     def __init__(self, records: Sequence[Record]) -> None:
         self.records = records
         self.verified: set[tuple[int, tuple[int, ...]]] = set()
+
+    def many(self, items: Iterable[tuple[int, Outcome]], what: str) -> None:
+        """Verify the solved boards of many (record index, outcome) pairs: those of puzzles
+        with no rules of their own at once per layout (:meth:`Layout.solved_boards`), the
+        others, and any the batch refuses, one by one (which names what is wrong)."""
+        todo: dict[Layout, list[tuple[int, Outcome]]] = {}
+        for i, outcome in items:
+            if outcome.status != SOLVED or outcome.board is None or \
+                    (i, outcome.board) in self.verified:
+                continue
+            p = self.records[i].puzzle
+            if p is None or p.less_than or p.extra_groups or p.domain > 63 or \
+                    len(outcome.board) != p.ncells:
+                self(outcome, i, what)
+            else:
+                todo.setdefault(p.layout, []).append((i, outcome))
+        for layout, group in todo.items():
+            good = layout.solved_boards(
+                [self.records[i].puzzle.givens for i, _ in group],  # type: ignore[union-attr]
+                [o.board for _, o in group])
+            for (i, outcome), ok in zip(group, good.tolist(), strict=True):
+                if ok:
+                    self.verified.add((i, outcome.board))  # type: ignore[arg-type]
+                else:
+                    self(outcome, i, what)
 
     def __call__(self, outcome: Outcome, i: int, what: str) -> Outcome:
         """``outcome`` of record ``i``, once a board it calls solved is verified."""

@@ -1000,6 +1000,39 @@ static int write_times(Runner *r, Buf *b, PyObject *id, PyObject *line, PyObject
     return buf_ch(b, '\n');
 }
 
+/* decimal digits of v at p (a sign first when negative); the number of characters */
+static size_t put_digits(char *p, long long v) {
+    char tmp[24];
+    size_t k = 0, n = 0;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do {
+        tmp[k++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0) p[n++] = '-';
+    while (k) p[n++] = tmp[--k];
+    return n;
+}
+
+/* a model's `v` lines (outputs.write_block: V_WIDTH literals a line, then the 0): the buffer
+ * is reserved once for the longest text the model can make, then written without checks */
+static int put_v_lines(Runner *r, Buf *b, PyObject *model) {
+    Py_ssize_t m = PyList_GET_SIZE(model);
+    size_t most = (size_t)(m + 1) * 22 + ((size_t)(m / r->v_width) + 1) * 2;
+    if (buf_reserve(b, most)) return -1;
+    char *p = b->p + b->n;
+    for (Py_ssize_t i = 0; i <= m; i++) {
+        long long lit = i < m ? PyLong_AsLongLong(PyList_GET_ITEM(model, i)) : 0;
+        if (lit == -1 && PyErr_Occurred()) return -1;
+        if (i % r->v_width == 0) *p++ = 'v';
+        *p++ = ' ';
+        p += put_digits(p, lit);
+        if (i % r->v_width == r->v_width - 1 || i == m) *p++ = '\n';
+    }
+    b->n = (size_t)(p - b->p);
+    return 0;
+}
+
 /* the watchdog disarmed (none of this loop's deadlines outlives a run() call), then any
  * interrupt it delivered after the last search cleared, so that no later search of the plain
  * path is stopped by it; 0, or -1 with an exception */
@@ -1114,19 +1147,7 @@ static PyObject *Runner_run(Runner *r, PyObject *args) {
         bad = bad || buf_fmt(&out, "\nc time %.6f search %.6f\n", row.total, row.solve)
               || put_str(&out, status == ST_SAT ? r->s_sat : status == ST_UNSAT ? r->s_unsat : r->s_unknown)
               || buf_ch(&out, '\n');
-        if (!bad && status == ST_SAT) {
-            Py_ssize_t m = PyList_GET_SIZE(model);
-            for (Py_ssize_t i = 0; i <= m && !bad; i++) {
-                long long lit = i < m ? PyLong_AsLongLong(PyList_GET_ITEM(model, i)) : 0;
-                if (lit == -1 && PyErr_Occurred()) {
-                    bad = 1;
-                    break;
-                }
-                if (i % r->v_width == 0) bad = buf_ch(&out, 'v');
-                bad = bad || buf_ch(&out, ' ') || buf_long(&out, lit);
-                if (!bad && (i % r->v_width == r->v_width - 1 || i == m)) bad = buf_ch(&out, '\n');
-            }
-        }
+        if (!bad && status == ST_SAT) bad = put_v_lines(r, &out, model);
         Py_XDECREF(model);
         /* SatOutputTimes row (tables.times_row) */
         bad = bad || write_times(r, &times, id, line, hash, status, &row);

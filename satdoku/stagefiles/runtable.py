@@ -148,7 +148,9 @@ def _families(t):  # type: ignore[no-untyped-def]
              for x in (t.column(k).is_valid(), t.column(k))]  # kind last: the rest has no ":"
     key = pc.binary_join_element_wise(pc.cast(error, pa.string()), *parts, text(":"))
     codes = pc.dictionary_encode(key).combine_chunks()
-    at = codes.indices.to_numpy()
+    indices = codes.indices  # int32, no nulls; read from its buffer (to_numpy imports pandas)
+    at = np.frombuffer(indices.buffers()[1], dtype=np.int32,
+                       count=indices.offset + len(indices))[indices.offset:]
     _, first = np.unique(at, return_index=True)  # codes are numbered in first-seen order
     kind, box, size, err = (c.take(int_array(first.tolist())).to_pylist()
                             for c in (t.column("kind"), t.column("box"), t.column("size"), error))

@@ -278,10 +278,26 @@ def test_v_literals_compiled_equals_python(text: bytes) -> None:
 
     raw, bad = v_literal_bytes(text)
     assert (array("i", raw).tolist(), bad) == v_literals_python(text)
-    # as a run of v lines (the first line's v left off): the v after each LF skipped
-    run = text + b"\nv" + text.replace(b"\n", b"\nv ") + b"\nv\nv 9 " + text
-    raw, bad = v_literal_bytes(run, v_lines=True)
-    assert (array("i", raw).tolist(), bad) == v_literals_python(run.replace(b"\nv", b"\n"))
+
+
+@pytest.mark.parametrize("text", V_TEXTS)
+def test_v_runs_compiled_equal_python(text: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled run of v lines against the readable one (the regex, then the Python
+    reader), from every line start of output cut anywhere."""
+    from satdoku.solvers import output
+
+    out = (b"c x\nv " + text + b"\nv\nv " + text.replace(b"\n", b"\nv ") + b"\nv 9 " + text
+           + b"\nvx 1\nv\r\nv\t3\nv -4 0\n")
+    compiled = []
+    for cut in range(len(out) + 1):
+        data = out[:cut]
+        starts = [0] + [i + 1 for i, ch in enumerate(data) if ch == 10]
+        compiled.append([output.v_run(data, start) for start in starts])
+    monkeypatch.setattr(output, "_native", lambda: None)
+    for cut, got in enumerate(compiled):
+        data = out[:cut]
+        starts = [0] + [i + 1 for i, ch in enumerate(data) if ch == 10]
+        assert got == [output.v_run(data, start) for start in starts], (data, text)
 
 
 def test_a_garbage_v_token_is_named_once() -> None:

@@ -61,10 +61,11 @@ typedef struct {
        the same pass: each token's bytes as read, one space between tokens, written to g_out
        (room for the piece's bytes and one; NULL: not wanted). g_unsure: the content has a CR
        inside a comment line, after which GBD (a CR ends its lines) reads tokens this machine
-       skips: the caller hashes such content by GBD's own pass instead. */
+       skips: the caller hashes such content by GBD's own pass instead, and nothing more is
+       written once it is set. */
     unsigned char *g_out;
     Py_ssize_t g_k;
-    int g_any, g_tok_len, g_tok_zero, g_last_zero, g_unsure;
+    int g_any, g_last_zero, g_unsure;
 } Body;
 
 /* A model's value table (value[num_vars + lit] != 0 when lit is true: one byte a literal) as
@@ -96,9 +97,11 @@ static void body_init(Body *b, long long num_vars, Py_ssize_t pos, Py_ssize_t li
 
 static int is_blank(unsigned char ch) { return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n'; }
 
-/* room for one more literal in the kept buffer (-1 on memory error) */
-static int body_grow(Body *b) {
+/* room in the kept buffer for `more` literals beyond those kept (-1 on memory error) */
+static int body_reserve(Body *b, Py_ssize_t more) {
+    if (b->cap - b->count >= more) return 0;
     Py_ssize_t cap = b->cap < 1024 ? 1024 : b->cap + b->cap / 2;
+    if (cap < b->count + more) cap = b->count + more;
     if (b->out == NULL) {
         b->out = PyBytes_FromStringAndSize(NULL, cap * 4);
         if (!b->out) return -1;
@@ -110,18 +113,22 @@ static int body_grow(Body *b) {
     return 0;
 }
 
-/* GBD: a token starts with byte ch (a separator first when one came before) */
-static inline void gbd_start(Body *b, unsigned char ch) {
-    if (b->g_any) b->g_out[b->g_k++] = ' ';
-    b->g_any = 1;
-    b->g_out[b->g_k++] = ch;
-    b->g_tok_len = 1;
-    b->g_tok_zero = ch == '0';
+/* the most literals body_run can keep from n bytes: each takes a digit and the blank after it */
+#define BODY_ROOM(n) ((n) / 2 + 2)
+
+/* GBD: a token's bytes tok[0:len] written to out at *k, after a separator when one came
+   before (*any) */
+static inline void gbd_put(unsigned char *out, Py_ssize_t *k, int *any, const unsigned char *tok,
+                           Py_ssize_t len) {
+    if (*any) out[(*k)++] = ' ';
+    *any = 1;
+    memcpy(out + *k, tok, (size_t)len);
+    *k += len;
 }
 
 static inline int body_emit(Body *b, int32_t lit) {
     if (b->keep) {
-        if (b->count == b->cap && body_grow(b) < 0) return -1;
+        if (b->count == b->cap && body_reserve(b, 1) < 0) return -1;
         b->lits[b->count++] = lit;
     }
     if (lit == 0) {
@@ -153,7 +160,7 @@ static void body_text(Body *b, const unsigned char *buf, Py_ssize_t from, Py_ssi
 /* the token ends (at a blank, or at the end of the content): a literal, or an error */
 static int body_token_end(Body *b) {
     b->in_tok = 0;
-    b->g_last_zero = b->g_tok_len == 1 && b->g_tok_zero;
+    b->g_last_zero = b->ndigits == 1 && !b->neg && b->tok_value == 0; /* exactly "0" */
     if (b->ndigits == 0) {
         body_error(b, ERR_GARBAGE);
         return 0;
@@ -163,6 +170,85 @@ static int body_token_end(Body *b) {
         return 0;
     }
     return body_emit(b, (int32_t)(b->neg ? -b->tok_value : b->tok_value));
+}
+
+/* The common case at full speed, from buf[i] (outside a token and a comment): blanks, line
+ * ends and whole literals (at most 10 digits, within range, ended by a blank inside the piece),
+ * with the machine's state in locals (the writes through lits and g_out may alias the Body's
+ * fields, so the compiler would reload those after each). Returns where it stopped: the
+ * piece's end, or anything else (a comment, the trailer, a second header, a token that goes on
+ * in the next piece, a bad token), which body_feed's byte-by-byte way takes from there. The
+ * kept buffer must have room for BODY_ROOM(n - i) more literals (body_feed reserves it). */
+static Py_ssize_t body_run(Body *b, const unsigned char *buf, Py_ssize_t i, Py_ssize_t n) {
+    const long long num_vars = b->num_vars;
+    const uint8_t *truth = b->truth;
+    int32_t *lits = b->keep ? b->lits : NULL;
+    unsigned char *g_out = b->g_out;
+    Py_ssize_t count = b->count, line = b->line, g_k = b->g_k;
+    long long clauses = b->clauses, unsat = b->unsat, first_unsat = b->first_unsat;
+    int line_start = b->line_start, satisfied = b->satisfied, open_clause = b->open_clause;
+    int g_any = b->g_any, g_last_zero = b->g_last_zero;
+    while (i < n) {
+        unsigned char ch = buf[i];
+        if (ch == ' ') {
+            i++;
+            continue;
+        }
+        if (ch == '\n') {
+            line++;
+            line_start = 1;
+            i++;
+            continue;
+        }
+        if (ch == '\t' || ch == '\r') {
+            i++;
+            continue;
+        }
+        Py_ssize_t j = i + (ch == '-');
+        Py_ssize_t lim = n - j > 10 ? j + 10 : n; /* at most 10 digits, within the piece */
+        unsigned digit = (unsigned)buf[j < n ? j : i] - '0';
+        if (j == n || digit > 9) break;
+        long long v = 0;
+        do {
+            v = v * 10 + digit;
+            j++;
+        } while (j < lim && (digit = (unsigned)buf[j] - '0') <= 9);
+        if (j == n || !is_blank(buf[j]) || v > num_vars) break; /* (a digit: too many) */
+        int32_t lit = (int32_t)(ch == '-' ? -v : v);
+        if (lits) lits[count++] = lit;
+        if (lit == 0) {
+            if (truth && !satisfied) {
+                if (first_unsat < 0) first_unsat = clauses;
+                unsat++;
+            }
+            satisfied = 0;
+            clauses++;
+            open_clause = 0;
+            g_last_zero = j - i == 1;
+        } else {
+            open_clause = 1;
+            if (truth && !satisfied && IS_TRUE(truth, num_vars + lit)) satisfied = 1;
+            g_last_zero = 0;
+        }
+        if (g_out) { /* 16 bytes at once where the piece has them (room: see BodyScanner) */
+            g_out[g_k] = ' '; /* the separator, kept when one came before */
+            g_k += g_any;
+            g_any = 1;
+            if (n - i >= 16)
+                memcpy(g_out + g_k, buf + i, 16);
+            else
+                memcpy(g_out + g_k, buf + i, (size_t)(j - i));
+            g_k += j - i;
+        }
+        line_start = buf[j] == '\n'; /* and the blank after it, at once */
+        line += line_start;
+        i = j + 1;
+    }
+    b->count = count, b->line = line, b->g_k = g_k;
+    b->clauses = clauses, b->unsat = unsat, b->first_unsat = first_unsat;
+    b->line_start = line_start, b->satisfied = satisfied, b->open_clause = open_clause;
+    b->g_any = g_any, b->g_last_zero = g_last_zero;
+    return i;
 }
 
 /* Read buf[0:n] (the next piece of the body). Returns -1 on a memory error, else 0; an error
@@ -180,14 +266,18 @@ static int body_feed(Body *b, const unsigned char *buf, Py_ssize_t n) {
         b->pos += n;
         return 0;
     }
+    if (b->keep && body_reserve(b, BODY_ROOM(n)) < 0) return -1;
     while (i < n) {
         unsigned char ch = buf[i];
         if (b->in_comment) {
             const unsigned char *nl = memchr(buf + i, '\n', (size_t)(n - i));
-            if (b->g_out && !b->g_unsure) { /* a CR in it, other than just before its LF */
+            if (b->g_out) { /* a CR in it, other than just before its LF */
                 const unsigned char *end = nl ? nl : buf + n;
                 const unsigned char *cr = memchr(buf + i, '\r', (size_t)(end - (buf + i)));
-                if (cr && !(nl && cr == nl - 1)) b->g_unsure = 1; /* (cr: the first CR) */
+                if (cr && !(nl && cr == nl - 1)) { /* (cr: the first CR) */
+                    b->g_unsure = 1;
+                    b->g_out = NULL; /* GBD's hash is left to its own pass */
+                }
             }
             if (!nl) {
                 i = n;
@@ -201,10 +291,7 @@ static int body_feed(Body *b, const unsigned char *buf, Py_ssize_t n) {
             if (ch >= '0' && ch <= '9') {
                 if (b->tok_value <= 4294967296LL) b->tok_value = b->tok_value * 10 + (ch - '0');
                 b->ndigits++;
-                if (b->g_out) {
-                    b->g_out[b->g_k++] = ch;
-                    b->g_tok_len = 2; /* one character, or more: all it needs */
-                }
+                if (b->g_out) b->g_out[b->g_k++] = ch;
                 i++;
                 continue;
             }
@@ -245,29 +332,13 @@ static int body_feed(Body *b, const unsigned char *buf, Py_ssize_t n) {
                 body_error(b, ERR_HEADER);
                 break;
             }
-            b->line_start = 0;
         }
-        { /* the common case at once: a whole literal of at most 10 digits within the piece,
-             in range and ended by a blank (anything else goes the byte-by-byte way below) */
-            Py_ssize_t j = i + (ch == '-'), digits_at = j;
-            long long v = 0;
-            while (j < n && j - digits_at < 10 && (unsigned char)(buf[j] - '0') < 10) {
-                v = v * 10 + (buf[j] - '0');
-                j++;
-            }
-            if (j > digits_at && j < n && is_blank(buf[j]) && v <= b->num_vars) {
-                if (body_emit(b, (int32_t)(ch == '-' ? -v : v)) < 0) return -1;
-                if (b->g_out) {
-                    if (b->g_any) b->g_out[b->g_k++] = ' ';
-                    b->g_any = 1;
-                    memcpy(b->g_out + b->g_k, buf + i, (size_t)(j - i));
-                    b->g_k += j - i;
-                    b->g_last_zero = j - i == 1 && ch == '0';
-                }
-                i = j;
-                continue;
-            }
+        Py_ssize_t run_end = body_run(b, buf, i, n); /* the common case, at once */
+        if (run_end > i) {
+            i = run_end;
+            continue;
         }
+        b->line_start = 0; /* a token that body_run leaves: byte by byte */
         b->in_tok = 1;
         b->tok_pos = b->pos + i;
         b->tok_line = b->line;
@@ -276,7 +347,7 @@ static int body_feed(Body *b, const unsigned char *buf, Py_ssize_t n) {
         b->tok_value = 0;
         b->ndigits = 0;
         b->neg = ch == '-';
-        if (b->g_out) gbd_start(b, ch);
+        if (b->g_out) gbd_put(b->g_out, &b->g_k, &b->g_any, buf + i, 1);
         if (b->neg) {
             i++;
         } else if (ch >= '0' && ch <= '9') {
@@ -343,7 +414,7 @@ static PyObject *parse_dimacs_body(PyObject *Py_UNUSED(module), PyObject *args) 
     Body b;
     body_init(&b, num_vars, offset, 1);
     b.keep = 1;
-    b.cap = (n - offset) / 2 + 2; /* a literal takes at least two bytes: never grows */
+    b.cap = BODY_ROOM(n - offset); /* a literal takes at least two bytes: never grows */
     b.out = PyBytes_FromStringAndSize(NULL, b.cap * 4);
     if (!b.out) {
         PyBuffer_Release(&view);
@@ -584,28 +655,17 @@ static PyObject *format_clauses(PyObject *Py_UNUSED(module), PyObject *args) {
     return Py_BuildValue("(Ni)", out, at_start);
 }
 
-/* parse_ints(data, v_lines=False) -> (lits, bad_start, bad_end): the integer tokens of data
- * (separated by space, tab, LF, CR, VT, FF; each [+-]?[0-9]+ within +-(2**31 - 1)) other than
- * 0, as int32 bytes, and where the first other token is (-1, -1: none). The v lines of a
- * solver's output; v_lines: a 'v' just after a LF is skipped (data is a run of v lines, the
- * first line's 'v' left off), which spares the caller a copy without them. */
-static PyObject *parse_ints(PyObject *Py_UNUSED(module), PyObject *args) {
-    Py_buffer view;
-    int skip_v = 0;
-    if (!PyArg_ParseTuple(args, "y*|p", &view, &skip_v)) return NULL;
-    const unsigned char *buf = view.buf;
-    Py_ssize_t n = view.len, count = 0, bad_start = -1, bad_end = -1;
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (n / 2 + 1) * 4);
-    if (!out) {
-        PyBuffer_Release(&view);
-        return NULL;
-    }
-    int32_t *lits = (int32_t *)PyBytes_AS_STRING(out);
-    Py_ssize_t i = 0;
+/* The integer tokens of buf[i:n] (separated by space, tab, LF, CR, VT, FF; each [+-]?[0-9]+
+ * within +-(2**31 - 1)) other than 0, appended to lits at *count; where the first other token
+ * is goes to *bad_start, *bad_end (when none was met before). lits has room for (n - i) / 2 + 1
+ * more: a token and its separator take two bytes. */
+static void int_tokens(const unsigned char *buf, Py_ssize_t i, Py_ssize_t n, int32_t *lits,
+                       Py_ssize_t *count, Py_ssize_t *bad_start, Py_ssize_t *bad_end) {
+    Py_ssize_t k = *count;
     while (i < n) {
         unsigned char ch = buf[i];
         if (ch == ' ' || (ch >= '\t' && ch <= '\r')) {
-            i += 1 + (skip_v && ch == '\n' && i + 1 < n && buf[i + 1] == 'v');
+            i++;
             continue;
         }
         Py_ssize_t start = i;
@@ -625,17 +685,63 @@ static PyObject *parse_ints(PyObject *Py_UNUSED(module), PyObject *args) {
             i++;
         }
         if (!ok || !digits || value > 2147483647LL) {
-            if (bad_start < 0) {
-                bad_start = start;
-                bad_end = i;
+            if (*bad_start < 0) {
+                *bad_start = start;
+                *bad_end = i;
             }
             continue;
         }
-        if (value) lits[count++] = (int32_t)(neg ? -value : value);
+        if (value) lits[k++] = (int32_t)(neg ? -value : value);
     }
+    *count = k;
+}
+
+/* parse_ints(data) -> (lits, bad_start, bad_end): the integer tokens of data other than 0 (see
+ * int_tokens), as int32 bytes, and where the first other token is (-1, -1: none). The text of
+ * a solver's v line. */
+static PyObject *parse_ints(PyObject *Py_UNUSED(module), PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    Py_ssize_t count = 0, bad_start = -1, bad_end = -1;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (view.len / 2 + 1) * 4);
+    if (!out) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    int_tokens(view.buf, 0, view.len, (int32_t *)PyBytes_AS_STRING(out), &count, &bad_start,
+               &bad_end);
     PyBuffer_Release(&view);
     if (_PyBytes_Resize(&out, count * 4) < 0) return NULL;
     return Py_BuildValue("(Nnn)", out, bad_start, bad_end);
+}
+
+/* v_run(data, start) -> (lits, bad_start, bad_end, end): the run of whole v lines of a solver's
+ * output at data[start:] (a line start): lines that are "v" alone or "v", a space and the
+ * rest, each ended by its LF; their integer tokens as parse_ints reads them, and where the
+ * run ends (start: no v line there; a last line without its LF is left to the caller). A
+ * model of millions of variables has 10^5 v lines: one pass over them, no copy. */
+static PyObject *v_run(PyObject *Py_UNUSED(module), PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t start;
+    if (!PyArg_ParseTuple(args, "y*n", &view, &start)) return NULL;
+    const unsigned char *buf = view.buf;
+    Py_ssize_t n = view.len, i = start < 0 ? 0 : (start > n ? n : start);
+    Py_ssize_t count = 0, bad_start = -1, bad_end = -1;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, ((n - i) / 2 + 1) * 4);
+    if (!out) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    int32_t *lits = (int32_t *)PyBytes_AS_STRING(out);
+    while (i + 1 < n && buf[i] == 'v' && (buf[i + 1] == ' ' || buf[i + 1] == '\n')) {
+        const unsigned char *nl = memchr(buf + i + 1, '\n', (size_t)(n - i - 1));
+        if (!nl) break;
+        int_tokens(buf, i + 1, nl - buf, lits, &count, &bad_start, &bad_end);
+        i = nl - buf + 1;
+    }
+    PyBuffer_Release(&view);
+    if (_PyBytes_Resize(&out, count * 4) < 0) return NULL;
+    return Py_BuildValue("(Nnnn)", out, bad_start, bad_end, i);
 }
 
 /* v_lines(model, width) -> str: the SAT-competition ``v`` lines of a model (a list of int
@@ -793,12 +899,13 @@ static int BodyScanner_init(BodyScanner *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
-/* hand GBD's tokens of this piece (written to tokens, resized here) to gbd(); steals tokens */
+/* hand GBD's tokens of this piece (written to tokens, resized here) to gbd(); steals tokens.
+   Once the machine is unsure of them (g_unsure), their hash is GBD's own pass's: none go. */
 static PyObject *gbd_hand_on(BodyScanner *self, PyObject *tokens) {
     Py_ssize_t k = self->b.g_k;
     self->b.g_out = NULL;
     self->b.g_k = 0;
-    if (k == 0) {
+    if (k == 0 || self->b.g_unsure) {
         Py_DECREF(tokens);
         Py_RETURN_NONE;
     }
@@ -812,8 +919,8 @@ static PyObject *BodyScanner_feed(BodyScanner *self, PyObject *arg) {
     Py_buffer view;
     if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
     PyObject *tokens = NULL;
-    if (self->gbd) { /* room for every byte of the piece and a separator before them */
-        tokens = PyBytes_FromStringAndSize(NULL, view.len + 1);
+    if (self->gbd && !self->b.g_unsure) { /* room for the piece's bytes and a separator */
+        tokens = PyBytes_FromStringAndSize(NULL, view.len + 1 + 16); /* +16: body_run's */
         if (!tokens) {
             PyBuffer_Release(&view);
             return NULL;
@@ -834,7 +941,7 @@ static PyObject *BodyScanner_feed(BodyScanner *self, PyObject *arg) {
 
 static PyObject *BodyScanner_finish(BodyScanner *self, PyObject *Py_UNUSED(ignored)) {
     PyObject *tokens = NULL;
-    if (self->gbd) { /* a last token, and GBD's closing " 0" when it is not exactly "0" */
+    if (self->gbd && !self->b.g_unsure) { /* a last token; GBD's " 0" unless it was "0" */
         tokens = PyBytes_FromStringAndSize(NULL, 4);
         if (!tokens) return NULL;
         self->b.g_out = (unsigned char *)PyBytes_AS_STRING(tokens);
@@ -942,10 +1049,11 @@ static int GbdTokens_init(GbdTokens *self, PyObject *args, PyObject *Py_UNUSED(k
     return 0;
 }
 
-static inline void gbd_token_end(GbdTokens *g) {
-    if (g->in_tok) {
-        g->in_tok = 0;
-        g->last_zero = g->tok_len == 1 && g->tok_zero;
+/* a token (if one is open) ends: was it exactly "0"? (on feed's locals, or on g's fields) */
+static inline void gbd_token_end(int *in_tok, int *last_zero, int tok_len, int tok_zero) {
+    if (*in_tok) {
+        *in_tok = 0;
+        *last_zero = tok_len == 1 && tok_zero;
     }
 }
 
@@ -977,13 +1085,6 @@ static PyObject *GbdTokens_feed(GbdTokens *g, PyObject *arg) {
        writes to out (a char pointer may alias anything) */
     int skip = g->skip, line_start = g->line_start, done = g->done, in_tok = g->in_tok;
     int any = g->any, tok_len = g->tok_len, tok_zero = g->tok_zero, last_zero = g->last_zero;
-#define GBD_TOKEN_END() \
-    do { \
-        if (in_tok) { \
-            in_tok = 0; \
-            last_zero = tok_len == 1 && tok_zero; \
-        } \
-    } while (0)
     Py_ssize_t i = 0;
     while (i < n && !done) {
         if (skip) { /* to the line's end: LF or CR */
@@ -1011,7 +1112,7 @@ static PyObject *GbdTokens_feed(GbdTokens *g, PyObject *arg) {
             line_start = 0;
             continue;
         }
-        GBD_TOKEN_END(); /* anything else ends a token */
+        gbd_token_end(&in_tok, &last_zero, tok_len, tok_zero); /* anything else ends one */
         if (cls == GBD_NL) {
             line_start = 1;
         } else if (cls == GBD_PCT && line_start) {
@@ -1022,7 +1123,6 @@ static PyObject *GbdTokens_feed(GbdTokens *g, PyObject *arg) {
         }
         i++;
     }
-#undef GBD_TOKEN_END
     g->skip = skip, g->line_start = line_start, g->done = done, g->in_tok = in_tok;
     g->any = any, g->tok_len = tok_len, g->tok_zero = tok_zero, g->last_zero = last_zero;
     PyBuffer_Release(&view);
@@ -1030,7 +1130,7 @@ static PyObject *GbdTokens_feed(GbdTokens *g, PyObject *arg) {
 }
 
 static PyObject *GbdTokens_finish(GbdTokens *g, PyObject *Py_UNUSED(ignored)) {
-    gbd_token_end(g);
+    gbd_token_end(&g->in_tok, &g->last_zero, g->tok_len, g->tok_zero);
     g->done = 1;
     if (g->any && !g->last_zero) {
         g->last_zero = 1;
@@ -1071,9 +1171,11 @@ static PyMethodDef module_methods[] = {
     {"literals_text", literals_text, METH_O, "literals_text(model) -> 'l1 l2 ... 0'"},
     {"format_clauses", format_clauses, METH_VARARGS,
      "format_clauses(int32 lits, at_start) -> (DIMACS clause lines, at_start)"},
-    {"parse_ints", parse_ints, METH_VARARGS,
-     "parse_ints(data, v_lines=False) -> (int32 bytes of the nonzero integers, bad token "
-     "start, end)"},
+    {"parse_ints", parse_ints, METH_O,
+     "parse_ints(data) -> (int32 bytes of the nonzero integers, bad token start, end)"},
+    {"v_run", v_run, METH_VARARGS,
+     "v_run(data, start) -> (int32 bytes of the run of v lines' nonzero integers, bad token "
+     "start, end, where the run ends)"},
     {NULL, NULL, 0, NULL},
 };
 

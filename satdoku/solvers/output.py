@@ -55,11 +55,11 @@ class AnswerStream:
         start = 0
         while True:
             if not (self._pending or self._v_line or self._skipping):
-                block = _V_LINES.match(data, start)  # whole v lines: their literals at once
-                if block is not None:
+                raw, bad, end = v_run(data, start)  # whole v lines: their literals at once
+                if end > start:
                     self.has_v = True
-                    self._literals(data[start + 1:block.end() - 1], v_lines=True)
-                    start = block.end()
+                    self._take(raw, bad)
+                    start = end
                     continue
             end = data.find(b"\n", start)
             if end < 0:
@@ -120,8 +120,11 @@ class AnswerStream:
             self._v_line = False
         self._literals(data)
 
-    def _literals(self, data: bytes, v_lines: bool = False) -> None:
-        raw, bad = v_literal_bytes(data, v_lines)
+    def _literals(self, data: bytes) -> None:
+        self._take(*v_literal_bytes(data))
+
+    def _take(self, raw: bytes, bad: bytes) -> None:
+        """Keep (or hand on) literals read as int32 bytes; remember the first bad token."""
         if bad and not self.garbage:
             self.garbage = bad[:40].decode("utf-8", "replace")
         if not raw:
@@ -175,20 +178,45 @@ _INT = re.compile(rb"[+-]?[0-9]+")
 _INT32_MAX = 2**31 - 1
 
 
-def v_literal_bytes(data: bytes, v_lines: bool = False) -> tuple[bytes, bytes]:
-    """(the nonzero literals of ``v`` line text as int32 bytes, its first token that is not
-    one: empty when none). A literal is ``[+-]?[0-9]+`` within +-(2**31 - 1) (a DIMACS
-    variable's range); tokens are separated by ASCII whitespace. ``v_lines``: ``data`` is a
-    run of whole v lines, the first one's ``v`` left off, and the ``v`` after each line end is
-    skipped. One pass in C when it is built (``parse_ints`` in satdoku/cnf/_dimacs.c; a model
-    line may hold millions of literals), else :func:`v_literals_python`."""
+def _native():  # type: ignore[no-untyped-def]
     try:
         from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
     except ImportError:
-        lits, bad = v_literals_python(data.replace(b"\nv", b"\n") if v_lines else data)
+        return None
+    return _dimacs
+
+
+def v_literal_bytes(data: bytes) -> tuple[bytes, bytes]:
+    """(the nonzero literals of ``v`` line text as int32 bytes, its first token that is not
+    one: empty when none). A literal is ``[+-]?[0-9]+`` within +-(2**31 - 1) (a DIMACS
+    variable's range); tokens are separated by ASCII whitespace. One pass in C when it is
+    built (``parse_ints`` in satdoku/cnf/_dimacs.c; a model line may hold millions of
+    literals), else :func:`v_literals_python`."""
+    native = _native()
+    if native is None:
+        lits, bad = v_literals_python(data)
         return array("i", lits).tobytes(), bad
-    raw, start, end = _dimacs.parse_ints(data, v_lines)
+    raw, start, end = native.parse_ints(data)
     return raw, (data[start:end] if start >= 0 else b"")
+
+
+def v_run(data: bytes, start: int) -> tuple[bytes, bytes, int]:
+    """(the literals of the run of whole ``v`` lines at ``data[start:]``, a line start, as
+    :func:`v_literal_bytes` reads them; its first bad token; where the run ends: ``start``
+    when no v line is there). A line of the run is ``v`` alone or ``v``, a space and the rest,
+    ended by its LF (:data:`_V_LINES`); a last line without its LF is left out. One pass in C
+    when it is built (``v_run`` in satdoku/cnf/_dimacs.c: a model of millions of variables has
+    10^5 lines), else the regex and :func:`v_literals_python` over the run's text."""
+    native = _native()
+    if native is None:
+        block = _V_LINES.match(data, start)
+        if block is None:
+            return b"", b"", start
+        text = data[start + 1:block.end() - 1].replace(b"\nv", b"\n")  # each line's v, off
+        lits, bad = v_literals_python(text)
+        return array("i", lits).tobytes(), bad, block.end()
+    raw, bad_start, bad_end, end = native.v_run(data, start)
+    return raw, (data[bad_start:bad_end] if bad_start >= 0 else b""), end
 
 
 def v_literals_python(data: bytes) -> tuple[list[int], bytes]:

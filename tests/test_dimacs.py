@@ -83,6 +83,9 @@ GOOD = {
     "blank body": (b"p cnf 2 0\n \n\t\n", []),
     "byte-order mark": (b"\xef\xbb\xbfc bom\np cnf 2 1\n-2 0\n", [[-2]]),
     "comments after the trailer": (b"p cnf 2 1\n1 0\n%\nc x\n0 junk\n", [[1]]),
+    # the trailer closes an open clause (found by the dimacs_files fuzz target: the compiled
+    # body dropped it)
+    "open clause before the trailer": (b"p cnf 9 2\n1 0\n-5 7 \n%\n7 0\n", [[1], [-5, 7]]),
 }
 
 BAD = {

@@ -83,6 +83,10 @@ HOSTILE = {
     "vertical tab": b"p cnf 3 1\n1\x0b2 0\n",
     "tabs and carriage returns": b"p cnf 3 2\n\t1\t-2\r0\r\n3 0\t\n",
     "literal at the very end": b"p cnf 3 1\n1 -2 3",
+    # found by the dimacs_files fuzz target (seed 5291, shrunk): the trailer ends an open
+    # clause, as the Python reader closes it (the compiled body dropped it: 0 clauses)
+    "open clause before the trailer": b"p cnf 9 1\n-5 7 \n%\n7 0\n",
+    "open clause before the trailer, count off": b"p  cnf 9\t7 \n-5 7 \n%\n7\t2\t0",
     **{f"gbd {k}": v for k, v in GBD_TRICKY.items()},
 }
 

@@ -117,12 +117,17 @@ static int body_reserve(Body *b, Py_ssize_t more) {
 #define BODY_ROOM(n) ((n) / 2 + 2)
 
 /* GBD: a token's bytes tok[0:len] written to out at *k, after a separator when one came
-   before (*any) */
+   before (*any). wide: 16 bytes may be read from tok and written to out (a fixed-size copy is
+   a move or two; the caller knows there is room) */
 static inline void gbd_put(unsigned char *out, Py_ssize_t *k, int *any, const unsigned char *tok,
-                           Py_ssize_t len) {
-    if (*any) out[(*k)++] = ' ';
+                           Py_ssize_t len, int wide) {
+    out[*k] = ' '; /* the separator, kept when one came before */
+    *k += *any;
     *any = 1;
-    memcpy(out + *k, tok, (size_t)len);
+    if (wide)
+        memcpy(out + *k, tok, 16);
+    else
+        memcpy(out + *k, tok, (size_t)len);
     *k += len;
 }
 
@@ -230,16 +235,8 @@ static Py_ssize_t body_run(Body *b, const unsigned char *buf, Py_ssize_t i, Py_s
             if (truth && !satisfied && IS_TRUE(truth, num_vars + lit)) satisfied = 1;
             g_last_zero = 0;
         }
-        if (g_out) { /* 16 bytes at once where the piece has them (room: see BodyScanner) */
-            g_out[g_k] = ' '; /* the separator, kept when one came before */
-            g_k += g_any;
-            g_any = 1;
-            if (n - i >= 16)
-                memcpy(g_out + g_k, buf + i, 16);
-            else
-                memcpy(g_out + g_k, buf + i, (size_t)(j - i));
-            g_k += j - i;
-        }
+        if (g_out) /* 16 bytes at once where the piece has them (room: see BodyScanner) */
+            gbd_put(g_out, &g_k, &g_any, buf + i, j - i, n - i >= 16);
         line_start = buf[j] == '\n'; /* and the blank after it, at once */
         line += line_start;
         i = j + 1;
@@ -347,7 +344,7 @@ static int body_feed(Body *b, const unsigned char *buf, Py_ssize_t n) {
         b->tok_value = 0;
         b->ndigits = 0;
         b->neg = ch == '-';
-        if (b->g_out) gbd_put(b->g_out, &b->g_k, &b->g_any, buf + i, 1);
+        if (b->g_out) gbd_put(b->g_out, &b->g_k, &b->g_any, buf + i, 1, 0);
         if (b->neg) {
             i++;
         } else if (ch >= '0' && ch <= '9') {
@@ -372,11 +369,12 @@ static int body_feed(Body *b, const unsigned char *buf, Py_ssize_t n) {
     return 0;
 }
 
-/* The content ended: a last token and a last clause without its 0 end here. */
+/* The content ended (or the trailer ended the formula): a last token and a last clause
+ * without its 0 end here. */
 static int body_finish(Body *b) {
     b->collecting = 0;
-    if (b->err || b->ended) return 0;
-    if (b->in_tok && body_token_end(b) < 0) return -1;
+    if (b->err) return 0;
+    if (b->in_tok && body_token_end(b) < 0) return -1; /* (never open at the trailer) */
     if (!b->err && b->open_clause) {
         if (body_emit(b, 0) < 0) return -1;
         b->closed_last = 1;

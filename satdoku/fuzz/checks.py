@@ -16,7 +16,9 @@ counters, and every reader, each held to an oracle that shares no code with it.
 - ``plain_instances``: normalize's fast path for plain one-line Sudoku files
   (:mod:`satdoku.stagefiles.plain_instances`) writes, shard by shard, the Instances objects
   the general reader makes, on generated files of plain lines and mutated ones (bad symbols,
-  names, quotes, spaces, comments, lines that are not UTF-8, CRLF).
+  names, quotes, spaces, comments, lines that are not UTF-8, CRLF);
+- ``dimacs_files``: DIMACS files and solver answers read as streams against the whole-file
+  readable forms (:mod:`satdoku.fuzz.files`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from satdoku.formats.format_registry import FORMATS
 from satdoku.fuzz import cases as fc
 from satdoku.fuzz.cases import Case, Failure
 from satdoku.fuzz.formulas import generate
+from satdoku.fuzz.files import dimacs_files_target
 from satdoku.fuzz.oracles import answer, drat_trim
 from satdoku.fuzz.puzzles import (
     brute_count,
@@ -512,4 +515,4 @@ def plain_instances_target() -> Target:
 def check_targets(drat_trim: str | None = None, workdir: str | None = None) -> list[Target]:
     """The targets of this module."""
     return [drat_target(drat_trim, workdir), encodings_target(), counts_target(),
-            readers_target(), plain_instances_target()]
+            readers_target(), plain_instances_target(), dimacs_files_target(workdir)]

@@ -38,8 +38,8 @@ from satdoku.formats import read_records
 from satdoku.formats.format_registry import FORMATS
 from satdoku.fuzz import cases as fc
 from satdoku.fuzz.cases import Case, Failure
-from satdoku.fuzz.formulas import generate
 from satdoku.fuzz.files import dimacs_files_target
+from satdoku.fuzz.formulas import generate
 from satdoku.fuzz.oracles import answer, drat_trim
 from satdoku.fuzz.puzzles import (
     brute_count,

@@ -71,8 +71,9 @@ def compression_of(head: bytes) -> str | None:
     return None
 
 
-def check_file(path: str | Path) -> os.stat_result:
-    """The status of ``path`` (its size) if it is a regular file; else a one-line InputError."""
+def check_file(path: str | Path, limit: int | None = None) -> os.stat_result:
+    """The status of ``path`` (its size) if it is a regular file of at most ``limit`` bytes
+    (None: any size); else a one-line InputError."""
     name = str(path)
     try:
         st = os.stat(path)
@@ -86,6 +87,8 @@ def check_file(path: str | Path) -> os.stat_result:
         raise InputError(name, "is a directory, not a file")
     if not stat.S_ISREG(st.st_mode):
         raise InputError(name, "is not a regular file (a device, FIFO or socket); give a file")
+    if limit is not None and st.st_size > limit:
+        raise _too_big(name, limit)
     return st
 
 
@@ -271,8 +274,7 @@ def _read_raw(path: str | Path, limit: int) -> bytes:
     name = str(path)
     if name == STDIN:
         return _read_capped(sys.stdin.buffer, name, limit)
-    if check_file(path).st_size > limit:
-        raise _too_big(name, limit)
+    check_file(path, limit)
     try:
         with open(path, "rb") as fh:
             return _read_capped(fh, name, limit)  # type: ignore[arg-type]
@@ -405,8 +407,7 @@ class ContentStream:
 
     def __iter__(self) -> Iterator[bytes]:
         name = self.source
-        if check_file(self.source).st_size > self.limit:
-            raise _too_big(name, self.limit)
+        check_file(self.source, self.limit)
         try:
             fh = open(self.source, "rb")  # noqa: SIM115 - closed below
         except OSError as exc:
@@ -495,8 +496,7 @@ def count_lines(path: str | Path, max_bytes: int | None = None) -> int:
     without holding the file. The same errors as :func:`read_snapshot`."""
     limit = default_size_limits().max_input_bytes if max_bytes is None else max_bytes
     name = str(path)
-    if check_file(path).st_size > limit:
-        raise _too_big(name, limit)
+    check_file(path, limit)
     newlines = returns = pairs = total = 0
     first, last = b"", b""
     with _content(path) as (fh, _):

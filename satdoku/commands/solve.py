@@ -23,7 +23,7 @@ from satdoku.cnf.encodings import get as get_encoding
 from satdoku.cnf.formula import Cnf, Formula
 from satdoku.commands.common import add_limit_arguments, positive_seconds, run_limits
 from satdoku.config import size_limits_of_file, solvers_of_file
-from satdoku.formats.cnfset import cnf_file_read
+from satdoku.formats.cnfset import NOTATION as CNF_SET
 from satdoku.pipeline.stage_normalize import set_records
 from satdoku.progress import track
 from satdoku.set_plans import is_cnf_set, plan
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
                                   times, "\n")))
         sys.stdout.flush()
     try:
-        changed = plan(args.file, args.format).sha256 != before
+        changed = plan(args.file, CNF_SET if cnf_set else args.format).sha256 != before
     except (ValueError, OSError):
         changed = True
     if changed:
@@ -144,19 +144,14 @@ def _variants(args: argparse.Namespace) -> dict:  # type: ignore[type-arg]
 def _read(path: str, fmt: str) -> tuple[str, list, bool, dict[int, Cnf]]:  # type: ignore[type-arg]
     """(checksum, records, whether it is a CNF set, formulas kept from the read by record
     index) of a puzzle file or CNF set, read once: the records are what was read then,
-    whatever happens to the file while it is solved. A single DIMACS file keeps its formula
-    from that read (:func:`~satdoku.formats.cnfset.cnf_file_read`): the solve needs no second
-    pass over it. A directory's files are all read before the first is solved, so holding
-    their formulas would cost the whole set's size in memory: they are read again."""
-    if is_cnf_set(path, fmt) and Path(path).is_file():
-        record, cnf = cnf_file_read(path)
-        record.index = 1  # as set_records numbers a set of one
-        kept = {} if cnf is None else {1: cnf}
-        known = {record.cnf.path: record.cnf.sha256} if record.cnf is not None else {}
-        return plan(path, fmt, known).sha256, [record], True, kept
-    if is_cnf_set(path, fmt):  # the checksum from the sha256s the records' read computed
-        records = list(set_records(path, fmt))
+    whatever happens to the file while it is solved. A single DIMACS file keeps its formula from that read (``set_records``' ``kept``): the solve needs
+    no second pass over it. A directory's files are all read before the first is solved, so
+    holding their formulas would cost the whole set's size in memory: they are read again.
+    The file's kind is found once (a CNF set is then planned as ``dimacs``, which it is)."""
+    if is_cnf_set(path, fmt):
+        kept: dict[int, Cnf] = {}
+        records = list(set_records(path, CNF_SET, kept=kept if Path(path).is_file() else None))
         known = {r.cnf.path: r.cnf.sha256 for r in records if r.cnf is not None}
-        return plan(path, fmt, known).sha256, records, True, {}
+        return plan(path, CNF_SET, known).sha256, records, True, kept
     snapshot = read_snapshot(path)
     return snapshot.sha256, list(set_records(path, fmt, snapshot=snapshot)), False, {}

@@ -12,20 +12,28 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from satdoku.cnf.formula import Cnf
 from satdoku.formats import Record, StrictError, read_records
-from satdoku.formats.cnfset import cnf_file_record
+from satdoku.formats.cnfset import cnf_file_read, cnf_file_record
 from satdoku.set_plans import SetError, cnf_files, fingerprint, is_cnf_set
 from satdoku.sources import read_snapshot
 from satdoku.stagefiles.instances import ShardHeader, write_instances
 from satdoku.stagefiles.plain_instances import plain_shard
 
 
-def _cnf_records(source: str | Path, first: int, stop: int | None, strict: bool
-                 ) -> Iterator[Record]:
-    """The DIMACS instances ``first <= position < stop`` of a CNF set (1-based positions)."""
+def _cnf_records(source: str | Path, first: int, stop: int | None, strict: bool,
+                 kept: dict[int, Cnf] | None = None) -> Iterator[Record]:
+    """The DIMACS instances ``first <= position < stop`` of a CNF set (1-based positions);
+    ``kept``: each file's formula too, as its read kept it (by position; an INVALID file has
+    none)."""
     for index, path in enumerate(cnf_files(source), 1):
         if first <= index and (stop is None or index < stop):
-            rec = cnf_file_record(path)
+            if kept is None:
+                rec = cnf_file_record(path)
+            else:
+                rec, cnf = cnf_file_read(path)
+                if cnf is not None:
+                    kept[index] = cnf
             rec.index = index
             if strict and rec.error:
                 raise StrictError(f"{path}: {rec.error}")
@@ -33,11 +41,14 @@ def _cnf_records(source: str | Path, first: int, stop: int | None, strict: bool
 
 
 def set_records(source: str | Path, fmt: str = "auto", strict: bool = False, first: int = 1,
-                stop: int | None = None, snapshot=None) -> Iterator[Record]:  # type: ignore[no-untyped-def]
+                stop: int | None = None, snapshot=None,  # type: ignore[no-untyped-def]
+                kept: dict[int, Cnf] | None = None) -> Iterator[Record]:
     """The records of a set path: a puzzle file's instances starting on lines ``first <= line <
-    stop``, or a CNF set's DIMACS files at positions ``first <= position < stop``."""
+    stop``, or a CNF set's DIMACS files at positions ``first <= position < stop`` (``kept``:
+    their formulas too, by position, as their one read kept them; each costs its size in
+    memory, so for a set of one)."""
     if is_cnf_set(source, fmt):
-        return _cnf_records(source, first, stop, strict)
+        return _cnf_records(source, first, stop, strict, kept)
     return read_records(source, fmt, strict, first, stop, snapshot=snapshot)
 
 

@@ -88,6 +88,11 @@ HOSTILE = {
     "open clause before the trailer": b"p cnf 9 1\n-5 7 \n%\n7 0\n",
     "open clause before the trailer, count off": b"p  cnf 9\t7 \n-5 7 \n%\n7\t2\t0",
     **{f"gbd {k}": v for k, v in GBD_TRICKY.items()},
+    # literals of 1-12 digits (zero-padded; the compiled body reads up to 8 at once, then digit
+    # by digit up to 10), signed or not, ended by each blank; cut anywhere by the tests below
+    **{f"literals of {w} digits": b"p cnf 9 2\n" + b"".join(
+        sign + b"%0*d" % (w, 5) + end for sign in (b"", b"-") for end in (b" ", b"\t", b"\r\n"))
+       + b"0\n7" + b"0" * w + b" 0\n" for w in range(1, 13)},
 }
 
 

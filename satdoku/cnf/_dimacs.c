@@ -177,6 +177,32 @@ static int body_token_end(Body *b) {
     return body_emit(b, (int32_t)(b->neg ? -b->tok_value : b->tok_value));
 }
 
+#if !defined(SATDOKU_NO_SWAR) && defined(__GNUC__) && defined(__BYTE_ORDER__) \
+    && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SWAR_DIGITS 1 /* (else digit by digit) */
+/* The leading decimal digits of the 8 bytes at p, all at once (no branch per digit, whose
+ * unpredictable end cost more than the digits): how many there are (0-8), their value to
+ * *value. */
+static inline int eight_digits(const unsigned char *p, long long *value) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    uint64_t x = w - 0x3030303030303030ULL; /* each digit's byte to its value 0-9 */
+    /* a byte's top bit is set where it is no digit (borrows and carries only reach the bytes
+       after the first such byte, which are not read) */
+    uint64_t stop = (x | (x + 0x7676767676767676ULL)) & 0x8080808080808080ULL;
+    int len = stop ? __builtin_ctzll(stop) >> 3 : 8;
+    if (len == 0) return 0;
+    x <<= 8 * (8 - len); /* the digits alone, as an 8-digit number with leading zeros */
+    x = ((x & 0x0F0F0F0F0F0F0F0FULL) * 2561) >> 8;
+    x = ((x & 0x00FF00FF00FF00FFULL) * 6553601) >> 16;
+    x = ((x & 0x0000FFFF0000FFFFULL) * 42949672960001ULL) >> 32;
+    *value = (long long)x;
+    return len;
+}
+#else
+#define SWAR_DIGITS 0
+#endif
+
 /* The common case at full speed, from buf[i] (outside a token and a comment): blanks, line
  * ends and whole literals (at most 10 digits, within range, ended by a blank inside the piece),
  * with the machine's state in locals (the writes through lits and g_out may alias the Body's
@@ -209,15 +235,25 @@ static Py_ssize_t body_run(Body *b, const unsigned char *buf, Py_ssize_t i, Py_s
             i++;
             continue;
         }
-        Py_ssize_t j = i + (ch == '-');
+        Py_ssize_t j = i + (ch == '-'), digits_at = j;
         Py_ssize_t lim = n - j > 10 ? j + 10 : n; /* at most 10 digits, within the piece */
-        unsigned digit = (unsigned)buf[j < n ? j : i] - '0';
-        if (j == n || digit > 9) break;
         long long v = 0;
-        do {
-            v = v * 10 + digit;
-            j++;
-        } while (j < lim && (digit = (unsigned)buf[j] - '0') <= 9);
+        int len = 0;
+#if SWAR_DIGITS
+        if (n - j >= 8) {
+            len = eight_digits(buf + j, &v);
+            if (len == 0) break;
+            j += len;
+        }
+#endif
+        if (len == 0 || len == 8) { /* near the piece's end, or more than 8 digits */
+            unsigned digit;
+            while (j < lim && (digit = (unsigned)buf[j] - '0') <= 9) {
+                v = v * 10 + digit;
+                j++;
+            }
+            if (j == digits_at) break;
+        }
         if (j == n || !is_blank(buf[j]) || v > num_vars) break; /* (a digit: too many) */
         int32_t lit = (int32_t)(ch == '-' ? -v : v);
         if (lits) lits[count++] = lit;

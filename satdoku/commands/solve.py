@@ -144,10 +144,11 @@ def _variants(args: argparse.Namespace) -> dict:  # type: ignore[type-arg]
 def _read(path: str, fmt: str) -> tuple[str, list, bool, dict[int, Cnf]]:  # type: ignore[type-arg]
     """(checksum, records, whether it is a CNF set, formulas kept from the read by record
     index) of a puzzle file or CNF set, read once: the records are what was read then,
-    whatever happens to the file while it is solved. A single DIMACS file keeps its formula from that read (``set_records``' ``kept``): the solve needs
-    no second pass over it. A directory's files are all read before the first is solved, so
-    holding their formulas would cost the whole set's size in memory: they are read again.
-    The file's kind is found once (a CNF set is then planned as ``dimacs``, which it is)."""
+    whatever happens to the file while it is solved. A single DIMACS file keeps its formula
+    from that read (``set_records``' ``kept``): the solve needs no second pass over it. A
+    directory's files are all read before the first is solved, so holding their formulas
+    would cost the whole set's size in memory: they are read again. The file's kind is found
+    once (a CNF set is then planned as ``dimacs``, which it is)."""
     if is_cnf_set(path, fmt):
         kept: dict[int, Cnf] = {}
         records = list(set_records(path, CNF_SET, kept=kept if Path(path).is_file() else None))

@@ -209,11 +209,15 @@ static inline int eight_digits(const unsigned char *p, long long *value) {
  * fields, so the compiler would reload those after each). Returns where it stopped: the
  * piece's end, or anything else (a comment, the trailer, a second header, a token that goes on
  * in the next piece, a bad token), which body_feed's byte-by-byte way takes from there. The
- * kept buffer must have room for BODY_ROOM(n - i) more literals (body_feed reserves it). */
-static Py_ssize_t body_run(Body *b, const unsigned char *buf, Py_ssize_t i, Py_ssize_t n) {
+ * kept buffer must have room for BODY_ROOM(n - i) more literals (body_feed reserves it).
+ * keep, check, gbd: whether the literals are kept, checked against b->truth, and written for
+ * GBD's hash; constants in each of body_run's copies, so each copy does only its own. */
+static inline __attribute__((always_inline)) Py_ssize_t
+body_run_as(Body *b, const unsigned char *buf, Py_ssize_t i, Py_ssize_t n, const int keep,
+            const int check, const int gbd) {
     const long long num_vars = b->num_vars;
     const uint8_t *truth = b->truth;
-    int32_t *lits = b->keep ? b->lits : NULL;
+    int32_t *lits = b->lits;
     unsigned char *g_out = b->g_out;
     Py_ssize_t count = b->count, line = b->line, g_k = b->g_k;
     long long clauses = b->clauses, unsat = b->unsat, first_unsat = b->first_unsat;
@@ -256,9 +260,9 @@ static Py_ssize_t body_run(Body *b, const unsigned char *buf, Py_ssize_t i, Py_s
         }
         if (j == n || !is_blank(buf[j]) || v > num_vars) break; /* (a digit: too many) */
         int32_t lit = (int32_t)(ch == '-' ? -v : v);
-        if (lits) lits[count++] = lit;
+        if (keep) lits[count++] = lit;
         if (lit == 0) {
-            if (truth && !satisfied) {
+            if (check && !satisfied) {
                 if (first_unsat < 0) first_unsat = clauses;
                 unsat++;
             }
@@ -268,10 +272,10 @@ static Py_ssize_t body_run(Body *b, const unsigned char *buf, Py_ssize_t i, Py_s
             g_last_zero = j - i == 1;
         } else {
             open_clause = 1;
-            if (truth && !satisfied && IS_TRUE(truth, num_vars + lit)) satisfied = 1;
+            if (check && !satisfied && IS_TRUE(truth, num_vars + lit)) satisfied = 1;
             g_last_zero = 0;
         }
-        if (g_out) /* 16 bytes at once where the piece has them (room: see BodyScanner) */
+        if (gbd) /* 16 bytes at once where the piece has them (room: see BodyScanner) */
             gbd_put(g_out, &g_k, &g_any, buf + i, j - i, n - i >= 16);
         line_start = buf[j] == '\n'; /* and the blank after it, at once */
         line += line_start;
@@ -282,6 +286,18 @@ static Py_ssize_t body_run(Body *b, const unsigned char *buf, Py_ssize_t i, Py_s
     b->line_start = line_start, b->satisfied = satisfied, b->open_clause = open_clause;
     b->g_any = g_any, b->g_last_zero = g_last_zero;
     return i;
+}
+
+/* body_run_as for what this machine does with its literals */
+static Py_ssize_t body_run(Body *b, const unsigned char *buf, Py_ssize_t i, Py_ssize_t n) {
+    switch ((b->keep ? 1 : 0) | (b->truth ? 2 : 0) | (b->g_out ? 4 : 0)) {
+    case 0: return body_run_as(b, buf, i, n, 0, 0, 0); /* counted only */
+    case 1: return body_run_as(b, buf, i, n, 1, 0, 0); /* kept */
+    case 2: return body_run_as(b, buf, i, n, 0, 1, 0); /* a model checked */
+    case 4: return body_run_as(b, buf, i, n, 0, 0, 1); /* GBD's tokens */
+    case 5: return body_run_as(b, buf, i, n, 1, 0, 1); /* a file's read: kept, GBD's tokens */
+    default: return body_run_as(b, buf, i, n, b->keep, b->truth != NULL, b->g_out != NULL);
+    }
 }
 
 /* Read buf[0:n] (the next piece of the body). Returns -1 on a memory error, else 0; an error

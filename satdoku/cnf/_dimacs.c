@@ -262,9 +262,10 @@ body_run_as(Body *b, const unsigned char *buf, Py_ssize_t i, Py_ssize_t n, const
         int32_t lit = (int32_t)(ch == '-' ? -v : v);
         if (keep) lits[count++] = lit;
         if (lit == 0) {
-            if (check && !satisfied) {
-                if (first_unsat < 0) first_unsat = clauses;
-                unsat++;
+            if (check) { /* (no branch on the clause's outcome, as in unsatisfied()) */
+                int missed = !satisfied;
+                unsat += missed;
+                if (missed & (first_unsat < 0)) first_unsat = clauses;
             }
             satisfied = 0;
             clauses++;
@@ -272,7 +273,7 @@ body_run_as(Body *b, const unsigned char *buf, Py_ssize_t i, Py_ssize_t n, const
             g_last_zero = j - i == 1;
         } else {
             open_clause = 1;
-            if (check && !satisfied && IS_TRUE(truth, num_vars + lit)) satisfied = 1;
+            if (check) satisfied |= IS_TRUE(truth, num_vars + lit);
             g_last_zero = 0;
         }
         if (gbd) /* 16 bytes at once where the piece has them (room: see BodyScanner) */
@@ -504,19 +505,20 @@ static PyObject *unsatisfied(PyObject *Py_UNUSED(module), PyObject *args) {
         PyBuffer_Release(&value_view);
         return NULL;
     }
+    /* without a branch on a literal's value or a clause's outcome (a model's values are as
+       good as random to the branch predictor, and a wrong guess costs more than a lookup) */
     for (Py_ssize_t i = 0; i < n && !bad; i++) {
         int32_t lit = lits[i];
         if (lit == 0) {
-            if (!satisfied) {
-                if (first < 0) first = index;
-                count++;
-            }
+            int missed = !satisfied;
+            count += missed;
+            if (missed & (first < 0)) first = index;
             satisfied = 0;
             index++;
         } else if (lit > num_vars || -lit > num_vars) {
             bad = 1;
-        } else if (!satisfied && IS_TRUE(truth, num_vars + lit)) {
-            satisfied = 1;
+        } else {
+            satisfied |= IS_TRUE(truth, num_vars + lit);
         }
     }
     PyMem_Free(truth);

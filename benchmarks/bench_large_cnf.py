@@ -8,9 +8,10 @@ hand, interleaved on the same file in one run (so the machine's load cancels out
 
 Steps (each in a fresh process: wall and CPU seconds, the CPU of every thread of the process,
 and its peak memory above the process after its imports, MB):
-- ``record``: reading the file as ``satdoku solve F`` does (``cnf_file_read``: one streaming
-  pass: checked, sha256, GBD's hash in a second thread, the file's form, and the formula kept
-  as a flat literal buffer for the check);
+- ``record``: reading the file as ``satdoku solve F`` does (``commands.solve._read``: the
+  file's kind sniffed from its head, then one streaming pass: checked, sha256, GBD's hash in a
+  second thread, the file's form, and the formula kept as a flat literal buffer for the check;
+  then the set's checksum from that sha256);
 - ``formula``: the flat literal buffer of a second read, as an in-process solver of a
   directory's file gets it (``formula_of``);
 - ``cnf_file``: what a binary is handed (``_instance_file``: the user's own file when the
@@ -22,7 +23,7 @@ and its peak memory above the process after its imports, MB):
 - ``check_stream``: the same check in a streaming pass over the file (``check_model_file``),
   as a directory's files get it (their formulas are not kept);
 - ``recheck``: the sha256 of the file again at the end of ``satdoku solve`` (did it change
-  while it was solved?).
+  while it was solved?), through the set's plan as the command makes it.
 
 Whole processes (wall and CPU seconds, user + system of the whole tree; peak MB of the
 satdoku process itself and of its children): ``cadical -q F`` (and ``minisat F``) by hand,
@@ -113,7 +114,8 @@ def _step(name: str, path: str, extra: str) -> dict[str, float]:
     import resource
 
     from satdoku.cnf.dimacs_stream import check_model_file, rewrite_dimacs, scan_dimacs
-    from satdoku.formats.cnfset import cnf_file_read
+    from satdoku.commands.solve import _read
+    from satdoku.formats.cnfset import NOTATION, cnf_file_read
     from satdoku.set_plans import plan
     from satdoku.solve import _instance_file, formula_of, verify
     from satdoku.solvers.output import AnswerStream
@@ -136,10 +138,10 @@ def _step(name: str, path: str, extra: str) -> dict[str, float]:
     base = peak()
     out: dict[str, float] = {}
     start, cpu = time.perf_counter(), time.process_time()
-    if name == "record":
-        record, kept = cnf_file_read(path)
-        assert record.cnf is not None and kept is not None, record.error
-        out["kept_mb"] = len(kept.lits) / 1e6  # type: ignore[arg-type]
+    if name == "record":  # as satdoku solve F reads F
+        _, records, cnf_set, formulas = _read(path, "auto")
+        assert cnf_set and records[0].cnf is not None, records[0].error
+        out["kept_mb"] = len(formulas[records[0].index].lits) / 1e6  # type: ignore[arg-type]
     elif name == "formula":
         formula = formula_of(record, "")  # type: ignore[arg-type]
         out["formula_mb"] = len(formula.cnf.lits) / 1e6  # type: ignore[union-attr]
@@ -158,8 +160,8 @@ def _step(name: str, path: str, extra: str) -> dict[str, float]:
     elif name == "check_stream":  # a directory's file: a streaming pass
         check = check_model_file(path, record.cnf.sha256, record.cnf.num_vars, got)  # type: ignore[union-attr,arg-type]
         assert check.ok, check.problem()
-    elif name == "recheck":
-        assert plan(path).sha256  # as satdoku solve's end does: the file hashed again
+    elif name == "recheck":  # as satdoku solve's end does: the file hashed again
+        assert plan(path, NOTATION).sha256
     out["seconds"] = time.perf_counter() - start
     out["cpu_seconds"] = time.process_time() - cpu
     out["peak_mb"] = peak() - base

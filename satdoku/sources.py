@@ -481,10 +481,12 @@ def file_sha256(path: str | Path) -> str:
 
     check_file(path)
     digest = hashlib.sha256()
+    block = bytearray(_CHUNK)  # one buffer, read into: no new block (and its pages) each time
+    view = memoryview(block)
     try:
-        with open(path, "rb") as fh:
-            while block := fh.read(_CHUNK):
-                digest.update(block)
+        with open(path, "rb", buffering=0) as fh:
+            while size := fh.readinto(block):
+                digest.update(view[:size])
     except OSError as exc:
         raise InputError(str(path), exc.strerror or str(exc)) from None
     return digest.hexdigest()

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from satdoku.cnf.encode import expand_model
 from satdoku.cnf.encodings import DEFAULT_ENCODING, resolve
+from satdoku.cnf.native import dimacs_passes
 from satdoku.puzzle import Puzzle
 
 if TYPE_CHECKING:
@@ -57,11 +58,10 @@ def _one_value_per_cell(model: Iterable[int], dom: int, n: int) -> tuple[int, ..
     :func:`one_value_per_cell_python`); None sends any other model to the detailed decoder,
     which names what is wrong."""
     lits = model if type(model) is list else [int(x) for x in model]
-    try:
-        from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
-    except ImportError:
+    native = dimacs_passes()
+    if native is None:
         return one_value_per_cell_python(lits, dom, n)
-    board: tuple[int, ...] | None = _dimacs.one_value_per_cell(lits, dom, n)
+    board: tuple[int, ...] | None = native.one_value_per_cell(lits, dom, n)
     return board
 
 

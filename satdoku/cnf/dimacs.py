@@ -22,6 +22,7 @@ from satdoku.cnf.dimacs_fast import (
     read_dimacs_buffer,
 )
 from satdoku.cnf.formula import Cnf
+from satdoku.cnf.native import dimacs_passes
 from satdoku.size_limits import SizeLimits
 from satdoku.sources import open_text
 
@@ -146,11 +147,10 @@ def v_lines(model: Sequence[int]) -> str:
     it is built (a 729-literal 9x9 model in 9 us instead of 60: SatOutput is most of the solve
     stage's bytes), else by :func:`v_lines_python`, the same text."""
     lits = model if type(model) is list or _is_int32_array(model) else [int(x) for x in model]
-    try:
-        from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
-    except ImportError:
+    native = dimacs_passes()
+    if native is None:
         return v_lines_python(lits)
-    return str(_dimacs.v_lines(lits, V_WIDTH))
+    return str(native.v_lines(lits, V_WIDTH))
 
 
 def _is_int32_array(model: object) -> bool:

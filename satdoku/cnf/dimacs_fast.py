@@ -28,6 +28,7 @@ from array import array
 from collections import namedtuple
 
 from satdoku.cnf.formula import split_lits
+from satdoku.cnf.native import dimacs_passes as _native
 from satdoku.size_limits import SizeLimits, default_size_limits
 from satdoku.sources import UTF8_BOM, InputError, read_snapshot
 
@@ -231,15 +232,6 @@ def check_header_size(head: Header, size: int, source: str, clause_tolerance: in
         raise DimacsError(source, head.lineno, f"header declares {head.num_clauses} clauses but "
                                                f"the {body} bytes after it hold at most "
                                                f"{(body + 1) // 2}")
-
-
-def _native():  # type: ignore[no-untyped-def]
-    """The compiled body pass (satdoku/cnf/_dimacs.c), or None when it was not built."""
-    try:
-        from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _dimacs
 
 
 def has_c_engine() -> bool:

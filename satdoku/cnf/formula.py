@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Sequence
 
+from satdoku.cnf.native import dimacs_passes as _native
 from satdoku.records import factory, record
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (satdoku/records.py)
@@ -139,15 +140,6 @@ def split_lits(lits: Any) -> list[list[int]]:
         if was_enabled:
             gc.enable()
     return clauses
-
-
-def _native():  # type: ignore[no-untyped-def]
-    """The compiled DIMACS passes (satdoku/cnf/_dimacs.c), or None when not built."""
-    try:
-        from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _dimacs
 
 
 def model_values(model: Sequence[int], num_vars: int) -> tuple[bytes, int]:

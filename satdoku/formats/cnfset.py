@@ -20,6 +20,7 @@ from pathlib import Path
 from satdoku.cnf.dimacs_fast import DimacsError, parse_dimacs_buffer
 from satdoku.cnf.dimacs_stream import scan_dimacs
 from satdoku.cnf.formula import Cnf
+from satdoku.cnf.native import dimacs_passes
 from satdoku.formats.record import CnfFile, Record
 from satdoku.formats.symbols import ints_text
 from satdoku.identity import cnf_hash_bytes
@@ -142,11 +143,10 @@ def solution_text(model: Sequence[int]) -> str:
     """A CNF instance's solution in SatSols: its model's literals, then ``0``, one space apart
     (in C when it is built: a model may hold millions of literals; a list of ints or an
     ``array('i')``)."""
-    try:
-        from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
-    except ImportError:
+    native = dimacs_passes()
+    if native is None:
         return " ".join(map(str, [*model, 0]))
-    return str(_dimacs.literals_text(model if isinstance(model, list) or
+    return str(native.literals_text(model if isinstance(model, list) or
                                      getattr(model, "typecode", "") == "i" else list(model)))
 
 

@@ -27,10 +27,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from satdoku.cnf.dimacs_stream import scan_dimacs
+from satdoku.cnf.formula import model_values
 from satdoku.fuzz import cases as fc
 from satdoku.fuzz.cases import Failure
 from satdoku.fuzz.shrink import Budget, ddmin
 from satdoku.fuzz.targets import Target
+from satdoku.solvers.output import AnswerStream, v_literals_python
 
 #: what a mutation may put into a body line
 _NOISE = (b" ", b"\t", b"\r", b"\r\n", b"-", b"0", b"00", b"-0", b"x", b"c", b"%", b"p",
@@ -116,9 +119,6 @@ def make(rng: random.Random, kind: str) -> DimacsFileCase:
 
 def _scan(path: str, case: DimacsFileCase, engine: str) -> tuple[Any, ...]:
     """What one engine finds in the file: its findings, or its error's type and words."""
-    from satdoku.cnf.dimacs_stream import scan_dimacs
-    from satdoku.cnf.formula import model_values
-
     values, _ = model_values(list(case.model), len(case.model))
     try:
         s = scan_dimacs(path, keep=True, gbd=True, engine=engine, chunk=case.chunk)
@@ -133,8 +133,6 @@ def _scan(path: str, case: DimacsFileCase, engine: str) -> tuple[Any, ...]:
 def _v_lines_python(text: bytes) -> tuple[list[int], str]:
     """The literals and first bad token of the v lines of a solver's output, line by line in
     plain Python (the oracle of the answer's stream)."""
-    from satdoku.solvers.output import v_literals_python
-
     lits: list[int] = []
     bad = b""
     for line in text.split(b"\n"):
@@ -146,8 +144,6 @@ def _v_lines_python(text: bytes) -> tuple[list[int], str]:
 
 
 def _answer_stream(case: DimacsFileCase) -> tuple[list[int], str]:
-    from satdoku.solvers.output import AnswerStream
-
     stream = AnswerStream()
     for at in range(0, len(case.answer), case.chunk):
         stream.feed(case.answer[at:at + case.chunk])

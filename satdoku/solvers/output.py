@@ -18,6 +18,7 @@ from array import array
 from collections import deque
 from collections.abc import Callable
 
+from satdoku.cnf.native import dimacs_passes as _native
 from satdoku.solvers.result import SAT, UNSAT
 
 #: Lines of other output kept for error messages.
@@ -176,14 +177,6 @@ def parse_output(stdout: str) -> tuple[str | None, list[int] | None]:
 
 _INT = re.compile(rb"[+-]?[0-9]+")
 _INT32_MAX = 2**31 - 1
-
-
-def _native():  # type: ignore[no-untyped-def]
-    try:
-        from satdoku.cnf import _dimacs  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _dimacs
 
 
 def v_literal_bytes(data: bytes) -> tuple[bytes, bytes]:

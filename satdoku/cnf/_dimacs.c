@@ -6,10 +6,13 @@
  * pass parse_dimacs_body and the streaming BodyScanner share it. Same results and errors as
  * the Python reader (tests run every engine, and the stream cut anywhere, on the same good and
  * bad inputs); the scanner also hands on GBD's hashed tokens, taken from its own tokens in the
- * same pass. GbdTokens streams GBD's hash on its own (for content the scanner is unsure of; the
- * readable form of both: satdoku/identity.py). The
- * literals come back as plain int32 bytes, so a caller needs no numpy; a model is a list of
- * ints or an int32 buffer.
+ * same pass. The common case (whole literals between blanks) runs in body_run, one copy for
+ * each use, its digits read eight at once; everything else goes byte by byte. GbdTokens streams
+ * GBD's hash on its own (for content the scanner is unsure of; the readable form of both:
+ * satdoku/identity.py). A solver's answer: v_run reads a run of whole v lines, parse_ints one
+ * line's text (readable form: satdoku/solvers/output.py). The literals come back as plain
+ * int32 bytes, so a caller needs no numpy; a model is a list of ints or an int32 buffer.
+ * Python loads this module in one place, satdoku/cnf/native.py.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -798,7 +801,7 @@ static PyObject *v_run(PyObject *Py_UNUSED(module), PyObject *args) {
 
 /* v_lines(model, width) -> str: the SAT-competition ``v`` lines of a model (a list of int
    literals or an int32 buffer), ``width`` literals per line, the last line ending in the
-   terminating 0 (the text satdoku.stagefiles.outputs.v_lines writes; a list item that is not
+   terminating 0 (the text satdoku.cnf.dimacs.v_lines writes; a list item that is not
    an int raises TypeError, one outside the long long range OverflowError). */
 static PyObject *v_lines(PyObject *Py_UNUSED(module), PyObject *args) {
     PyObject *model;

@@ -19,6 +19,7 @@ ALLOWED = {
     "satdoku.commands.dpll",
     "satdoku.sources", "satdoku.size_limits",  # reading the file (gz/xz, size limits)
     "satdoku.cnf", "satdoku.cnf.dimacs_fast", "satdoku.cnf._dimacs",  # the DIMACS reader
+    "satdoku.cnf.native",  # the one loader of the compiled passes (_dimacs)
     "satdoku.cnf.formula",  # the formula, and the model check against every clause
     "satdoku.cnf.dimacs",  # the v lines
     "satdoku.cnf.drat", "satdoku.cnf.lrat", "satdoku.cnf.watches",  # the UNSAT proof check

@@ -30,7 +30,7 @@ $(STAMP): requirements.txt pyproject.toml setup.py
 # rebuild them when their sources change
 $(KERNEL): $(STAMP) satdoku/solvers/cdcl/_cdcl.c satdoku/solvers/cdcl/kernel.c \
 		satdoku/solvers/cdcl/kernel.h satdoku/cnf/_dimacs.c satdoku/cnf/_drat.c \
-		satdoku/cnf/_lrat.c satdoku/pipeline/_batch.c
+		satdoku/cnf/decimal.h satdoku/cnf/_lrat.c satdoku/pipeline/_batch.c
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(KERNEL)
 

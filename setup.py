@@ -24,8 +24,8 @@ setup(
             optional=True,
         ),
         # the DIMACS reader's compiled pass (engine "c" of satdoku/cnf/dimacs_fast.py)
-        Extension("satdoku.cnf._dimacs", ["satdoku/cnf/_dimacs.c"], extra_compile_args=["-O3"],
-                  optional=True),
+        Extension("satdoku.cnf._dimacs", ["satdoku/cnf/_dimacs.c"],
+                  depends=["satdoku/cnf/decimal.h"], extra_compile_args=["-O3"], optional=True),
         # the backward DRAT checker (twin: the pure-Python reference in satdoku/cnf/drat.py)
         Extension("satdoku.cnf._drat", ["satdoku/cnf/_drat.c"], extra_compile_args=["-O3"],
                   optional=True),
@@ -34,6 +34,6 @@ setup(
                   optional=True),
         # the solve stage's per-puzzle loop (its reference: the loop of satdoku/pipeline/stage_solve.py)
         Extension("satdoku.pipeline._batch", ["satdoku/pipeline/_batch.c"],
-                  extra_compile_args=["-O3"], optional=True),
+                  depends=["satdoku/cnf/decimal.h"], extra_compile_args=["-O3"], optional=True),
     ]
 )

@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "decimal.h"
+
 #define ERR_NONE 0
 #define ERR_HEADER 1
 #define ERR_GARBAGE 2
@@ -629,20 +631,6 @@ static PyObject *model_values(PyObject *Py_UNUSED(module), PyObject *args) {
     return Py_BuildValue("(NL)", table, conflict);
 }
 
-/* the decimal text of lit at p; returns the bytes written (at most 20) */
-static int write_int(char *p, long long lit) {
-    char digits[24];
-    int k = 0, at = 0;
-    unsigned long long u = lit < 0 ? 0ULL - (unsigned long long)lit : (unsigned long long)lit;
-    do {
-        digits[k++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (lit < 0) p[at++] = '-';
-    while (k) p[at++] = digits[--k];
-    return at;
-}
-
 /* literals_text(model) -> str: the literals separated by spaces, then " 0" (a CNF instance's
  * solution in SatSols: " ".join(map(str, [*model, 0]))). */
 static PyObject *literals_text(PyObject *Py_UNUSED(module), PyObject *arg) {
@@ -661,7 +649,7 @@ static PyObject *literals_text(PyObject *Py_UNUSED(module), PyObject *arg) {
             PyMem_Free(buf);
             return NULL;
         }
-        at += write_int(buf + at, lit);
+        at += (Py_ssize_t)decimal_text(buf + at, lit);
         buf[at++] = ' ';
     }
     buf[at++] = '0';
@@ -701,7 +689,7 @@ static PyObject *format_clauses(PyObject *Py_UNUSED(module), PyObject *args) {
             at_start = 1;
         } else {
             if (!at_start) p[at++] = ' ';
-            at += write_int(p + at, lit);
+            at += (Py_ssize_t)decimal_text(p + at, lit);
             at_start = 0;
         }
     }
@@ -831,7 +819,7 @@ static PyObject *v_lines(PyObject *Py_UNUSED(module), PyObject *args) {
         }
         if (i % width == 0) buf[at++] = 'v';
         buf[at++] = ' ';
-        at += write_int(buf + at, lit);
+        at += (Py_ssize_t)decimal_text(buf + at, lit);
         if (i % width == width - 1 || i == n) buf[at++] = '\n';
     }
     lits_close(&m);

@@ -33,6 +33,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "../cnf/decimal.h"
+
 /* ---- growing text buffer ------------------------------------------------------------------ */
 typedef struct {
     char *p;
@@ -1000,20 +1002,6 @@ static int write_times(Runner *r, Buf *b, PyObject *id, PyObject *line, PyObject
     return buf_ch(b, '\n');
 }
 
-/* decimal digits of v at p (a sign first when negative); the number of characters */
-static size_t put_digits(char *p, long long v) {
-    char tmp[24];
-    size_t k = 0, n = 0;
-    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    do {
-        tmp[k++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0) p[n++] = '-';
-    while (k) p[n++] = tmp[--k];
-    return n;
-}
-
 /* a model's `v` lines (outputs.write_block: V_WIDTH literals a line, then the 0): the buffer
  * is reserved once for the longest text the model can make, then written without checks */
 static int put_v_lines(Runner *r, Buf *b, PyObject *model) {
@@ -1026,7 +1014,7 @@ static int put_v_lines(Runner *r, Buf *b, PyObject *model) {
         if (lit == -1 && PyErr_Occurred()) return -1;
         if (i % r->v_width == 0) *p++ = 'v';
         *p++ = ' ';
-        p += put_digits(p, lit);
+        p += decimal_text(p, lit);
         if (i % r->v_width == r->v_width - 1 || i == m) *p++ = '\n';
     }
     b->n = (size_t)(p - b->p);

@@ -107,6 +107,29 @@ def test_memout_is_memory_used_not_address_space_reserved(tmp_path: Path, mode: 
     assert 15 < done.usage.max_rss_mb < 150
 
 
+SPIKE = """import sys
+area = bytearray(300 * 2**20)  # 300 MB touched (zeroed), then freed at once
+del area
+print("s UNSATISFIABLE", flush=True)
+sys.exit(20)
+"""
+
+
+def test_a_spike_between_two_memory_samples_is_memout(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The basic backend samples the tree's memory; a run whose peak passed the limit between
+    two samples ended over it all the same (here no sample falls inside the run at all)."""
+    from satdoku.solvers import process
+
+    monkeypatch.setattr(process, "POLL", 3600.0)
+    spike = tmp_path / "spike.py"
+    spike.write_text(SPIKE)
+    done, _ = _run([sys.executable, str(spike)],
+                   RunLimits(time_limit=20.0, memory_mb=150, measurement=BASIC),
+                   tmp_path)
+    assert done.usage.termination == "memlimit" and done.usage.max_rss_mb > 150, done
+
+
 @pytest.mark.parametrize("mode", BACKENDS)
 def test_cpu_bound_binary_is_timed_on_the_cpu_clock(tmp_path: Path, mode: str) -> None:
     spin = _script(tmp_path, "spin.sh", "while :; do :; done\n")

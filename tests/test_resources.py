@@ -66,6 +66,18 @@ def test_an_allocation_past_the_memory_limit_is_memout_and_the_next_run_goes_on(
     bytearray(300 * 1024 * 1024)  # and outside the runs the process may allocate again
 
 
+def test_a_forked_run_over_its_memory_between_samples_is_memout(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The peak decides, not whether a sample caught it: with no sample inside the run, a
+    child that grew 500 MB under a 200 MB limit and returned is still a memout."""
+    from satdoku.solvers import process
+
+    monkeypatch.setattr(process, "POLL", 3600.0)
+    value, done = run_forked(lambda: len(bytearray(500 * 1024 * 1024)), Deadline(10),
+                             RunLimits(memory_mb=200))
+    assert value is None and done.usage.termination == "memlimit"
+
+
 def test_a_forked_run_reports_the_childs_cpu_and_memout() -> None:
     def spin() -> int:
         end = time.process_time() + 0.3

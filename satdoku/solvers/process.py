@@ -349,13 +349,15 @@ def _stop(run: _Run, pidfd: int, binary_first: bool = False) -> None:
     _kill_tree([run.pid, *run.orphans()])
 
 
-def _finished(status: int, usage: Any, stopped: str | None, memory_mb: float | None,
+def _finished(status: int, usage: Any, stopped: str | None, memory_kb: float | None,
               cpu_limit: float | None, run: _Run, stderr_tail: str = "",
               report: tuple[float, int | None, int | None] | None = None,
               wall: float = 0.0) -> Finished:
     """How a child ended. ``report`` is (peak kB, exit code, signal) of the binary as GNU time
     saw it (its own process, not the launcher's), when there is one; the peak is the larger
-    of it and the tree's sampled peak."""
+    of it and the tree's sampled peak. ``memory_kb`` is the limit the sampling held the tree
+    to: a run whose peak passed it between two samples (a spike, or a short run on a loaded
+    machine) ended over its limit all the same, and is MEMLIMIT whatever it answered."""
     cpu = usage.ru_utime + usage.ru_stime + run.orphan_cpu
     rss_kb = max(run.peak_kb, 0.0 if report is not None else usage.ru_maxrss)  # kB on Linux
     code: int | None = os.waitstatus_to_exitcode(status)
@@ -367,9 +369,9 @@ def _finished(status: int, usage: Any, stopped: str | None, memory_mb: float | N
     elif sig == signal.SIGXCPU or (sig is not None and cpu_limit is not None
                                    and cpu >= cpu_limit):
         term = TIMELIMIT
-    elif (memory_mb is not None and code not in (0, 10, 20)
-          and any(w in stderr_tail.lower() for w in _MEMORY_WORDS)):
-        term = MEMLIMIT
+    elif memory_kb is not None and (rss_kb > memory_kb or (
+            code not in (0, 10, 20) and any(w in stderr_tail.lower() for w in _MEMORY_WORDS))):
+        term = MEMLIMIT  # its peak passed the limit, or it died saying memory ran out
     elif sig is not None:
         term = f"signal {sig}"
     else:
@@ -438,7 +440,7 @@ def run_command(argv: Sequence[str], deadline: Deadline, limits: RunLimits,
         run.reap_orphans()
         os.close(pidfd)
         os.close(read_fd)
-    return _finished(status, usage, stopped, limits.memory_mb, cpu_limit, run,
+    return _finished(status, usage, stopped, memory_kb, cpu_limit, run,
                      last_line(stderr_path, 4), _time_report(report_path), wall)
 
 
@@ -554,9 +556,9 @@ def run_forked(func: Callable[[], Any], deadline: Deadline, limits: RunLimits
         run.reap_orphans()
         os.close(pidfd)
         os.close(read_fd)
-    done = _finished(status, usage, stopped, limits.memory_mb, cpu_limit, run, wall=wall)
+    done = _finished(status, usage, stopped, memory_kb, cpu_limit, run, wall=wall)
     value = None
-    if stopped is None and chunks:
+    if stopped is None and chunks and done.usage.termination != MEMLIMIT:
         kind, value = pickle.loads(b"".join(chunks))
         if kind == "memout":
             done.usage.termination = MEMLIMIT

@@ -148,10 +148,7 @@ def _families(t):  # type: ignore[no-untyped-def]
              for x in (t.column(k).is_valid(), t.column(k))]  # kind last: the rest has no ":"
     key = pc.binary_join_element_wise(pc.cast(error, pa.string()), *parts, text(":"))
     codes = pc.dictionary_encode(key).combine_chunks()
-    indices = codes.indices  # int32, no nulls; read from its buffer (to_numpy imports pandas)
-    at = np.frombuffer(indices.buffers()[1], dtype=np.int32,
-                       count=indices.offset + len(indices))[indices.offset:]
-    _, first = np.unique(at, return_index=True)  # codes are numbered in first-seen order
+    _, first = np.unique(_codes(codes), return_index=True)  # numbered in first-seen order
     kind, box, size, err = (c.take(int_array(first.tolist())).to_pylist()
                             for c in (t.column("kind"), t.column("box"), t.column("size"), error))
     names = [family_of_record({k: v for k, v in (("kind", a), ("box", b), ("size", c),
@@ -421,11 +418,22 @@ def run_pairs(table) -> set[tuple[str, str]]:  # type: ignore[no-untyped-def]
 
     if not table.num_rows:
         return set()
-    runs = pc.binary_join_element_wise(table.column("solver"), table.column("encoding"), "/")
+    runs = pc.binary_join_element_wise(table.column("solver"), table.column("encoding"),
+                                       text("/"))
     sets = pc.dictionary_encode(table.column("set")).combine_chunks()
     runs = pc.dictionary_encode(runs).combine_chunks()
     width = len(runs.dictionary)
-    pairs = np.unique(sets.indices.to_numpy().astype(np.int64) * width
-                      + runs.indices.to_numpy().astype(np.int64))
+    pairs = np.unique(_codes(sets).astype(np.int64) * width + _codes(runs).astype(np.int64))
     names, run_names = sets.dictionary.to_pylist(), runs.dictionary.to_pylist()
     return {(names[k // width], run_names[k % width]) for k in pairs.tolist()}
+
+
+def _codes(encoded):  # type: ignore[no-untyped-def]
+    """The int32 codes of a dictionary-encoded array without nulls as a numpy view of its
+    buffer: ``to_numpy`` imports pandas through pyarrow's Python layer (about 0.4 s), which
+    the record job and the reports do without."""
+    import numpy as np
+
+    indices = encoded.indices
+    return np.frombuffer(indices.buffers()[1], dtype=np.int32,
+                         count=indices.offset + len(indices))[indices.offset:]

@@ -352,24 +352,28 @@ def _stop(run: _Run, pidfd: int, binary_first: bool = False) -> None:
 def _finished(status: int, usage: Any, stopped: str | None, memory_kb: float | None,
               cpu_limit: float | None, run: _Run, stderr_tail: str = "",
               report: tuple[float, int | None, int | None] | None = None,
-              wall: float = 0.0) -> Finished:
+              wall: float = 0.0, forked: bool = False) -> Finished:
     """How a child ended. ``report`` is (peak kB, exit code, signal) of the binary as GNU time
     saw it (its own process, not the launcher's), when there is one; the peak is the larger
     of it and the tree's sampled peak. ``memory_kb`` is the limit the sampling held the tree
-    to: a run whose peak passed it between two samples (a spike, or a short run on a loaded
-    machine) ended over its limit all the same, and is MEMLIMIT whatever it answered."""
+    to: a run whose own peak passed it between two samples (a spike, or a short run on a
+    loaded machine) ended over its limit all the same, and is MEMLIMIT whatever it answered.
+    Its own peak is GNU time's, or a ``forked`` child's ``ru_maxrss`` (its limit counts what it
+    inherited); an exec'd child's ``ru_maxrss`` without a report is not: it keeps the
+    high-water mark of the fork it was before its exec, this process's memory."""
     cpu = usage.ru_utime + usage.ru_stime + run.orphan_cpu
     rss_kb = max(run.peak_kb, 0.0 if report is not None else usage.ru_maxrss)  # kB on Linux
     code: int | None = os.waitstatus_to_exitcode(status)
     sig = -code if code is not None and code < 0 else None
     if report is not None:
         rss_kb, code, sig = max(report[0], run.peak_kb), report[1], report[2]
+    own_peak_kb = report[0] if report is not None else usage.ru_maxrss if forked else 0.0
     if stopped is not None:
         term = stopped
     elif sig == signal.SIGXCPU or (sig is not None and cpu_limit is not None
                                    and cpu >= cpu_limit):
         term = TIMELIMIT
-    elif memory_kb is not None and (rss_kb > memory_kb or (
+    elif memory_kb is not None and (own_peak_kb > memory_kb or (
             code not in (0, 10, 20) and any(w in stderr_tail.lower() for w in _MEMORY_WORDS))):
         term = MEMLIMIT  # its peak passed the limit, or it died saying memory ran out
     elif sig is not None:
@@ -508,7 +512,7 @@ def run_forked(func: Callable[[], Any], deadline: Deadline, limits: RunLimits
     become_subreaper()
     parent = os.getpid()
     base_kb = _rss_kb(parent)
-    before = set(_children(os.getpid()))
+    before = set(_children(parent))
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
@@ -556,7 +560,7 @@ def run_forked(func: Callable[[], Any], deadline: Deadline, limits: RunLimits
         run.reap_orphans()
         os.close(pidfd)
         os.close(read_fd)
-    done = _finished(status, usage, stopped, memory_kb, cpu_limit, run, wall=wall)
+    done = _finished(status, usage, stopped, memory_kb, cpu_limit, run, wall=wall, forked=True)
     value = None
     if stopped is None and chunks and done.usage.termination != MEMLIMIT:
         kind, value = pickle.loads(b"".join(chunks))

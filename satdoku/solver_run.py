@@ -19,7 +19,7 @@ import sys
 import time
 from collections import namedtuple
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 
 from satdoku.cnf.dimacs_fast import parse_dimacs_buffer
 from satdoku.cnf.formula import Cnf, Formula
@@ -407,7 +407,8 @@ def scratch_dir() -> Iterator[str]:
         try:
             with os.scandir(path) as entries:
                 for entry in entries:
-                    os.remove(entry.path)
+                    with suppress(FileNotFoundError):  # a file the solver removed itself
+                        os.remove(entry.path)
             os.rmdir(path)
         except FileNotFoundError:  # removed already (TemporaryDirectory ignores it too)
             pass

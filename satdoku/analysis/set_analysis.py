@@ -221,11 +221,11 @@ def _analyze_layout(records: Sequence[Record], idx: list[int], layout: Layout, n
         fl_cpu = time.process_time() - start
     counts = dict.fromkeys(("up_solved", "up_refuted", "fl_solved", "fl_refuted",
                             "singles_solved"), 0)
-    checked.many(zip(idx, up, strict=True), f"{name} UP")  # every board at once; the
-    checked.many(((idx[k], o) for k, o in fl.items()), f"{name} FL")  # calls below: known
+    checked.many(zip(idx, up, strict=True), f"{name} UP")  # every solved board verified
+    checked.many(((idx[k], o) for k, o in fl.items()), f"{name} FL")  # (or raised) at once
     for k, i in enumerate(idx):
-        rec, u = records[i], checked(up[k], i, f"{name} UP")
-        f = checked(fl[k], i, f"{name} FL") if k in fl else u if probe else None
+        rec, u = records[i], up[k]
+        f = fl.get(k, u if probe else None)
         s = single.get(i)
         rows[i, name] = _row(rec.id, rec.line, layout.key, name, up=u, fl=f, singles=s)
         counts["up_solved"] += u.status == SOLVED

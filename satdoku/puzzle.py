@@ -78,7 +78,8 @@ class Layout:
             raise ValueError(f"{self.key}: more than 63 values")
         givens = np.asarray(givens, dtype=np.int64).reshape(-1, self.ncells)
         boards = np.asarray(boards, dtype=np.int64).reshape(-1, self.ncells)
-        ok = ((boards >= 1) & (boards <= self.domain)).all(axis=1)
+        inside = (boards >= 1) & (boards <= self.domain)
+        ok = inside.all(axis=1)
         ok &= ((givens == 0) | (givens == boards)).all(axis=1)
         if not self.groups:
             return ok
@@ -89,7 +90,6 @@ class Layout:
         sizes = np.array([len(cells) for cells in self.groups], dtype=np.uint64)
         # bit v-1 of value v (0: a padding cell, or a value out of range, already refused)
         bits = np.zeros((len(boards), self.ncells + 1), dtype=np.uint64)
-        inside = (boards >= 1) & (boards <= self.domain)
         bits[:, :self.ncells] = np.where(inside, np.left_shift(
             np.uint64(1), (np.clip(boards, 1, self.domain) - 1).astype(np.uint64)), 0)
         seen = np.bitwise_or.reduce(bits[:, members], axis=2)  # puzzles x groups

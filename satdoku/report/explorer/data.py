@@ -23,7 +23,7 @@ from typing import Any
 
 from satdoku.stagefiles import paths as sp
 from satdoku.stagefiles.instances import iter_instance_texts
-from satdoku.stagefiles.propagation_files import NOT_SAMPLED, sampled_out
+from satdoku.stagefiles.propagation_files import NOT_SAMPLED
 from satdoku.stagefiles.runtable import classify_files, table_of_files, tsv_table
 from satdoku.stagefiles.tsv import read_tsv
 
@@ -218,8 +218,7 @@ def _analysed(path: Path) -> dict[str, dict[str, dict[str, str]]]:
                                                       NOT_SAMPLED)))
     out: dict[str, dict[str, dict[str, str]]] = {}
     for row in table.to_pylist():
-        if not sampled_out(row):
-            out.setdefault(row["id"], {})[row["encoding"]] = row
+        out.setdefault(row["id"], {})[row["encoding"]] = row
     return out
 
 

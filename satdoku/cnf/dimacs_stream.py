@@ -48,7 +48,7 @@ from satdoku.cnf.dimacs_fast import (
     read_header,
 )
 from satdoku.cnf.formula import ModelCheck, model_values, split_lits, unsatisfied_python
-from satdoku.cnf.native import dimacs_passes
+from satdoku.cnf.native import dimacs_passes as _native
 from satdoku.identity import cnf_hash_bytes, hashes_nothing_of
 from satdoku.size_limits import SizeLimits, default_size_limits
 from satdoku.sources import InputError, file_sha256, open_content, read_snapshot
@@ -78,12 +78,6 @@ class DimacsScan:
     instance_hash: str = ""  #: GBD's hash (``gbd``)
     unsatisfied: int = 0  #: clauses the model leaves unsatisfied (``values``)
     first_unsatisfied: int = -1  #: index of the first of them
-
-
-def _native():  # type: ignore[no-untyped-def]
-    """The compiled passes, with the streaming ones (a stale build without them: None)."""
-    passes = dimacs_passes()
-    return passes if passes is not None and hasattr(passes, "BodyScanner") else None
 
 
 def has_stream_engine() -> bool:

@@ -91,6 +91,17 @@ static uint8_t *pack_truth(const unsigned char *value, Py_ssize_t len) {
 
 #define IS_TRUE(bits, i) (((bits)[(i) >> 3] >> ((i) & 7)) & 1)
 
+/* A clause ends, checked against a model: unless one of its literals was true, it is counted,
+ * and the first such clause's index kept. The one rule of every checking pass (the clause body
+ * machine, its fast run and unsatisfied()); no branch on the clause's outcome, since a model's
+ * values are as good as random to the branch predictor. */
+static inline void clause_checked(int satisfied, long long index, long long *unsat,
+                                  long long *first_unsat) {
+    int missed = !satisfied;
+    *unsat += missed;
+    if (missed & (*first_unsat < 0)) *first_unsat = index;
+}
+
 static void body_init(Body *b, long long num_vars, Py_ssize_t pos, Py_ssize_t line) {
     memset(b, 0, sizeof(*b));
     b->num_vars = num_vars;
@@ -142,10 +153,7 @@ static inline int body_emit(Body *b, int32_t lit) {
         b->lits[b->count++] = lit;
     }
     if (lit == 0) {
-        if (b->truth && !b->satisfied) {
-            if (b->first_unsat < 0) b->first_unsat = b->clauses;
-            b->unsat++;
-        }
+        if (b->truth) clause_checked(b->satisfied, b->clauses, &b->unsat, &b->first_unsat);
         b->satisfied = 0;
         b->clauses++;
         b->open_clause = 0;
@@ -267,11 +275,7 @@ body_run_as(Body *b, const unsigned char *buf, Py_ssize_t i, Py_ssize_t n, const
         int32_t lit = (int32_t)(ch == '-' ? -v : v);
         if (keep) lits[count++] = lit;
         if (lit == 0) {
-            if (check) { /* (no branch on the clause's outcome, as in unsatisfied()) */
-                int missed = !satisfied;
-                unsat += missed;
-                if (missed & (first_unsat < 0)) first_unsat = clauses;
-            }
+            if (check) clause_checked(satisfied, clauses, &unsat, &first_unsat);
             satisfied = 0;
             clauses++;
             open_clause = 0;
@@ -501,7 +505,8 @@ static PyObject *unsatisfied(PyObject *Py_UNUSED(module), PyObject *args) {
     Py_ssize_t num_vars;
     if (!PyArg_ParseTuple(args, "y*y*n", &lits_view, &value_view, &num_vars)) return NULL;
     const int32_t *lits = (const int32_t *)lits_view.buf;
-    Py_ssize_t n = lits_view.len / 4, count = 0, first = -1, index = 0;
+    Py_ssize_t n = lits_view.len / 4;
+    long long count = 0, first = -1, index = 0;
     int satisfied = 0, bad = 0;
     if (value_view.len < 2 * num_vars + 1) bad = 1;
     uint8_t *truth = bad ? NULL : pack_truth(value_view.buf, 2 * num_vars + 1);
@@ -515,9 +520,7 @@ static PyObject *unsatisfied(PyObject *Py_UNUSED(module), PyObject *args) {
     for (Py_ssize_t i = 0; i < n && !bad; i++) {
         int32_t lit = lits[i];
         if (lit == 0) {
-            int missed = !satisfied;
-            count += missed;
-            if (missed & (first < 0)) first = index;
+            clause_checked(satisfied, index, &count, &first);
             satisfied = 0;
             index++;
         } else if (lit > num_vars || -lit > num_vars) {
@@ -533,7 +536,7 @@ static PyObject *unsatisfied(PyObject *Py_UNUSED(module), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "a literal or the value table is out of range");
         return NULL;
     }
-    return Py_BuildValue("(nn)", count, first);
+    return Py_BuildValue("(LL)", count, first);
 }
 
 /* ---- models: a list of int literals or an int32 buffer -------------------------------------- */

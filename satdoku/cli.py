@@ -128,9 +128,9 @@ def _report_rusage(argv: list[str]) -> None:
           file=sys.stderr, flush=True)
 
 
-#: the commands the workflow's jobs run: a real process of theirs ends without the
-#: interpreter's teardown (:func:`_end_job`)
-JOB_COMMANDS = ("pipeline", "report")
+#: the commands whose real process ends without the interpreter's teardown (:func:`_end_job`):
+#: the workflow's jobs, and the one-shot ``dpll`` (a process per formula, issue 29)
+JOB_COMMANDS = ("pipeline", "report", "dpll")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -158,24 +158,37 @@ def _command(argv: list[str]) -> str | None:
 
 
 def _end_job(code: int) -> None:
-    """End a workflow job's process at once: every atexit handler run (the rusage line, the
-    logging and temporary-file clean-ups), stdout and stderr flushed, then ``os._exit``. The
-    interpreter's teardown (freeing every module of numpy, pandas, pyarrow, matplotlib) costs
-    such a job 0.05-0.3 s of CPU and writes nothing; every output file is closed by then (each
-    is written under ``with``). A non-daemon thread still running keeps the normal ending,
-    which waits for it."""
-    import atexit
-    import contextlib
-    import threading
+    """End the process at once: every atexit handler run (the rusage line, the logging and
+    temporary-file clean-ups), stdout and stderr flushed, then ``os._exit`` with ``code``. The
+    interpreter's teardown (freeing every module, a last garbage collection) writes nothing
+    and costs a workflow job 0.05-0.3 s of CPU (numpy, pandas, pyarrow, matplotlib) and a
+    one-shot ``satdoku dpll`` about 13 million instructions, an eighth of its start-up (issue
+    29). Every output file is closed by then: each is written under ``with`` (the kernels'
+    proof writers close theirs), and a proof's temporary directory is removed when its solve
+    returns.
 
-    main_thread = threading.main_thread()
-    if any(t is not main_thread and not t.daemon and t.is_alive()
-           for t in threading.enumerate()):
-        return
+    The normal ending is kept where it would do more: a non-daemon thread still running (it
+    waits for it; :mod:`threading` is not imported to ask when no module loaded it: then no
+    such thread exists), and a flush of stdout or stderr that fails for another reason than
+    a reader that closed its pipe (disk full: the interpreter's ending reports it, with exit
+    status 120). A closed pipe loses the rest either way, as :func:`_main` treats it. An
+    atexit handler that raises is reported by ``_run_exitfuncs`` as at a normal exit."""
+    import atexit
+
+    threading = sys.modules.get("threading")
+    if threading is not None:
+        main_thread = threading.main_thread()
+        if any(t is not main_thread and not t.daemon and t.is_alive()
+               for t in threading.enumerate()):
+            return
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):  # a closed pipe: lost either way
+        try:
             stream.flush()
+        except BrokenPipeError:  # a reader that closed its pipe: lost either way
+            pass
+        except (OSError, ValueError):  # the interpreter's ending reports it
+            return
     os._exit(code)
 
 

@@ -127,6 +127,73 @@ def test_a_workflow_job_ends_fast_with_its_output_and_exit_code(tmp_path: Path) 
             assert "ERROR" in done.stderr and (tmp_path / "c").read_text().strip()
 
 
+#: `satdoku dpll` run as a real process (main() without arguments), with an object whose
+#: finalizer would write "teardown" during the interpreter's ending: a process that ends by
+#: os._exit never writes it
+_DPLL_FAST_EXIT = """
+import sys
+from satdoku.cli import main
+
+class Teardown:
+    def __del__(self):
+        sys.stderr.write("teardown\\n")
+
+witness = Teardown()
+sys.argv = ["satdoku", "dpll", *sys.argv[1:]]
+sys.exit(main())
+"""
+
+
+def test_a_one_shot_dpll_ends_fast_with_its_output_proof_and_exit_code(tmp_path: Path) -> None:
+    """A real `satdoku dpll` process ends by os._exit (no interpreter teardown, cli._end_job,
+    issue 29): its stdout to a file (block-buffered) is complete, the atexit handlers ran (the
+    rusage line), the exit codes are 10 and 20, an UNSAT answer's proof is complete (it checks
+    again) and its temporary directory is gone. ``pipeline`` and the normal ending are
+    compared: the same output."""
+    import os
+    import subprocess
+    import sys
+
+    from satdoku.cnf.dimacs import read_dimacs
+    from satdoku.cnf.lrat import check_lrat
+
+    sat = tmp_path / "sat.cnf"
+    sat.write_text("p cnf 3 3\n1 2 0\n-1 3 0\n-3 -2 0\n")
+    unsat = tmp_path / "unsat.cnf"
+    unsat.write_text("p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n")
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env.update(SATDOKU_RUSAGE="1", TMPDIR=str(scratch))
+    proof = tmp_path / "p.lrat"
+    summary = "c summary 2 files: 1 SATISFIABLE, 1 UNSATISFIABLE, 0 UNKNOWN, 0 unreadable\n"
+    runs = [(["--mode", "cdcl", str(sat)], 10, "s SATISFIABLE\nv -1 2 -3 0\n"),
+            (["--mode", "cdcl", str(unsat)], 20, "s UNSATISFIABLE\n"),  # temporary proof
+            (["--mode", "cdcl", "--proof", str(proof), str(unsat)], 20,
+             f"c proof written to {proof}\ns UNSATISFIABLE\n"),
+            ([str(unsat)], 20, "c verified proof\ns UNSATISFIABLE\n"),  # DPLL
+            (["--mode", "cdcl", str(sat), str(unsat)], 30, "s UNSATISFIABLE\n" + summary)]
+    for args, code, last in runs:
+        out = tmp_path / "out.txt"
+        with out.open("w") as fh:
+            done = subprocess.run([sys.executable, "-c", _DPLL_FAST_EXIT, *args], stdout=fh,
+                                  stderr=subprocess.PIPE, text=True, env=env, timeout=120)
+        assert done.returncode == code, done.stderr
+        assert "satdoku-rusage: dpll" in done.stderr  # the atexit handler ran
+        assert "teardown" not in done.stderr  # no interpreter teardown
+        text = out.read_text()
+        assert text.endswith(last)
+        assert text.count("c satdoku ") == (2 if code == 30 else 1)
+        assert list(scratch.iterdir()) == []  # the proof's temporary directory is gone
+    assert check_lrat(read_dimacs(unsat), str(proof)).ok
+    # the same command in-process (main(argv), no fast ending) writes the same lines
+    with (tmp_path / "normal.txt").open("w") as fh:
+        done = subprocess.run([sys.executable, "-c", _DPLL_FAST_EXIT.replace(
+            "sys.exit(main())", "sys.exit(main(sys.argv[1:]))"), "--mode", "cdcl", "--no-model",
+            str(sat)], stdout=fh, stderr=subprocess.PIPE, text=True, env=env, timeout=120)
+    assert done.returncode == 10 and "teardown" in done.stderr  # the witness works
+
+
 @pytest.mark.parametrize("columns", ["100", "57", "", "0", "wide"])
 def test_help_width_is_the_one_shutil_gives(monkeypatch: pytest.MonkeyPatch, columns: str) -> None:
     """The commands' help formatter reads its width without importing shutil (a one-shot

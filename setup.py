@@ -13,6 +13,9 @@ reference loop.
 from setuptools import Extension, setup
 
 setup(
+    # the `satdoku` command: a plain script, not [project.scripts]' wrapper, whose
+    # `import re` would cost every process a quarter of a one-shot start-up (issue 29)
+    scripts=["scripts/satdoku"],
     ext_modules=[
         Extension(
             "satdoku.solvers.cdcl._cdcl",

@@ -24,7 +24,6 @@ import contextlib
 import io
 import itertools
 import os
-import re
 import stat
 import sys
 from collections.abc import Iterator
@@ -188,6 +187,8 @@ class Snapshot:
         return lines, {}
 
     def _decode_per_line(self) -> tuple[list[str], dict[int, str]]:
+        import re  # here: only text that is not valid UTF-8 is read line by line
+
         lines: list[str] = []
         bad: dict[int, str] = {}
         data, start = self.data, 0

@@ -58,20 +58,27 @@ FORBIDDEN = ("numpy", "pandas", "pyarrow", "duckdb", "torch", "matplotlib", "sci
              "signal",
              # a plain command line is read without argparse (commands/plain_args.py), so
              # neither gettext nor its catalogue look-ups' locale load
-             "argparse", "gettext", "locale")
+             "argparse", "gettext", "locale",
+             # re (with enum and copyreg): the regular expressions of the Python readers and
+             # proof parsers compile on first use, and the installed command is a plain script
+             # (scripts/satdoku), not a console-script wrapper that imports re. A development
+             # venv's editable finder loads re at start-up, hidden from this probe: the bare
+             # interpreter's test below sees it.
+             "re", "enum", "copyreg")
 
 #: the entry point as ``satdoku`` runs it, then the modules it loaded: those the interpreter's
 #: start-up had not (site, and in a development venv the editable install's finder, which loads
-#: pathlib and urllib itself; a regular install has none). The probe imports nothing else.
+#: pathlib and urllib itself; a regular install has none). The list is printed by an atexit
+#: handler: ``satdoku dpll`` ends by ``os._exit`` after running them (cli._end_job). The probe
+#: imports nothing else (atexit is built in).
 _PROBE = """
-import sys
+import atexit, sys
 before = set(sys.modules)
+atexit.register(lambda: print("MODULES " + " ".join(sorted(set(sys.modules) - before)),
+                              file=sys.stderr))
 sys.argv = ["satdoku", *sys.argv[1:]]
 from satdoku.cli import main
-code = main()
-sys.stdout.flush()
-print("MODULES " + " ".join(sorted(set(sys.modules) - before)), file=sys.stderr)
-sys.exit(code)
+sys.exit(main())
 """
 
 
@@ -116,6 +123,39 @@ def test_dpll_with_a_checked_proof_loads_only_what_it_needs(tmp_path: Path, mode
     if mode == "cdcl":
         assert sorted(modules & ENGINES) == []
     assert sorted(m for m in FORBIDDEN if m in modules) == []
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("args, code", [
+    (["--mode", "cdcl", "--no-model"], 10),
+    (["--mode", "cdcl", "--proof", "{tmp}/p.lrat"], 20),  # the proof written and checked
+    (["--mode", "cdcl"], 20),  # its proof checked from a temporary file
+    (["--no-model"], 20),  # DPLL, the default mode, with its proof checked
+])
+def test_the_installed_command_in_a_bare_interpreter_imports_no_re(tmp_path: Path,
+                                                                    args: list[str],
+                                                                    code: int) -> None:
+    """scripts/satdoku (what ``pip install`` puts in bin/) run as a user runs it, in an
+    interpreter without site (``-S``: no editable finder loading re at start-up, satdoku
+    from the checkout, its kernels built in place): every module imported is listed by
+    ``-X importtime``, and neither re nor enum nor copyreg is among them."""
+    text = ("p cnf 2 2\n1 2 0\n-1 0\n" if code == 10
+            else "p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n")
+    cnf = _cnf(tmp_path, "f.cnf", text)
+    argv = [a.format(tmp=tmp_path) for a in args]
+    script = str(ROOT / "scripts" / "satdoku")
+    done = subprocess.run([sys.executable, "-S", "-X", "importtime", script, "dpll", *argv, cnf],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=tmp_path)
+    assert done.returncode == code, done.stderr
+    assert done.stdout.endswith("s SATISFIABLE\n" if code == 10 else "s UNSATISFIABLE\n")
+    assert "c verified " + ("yes" if code == 10 else "proof") in done.stdout
+    imported = {line.rpartition("|")[2].strip() for line in done.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "satdoku.solver_run" in imported  # the listing is the command's
+    assert sorted(imported & {"re", "enum", "copyreg"}) == []
 
 
 def test_the_probe_sees_what_a_command_loads(tmp_path: Path) -> None:

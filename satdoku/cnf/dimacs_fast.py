@@ -23,7 +23,6 @@ bytes, a size cap); the header is checked against the file's size and the variab
 
 from __future__ import annotations
 
-import re
 from array import array
 from collections import namedtuple
 
@@ -307,6 +306,8 @@ def _body_python(data: bytes, offset: int, num_vars: int, source: str) -> tuple[
     trailer), with ``p`` is a second header (an error); every other token must be a decimal
     integer within +-``num_vars``; 0 ends a clause. Returns (int32 bytes, clauses, position
     where the formula ends)."""
+    import re  # here: the compiled pass, a one-shot command's path, needs no re (issue 29)
+
     token_re, literal_re = re.compile(_TOKEN), re.compile(_LITERAL)
     lits = array("i")
     clauses, end_pos = 0, len(data)

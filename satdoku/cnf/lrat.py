@@ -42,7 +42,6 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from satdoku.cnf.drat import (
     OUT_OF_BUDGET,
-    PROOF_TOKEN,
     REJECTED,
     VERIFIED,
     OutOfBudget,
@@ -50,6 +49,7 @@ from satdoku.cnf.drat import (
     ProofError,
     flat_literals,
     proof_line,
+    proof_tokens,
     read_proof_file,
     read_varint,
     write_varint,
@@ -97,7 +97,7 @@ def parse_steps(data: bytes) -> Iterator[Step]:
 def _parse_text(data: bytes) -> Iterator[Step]:
     # state: 0 between steps, 1 after the id, 2 literals, 3 hints, 4 deleted ids
     state, ident, lits, hints = 0, 0, [], []
-    for m in PROOF_TOKEN.finditer(data):
+    for m in proof_tokens(data):
         _, d, num, other = m.groups()
         if num is not None:
             digits = num.lstrip(b"-").lstrip(b"0")

@@ -180,7 +180,8 @@ def solve(record: Record, solver: ConfiguredSolver, encoding: str | Codec,
                 return _solve_file(solver, record, formula, deadline, proof, limits, run,
                                    workdir)
             assert formula is not None
-            return solve_cnf(solver, formula, deadline, proof, limits)
+            return solve_cnf(solver, formula, deadline, proof, limits,
+                             kept=proof_path is not None)
 
         result = run_measured(solver, limits, attempt)
         checking = time.perf_counter()  # the solver's time ends here; the check's begins

@@ -344,3 +344,64 @@ def test_drat_trims_lrat_output_checks(tmp_path: Path) -> None:
         tokens = lines[i].split()  # its last hint, the conflict, dropped
         cut = [*lines[:i], " ".join([*tokens[:-2], "0"]), *lines[i + 1:]]
         assert both(cnf, cut)[0] == REJECTED
+
+
+@pytest.mark.parametrize("proof", ["lrat", "drat"])
+@pytest.mark.parametrize("backend", ["c", "python"])
+def test_a_kernel_writes_its_proof_in_binary_as_the_same_steps(tmp_path: Path, backend: str,
+                                                               proof: str) -> None:
+    """``write_proof(path, binary=True)`` (what the solve path asks for a proof nobody keeps,
+    issue 29) writes the steps of the text proof in the binary format, byte for byte what
+    ``to_binary`` makes of the text, for both kernels; the binary proof checks, and with a
+    step cut it does not."""
+    import satdoku.cnf.drat as drat
+    from satdoku.solvers.cdcl.driver import native
+
+    if backend == "c" and native() is None:
+        pytest.skip("compiled kernel not built")
+    cases = [php(5, 4), Cnf(60, random_3sat(60, 7, 5.0)), SQUARE]
+    for n, cnf in enumerate(cases):  # preprocessing at once on the first: deletions early
+        solver = Cdcl(cnf.num_vars, cnf.clauses, proof=proof, backend=backend,
+                      params={"simp_delay": 0} if n == 0 else None)
+        assert solver.solve()[0] == "UNSAT"
+        text, binary = tmp_path / f"{n}.txt", tmp_path / f"{n}.bin"
+        solver.write_proof(text)
+        solver.write_proof(binary, binary=True)
+        to_binary = lrat.to_binary if proof == "lrat" else drat.to_binary
+        data = binary.read_bytes()
+        assert data == to_binary(text.read_text().splitlines())
+        assert data[:1] in (b"a", b"d") and lrat.is_binary(data)
+        check = check_lrat if proof == "lrat" else drat.check_proof
+        assert check(cnf, str(binary)).status == VERIFIED
+        # LRAT: the last addition (the empty clause) cut; DRAT (whose checker derives the
+        # empty clause itself once the lemmas propagate to a conflict): the lemmas cut
+        lines = text.read_text().splitlines()
+        i = max(i for i, ln in enumerate(lines) if " d " not in ln) if proof == "lrat" else 0
+        cut = tmp_path / f"{n}.cut"
+        cut.write_bytes(to_binary(lines[:i]))
+        assert check(cnf, str(cut)).status != VERIFIED
+
+
+@pytest.mark.parametrize("fmt", ["lrat", "drat"])
+def test_the_solve_path_asks_for_a_binary_proof_only_when_nobody_keeps_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
+    """solver_run.solve_formula: the temporary proof of an UNSAT answer is written in the
+    binary format (and checked: verified ``proof``); a proof the caller keeps stays text."""
+    from satdoku.solver_run import open_solver, solve_formula
+
+    written: list[bool] = []
+    real = Cdcl.write_proof
+
+    def spy(self: Cdcl, path: str, binary: bool = False) -> None:
+        written.append(binary)
+        real(self, path, binary)
+
+    monkeypatch.setattr(Cdcl, "write_proof", spy)
+    solver = open_solver("cli", {"cli": {"solver": "cdcl", "proof": fmt}})
+    formula = Formula.of(php(5, 4))
+    result, verdict = solve_formula(solver, formula, None)
+    assert (result.status, verdict.verified, written) == ("UNSAT", "proof", [True])
+    kept = tmp_path / "p.txt"
+    result, verdict = solve_formula(solver, formula, None, proof_path=str(kept))
+    assert (result.status, verdict.verified, written) == ("UNSAT", "proof", [True, False])
+    assert not lrat.is_binary(kept.read_bytes())

@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 #    - limit ``process`` (a forked backend):     ``solve_cnf(cnf, deadline, proof_path,
 #                                                limits)``
 #    - otherwise:                                ``solve_cnf(cnf, deadline, proof_path)``
+#    An adapter whose ``binary_proofs`` is True also takes ``binary_proof=True`` in the calls
+#    above that name a ``proof_path``: the proof is a temporary file nobody keeps, to be
+#    written in the binary format (DRAT or LRAT; the solve path's checkers read both).
 # 4. ``interrupt()`` (optional, from another thread): a Ctrl-C or a watchdog stops the
 #    search in progress (satdoku/solvers/interrupts.py); the call returns TIMEOUT or raises
 #    KeyboardInterrupt.

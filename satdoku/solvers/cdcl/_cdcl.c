@@ -382,19 +382,21 @@ static PyObject *Kernel_proof_buffer(KernelObject *self, PyObject *Py_UNUSED(ign
     return PyBytes_FromStringAndSize((const char *)k->proof, (Py_ssize_t)(k->ptop * 4));
 }
 
-/* write_proof(path): the proof log as text (DRUP, or LRAT lines). */
+/* write_proof(path, binary=False): the proof log as text (DRUP, or LRAT lines), or in the
+ * binary format of the same steps. */
 static PyObject *Kernel_write_proof(KernelObject *self, PyObject *args) {
     Kernel *k = &self->k;
     PyObject *path_obj;
+    int binary = 0;
     if (in_use(k)) return NULL;
-    if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path_obj)) return NULL;
-    FILE *fh = fopen(PyBytes_AS_STRING(path_obj), "w");
+    if (!PyArg_ParseTuple(args, "O&|p", PyUnicode_FSConverter, &path_obj, &binary)) return NULL;
+    FILE *fh = fopen(PyBytes_AS_STRING(path_obj), binary ? "wb" : "w");
     if (!fh) {
         PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path_obj);
         Py_DECREF(path_obj);
         return NULL;
     }
-    int bad = kernel_write_proof(k, fh);
+    int bad = kernel_write_proof(k, fh, binary);
     bad |= fclose(fh) != 0;
     if (bad) {
         PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path_obj);
@@ -494,7 +496,8 @@ static PyMethodDef Kernel_methods[] = {
     {"freeze", (PyCFunction)Kernel_freeze, METH_O,
      "freeze(variables): 0-based variables preprocessing must not eliminate"},
     {"proof_buffer", (PyCFunction)Kernel_proof_buffer, METH_NOARGS, "the proof log as bytes"},
-    {"write_proof", (PyCFunction)Kernel_write_proof, METH_VARARGS, "write the DRUP proof"},
+    {"write_proof", (PyCFunction)Kernel_write_proof, METH_VARARGS,
+     "write_proof(path, binary=False): the proof, text or binary"},
     {"propagate_units", (PyCFunction)Kernel_propagate_units, METH_VARARGS,
      "propagate_units(groups, report, probe=False) -> (outcomes, values): no search"},
     {NULL, NULL, 0, NULL},

@@ -68,6 +68,10 @@ class CdclSolver:
         self._inc: Any = None  # the Cdcl holding the current shard's rules
         self._inc_rules: Cnf | None = None
 
+    #: writes a proof that nobody keeps in the binary format when asked (``binary_proof``):
+    #: the solve path's checkers read it without decimal parsing (protocols.py)
+    binary_proofs = True
+
     @property
     def incremental(self) -> bool:
         return bool(self.options["incremental"])
@@ -78,6 +82,7 @@ class CdclSolver:
         own: list[list[int]],
         deadline: Deadline,
         proof_path: str | None = None,
+        binary_proof: bool = False,
     ) -> Result:
         """Decide rules + own clauses; the rules (the same object for every puzzle of a shard)
         stay loaded across calls and unit own clauses are assumptions, so clauses learnt for
@@ -91,7 +96,7 @@ class CdclSolver:
         if any(len(c) != 1 or abs(c[0]) > rules.num_vars for c in own):
             cnf = Cnf(max([rules.num_vars, *(abs(x) for c in own for x in c)]),
                       rules.clauses + own)  # fmt: skip
-            return self.solve_cnf(cnf, deadline, proof_path)
+            return self.solve_cnf(cnf, deadline, proof_path, binary_proof)
         deadline = self._start(deadline)
         message = "incremental (rules loaded once per shard)"
         try:
@@ -117,7 +122,7 @@ class CdclSolver:
         stats["max_level"] = solver.stats["max_level"]  # a maximum, not a count
         if status == UNSAT and proof_path is not None:
             cnf = Cnf(rules.num_vars, rules.clauses + own)
-            again = self.solve_cnf(cnf, deadline, proof_path)
+            again = self.solve_cnf(cnf, deadline, proof_path, binary_proof)
             again.message = "UNSAT under assumptions; solved again from scratch for its proof"
             return again
         return Result(
@@ -149,12 +154,15 @@ class CdclSolver:
         return {k: opts[k] for k in ("restarts", "phase", "decay", "pure", "simplify")}
 
     def solve_cnf(
-        self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None
+        self, cnf: Cnf, deadline: Deadline, proof_path: str | None = None,
+        binary_proof: bool = False,
     ) -> Result:
         """Decide ``cnf`` before ``deadline`` (converting and loading the clauses included); a
-        formula read as a flat literal buffer goes to the kernel as it is."""
+        formula read as a flat literal buffer goes to the kernel as it is. The proof of an
+        UNSAT answer goes to ``proof_path``: as text, or with ``binary_proof`` in the binary
+        format of the same steps."""
         formula = cnf.lits if cnf.lits is not None else cnf.clauses
-        return self._solve(cnf.num_vars, formula, deadline, proof_path)
+        return self._solve(cnf.num_vars, formula, deadline, proof_path, binary_proof)
 
     def _start(self, deadline: Deadline) -> Deadline:
         """The deadline of an instance: loading the kernel (once per process) is not the
@@ -179,6 +187,7 @@ class CdclSolver:
         formula: Any,
         deadline: Deadline,
         proof_path: str | None,
+        binary_proof: bool = False,
     ) -> Result:
         deadline = self._start(deadline)
         solver = Cdcl(num_vars, formula, proof=proof_path is not None and self.proof_format,
@@ -187,7 +196,7 @@ class CdclSolver:
         status, model = solver.solve(deadline, self.options["max_conflicts"])
         end = time.perf_counter()
         if proof_path is not None and status == UNSAT:
-            solver.write_proof(proof_path)
+            solver.write_proof(proof_path, binary_proof)
         return Result(
             status,
             model=model,

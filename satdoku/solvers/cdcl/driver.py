@@ -328,6 +328,9 @@ class Cdcl:
             return lrat_lines(self._proof_log(), self._kernel.loaded)
         return drup_lines(self._proof_log())
 
-    def write_proof(self, path: str | Path) -> None:
-        """Write the proof as text (DRUP or LRAT, as logged)."""
-        self._kernel.write_proof(str(path))
+    def write_proof(self, path: str | Path, binary: bool = False) -> None:
+        """Write the proof as text (DRUP or LRAT, as logged), or with ``binary`` the same steps
+        in the binary format (drat-trim's binary DRAT; binary LRAT, as ``cadical --lrat
+        --binary``): what the solve path checks when nobody keeps the proof (shorter, and
+        read without decimal parsing)."""
+        self._kernel.write_proof(str(path), binary)

@@ -1878,8 +1878,8 @@ int kernel_propagate_groups(Kernel *k, const int32_t *lits, int64_t count, int p
 }
 
 
-/* --- the proof as text ----------------------------------------------------------------------- */
-/* Buffered text output for write_proof: numbers formatted by hand (fprintf per number made
+/* --- the proof as text or binary ------------------------------------------------------------ */
+/* Buffered output for write_proof: numbers formatted by hand (fprintf per number made
  * writing a proof cost a third of the search it records). */
 typedef struct {
     FILE *fh;
@@ -1915,14 +1915,76 @@ static inline void out_str(Out *o, const char *text) {
     o->n += len;
 }
 
-int kernel_write_proof(const Kernel *k, FILE *fh) {
+/* One byte of a binary proof (a step's 'a' or 'd', or the 0 that ends a list). */
+static inline void out_byte(Out *o, char c) {
+    if (o->n >= sizeof o->buf) out_flush(o);
+    o->buf[o->n++] = c;
+}
+
+/* x as a number of the binary proof formats (= write_varint of cnf/drat.py): 2*|x| + (x < 0)
+ * in 7-bit groups, low first, the high bit set on every group but the last. */
+static inline void out_varint(Out *o, int64_t x) {
+    if (o->n > sizeof o->buf - 16) out_flush(o);
+    uint64_t u = x < 0 ? 2 * ((uint64_t)0 - (uint64_t)x) + 1 : 2 * (uint64_t)x;
+    while (u >= 0x80) {
+        o->buf[o->n++] = (char)((u & 0x7f) | 0x80);
+        u >>= 7;
+    }
+    o->buf[o->n++] = (char)u;
+}
+
+/* The proof log in the binary formats (= to_binary of cnf/lrat.py over lrat_lines, or of
+ * cnf/drat.py over drup_lines): LRAT 'a' id literals 0 hints 0, consecutive deletions one
+ * 'd' ids 0; DRAT 'a' or 'd', literals, 0. Shorter than the text and read without decimal
+ * parsing: what the solve path writes for a proof nobody keeps (issue 29). */
+static void write_binary(const Kernel *k, Out *o) {
+    int64_t pos = 0;
+    if (k->proof_on == PROOF_LRAT) {
+        int deleting = 0;
+        while (pos < k->ptop && !o->bad) {
+            const int32_t *p = k->proof + pos;
+            int32_t tag = p[0], id = p[1], size = p[2];
+            if (tag == 2) {
+                if (!deleting) out_byte(o, 'd');
+                out_varint(o, id);
+                deleting = 1;
+                pos += 3 + size;
+                continue;
+            }
+            if (deleting) out_byte(o, 0);
+            deleting = 0;
+            out_byte(o, 'a');
+            out_varint(o, id);
+            for (int32_t i = 0; i < size; i++) out_varint(o, p[3 + i]);
+            out_byte(o, 0);
+            int32_t nh = p[3 + size];
+            for (int32_t i = 0; i < nh; i++) out_varint(o, p[4 + size + i]);
+            out_byte(o, 0);
+            pos += 4 + size + nh;
+        }
+        if (deleting) out_byte(o, 0);
+        return;
+    }
+    while (pos < k->ptop && !o->bad) {
+        int32_t tag = k->proof[pos], size = k->proof[pos + 1];
+        out_byte(o, tag == 2 ? 'd' : 'a');
+        for (int32_t i = 0; i < size; i++) out_varint(o, k->proof[pos + 2 + i]);
+        out_byte(o, 0);
+        pos += 2 + size;
+    }
+}
+
+int kernel_write_proof(const Kernel *k, FILE *fh, int binary) {
     Out *o = malloc(sizeof(Out));
     if (!o) return -1;
     o->fh = fh;
     o->n = 0;
     o->bad = 0;
     int64_t pos = 0;
-    if (k->proof_on == PROOF_LRAT) {
+    if (binary) {
+        write_binary(k, o);
+        pos = k->ptop; /* the text below has nothing left to write */
+    } else if (k->proof_on == PROOF_LRAT) {
         /* = lrat_lines: consecutive deletions on one line, led by the last added id */
         int64_t last = k->loaded;
         int deleting = 0;

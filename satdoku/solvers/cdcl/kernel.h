@@ -182,7 +182,9 @@ int kernel_solve(Kernel *k, const int32_t *assumps, int64_t nassumps, int64_t ma
 int kernel_propagate_groups(Kernel *k, const int32_t *lits, int64_t count, int probe,
                             int32_t report, int32_t *out, int8_t *vals);
 
-/* The proof log as text (DRUP, or LRAT lines): 0, or -1 a write failed (errno says why). */
-int kernel_write_proof(const Kernel *k, FILE *fh);
+/* The proof log as text (DRUP, or LRAT lines), or with binary set in the binary format of
+ * the same steps (drat-trim's binary DRAT; binary LRAT as cadical --lrat --binary writes it):
+ * 0, or -1 a write failed (errno says why). */
+int kernel_write_proof(const Kernel *k, FILE *fh, int binary);
 
 #endif

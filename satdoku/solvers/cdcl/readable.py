@@ -42,6 +42,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from satdoku.cnf import drat, lrat
 from satdoku.cnf.drat import drup_lines
 from satdoku.cnf.lrat import lrat_lines
 from satdoku.solvers.cdcl.params import (
@@ -1016,13 +1017,18 @@ class Kernel:
     def proof_buffer(self) -> bytes:
         return self.proof.tobytes()
 
-    def write_proof(self, path: str | Path) -> None:
-        """The proof as text: DRUP (drat-trim's format) or LRAT."""
+    def write_proof(self, path: str | Path, binary: bool = False) -> None:
+        """The proof as text: DRUP (drat-trim's format) or LRAT; with ``binary`` the same
+        steps in the binary format (drat-trim's binary DRAT, or binary LRAT)."""
+        lines = (lrat_lines(self.proof, self.loaded) if self.proof_mode == PROOF_LRAT
+                 else drup_lines(self.proof))
+        if binary:
+            to_binary = lrat.to_binary if self.proof_mode == PROOF_LRAT else drat.to_binary
+            with open(path, "wb") as out:
+                out.write(to_binary(lines))
+            return
         with open(path, "w", encoding="ascii") as fh:
-            if self.proof_mode == PROOF_LRAT:
-                fh.writelines(lrat_lines(self.proof, self.loaded))
-            else:
-                fh.writelines(drup_lines(self.proof))
+            fh.writelines(lines)
 
 
 def _clauses(formula: object) -> Iterator[Sequence[int]]:

@@ -10,6 +10,7 @@ argparse); every other line is argparse's.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -21,6 +22,7 @@ from satdoku.solvers.interrupts import install as install_interrupts
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (satdoku/records.py)
 if TYPE_CHECKING:  # annotations only: argparse loads when a parser is built
     import argparse
+    from collections.abc import Callable
     from typing import Any
 
 #: name -> (module under satdoku.commands, one-line help). Add a command by adding one line.
@@ -136,8 +138,9 @@ JOB_COMMANDS = ("pipeline", "report", "dpll")
 def main(argv: list[str] | None = None) -> int:
     if argv is not None:  # called in-process (tests, other Python code): returns its code
         return _main(argv)
+    gc.disable()  # a real process's start-up (the command script disabled it already)
     install_interrupts()  # a real `satdoku` process: Ctrl-C stops compiled code at once
-    code = _main(sys.argv[1:])
+    code = _main(sys.argv[1:], started=_started)
     if _command(sys.argv[1:]) in JOB_COMMANDS:
         _end_job(code)
     return code
@@ -150,6 +153,17 @@ def _plain_args(command: str | None, argv: list[str]) -> Any:
         return None
     module = importlib.import_module(f"satdoku.commands.{COMMANDS[command][0]}")
     return plain_namespace(command, module, argv)
+
+
+def _started() -> None:
+    """End a real process's start-up: the objects the imports made (modules, classes,
+    functions, records: none of them garbage) are frozen out of the cyclic collector's
+    reach (``gc.freeze``) and the collector is on again for the command. The command script
+    (scripts/satdoku) and ``python -m satdoku`` turn it off before their first import: the
+    collections it ran during the imports walked those objects again and again, about 3
+    million instructions of a one-shot ``satdoku dpll`` (issue 29)."""
+    gc.freeze()
+    gc.enable()
 
 
 def _command(argv: list[str]) -> str | None:
@@ -192,7 +206,9 @@ def _end_job(code: int) -> None:
     os._exit(code)
 
 
-def _main(argv: list[str]) -> int:
+def _main(argv: list[str], started: Callable[[], None] | None = None) -> int:
+    """Run the command line ``argv``; ``started`` is called once the command's module and
+    its arguments are read (a real process: :func:`_started`)."""
     command = _command(argv)
     args = _plain_args(command, argv)
     if args is None:  # argparse: every command line a plain reading does not take
@@ -201,6 +217,8 @@ def _main(argv: list[str]) -> int:
         if not getattr(args, "_module", None):
             parser.print_help()
             return 2
+    if started is not None:
+        started()
     reserve_log_space()
     if os.environ.get(RUSAGE_ENV):
         import atexit

@@ -194,6 +194,29 @@ def test_a_one_shot_dpll_ends_fast_with_its_output_proof_and_exit_code(tmp_path:
     assert done.returncode == 10 and "teardown" in done.stderr  # the witness works
 
 
+def test_a_real_process_runs_its_command_with_the_collector_on(tmp_path: Path) -> None:
+    """The command script turns the cyclic garbage collector off for its imports (cli.main,
+    _started, issue 29); the command itself runs with it on again, the start-up's objects
+    frozen. Seen by an atexit handler of a real `satdoku dpll` process, started as
+    scripts/satdoku starts it."""
+    import subprocess
+    import sys
+
+    cnf = tmp_path / "f.cnf"
+    cnf.write_text("p cnf 2 2\n1 2 0\n-1 0\n")
+    probe = ("import atexit, gc, sys\n"
+             "gc.disable()\n"
+             "atexit.register(lambda: print('GC', gc.isenabled(), gc.get_freeze_count() > 0,"
+             " file=sys.stderr))\n"
+             "from satdoku.cli import main\n"
+             "sys.argv = ['satdoku', 'dpll', '--mode', 'cdcl', sys.argv[1]]\n"
+             "sys.exit(main())\n")
+    done = subprocess.run([sys.executable, "-c", probe, str(cnf)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 10, done.stderr
+    assert "GC True True" in done.stderr
+
+
 @pytest.mark.parametrize("columns", ["100", "57", "", "0", "wide"])
 def test_help_width_is_the_one_shutil_gives(monkeypatch: pytest.MonkeyPatch, columns: str) -> None:
     """The commands' help formatter reads its width without importing shutil (a one-shot

@@ -223,6 +223,30 @@ def test_the_kernel_bug_of_issue_25_is_found_and_shrunk(monkeypatch: pytest.Monk
     assert case.calls[-1].assumptions == ()
 
 
+def test_a_bad_binary_proof_of_a_temporary_file_is_found(monkeypatch: pytest.MonkeyPatch,
+                                                         tmp_path: Path) -> None:
+    """The cdcl target solves an UNSAT case again with a proof nobody keeps (written binary,
+    issue 29): a kernel whose binary proof loses its steps is found (REJECTED_PROOF), though
+    its text proofs, the ones kept and given to drat-trim, are right."""
+    from satdoku.fuzz.cases import REJECTED_PROOF
+    from satdoku.solvers.cdcl.driver import Cdcl
+
+    real = Cdcl.write_proof
+
+    def lossy(self: Cdcl, path: str, binary: bool = False) -> None:
+        real(self, path, binary)
+        if binary:  # the last step cut off
+            data = Path(path).read_bytes()
+            Path(path).write_bytes(data[: len(data) // 2])
+
+    monkeypatch.setattr(Cdcl, "write_proof", lossy)
+    target = next(t for t in own_targets(str(tmp_path)) if t.name == "cdcl")
+    campaign = Campaign([target], seed=3, kinds=["edges", "random"], out=tmp_path,
+                        max_failures=1)
+    [run] = campaign.run(cases=40)
+    assert [f.failure.what for f in run.findings] == [REJECTED_PROOF]
+
+
 def _fuzz(*args: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "satdoku", "fuzz", *args], capture_output=True,
                           text=True, timeout=timeout, cwd=ROOT)

@@ -215,6 +215,12 @@ class SolvePath:
                 and drat_trim(self.drat_trim, cnf, proof, self.workdir) is False):
             failure = Failure(fc.REJECTED_PROOF, "drat-trim rejects the proof our checker "
                                                  "accepted")
+        if (failure is None and done.status == "UNSAT" and proof is not None
+                and getattr(solver.impl, "binary_proofs", False)):
+            # again with a proof nobody keeps: written in the binary format, checked, removed
+            again = solve(record, solver, DEFAULT_ENCODING, limits, formula=Formula.of(cnf),
+                          workdir=self.workdir)
+            failure = classify(again, expected, ref_seconds, limited=limited)
         return failure
 
     def puzzle(self, puzzle: Any, options: Mapping[str, Any] | None = None,

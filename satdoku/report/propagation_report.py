@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from satdoku.report.plots import _encoding_ticks, _plt, empty_chart
+from satdoku.report.plots import _encoding_ticks, empty_chart, subplots
 from satdoku.stagefiles.propagation_files import (
     CHART_FILE,
     INSTANCES_FILE,
@@ -87,15 +87,13 @@ def markdown(summary: Sequence[Mapping[str, object]], title: str = "") -> str:
 def chart(summary: Sequence[Mapping[str, object]], out: str | Path, title: str = "") -> None:
     """Bars of the UP and FL shares per encoding, one panel per layout, the singles' share as a
     dashed line."""
-    plt = _plt()
     layouts = list(dict.fromkeys(str(r["layout"]) for r in summary))
     if not layouts:
         empty_chart(out, "no instances analysed", dpi=100)
         return
     most = max(sum(1 for r in summary if r["layout"] == lay) for lay in layouts)
     width = max(4.5, 1.5 + 1.1 * most)
-    fig, axes = plt.subplots(1, len(layouts), figsize=(width * len(layouts), 3.8),
-                             squeeze=False)
+    fig, axes = subplots(1, len(layouts), figsize=(width * len(layouts), 3.8), squeeze=False)
     for ax, lay in zip(axes[0], layouts, strict=True):
         rows = [r for r in summary if r["layout"] == lay]
         encs = [str(r["encoding"]) for r in rows]
@@ -120,4 +118,3 @@ def chart(summary: Sequence[Mapping[str, object]], out: str | Path, title: str =
     fig.suptitle(f"Solved by propagation alone{f': {title}' if title else ''}", fontsize=10)
     fig.tight_layout()
     fig.savefig(out, dpi=100)
-    plt.close(fig)

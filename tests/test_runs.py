@@ -268,6 +268,49 @@ def test_instance_columns_read_by_arrow_equal_the_object_by_object_read(tmp_path
     assert _columns_read_by_arrow(no_id) is None
     with pytest.raises(StageFileError):
         instance_columns([no_id])
+    # an explicit "error": null makes the instance INVALID read object by object; pyarrow
+    # cannot tell it from a missing error, so such a shard goes the object-by-object way
+    null_error = tmp_path / "null_error.jsonl"
+    null_error.write_text("\n".join([lines[0], lines[1].replace('"id":"1",',
+                                                                 '"id":"1","error" : null,'),
+                                     *lines[2:]]) + "\n")
+    assert _columns_read_by_arrow(null_error) is None
+    flags = instance_columns([null_error]).select(["valid", "puzzle"]).to_pylist()
+    assert flags[0] == {"valid": False, "puzzle": False}
+
+
+def test_instance_flags_equal_the_objects_and_records_are_parsed_on_demand(tmp_path: Path) -> None:
+    """The per-set report's flags (id, valid, has a puzzle) come from the instance columns;
+    they equal the objects' own, on valid, INVALID and CNF instances; the records it shows are
+    the same as parsed up front, and a bad object is named when it is reached."""
+    import pytest
+
+    from satdoku.pipeline.stage_normalize import normalize
+    from satdoku.pipeline.stage_report import instance_flags
+    from satdoku.stagefiles.instances import InstanceShards, StageFileError
+    from satdoku.stagefiles.runtable import instance_columns
+
+    root = Path(__file__).resolve().parent.parent
+    shards = []
+    for k, src in enumerate((root / "data/sudoku/malformed.txt",
+                             root / "data/public/satlib/uf50-218",
+                             root / "data/sudoku/sudokusolver_4x4.txt")):
+        shards.append(tmp_path / f"{k}.jsonl")
+        normalize(src, shards[-1], 0, 40)
+    eager, lazy = InstanceShards(shards), InstanceShards(shards, parse=False)
+    flags = instance_flags(instance_columns(shards), lazy)
+    assert flags == eager.flags()
+    assert {(v, p) for _, v, p in flags} == {(True, True), (False, False), (True, False)}
+    assert len(lazy) == len(eager) and lazy._objects.count(None) == len(lazy)  # none parsed
+    assert [lazy[i] for i in (0, 3, len(lazy) - 1)] == [eager[i] for i in (0, 3, len(eager) - 1)]
+    assert lazy.objects == eager.objects
+    bad = tmp_path / "bad.jsonl"
+    text = shards[0].read_text().splitlines()
+    bad.write_text("\n".join([*text[:3], "[1, 2]", *text[3:]]) + "\n")
+    shown = InstanceShards([bad], parse=False)
+    assert shown[0] == eager[0]  # the bad line is not reached
+    with pytest.raises(StageFileError, match=r"bad.jsonl:4: .*not an instance object"):
+        shown[2]
 
 
 @settings(max_examples=60, deadline=None)

@@ -12,7 +12,7 @@ from satdoku.report.report_stages import write_set_table
 from satdoku.report.text import build_report
 from satdoku.runs.provenance import machine, package_versions, satdoku_version
 from satdoku.stagefiles.instances import InstanceShards
-from satdoku.stagefiles.runtable import build_set, run_rows
+from satdoku.stagefiles.runtable import build_set, instance_columns, run_rows
 from satdoku.stagefiles.tsv import read_tsv
 
 
@@ -24,12 +24,14 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
     """Write the text report and time plot (and, given ``table_md`` and ``table_csv``, the
     set's solver table, its times from ``time_column``: the stage files are read once for all
     of them); returns the number of problems found."""
-    records = InstanceShards(instance_shards)
     sol_paths, time_paths = parse_runs(sols), parse_runs(times)
-    # the instance columns by pyarrow's JSON reader (one C pass, ~8x cheaper than taking them
-    # from the parsed objects); the objects stay for the text report's flags and boards
+    # the instance columns and flags by pyarrow's JSON reader (one C pass, ~8x cheaper than
+    # taking them from the parsed objects); the text report parses only the objects it shows
+    info = instance_columns(instance_shards)
+    records = InstanceShards(instance_shards, parse=False)
     table = build_set(set_name, instance_shards,
-                      {run: (path, time_paths.get(run)) for run, path in sol_paths.items()})
+                      {run: (path, time_paths.get(run)) for run, path in sol_paths.items()},
+                      info=info)
     sol_rows: dict[str, list[dict[str, str]]] = {}
     time_rows: dict[str, list[dict[str, str]]] = {}
     for run in sol_paths:
@@ -42,7 +44,7 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
               "has no puzzles)"] if skipped else [])
     problems = find_problems(set_name, sol_rows)
     text = build_report(set_name, records, sol_rows, time_rows, unique_rows, notes,
-                        flags=records.flags(), problems=problems)
+                        flags=instance_flags(info, records), problems=problems)
     Path(out_txt).write_text(text + environment_text(), encoding="utf-8")
     time_per_instance(set_name, time_rows, out_png, time_limit)
     if table_md or table_csv or table_html:
@@ -51,6 +53,15 @@ def report_set(set_name: str, instance_shards: list[str], sols: list[str], times
         write_set_table(set_name, frame_of_table(table, time_column), time_limit, table_md,
                         table_csv, table_html, time_column)
     return len(problems)
+
+
+def instance_flags(info, records: InstanceShards) -> list[tuple[str, bool, bool]]:  # type: ignore[no-untyped-def]
+    """(id, valid, has a puzzle) of every instance, from the instance columns (no object
+    parsed); from the objects themselves when the two do not line up."""
+    if info.num_rows != len(records):
+        return records.flags()
+    return list(zip(info.column("id").to_pylist(), info.column("valid").to_pylist(),
+                    info.column("puzzle").to_pylist(), strict=True))
 
 
 def environment_text() -> str:

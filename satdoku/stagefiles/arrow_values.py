@@ -63,6 +63,15 @@ def int_array(values: Sequence[int | None]) -> Any:
     return pa.Array.from_buffers(pa.int64(), len(values), [_validity(values), pa.py_buffer(buf)])
 
 
+def bool_array(values: Sequence[bool]) -> Any:
+    """A pyarrow boolean array of ``values`` (no nulls)."""
+    import pyarrow as pa
+
+    bits = sum(1 << i for i, v in enumerate(values) if v)
+    return pa.Array.from_buffers(pa.bool_(), len(values), [
+        None, pa.py_buffer(bits.to_bytes((len(values) + 7) // 8 or 1, "little"))])
+
+
 def text(value: str) -> Any:
     """``value`` as a pyarrow string scalar (for compute calls and ``fill_null``)."""
     return text_array([value])[0]

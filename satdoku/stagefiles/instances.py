@@ -176,15 +176,33 @@ def iter_instance_texts(path: str | Path) -> Iterator[tuple[str, dict[str, Any]]
     """(JSON text, object) of every instance of a shard (header skipped): the text as the
     shard has it, for a writer that passes objects on without encoding them again."""
     for n, line in _lines(path):
-        try:
-            d = json.loads(line)
-        except ValueError as exc:
-            raise StageFileError(f"{path}:{n}: bad instance record: {exc}") from exc
-        if n == 1 and _header_of(d) is not None:
+        d = _instance_object(line, path, n, header_allowed=True)
+        if d is not None:
+            yield line.strip(), d
+
+
+def iter_instance_lines(path: str | Path) -> Iterator[tuple[int, str]]:
+    """(line number, JSON text) of every instance of a shard (header skipped), not parsed:
+    :func:`_instance_object` reads one when it is needed."""
+    for n, line in _lines(path):
+        if n == 1 and _instance_object(line, path, n, header_allowed=True) is None:
             continue
-        if not isinstance(d, dict) or "id" not in d:
-            raise StageFileError(f"{path}:{n}: bad instance record: not an instance object")
-        yield line.strip(), d
+        yield n, line.strip()
+
+
+def _instance_object(line: str, path: str | Path, n: int,
+                     header_allowed: bool = False) -> dict[str, Any] | None:
+    """The instance object of line ``n`` of a shard (None for the header on line 1 when
+    ``header_allowed``); a line that is not one raises a StageFileError naming the place."""
+    try:
+        d = json.loads(line)
+    except ValueError as exc:
+        raise StageFileError(f"{path}:{n}: bad instance record: {exc}") from exc
+    if header_allowed and n == 1 and _header_of(d) is not None:
+        return None
+    if not isinstance(d, dict) or "id" not in d:
+        raise StageFileError(f"{path}:{n}: bad instance record: not an instance object")
+    return d
 
 
 def read_instances(path: str | Path) -> Iterator[Record]:
@@ -204,16 +222,38 @@ _COMPACT = json.JSONEncoder(separators=(",", ":"))
 class InstanceShards(Sequence[Record]):
     """The records of Instances shards, in order, each JSON object parsed once and built into a
     :class:`Record` (its puzzle constructed) only when asked for: a report on a 1M-instance
-    set shows a few hundred. Validity and the family come from the objects themselves."""
+    set shows a few hundred. Validity and the family come from the objects themselves.
 
-    def __init__(self, shards: Iterable[str | Path]) -> None:
-        self._objects: list[dict[str, Any]] = []
+    ``parse=False`` keeps each object's JSON text and parses it only when its record (or
+    :attr:`objects`) is asked for: a caller that takes the flags from the run table's
+    instance columns (:func:`satdoku.stagefiles.runtable.instance_columns`) then parses only
+    the records it shows. A bad object is then named when it is reached."""
+
+    def __init__(self, shards: Iterable[str | Path], parse: bool = True) -> None:
+        self._objects: list[dict[str, Any] | None] = []
+        self._texts: list[str] = []
+        self._places: list[tuple[str, int]] = []  # (shard, line) of each text
         self._sources: list[str] = []
         for s in shards:
             before = len(self._objects)
-            self._objects.extend(iter_instance_dicts(s))
+            if parse:
+                self._objects.extend(iter_instance_dicts(s))
+            else:
+                for n, line in iter_instance_lines(s):
+                    self._texts.append(line)
+                    self._places.append((str(s), n))
+                self._objects.extend([None] * (len(self._texts) - before))
             self._sources.extend([str(s)] * (len(self._objects) - before))
         self._built: dict[int, Record] = {}
+
+    def _object(self, i: int) -> dict[str, Any]:
+        d = self._objects[i]
+        if d is None:
+            path, n = self._places[i]
+            d = _instance_object(self._texts[i], path, n)
+            assert d is not None  # only line 1 can be the header, and it was left out
+            self._objects[i] = d
+        return d
 
     def __len__(self) -> int:
         return len(self._objects)
@@ -230,7 +270,7 @@ class InstanceShards(Sequence[Record]):
         i = range(len(self))[i]  # negative indices, IndexError
         rec = self._built.get(i)
         if rec is None:
-            d = self._objects[i]
+            d = self._object(i)
             try:
                 rec = self._built[i] = record_from_dict(d)
             except (ValueError, KeyError, TypeError) as exc:
@@ -241,17 +281,17 @@ class InstanceShards(Sequence[Record]):
     @property
     def objects(self) -> Sequence[dict[str, Any]]:
         """The Instances objects themselves, in order (never modify them)."""
-        return self._objects
+        return [self._object(i) for i in range(len(self._objects))]
 
     def flags(self) -> list[tuple[str, bool, bool]]:
         """(id, valid, has a puzzle) of every instance, without building a record (a record
         is INVALID when its object has an ``error``; a CNF instance has no puzzle)."""
         return [(str(d["id"]), "error" not in d, "error" not in d and d.get("kind") != CNF_KIND)
-                for d in self._objects]
+                for d in self.objects]
 
     def families(self) -> dict[str, str]:
         """id -> family of every instance (as :func:`read_families`)."""
-        return {str(d["id"]): family_of_record(d) for d in self._objects}
+        return {str(d["id"]): family_of_record(d) for d in self.objects}
 
 
 def read_families(shards: Iterable[str | Path]) -> dict[str, str]:

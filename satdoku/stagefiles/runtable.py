@@ -22,14 +22,22 @@ pyarrow is imported inside the functions (heavy).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from satdoku.stagefiles import paths as sp
-from satdoku.stagefiles.arrow_values import int_array, null, repeat_text, text, text_array
+from satdoku.stagefiles.arrow_values import (
+    bool_array,
+    int_array,
+    null,
+    repeat_text,
+    text,
+    text_array,
+)
 from satdoku.stagefiles.families import CNF_FAMILY, family_of_record
-from satdoku.stagefiles.instances import HEADER_TAG, iter_instance_dicts
+from satdoku.stagefiles.instances import CNF_KIND, HEADER_TAG, iter_instance_dicts
 from satdoku.stagefiles.manifest import read_manifest
 from satdoku.stagefiles.tsv import read_tsv
 
@@ -72,9 +80,11 @@ def set_order(paths: Sequence[str | Path]) -> list[str]:
 def instance_columns(shards: Sequence[str | Path] | None = None,
                      objects: Iterable[Mapping[str, Any]] | None = None):  # type: ignore[no-untyped-def]
     """``id``, ``line``, ``instance_hash``, ``name``, ``family`` of a set's Instances shards,
-    or of its ``objects`` already parsed, in order, as a pyarrow table of text. Each shard is
-    read by pyarrow's JSON reader when it is as normalize writes it, else object by object
-    (one JSON parse per object, no puzzle built); both give the same columns."""
+    or of its ``objects`` already parsed, in order, as a pyarrow table of text, and the flags
+    ``valid`` (the object has no ``error``) and ``puzzle`` (valid and not a CNF instance), as
+    booleans. Each shard is read by pyarrow's JSON reader when it is as normalize writes it,
+    else object by object (one JSON parse per object, no puzzle built); both give the same
+    columns."""
     if objects is not None:
         return _columns_of_objects(objects)
     parts = []
@@ -90,13 +100,24 @@ def _columns_of_objects(objects: Iterable[Mapping[str, Any]]):  # type: ignore[n
 
     keys = ("id", "line", "instance_hash", "name", "family")
     out: dict[str, list[str]] = {k: [] for k in keys}
+    valid: list[bool] = []
+    puzzle: list[bool] = []
     for d in objects:
         out["id"].append(str(d["id"]))
         out["line"].append(str(d.get("line", "")))
         out["instance_hash"].append(str(d.get("instance_hash", "")))
         out["name"].append(str(d.get("name", "")))
         out["family"].append(family_of_record(d))
-    return pa.table({k: text_array(v) for k, v in out.items()})
+        valid.append("error" not in d)
+        puzzle.append(valid[-1] and d.get("kind") != CNF_KIND)
+    return pa.table({**{k: text_array(v) for k, v in out.items()},
+                     "valid": bool_array(valid), "puzzle": bool_array(puzzle)})
+
+
+#: a field the arrow read types, given as an explicit JSON null: pyarrow cannot tell it from a
+#: missing one, the object-by-object read can (an ``"error": null`` makes the instance
+#: INVALID), so such a shard is read object by object
+_EXPLICIT_NULL = re.compile(rb'"(?:error|kind|box|size|id|satdoku)"\s*:\s*null')
 
 
 #: the Instances fields :func:`instance_columns` reads, as pyarrow's JSON reader types them
@@ -116,7 +137,10 @@ def _columns_read_by_arrow(shard: str | Path):  # type: ignore[no-untyped-def]
 
     schema = pa.schema([(name, getattr(pa, kind)()) for name, kind in _ARROW_FIELDS])
     try:
-        t = pj.read_json(shard, parse_options=pj.ParseOptions(
+        data = Path(shard).read_bytes()
+        if b"null" in data and _EXPLICIT_NULL.search(data):  # the first test: a C scan
+            return None
+        t = pj.read_json(pa.BufferReader(data), parse_options=pj.ParseOptions(
             explicit_schema=schema, unexpected_field_behavior="ignore", newlines_in_values=False))
     except (pa.ArrowException, OSError):
         return None
@@ -126,11 +150,14 @@ def _columns_read_by_arrow(shard: str | Path):  # type: ignore[no-untyped-def]
     if t.column("id").null_count or t.column("satdoku").null_count != t.num_rows:
         return None
     family = _families(t)
+    valid = t.column("error").is_null()
     return pa.table({"id": t.column("id"),
                      "line": pc.cast(t.column("line"), pa.string()).fill_null(text("")),
                      "instance_hash": t.column("instance_hash").fill_null(text("")),
                      "name": t.column("name").fill_null(text("")),
-                     "family": family})
+                     "family": family, "valid": valid,
+                     "puzzle": pc.and_not(valid, pc.equal(t.column("kind"), text(CNF_KIND))
+                                          .fill_null(bool_array([False])[0]))})
 
 
 def _families(t):  # type: ignore[no-untyped-def]
@@ -162,8 +189,9 @@ def _concat_columns(parts: list[Any]):  # type: ignore[no-untyped-def]
 
     if parts:
         return pa.concat_tables(parts)
-    return pa.table({k: pa.nulls(0, pa.string())
-                     for k in ("id", "line", "instance_hash", "name", "family")})
+    return pa.table({**{k: pa.nulls(0, pa.string())
+                        for k in ("id", "line", "instance_hash", "name", "family")},
+                     "valid": pa.nulls(0, pa.bool_()), "puzzle": pa.nulls(0, pa.bool_())})
 
 
 def tsv_table(path: str | Path):  # type: ignore[no-untyped-def]
@@ -281,13 +309,15 @@ def _run_table(set_name: str, run: str, run_id: str, sols, times, info):  # type
 
 
 def build_set(set_name: str, shards: Sequence[str | Path],
-              runs: Mapping[str, tuple[str | Path, str | Path | None]], run_id: str = ""
-              ):  # type: ignore[no-untyped-def]
+              runs: Mapping[str, tuple[str | Path, str | Path | None]], run_id: str = "",
+              info=None):  # type: ignore[no-untyped-def]
     """The run table of one set: its Instances ``shards`` and, per run (``solver/encoding``),
-    its SatSols and SatOutputTimes files (None, or a missing file: no times)."""
+    its SatSols and SatOutputTimes files (None, or a missing file: no times). ``info``: the
+    shards' :func:`instance_columns` when the caller has read them already."""
     import pyarrow as pa
 
-    info = instance_columns(shards)
+    if info is None:
+        info = instance_columns(shards)
     parts = []
     for run, (sols_path, times_path) in runs.items():
         times = tsv_table(times_path) if times_path and Path(times_path).exists() else pa.table({})

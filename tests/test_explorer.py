@@ -443,3 +443,21 @@ def test_chunk_columns_cut_parts_of_any_size_into_chunks():
 
     assert column("a") == [*(f"a{i}" for i in range(8)), None]
     assert column("b") == [None, None, None, *(f"b{i}" for i in range(3, 9))]
+
+
+@pytest.mark.parametrize("cells", [
+    ["729", "12012", "0", "148576"],  # what the sizes job writes: converted in C
+    ["729", "", "1.5", "x"],  # empty, a decimal, no number: cell by cell
+    ["7", "99999999999999999999999"],  # beyond int64
+    ["7", None, "²"],  # a null cell; a digit isdigit takes but [0-9] does not
+    [],
+])
+def test_size_counts_read_in_c_equal_the_cell_by_cell_read(cells):
+    """The explorer's CNF size columns (data._counts) equal count_or_number of each cell."""
+    import pyarrow as pa
+
+    from satdoku.report.explorer.data import _counts, count_or_number
+
+    got = _counts(pa.chunked_array([pa.array(cells, pa.string())]))
+    want = [count_or_number(c) for c in cells]
+    assert got == want and [type(v) for v in got] == [type(v) for v in want]

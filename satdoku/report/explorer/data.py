@@ -179,12 +179,25 @@ def _sizes(path: Path) -> dict[str, list[int | float | None]]:
     table = tsv_table(path)
     if "id" not in table.column_names:
         return {}
-    empty = [""] * table.num_rows
-    cols = [table.column(k).fill_null("").to_pylist() if k in table.column_names else empty
-            for k in ("vars", "clauses", "bytes")]
-    values = [list(map(count_or_number, col)) for col in cols]
+    empty = [None] * table.num_rows
+    values = [_counts(table.column(k)) if k in table.column_names else empty
+              for k in ("vars", "clauses", "bytes")]
     return dict(zip(table.column("id").fill_null("").to_pylist(),
                     map(list, zip(*values, strict=True)), strict=True))
+
+
+def _counts(column) -> list[int | float | None]:  # type: ignore[no-untyped-def]
+    """:func:`count_or_number` of every cell of a text column: converted in C when every cell
+    is ASCII digits (what the sizes job writes), else cell by cell."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not column.null_count and pc.all(pc.match_substring_regex(column, "^[0-9]+$")).as_py():
+        try:
+            return pc.cast(column, pa.int64()).to_pylist()
+        except pa.ArrowInvalid:  # beyond int64: Python's int takes it
+            pass
+    return list(map(count_or_number, column.fill_null("").to_pylist()))
 
 
 def number(text: str | None) -> float | None:
@@ -199,8 +212,8 @@ def number(text: str | None) -> float | None:
 
 
 def count_or_number(text: str | None) -> int | float | None:
-    """A TSV count as an int (digits only), anything else as :func:`number`."""
-    if text and text.isdigit():
+    """A TSV count as an int (ASCII digits only), anything else as :func:`number`."""
+    if text and text.isascii() and text.isdigit():  # "²" is a digit int() does not take
         return int(text)
     return number(text)
 

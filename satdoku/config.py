@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from satdoku.plain_schema import surely_valid
 from satdoku.records import field_names
 from satdoku.set_plans import SetError, plan
 from satdoku.size_limits import SizeLimits
@@ -74,7 +75,11 @@ def _schema_error(error: Any) -> ConfigError:
 
 
 def validate_schema(data: Any, schema: Mapping[str, Any], prefix: tuple[Any, ...] = ()) -> None:
-    """Raise ConfigError (one line) for the most relevant schema violation, if any."""
+    """Raise ConfigError (one line) for the most relevant schema violation, if any. An
+    object of plain options (a solver's) is checked without jsonschema when it is surely
+    valid (:mod:`satdoku.plain_schema`); everything else, and every error, is jsonschema's."""
+    if surely_valid(data, schema):
+        return
     import jsonschema
 
     validator = jsonschema.Draft202012Validator(schema)

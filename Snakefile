@@ -13,7 +13,7 @@
 #   reports/                 summary (summary, cactus, scatter, encodings; report.smk)
 #   results/run.json, results/runs/, reports/instances_wide.csv   run_record (runs.smk)
 # Path templates and input functions: workflow/rules/common.smk.
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version
 
 min_version("9.0")
 
@@ -25,10 +25,10 @@ if not workflow.overwrite_configfiles:
     configfile: "config.yaml"
 
 
+# common.smk checks the configuration against workflow/schemas/config.schema.yaml and fills
+# its defaults (satdoku.config.check: one line per problem); Snakemake's own validate() would
+# read and check the same schema a second time at every start.
 include: "workflow/rules/common.smk"
-
-
-validate(config, "workflow/schemas/config.schema.yaml")
 
 
 # landing page of `snakemake --report reports/report.html` (problems first, in red)

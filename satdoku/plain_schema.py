@@ -70,9 +70,8 @@ def _scalar_valid(value: Any, schema: Any) -> bool:
             if word in schema and not (_of_type(schema[word], "number") and
                                        holds(value, schema[word])):
                 return False  # NaN too: every comparison with it is False
-    if "minLength" in schema and isinstance(value, str) and len(value) < schema["minLength"]:
-        return False
-    return True
+    return "minLength" not in schema or type(value) is not str or \
+        (type(schema["minLength"]) is int and len(value) >= schema["minLength"])
 
 
 def _of_type(value: Any, name: str) -> bool:

@@ -24,7 +24,7 @@ stage in this process (``--profile``: the top functions of each stage under cPro
 
 Usage: python benchmarks/bench_pipeline.py [--n 50000] [--shard-size auto|N] [--repeat 3]
        [--solvers minisat22-inc,cdcl-inc] [--cores 2] [--set-options JSON]
-       [--stages [--profile]] [--json OUT]
+       [--stages [--profile]] [--timeline] [--json OUT]
 """
 
 from __future__ import annotations
@@ -170,6 +170,25 @@ def rule_cpu(logs: Path) -> dict[str, float]:
     return out
 
 
+def job_timeline(logs: Path, t0: float) -> list[dict[str, Any]]:
+    """Each job's start and end in seconds after ``t0`` (epoch), by its log: created by the
+    job's shell redirection as the job starts (the file's birth time, read with GNU stat: Python
+    3.11 does not give it on Linux) and last written by its rusage line as it ends."""
+    files = sorted(logs.rglob("*.log"))
+    if not files:
+        return []
+    out = subprocess.run(["stat", "--format=%.W %.Y", *map(str, files)], capture_output=True,
+                         text=True, check=False).stdout.split("\n")
+    rows = []
+    for path, line in zip(files, out, strict=False):
+        born, modified = (float(x) for x in line.split())
+        if born <= 0:  # no birth time on this file system
+            return []
+        rows.append({"job": str(path.relative_to(logs).with_suffix("")),
+                     "start": round(born - t0, 2), "end": round(modified - t0, 2)})
+    return sorted(rows, key=lambda r: r["start"])
+
+
 def verified(results: Path, name: str) -> tuple[int, int]:
     """(rows, rows verified yes) of the gathered SatSols of the run."""
     path = results / "SatSols" / name / "extended" / "bench.tsv"
@@ -205,7 +224,7 @@ def run_workflow(src: Path, n: int, shard_size: str | None, name: str, cores: in
            str(cfg), "--cores", str(cores)]
     env = {**os.environ, "SATDOKU_RUSAGE": "1"}
     load = os.getloadavg()[0]
-    cpu0, t0 = _children_cpu(), time.perf_counter()
+    cpu0, t0, epoch0 = _children_cpu(), time.perf_counter(), time.time()
     with (work / "snakemake.log").open("w") as log:
         done = subprocess.run(cmd, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
     wall, cpu = time.perf_counter() - t0, _children_cpu() - cpu0
@@ -217,6 +236,8 @@ def run_workflow(src: Path, n: int, shard_size: str | None, name: str, cores: in
     rules = rule_cpu(work / "results" / "logs")
     jobs = len(list((work / "results" / "logs").rglob("*.log")))
     return {"wall_s": wall, "cpu_s": cpu, "jobs": jobs, "rules": rules,
+            "idle_core_s": wall * cores - cpu,
+            "timeline": job_timeline(work / "results" / "logs", epoch0),
             "snakemake_cpu_s": cpu - sum(rules.values()), "load_start": load,
             "load_end": os.getloadavg()[0], "per_core": n / wall / cores,
             "bytes": bytes_per_instance(work / "results", n)}
@@ -286,6 +307,8 @@ def main() -> None:
     ap.add_argument("--set-options", default="",
                     help='the set entry\'s settings, as JSON (e.g. \'{"propagation": false}\': '
                          "the set without the propagation analysis)")
+    ap.add_argument("--timeline", action="store_true",
+                    help="print each job's start and end (seconds after the workflow's start)")
     ap.add_argument("--json", help="write every measurement here")
     args = ap.parse_args()
     names = [s for s in args.solvers.split(",") if s]
@@ -315,6 +338,10 @@ def main() -> None:
                          f"ratio {res['ratio_wall']:.2f} (vs raw cpu {res['ratio_cpu']:.2f}), "
                          f"load {res['load_start']:.1f}-{res['load_end']:.1f}")
             print(line, flush=True)
+            if args.timeline and not args.no_workflow:
+                for job in res["timeline"]:
+                    print(f"    {job['start']:6.2f} {job['end']:6.2f}  {job['job']}")
+                print(f"    idle core-s {res['idle_core_s']:.1f} (wall x cores - CPU)")
     print("\nmedians")
     for name, rs in runs.items():
         raw_cpu = _median([r["raw"]["cpu_rate"] for r in rs])

@@ -99,7 +99,7 @@ def test_puzzle_imports_nothing_of_ours() -> None:
 #: given its floor here (and in DESIGN.md) before it may import or be imported.
 FLOORS: tuple[tuple[str, ...], ...] = (
     ("records",),
-    ("satdoku", "puzzle", "progress", "size_limits", "paired_stats"),
+    ("satdoku", "puzzle", "progress", "size_limits", "paired_stats", "plain_schema"),
     ("sources", "heuristics"),
     ("identity",),
     ("cnf",),
@@ -247,6 +247,9 @@ LOCAL_IMPORTS_ALLOWED: dict[tuple[str, str], str] = {
     **{("satdoku/commands/report.py", f"satdoku.{module}"):
        "a report job imports its own stage only"
        for module in ("report", "report.explorer.site", "stagefiles.bundles")},
+    ("satdoku/commands/pipeline.py", "satdoku.report.collect"):
+        "the report stage's --time-column is checked against the report's time columns when "
+        "given: the other stages' jobs do not load the report collector",
     ("satdoku/commands/variants_arg.py", "satdoku.config"):
         "the configuration (set planning, solver registry, jsonschema) is loaded when a "
         "--variants value is checked, not by every pipeline stage whose parser has the option",

@@ -13,7 +13,10 @@ times:
    solver, in a fresh directory: wall time, puzzles/s per core, every answer checked as
    verified in the gathered SatSols, and CPU seconds per rule. Every job's log ends with the
    ``satdoku-rusage`` line of its process (``SATDOKU_RUSAGE=1``: interpreter start-up and imports
-   included); Snakemake's own CPU is what all its children used minus the jobs.
+   included); Snakemake's own CPU is what all its children used minus the jobs. With
+   ``PYTHONDONTWRITEBYTECODE`` set (as in some shells and harnesses), satdoku/ is first compiled
+   to bytecode, as an installed package has it (``--source``: not), since otherwise every job
+   compiles each module it imports at each start; ``--timeline``: each job's start and end.
 3. **ratio** = workflow puzzles/s per core / raw puzzles/s (goal: >= 0.5), against the raw wall
    rate (the same machine load as the workflow) and the raw CPU rate (the stricter one).
 
@@ -24,7 +27,7 @@ stage in this process (``--profile``: the top functions of each stage under cPro
 
 Usage: python benchmarks/bench_pipeline.py [--n 50000] [--shard-size auto|N] [--repeat 3]
        [--solvers minisat22-inc,cdcl-inc] [--cores 2] [--set-options JSON]
-       [--stages [--profile]] [--timeline] [--json OUT]
+       [--stages [--profile]] [--timeline] [--source] [--json OUT]
 """
 
 from __future__ import annotations
@@ -243,6 +246,18 @@ def run_workflow(src: Path, n: int, shard_size: str | None, name: str, cores: in
             "bytes": bytes_per_instance(work / "results", n)}
 
 
+def compile_package() -> bool:
+    """Write the bytecode of every module of satdoku/ beside its source, as an installed package
+    has it, when this environment does not (``PYTHONDONTWRITEBYTECODE``): every job would
+    otherwise compile each module it imports from source, at each start (0.1-0.3 s of CPU a
+    job). True when it compiled."""
+    if not (sys.flags.dont_write_bytecode or os.environ.get("PYTHONDONTWRITEBYTECODE")):
+        return False  # the first job writes the bytecode, the others read it
+    import compileall
+
+    return bool(compileall.compile_dir(str(ROOT / "satdoku"), quiet=2, force=False))
+
+
 # --- 3. one shard stage by stage, in this process ----------------------------------------------
 def time_stages(src: Path, shard_size: int, names: list[str], work: Path,
                 profile: bool = False) -> list[tuple[str, float]]:
@@ -309,6 +324,10 @@ def main() -> None:
                          "the set without the propagation analysis)")
     ap.add_argument("--timeline", action="store_true",
                     help="print each job's start and end (seconds after the workflow's start)")
+    ap.add_argument("--source", action="store_true",
+                    help="leave satdoku/ without bytecode when PYTHONDONTWRITEBYTECODE is set "
+                    "(every job then compiles the modules it imports; default: compile them "
+                    "first, as an installed package has them)")
     ap.add_argument("--json", help="write every measurement here")
     args = ap.parse_args()
     names = [s for s in args.solvers.split(",") if s]
@@ -319,6 +338,9 @@ def main() -> None:
     src = build_set(args.n, work / f"kaggle_{args.n}.csv")
     puzzles = givens_as_assumptions(src)
     print(f"set: {src} ({args.n} puzzles), {args.cores} cores, load {os.getloadavg()[0]:.2f}")
+    if not args.source and not args.no_workflow and compile_package():
+        print("PYTHONDONTWRITEBYTECODE is set: satdoku/ compiled to bytecode first (--source: "
+              "measure the jobs compiling it instead)")
     runs: dict[str, list[dict[str, Any]]] = {s: [] for s in names}
     for rep in range(args.repeat):
         for name in names:

@@ -371,6 +371,9 @@ def test_a_kernel_writes_its_proof_in_binary_as_the_same_steps(tmp_path: Path, b
         data = binary.read_bytes()
         assert data == to_binary(text.read_text().splitlines())
         assert data[:1] in (b"a", b"d") and lrat.is_binary(data)
+        keyword = tmp_path / f"{n}.kw"  # each kernel itself takes binary by keyword, as the twin
+        solver._kernel.write_proof(str(keyword), binary=True)
+        assert keyword.read_bytes() == data
         check = check_lrat if proof == "lrat" else drat.check_proof
         assert check(cnf, str(binary)).status == VERIFIED
         # LRAT: the last addition (the empty clause) cut; DRAT (whose checker derives the

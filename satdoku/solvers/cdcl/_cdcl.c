@@ -384,12 +384,15 @@ static PyObject *Kernel_proof_buffer(KernelObject *self, PyObject *Py_UNUSED(ign
 
 /* write_proof(path, binary=False): the proof log as text (DRUP, or LRAT lines), or in the
  * binary format of the same steps. */
-static PyObject *Kernel_write_proof(KernelObject *self, PyObject *args) {
+static PyObject *Kernel_write_proof(KernelObject *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"path", "binary", NULL};
     Kernel *k = &self->k;
     PyObject *path_obj;
     int binary = 0;
     if (in_use(k)) return NULL;
-    if (!PyArg_ParseTuple(args, "O&|p", PyUnicode_FSConverter, &path_obj, &binary)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&|p:write_proof", names,
+                                     PyUnicode_FSConverter, &path_obj, &binary))
+        return NULL;
     FILE *fh = fopen(PyBytes_AS_STRING(path_obj), binary ? "wb" : "w");
     if (!fh) {
         PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path_obj);
@@ -496,7 +499,7 @@ static PyMethodDef Kernel_methods[] = {
     {"freeze", (PyCFunction)Kernel_freeze, METH_O,
      "freeze(variables): 0-based variables preprocessing must not eliminate"},
     {"proof_buffer", (PyCFunction)Kernel_proof_buffer, METH_NOARGS, "the proof log as bytes"},
-    {"write_proof", (PyCFunction)Kernel_write_proof, METH_VARARGS,
+    {"write_proof", (PyCFunction)(void (*)(void))Kernel_write_proof, METH_VARARGS | METH_KEYWORDS,
      "write_proof(path, binary=False): the proof, text or binary"},
     {"propagate_units", (PyCFunction)Kernel_propagate_units, METH_VARARGS,
      "propagate_units(groups, report, probe=False) -> (outcomes, values): no search"},

@@ -89,6 +89,12 @@ class ConfiguredSolver:
         return str(getattr(self.impl, "proof_format", "") or "drat")
 
     @property
+    def binary_proofs(self) -> bool:
+        """Its adapter can write a proof in the binary format as well (our cdcl:
+        ``binary_proofs``, solvers/protocols.py), asked for when nobody keeps the proof."""
+        return bool(getattr(self.impl, "binary_proofs", False))
+
+    @property
     def in_child(self) -> bool:
         """Runs in a child process of its own (limits enforced on the process)."""
         return self.spec.limit == "process"
@@ -347,8 +353,8 @@ def solve_cnf(solver: ConfiguredSolver, formula: Formula, deadline: Deadline,
     binary format from a solver that can write it (``binary_proofs``, solvers/protocols.py):
     the checkers read either, and the binary one costs less to write and to read (issue 29:
     the text cost a one-shot UNSAT run as much as a sixth of its process)."""
-    extra = ({"binary_proof": True} if proof is not None and not kept
-             and getattr(solver.impl, "binary_proofs", False) else {})  # fmt: skip
+    binary = proof is not None and not kept and solver.binary_proofs
+    extra = {"binary_proof": True} if binary else {}
     if solver.incremental and formula.rules is not None:
         # an UNSAT under assumptions is solved again for its proof by solvers that write one
         return solver.impl.solve_incremental(formula.rules, formula.own, deadline, proof,

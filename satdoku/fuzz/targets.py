@@ -216,10 +216,10 @@ class SolvePath:
             failure = Failure(fc.REJECTED_PROOF, "drat-trim rejects the proof our checker "
                                                  "accepted")
         if (failure is None and done.status == "UNSAT" and proof is not None
-                and getattr(solver.impl, "binary_proofs", False)):
-            # again with a proof nobody keeps: written in the binary format, checked, removed
-            again = solve(record, solver, DEFAULT_ENCODING, limits, formula=Formula.of(cnf),
-                          workdir=self.workdir)
+                and solver.binary_proofs):
+            # again with a proof nobody keeps: written in the binary format (in a directory of
+            # its own, so the kept proof stays for a failing case), checked, removed
+            again = solve(record, solver, DEFAULT_ENCODING, limits, formula=Formula.of(cnf))
             failure = classify(again, expected, ref_seconds, limited=limited)
         return failure
 

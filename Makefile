@@ -20,7 +20,7 @@ install: $(STAMP) $(KERNEL)
 # satdoku/solvers/cdcl/kernel.c with its binding _cdcl.c, satdoku/cnf/_dimacs.c; optional:
 # without a C compiler and Python headers the install still succeeds and satdoku runs their
 # Python forms, slower but the same search)
-$(STAMP): requirements.txt pyproject.toml setup.py
+$(STAMP): requirements.txt pyproject.toml setup.py scripts/satdoku
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX)) torch==2.13.0
 	$(BIN)/pip install --quiet -r requirements.txt

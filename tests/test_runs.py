@@ -319,11 +319,19 @@ def test_text_array_from_buffers_equals_pa_array(values: list[str | None]) -> No
     """The buffer-built arrays (no pandas import) are pyarrow's own from the same values."""
     import pyarrow as pa
 
-    from satdoku.stagefiles.arrow_values import int_array, repeat_text, text, text_array
+    from satdoku.stagefiles.arrow_values import (
+        bool_array,
+        int_array,
+        repeat_text,
+        text,
+        text_array,
+    )
 
     assert text_array(values).equals(pa.array(values, type=pa.string()))
     ints = [None if v is None else len(v) - 3 for v in values]
     assert int_array(ints).equals(pa.array(ints, type=pa.int64()))
+    flags = [v is not None and len(v) % 2 == 1 for v in values]
+    assert bool_array(flags).equals(pa.array(flags, type=pa.bool_()))
     for word in ("", "é", "SAT"):
         assert repeat_text(word, len(values)).equals(pa.array([word] * len(values), pa.string()))
         assert text(word).equals(pa.scalar(word, pa.string()))

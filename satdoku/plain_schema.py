@@ -29,6 +29,9 @@ _OBJECT = frozenset({"type", "properties", "additionalProperties", "required"}) 
 _TYPES: dict[str, tuple[type, ...]] = {"boolean": (bool,), "integer": (int,),
                                        "number": (int, float), "string": (str,),
                                        "null": (type(None),)}
+#: the value types an enum is matched for here (JSON's equality of lists and objects is not
+#: Python's: [True] == [1] in Python, not in JSON)
+_ENUM_SCALARS = (str, int, float, bool, type(None))
 #: bound keyword -> whether a number is within it
 _BOUNDS = {"minimum": operator.ge, "maximum": operator.le, "exclusiveMinimum": operator.gt,
            "exclusiveMaximum": operator.lt}
@@ -62,9 +65,9 @@ def _scalar_valid(value: Any, schema: Any) -> bool:
         names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
         if not any(name in _TYPES and _of_type(value, name) for name in names):
             return False
-    if "enum" in schema and not any(type(choice) is type(value) and choice == value
-                                    for choice in schema["enum"]):
-        return False
+    if "enum" in schema and not (type(value) in _ENUM_SCALARS and any(
+            type(choice) is type(value) and choice == value for choice in schema["enum"])):
+        return False  # a list or object: Python's == takes True for 1 inside it, JSON not
     if _of_type(value, "number"):
         for word, holds in _BOUNDS.items():
             if word in schema and not (_of_type(schema[word], "number") and

@@ -95,3 +95,12 @@ def test_a_solve_command_line_does_not_import_jsonschema(tmp_path) -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_an_enum_of_lists_or_objects_is_left_to_jsonschema() -> None:
+    """Python's == takes True for 1 inside a list or object, JSON's equality does not: such a
+    value is never surely valid here, and jsonschema decides (it rejects these)."""
+    for choices, value in (([[1]], [True]), ([{"x": 0}], {"x": False}), ([[1]], [1])):
+        schema = {"type": "object", "properties": {"o": {"enum": choices}}}
+        assert not surely_valid({"o": value}, schema)
+    assert not jsonschema.Draft202012Validator({"enum": [[1]]}).is_valid([True])

@@ -257,7 +257,8 @@ def test_report_figures_do_not_import_pyplot(results, tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.split() == ["False"]
-    assert_png(tmp_path / "t.png", min_bytes=2000) and assert_png(tmp_path / "c.png", 2000)
+    assert_png(tmp_path / "t.png", min_bytes=2000)
+    assert_png(tmp_path / "c.png", 2000)
 
 
 def test_zero_decisions_read_each_solvers_counter():

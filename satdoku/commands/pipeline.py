@@ -36,8 +36,9 @@ def stage_errors() -> tuple[type[BaseException], ...]:
     """The one-line errors of :data:`STAGE_ERRORS` whose modules are loaded, and OSError."""
     found: list[type[BaseException]] = [OSError]
     for module, name in STAGE_ERRORS:
-        if module in sys.modules:
-            found.append(getattr(sys.modules[module], name))
+        error = getattr(sys.modules.get(module), name, None)  # (None: not loaded, or half)
+        if error is not None:
+            found.append(error)
     return tuple(found)
 
 

@@ -104,9 +104,9 @@ def _columns_of_objects(objects: Iterable[Mapping[str, Any]]):  # type: ignore[n
     puzzle: list[bool] = []
     for d in objects:
         out["id"].append(str(d["id"]))
-        out["line"].append(str(d.get("line", "")))
-        out["instance_hash"].append(str(d.get("instance_hash", "")))
-        out["name"].append(str(d.get("name", "")))
+        for key in ("line", "instance_hash", "name"):  # an explicit null: "", as the arrow read
+            value = d.get(key)
+            out[key].append("" if value is None else str(value))
         out["family"].append(family_of_record(d))
         valid.append("error" not in d)
         puzzle.append(valid[-1] and d.get("kind") != CNF_KIND)

@@ -184,6 +184,19 @@ def test_only_references_no_scatter_and_missing_solvers_do_not_crash(tmp_path, f
     assert "![9x9](c/9x9.png)" in (tmp_path / "s.md").read_text()
 
 
+def test_encoding_panels_make_room_for_wide_tick_labels(tmp_path, figures):
+    """Counts of six digits (a user's large CNF set: 100,000-999,999 variables per instance)
+    are labelled in full; the margins are measured from each column's axis, so no label is
+    cut off at the left edge or under the panel beside it."""
+    from satdoku.report.plots import encodings
+
+    rows = [{"family": "cnf", "encoding": enc, "vars": v, "clauses": c, "bytes": b}
+            for enc, v, c, b in (("direct", 400_000, 900_000, 9e6),
+                                 ("support", 120_000, 350_000, 3e6))]
+    encodings(rows, {("cnf", "direct"): {"minisat22": 0.5}}, tmp_path / "wide.png")
+    assert_readable(figures["wide.png"])
+
+
 def test_encoding_comparison(results, tmp_path, figures):
     sizes = []
     for enc, clauses in (("minimal", 8844), ("extended", 12003)):

@@ -416,20 +416,26 @@ def encodings(rows: Sequence[Mapping[str, object]], times: Mapping[tuple[str, st
             legends.append(ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7,
                                      frameon=False))
     fig.suptitle("Encodings compared: formula size and solving time", fontsize=11)
-    _place_grid(fig, len(fams), 4, legends)
+    _place_grid(fig, axes, legends)
     fig.savefig(out, dpi=100)
     return series
 
 
-def _place_grid(fig, nrows: int, ncols: int, legends) -> None:  # type: ignore[no-untyped-def]
+def _place_grid(fig, axes, legends) -> None:  # type: ignore[no-untyped-def]
     """Fixed margins (inches) of the encodings' grid of panels: the suptitle above, the slanted
-    encoding names under each row, each panel's axis label and tick labels left of it, and the
-    widest legend of the last column to the right (measured by the renderer)."""
+    encoding names under each row, each panel's axis label and tick labels left of it (the
+    widest of each column, so six-digit counts fit), and the widest legend of the last column
+    to the right (both measured by the renderer)."""
+    nrows, ncols = len(axes), len(axes[0])
     width, height = fig.get_size_inches()
     renderer = fig.canvas.get_renderer()
     right = 0.15 + max((lg.get_window_extent(renderer).width / fig.dpi + 0.1 for lg in legends),
                        default=0.0)
-    left, top, bottom, gap_x, gap_y = 0.75, 0.75, 0.8, 0.95, 1.15
+    y_axis = [max(row[col].yaxis.get_tightbbox(renderer).width for row in axes) / fig.dpi
+              for col in range(ncols)]  # tick labels and axis label, left of each panel
+    left = max(0.75, y_axis[0] + 0.1)
+    gap_x = max([0.95] + [w + 0.2 for w in y_axis[1:]])
+    top, bottom, gap_y = 0.75, 0.8, 1.15
     panel_w = (width - left - right - gap_x * (ncols - 1)) / ncols
     panel_h = (height - top - bottom - gap_y * (nrows - 1)) / nrows
     fig.subplots_adjust(left=left / width, right=1 - right / width, bottom=bottom / height,

@@ -277,6 +277,19 @@ def test_instance_columns_read_by_arrow_equal_the_object_by_object_read(tmp_path
     assert _columns_read_by_arrow(null_error) is None
     flags = instance_columns([null_error]).select(["valid", "puzzle"]).to_pylist()
     assert flags[0] == {"valid": False, "puzzle": False}
+    # read object by object, a null line or name is "" as the arrow read gives it; a field of
+    # the wrong kind (a numeric kind, a box that is no number, half a surrogate pair in a
+    # name) is a StageFileError naming the shard, never a traceback of another type
+    nulls = tmp_path / "nulls.jsonl"
+    nulls.write_text("\n".join([lines[0], lines[1].replace('"line":1,', '"line":null,').replace(
+        '"id":"1",', '"id":"1","name":null,')]) + "\n")
+    for read in (instance_columns([nulls]), instance_columns(objects=iter_instance_dicts(nulls))):
+        assert read.select(["line", "name"]).to_pylist()[0] == {"line": "", "name": ""}
+    for k, edit in enumerate(({"kind": 5}, {"box": "three"}, {"name": "\ud800"})):
+        odd = tmp_path / f"odd{k}.jsonl"
+        odd.write_text("\n".join([lines[0], json.dumps({**json.loads(lines[1]), **edit})]) + "\n")
+        with pytest.raises(StageFileError, match=f"odd{k}.jsonl"):
+            instance_columns([odd])
 
 
 def test_instance_flags_equal_the_objects_and_records_are_parsed_on_demand(tmp_path: Path) -> None:

@@ -37,7 +37,12 @@ from satdoku.stagefiles.arrow_values import (
     text_array,
 )
 from satdoku.stagefiles.families import CNF_FAMILY, family_of_record
-from satdoku.stagefiles.instances import CNF_KIND, HEADER_TAG, iter_instance_dicts
+from satdoku.stagefiles.instances import (
+    CNF_KIND,
+    HEADER_TAG,
+    StageFileError,
+    iter_instance_dicts,
+)
 from satdoku.stagefiles.manifest import read_manifest
 from satdoku.stagefiles.tsv import read_tsv
 
@@ -86,16 +91,19 @@ def instance_columns(shards: Sequence[str | Path] | None = None,
     else object by object (one JSON parse per object, no puzzle built); both give the same
     columns."""
     if objects is not None:
-        return _columns_of_objects(objects)
+        return _columns_of_objects(objects, "instance objects")
     parts = []
     for s in shards or ():
         part = _columns_read_by_arrow(s)
-        parts.append(_columns_of_objects(iter_instance_dicts(s)) if part is None else part)
+        parts.append(_columns_of_objects(iter_instance_dicts(s), s) if part is None else part)
     return _concat_columns(parts)
 
 
-def _columns_of_objects(objects: Iterable[Mapping[str, Any]]):  # type: ignore[no-untyped-def]
-    """:func:`instance_columns` of parsed Instances objects."""
+def _columns_of_objects(objects: Iterable[Mapping[str, Any]],  # type: ignore[no-untyped-def]
+                        source: str | Path):
+    """:func:`instance_columns` of parsed Instances objects (from ``source``: a field of the
+    wrong kind, e.g. a numeric kind or a lone surrogate in a name, is a StageFileError naming
+    it, not a traceback)."""
     import pyarrow as pa
 
     keys = ("id", "line", "instance_hash", "name", "family")
@@ -103,15 +111,23 @@ def _columns_of_objects(objects: Iterable[Mapping[str, Any]]):  # type: ignore[n
     valid: list[bool] = []
     puzzle: list[bool] = []
     for d in objects:
-        out["id"].append(str(d["id"]))
-        for key in ("line", "instance_hash", "name"):  # an explicit null: "", as the arrow read
-            value = d.get(key)
-            out[key].append("" if value is None else str(value))
-        out["family"].append(family_of_record(d))
+        try:
+            out["id"].append(str(d["id"]))
+            for key in ("line", "instance_hash", "name"):  # an explicit null: "", as arrow's
+                value = d.get(key)
+                out[key].append("" if value is None else str(value))
+            out["family"].append(family_of_record(d))
+        except (AttributeError, TypeError, ValueError) as exc:
+            raise StageFileError(f"{source}: instance {d.get('id')}: bad instance record: "
+                                 f"{exc}") from exc
         valid.append("error" not in d)
         puzzle.append(valid[-1] and d.get("kind") != CNF_KIND)
-    return pa.table({**{k: text_array(v) for k, v in out.items()},
-                     "valid": bool_array(valid), "puzzle": bool_array(puzzle)})
+    try:
+        texts = {k: text_array(v) for k, v in out.items()}
+    except UnicodeEncodeError as exc:  # a JSON escape of half a surrogate pair
+        raise StageFileError(f"{source}: bad instance record: a text that is not Unicode "
+                             f"({exc})") from exc
+    return pa.table({**texts, "valid": bool_array(valid), "puzzle": bool_array(puzzle)})
 
 
 #: a field the arrow read types, given as an explicit JSON null: pyarrow cannot tell it from a

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, overload
@@ -37,6 +37,13 @@ from satdoku.stagefiles.paths import INSTANCES, stage_path
 HEADER_TAG = "instances"
 VERSION = 1
 CNF_KIND = "cnf"
+
+
+def object_flags(d: Mapping[str, Any]) -> tuple[bool, bool]:
+    """(valid, has a puzzle) of an Instances object, without building its record: a record is
+    INVALID when its object has an ``error``; a CNF instance has no puzzle."""
+    valid = "error" not in d
+    return valid, valid and d.get("kind") != CNF_KIND
 
 
 class StageFileError(ValueError):
@@ -284,10 +291,9 @@ class InstanceShards(Sequence[Record]):
         return [self._object(i) for i in range(len(self._objects))]
 
     def flags(self) -> list[tuple[str, bool, bool]]:
-        """(id, valid, has a puzzle) of every instance, without building a record (a record
-        is INVALID when its object has an ``error``; a CNF instance has no puzzle)."""
-        return [(str(d["id"]), "error" not in d, "error" not in d and d.get("kind") != CNF_KIND)
-                for d in self.objects]
+        """(id, valid, has a puzzle) of every instance, without building a record
+        (:func:`object_flags`)."""
+        return [(str(d["id"]), *object_flags(d)) for d in self.objects]
 
     def families(self) -> dict[str, str]:
         """id -> family of every instance (as :func:`read_families`)."""

@@ -42,6 +42,7 @@ from satdoku.stagefiles.instances import (
     HEADER_TAG,
     StageFileError,
     iter_instance_dicts,
+    object_flags,
 )
 from satdoku.stagefiles.manifest import read_manifest
 from satdoku.stagefiles.tsv import read_tsv
@@ -120,8 +121,9 @@ def _columns_of_objects(objects: Iterable[Mapping[str, Any]],  # type: ignore[no
         except (AttributeError, TypeError, ValueError) as exc:
             raise StageFileError(f"{source}: instance {d.get('id')}: bad instance record: "
                                  f"{exc}") from exc
-        valid.append("error" not in d)
-        puzzle.append(valid[-1] and d.get("kind") != CNF_KIND)
+        is_valid, has_puzzle = object_flags(d)
+        valid.append(is_valid)
+        puzzle.append(has_puzzle)
     try:
         texts = {k: text_array(v) for k, v in out.items()}
     except UnicodeEncodeError as exc:  # a JSON escape of half a surrogate pair
@@ -166,7 +168,7 @@ def _columns_read_by_arrow(shard: str | Path):  # type: ignore[no-untyped-def]
     if t.column("id").null_count or t.column("satdoku").null_count != t.num_rows:
         return None
     family = _families(t)
-    valid = t.column("error").is_null()
+    valid = t.column("error").is_null()  # the flags as instances.object_flags makes them
     return pa.table({"id": t.column("id"),
                      "line": pc.cast(t.column("line"), pa.string()).fill_null(text("")),
                      "instance_hash": t.column("instance_hash").fill_null(text("")),

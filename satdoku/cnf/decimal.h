@@ -1,5 +1,6 @@
 /* The decimal text of a number, shared by the compiled modules that write DIMACS literals
- * (cnf/_dimacs.c: formulas and models; pipeline/_batch.c: SatOutput's v lines). */
+ * (cnf/_dimacs.c: formulas and models; pipeline/_batch.c: SatOutput's v lines and the TSV's
+ * search counts). */
 #ifndef SATDOKU_DECIMAL_H
 #define SATDOKU_DECIMAL_H
 

@@ -78,16 +78,8 @@ static int buf_fmt(Buf *b, const char *fmt, ...) {
 }
 
 static int buf_long(Buf *b, long long v) {
-    char digits[24];
-    int k = 0;
-    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    do {
-        digits[k++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (buf_reserve(b, (size_t)k + 1)) return -1;
-    if (v < 0) b->p[b->n++] = '-';
-    while (k) b->p[b->n++] = digits[--k];
+    if (buf_reserve(b, 20)) return -1;
+    b->n += decimal_text(b->p + b->n, v);
     return 0;
 }
 

@@ -1983,7 +1983,6 @@ int kernel_write_proof(const Kernel *k, FILE *fh, int binary) {
     int64_t pos = 0;
     if (binary) {
         write_binary(k, o);
-        pos = k->ptop; /* the text below has nothing left to write */
     } else if (k->proof_on == PROOF_LRAT) {
         /* = lrat_lines: consecutive deletions on one line, led by the last added id */
         int64_t last = k->loaded;
@@ -2013,13 +2012,14 @@ int kernel_write_proof(const Kernel *k, FILE *fh, int binary) {
             pos += 4 + size + nh;
         }
         if (deleting) out_str(o, "0\n");
-    }
-    while (k->proof_on != PROOF_LRAT && pos < k->ptop && !o->bad) {
-        int32_t tag = k->proof[pos], size = k->proof[pos + 1];
-        if (tag == 2) out_str(o, "d ");
-        for (int32_t i = 0; i < size; i++) out_num(o, k->proof[pos + 2 + i], ' ');
-        out_str(o, "0\n");
-        pos += 2 + size;
+    } else { /* = drup_lines */
+        while (pos < k->ptop && !o->bad) {
+            int32_t tag = k->proof[pos], size = k->proof[pos + 1];
+            if (tag == 2) out_str(o, "d ");
+            for (int32_t i = 0; i < size; i++) out_num(o, k->proof[pos + 2 + i], ' ');
+            out_str(o, "0\n");
+            pos += 2 + size;
+        }
     }
     out_flush(o);
     int bad = o->bad;

@@ -1020,10 +1020,10 @@ class Kernel:
     def write_proof(self, path: str | Path, binary: bool = False) -> None:
         """The proof as text: DRUP (drat-trim's format) or LRAT; with ``binary`` the same
         steps in the binary format (drat-trim's binary DRAT, or binary LRAT)."""
-        lines = (lrat_lines(self.proof, self.loaded) if self.proof_mode == PROOF_LRAT
-                 else drup_lines(self.proof))
+        lines, to_binary = ((lrat_lines(self.proof, self.loaded), lrat.to_binary)
+                            if self.proof_mode == PROOF_LRAT
+                            else (drup_lines(self.proof), drat.to_binary))
         if binary:
-            to_binary = lrat.to_binary if self.proof_mode == PROOF_LRAT else drat.to_binary
             with open(path, "wb") as out:
                 out.write(to_binary(lines))
             return

@@ -135,8 +135,9 @@ def analyze(records: Sequence[Record], set_name: str, encodings: Sequence[str] |
                 for first in range(0, len(idx), CHUNK):
                     chunk = idx[first:first + CHUNK]
                     found = singles_outcomes([records[i].puzzle for i in chunk])  # type: ignore[misc]
-                    checked.many(zip(chunk, found, strict=True), "singles")
-                    single.update(zip(chunk, found, strict=True))
+                    pairs = list(zip(chunk, found, strict=True))
+                    checked.many(pairs, "singles")
+                    single.update(pairs)
                     bar.update(len(chunk))
             singles_cpu_seconds[layout] = time.process_time() - start
     rows: dict[tuple[int, str], dict[str, object]] = {}

@@ -332,7 +332,7 @@ def scatter(ours: str, reference: str, points: Sequence[tuple[float | None, floa
            else f"{ours} vs {reference}")
     ax.set_title(f"{who}: {len(points)} instances", fontsize=10)
     ax.grid(True, which="both", alpha=0.25)
-    width, height = fig.get_size_inches()
+    height = fig.get_size_inches()[1]
     below = 0.05  # inches under the legend: the note's line when there is one
     if note:
         fig.text(0.5, 0.005, note, ha="center", va="bottom", fontsize=8)
@@ -341,9 +341,7 @@ def scatter(ours: str, reference: str, points: Sequence[tuple[float | None, floa
     legend = fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, below / height),
                         ncol=3, fontsize=8, frameon=False)
     legend_height = legend.get_window_extent(fig.canvas.get_renderer()).height / fig.dpi
-    fig.subplots_adjust(left=MARGINS["left"] / width, right=1 - MARGINS["right"] / width,
-                        bottom=(below + legend_height + MARGINS["bottom"]) / height,
-                        top=1 - MARGINS["top"] / height)
+    _place(fig, bottom_extra=below + legend_height)  # the legend under the axes
     fig.savefig(out, dpi=110)
     return series
 

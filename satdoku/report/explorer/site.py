@@ -108,8 +108,13 @@ def js_data(key: str, value: Any) -> str:
 
 
 def _write(path: Path, key: str, value: Any) -> None:
+    _write_text(path, js_data(key, value))
+
+
+def _write_text(path: Path, text: str) -> None:
+    """A data file of the site, its directory made when missing."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(js_data(key, value), encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
 
 
 def _clean(v: Any) -> Any:
@@ -622,10 +627,8 @@ class Explorer:
 
     def _flush(self, name: str, index: int, columns: Mapping[Key, list[Any]],
                bases: _Bases) -> None:
-        path = self.out / "data" / "sets" / name / f"chunk{index}.js"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(chunk_text(f"chunk:{name}:{index}", columns, bases.shown,
-                                   sorted(_BASE_KEYS)), encoding="utf-8")
+        _write_text(self.out / "data" / "sets" / name / f"chunk{index}.js",
+                    chunk_text(f"chunk:{name}:{index}", columns, bases.shown, sorted(_BASE_KEYS)))
 
     def _default_pair(self, runs: Sequence[str]) -> list[int] | None:
         """The scatter plot shown first: a reference solver (x) against one of ours (y) on the
